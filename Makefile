@@ -1,0 +1,91 @@
+# Makefile - builds build/conclave and its tests; the entry points people use.
+#
+#   make            build build/conclave
+#   make run        install missing packages (root), build, private Postgres,
+#                   migrate, serve on :8080 (HTTP) and :8081 (WebSocket)
+#   make test       the same set-up, then every test; ends "N passed, N failed"
+#   make asan       unit and integration tests under ASan + UBSan
+#   make lint       cppcheck and clang-tidy
+#   make format     clang-format in place
+#   make bench      benchmarks (see bench/README.md)
+#   make clean      remove build output (the private database in var/ stays)
+
+CC      ?= cc
+BUILD   ?= build
+OPT     ?= -O2
+SAN     ?=
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -MMD -MP \
+           -I. -I/usr/include/postgresql $(SAN)
+LDFLAGS += $(SAN)
+LDLIBS  += -lmicrohttpd -lwebsockets -ljansson -lpq -lssl -lcrypto -lpthread -lm
+
+ENGINE_SRC := $(wildcard engine/*.c engine/rules/*/*.c)
+ENGINE_ASM := $(wildcard engine/rules/*/*.S)
+SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
+API_SRC    := $(wildcard api/*.c)
+LIB_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(ENGINE_SRC) $(SERVER_SRC) $(API_SRC)) \
+              $(patsubst %.S,$(BUILD)/obj/%.o,$(ENGINE_ASM))
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+.PHONY: all run test unit asan lint format bench clean deps db migrate
+all: $(BUILD)/conclave
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# Data files (cards.json) are embedded with .incbin; rebuild when they change.
+$(BUILD)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libconclave.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/conclave: $(BUILD)/obj/server/main.o $(BUILD)/libconclave.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libconclave.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+unit: $(BUILD)/conclave $(UNIT_BIN)
+
+deps:
+	@bash scripts/deps.sh
+
+db: deps
+	@bash scripts/pg.sh start
+
+run: deps $(BUILD)/conclave
+	@bash scripts/run.sh
+
+test: deps
+	@$(MAKE) --no-print-directory unit
+	@BUILD=$(BUILD) bash tests/run.sh
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit
+	@BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    CONCLAVE_TEST_QUICK=1 bash tests/run.sh
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
+	    --inline-suppr --suppress=missingIncludeSystem -I. engine server api tests/unit
+	clang-tidy --quiet $(ENGINE_SRC) $(SERVER_SRC) server/main.c $(API_SRC) -- \
+	    -std=c11 -D_GNU_SOURCE -I. -I/usr/include/postgresql
+
+format:
+	clang-format -i $(ENGINE_SRC) $(SERVER_SRC) server/main.c $(API_SRC) \
+	    $(wildcard engine/*.h engine/rules/*/*.h server/*.h api/*.h tests/unit/*.[ch])
+
+bench: deps $(BUILD)/conclave
+	@bash bench/run.sh
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(BUILD) build-asan -name '*.d' 2>/dev/null)

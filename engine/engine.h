@@ -1,0 +1,220 @@
+/*
+ * engine.h - the public contract of the Conclave game engine.
+ *
+ * A game is a deterministic function of (ruleset, options, seat count, seed,
+ * inputs). The engine does no I/O, starts no threads, reads no clock and keeps
+ * no globals; it depends only on libc, jansson and libcrypto. Everything the
+ * server, the tools and the tests know about games goes through this header.
+ *
+ * Ownership follows jansson's words: a function that returns json_t * returns
+ * a NEW reference (the caller decrefs it) unless it says "borrowed"; json_t *
+ * arguments are borrowed unless they say "steals".
+ *
+ * Errors: functions return 0 on success and a negative ENGINE_E* code on
+ * failure, filling an engine_error with a reason written for the player
+ * ("cost 4 needs 4 discards, got 3"). A failed engine_apply leaves the game
+ * byte-for-byte unchanged (same engine_hash).
+ *
+ * What it does not do: it does not know about HTTP, Postgres, clocks or
+ * players' identities; seats are small integers 0..seats-1.
+ */
+#ifndef CONCLAVE_ENGINE_H
+#define CONCLAVE_ENGINE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ENGINE_MAX_SEATS 8
+#define ENGINE_WINDOW_ID_MAX 48 /* including the terminating NUL */
+#define ENGINE_NONCE_BYTES 16
+#define ENGINE_HASH_BYTES 32
+#define ENGINE_SEED_BYTES 32
+#define ENGINE_PUBLIC (-1) /* the audience of spectators */
+
+/* Error codes. The comment gives the HTTP status the API maps each to. */
+enum {
+    ENGINE_OK = 0,
+    ENGINE_EINVALID = -1,   /* 422: malformed or illegal order/play/options */
+    ENGINE_ECONFLICT = -2,  /* 409: window not open, locked, or not your turn */
+    ENGINE_EFORBIDDEN = -3, /* 403: the seat does not act in that window */
+    ENGINE_ENOTFOUND = -4,  /* 404: unknown ruleset */
+    ENGINE_EOVER = -5,      /* 409: the game is over */
+    ENGINE_EINTERNAL = -6   /* 500: corrupt saved state, out of memory */
+};
+
+typedef struct engine_error {
+    int code;         /* one of ENGINE_E*, 0 when no error */
+    char field[64];   /* the payload field at fault, "" when none */
+    char msg[256];    /* human-readable reason, safe to show to the actor */
+} engine_error;
+
+/* Fill err (may be NULL) and return code. printf-style. */
+int engine_fail(engine_error *err, int code, const char *field, const char *fmt,
+                ...) __attribute__((format(printf, 4, 5)));
+
+/* ------------------------------------------------------------------ RNG --
+ * A ChaCha20 keystream (RFC 8439, libcrypto) keyed by a 32-byte key, with a
+ * 64-bit stream id for domain separation. Plain data: it can be copied,
+ * saved and restored. Observing outputs does not reveal the key.
+ */
+typedef struct engine_rng {
+    uint8_t key[32];
+    uint64_t stream;
+    uint32_t counter;   /* next 64-byte block to generate */
+    uint8_t buf[256];   /* generated, not yet consumed keystream */
+    uint16_t pos, len;  /* consumed/filled bytes of buf */
+} engine_rng;
+
+/* Cannot fail. */
+void engine_rng_init(engine_rng *rng, const uint8_t key[32], uint64_t stream);
+void engine_rng_bytes(engine_rng *rng, void *out, size_t n);
+uint32_t engine_rng_u32(engine_rng *rng);
+/* Uniform integer in [0, bound) by rejection sampling; bound >= 1. */
+uint32_t engine_rng_below(engine_rng *rng, uint32_t bound);
+/* Fisher-Yates shuffle of n elements of size bytes each (size <= 64). */
+void engine_rng_shuffle(engine_rng *rng, void *base, size_t n, size_t size);
+/* Save as {"stream":N,"counter":N,"pos":N} plus the key in hex (private!). */
+json_t *engine_rng_save(const engine_rng *rng);
+int engine_rng_load(engine_rng *rng, const json_t *saved, engine_error *err);
+
+/* Raw RFC 8439 block function, exposed for the test vectors: writes 64*nblocks
+ * bytes of keystream for (key, 12-byte nonce, initial counter). */
+void engine_chacha20_blocks(const uint8_t key[32], const uint8_t nonce[12],
+                            uint32_t counter, uint8_t *out, size_t nblocks);
+
+/* ------------------------------------------------------------- hashing -- */
+/* SHA-256 of data. Cannot fail. */
+void engine_sha256(const void *data, size_t n, uint8_t out[ENGINE_HASH_BYTES]);
+/* Lower-case hex of n bytes into out (2n+1 bytes). */
+void engine_hex(const uint8_t *bytes, size_t n, char *out);
+/* Canonical JSON text: compact, keys sorted, UTF-8, integers only as written
+ * by jansson. Returns malloc'd text; NULL only when out of memory. */
+char *engine_canonical_json(const json_t *value);
+
+/* ------------------------------------------------------------- windows --
+ * A window is a decision point the game waits on. sealed: each seat in it
+ * submits one secret order, replaceable until the window locks (everyone has
+ * submitted, or a timeout input arrives), then all are resolved together.
+ * open: plays are taken one at a time.
+ */
+typedef enum { ENGINE_SEALED = 0, ENGINE_OPEN = 1 } engine_window_mode;
+
+typedef struct engine_window {
+    char id[ENGINE_WINDOW_ID_MAX]; /* unique within the game's lifetime */
+    engine_window_mode mode;
+    uint32_t seats;     /* bitmask of seats that must/may act */
+    uint32_t submitted; /* sealed: seats whose order is held; open: 0 */
+} engine_window;
+
+/* -------------------------------------------------------------- inputs -- */
+typedef enum {
+    ENGINE_ORDER = 0,   /* a sealed order for a window */
+    ENGINE_PLAY = 1,    /* a public play in an open window */
+    ENGINE_TIMEOUT = 2, /* the clock ran out for the window's missing seats */
+    ENGINE_SYSTEM = 3,  /* engine-level: {"action":"withdraw"} for a seat's
+                           sealed order, {"action":"abort"} ends the game */
+} engine_input_kind;
+
+typedef struct engine_input {
+    int seat;                  /* acting seat; ENGINE_PUBLIC for timeout/abort */
+    engine_input_kind kind;
+    const char *window;        /* window id; may be NULL for abort */
+    const json_t *payload;     /* borrowed; the order, the play, or NULL */
+    uint8_t nonce[ENGINE_NONCE_BYTES]; /* orders only: from the caller's
+                                          per-order nonce source (OS random) */
+} engine_input;
+
+/* What an accepted sealed order returns: hex SHA-256 over
+ * (game id, window, seat, canonical order JSON, nonce), each part
+ * length-prefixed; see engine_receipt_compute. */
+typedef struct engine_receipt {
+    char hex[2 * ENGINE_HASH_BYTES + 1];
+} engine_receipt;
+
+int engine_input_kind_parse(const char *name, engine_input_kind *out);
+const char *engine_input_kind_name(engine_input_kind kind);
+void engine_receipt_compute(const char *game_id, const char *window, int seat,
+                            const json_t *order,
+                            const uint8_t nonce[ENGINE_NONCE_BYTES],
+                            engine_receipt *out);
+
+/* ------------------------------------------------------------ rulesets -- */
+typedef struct engine_ruleset engine_ruleset; /* see engine/ruleset.h */
+
+/* Validate every ruleset's built-in data (cards, boards) once, before any
+ * other call; safe to call again (it then does nothing). Not thread-safe:
+ * call it from main before starting threads. Returns 0 or fills err. */
+int engine_init(engine_error *err);
+
+/* Borrowed; NULL when unknown. */
+const engine_ruleset *engine_ruleset_find(const char *id);
+/* All registered rulesets, in registry order; *n receives the count. */
+const engine_ruleset *const *engine_rulesets(size_t *n);
+/* A description for clients: {"id","title","summary","min_seats",
+ * "max_seats","options": JSON Schema}. */
+json_t *engine_ruleset_describe(const engine_ruleset *rs);
+
+/* --------------------------------------------------------------- games -- */
+typedef struct engine_game engine_game;
+
+/* Create a game. options may be NULL (defaults); it is validated against the
+ * ruleset (ENGINE_EINVALID naming the field). game_id is copied and used in
+ * receipts. Returns NULL and fills err on failure. */
+engine_game *engine_create(const char *ruleset_id, const char *game_id,
+                           const json_t *options, int seats,
+                           const uint8_t seed[ENGINE_SEED_BYTES],
+                           engine_error *err);
+void engine_free(engine_game *g);
+/* A deep copy (for search and speculative application). NULL on OOM. */
+engine_game *engine_clone(const engine_game *g);
+
+/* Apply one input. On success returns 0 and, for an accepted order, fills
+ * receipt (may be NULL). On failure the game is unchanged. */
+int engine_apply(engine_game *g, const engine_input *in,
+                 engine_receipt *receipt, engine_error *err);
+
+/* Open windows into out[0..max); returns the number open (may exceed max). */
+int engine_windows(const engine_game *g, engine_window *out, int max);
+
+/* What seat (or ENGINE_PUBLIC) may see now: the ruleset's view, plus the
+ * common fields "ruleset", "seats", "inputs" (count applied), "over", and for
+ * a seat its own pending sealed orders under "my_orders" {window: order}. */
+json_t *engine_view(const engine_game *g, int seat);
+
+/* What seat may do now: {"windows":[{"window","mode","kind":"order"|"play",
+ * "shape": JSON Schema, "choices": [...] | null}]}; empty list when none. */
+json_t *engine_legal(const engine_game *g, int seat);
+
+/* A uniformly random legal input for seat, or a heuristic one at a bot level
+ * ("random", "basic", ...). Fills out (payload is a NEW reference the caller
+ * must json_decref; out->nonce is drawn from rng). Returns ENGINE_ECONFLICT
+ * when seat has nothing to do. Does not change the game. */
+int engine_bot_action(const engine_game *g, int seat, const char *level,
+                      engine_rng *rng, engine_input *out, engine_error *err);
+
+/* Log entries after index `after` (0 = from the start) that seat may see:
+ * [{"seq":N,"seat":null|SEAT,"entry":{...}}]. */
+json_t *engine_log_since(const engine_game *g, int seat, size_t after);
+size_t engine_log_length(const engine_game *g);
+
+/* The whole state, seed and RNG included (never send it to a client). */
+json_t *engine_save(const engine_game *g);
+engine_game *engine_load(const json_t *saved, engine_error *err);
+/* SHA-256 of the canonical JSON of engine_save. */
+void engine_hash(const engine_game *g, uint8_t out[ENGINE_HASH_BYTES]);
+
+int engine_is_over(const engine_game *g);
+/* NULL while running; else {"winners":[seats],"scores":[...],...}. */
+json_t *engine_result(const engine_game *g);
+
+/* Accessors (borrowed where pointers). Cannot fail. */
+const engine_ruleset *engine_game_ruleset(const engine_game *g);
+const char *engine_game_id(const engine_game *g);
+int engine_game_seats(const engine_game *g);
+const json_t *engine_game_options(const engine_game *g);
+uint64_t engine_game_inputs(const engine_game *g); /* inputs applied */
+const uint8_t *engine_game_seed(const engine_game *g);
+void engine_seed_sha256_hex(const engine_game *g, char out[65]);
+
+#endif

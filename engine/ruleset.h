@@ -1,0 +1,96 @@
+/*
+ * ruleset.h - what a ruleset implements to plug into the engine.
+ *
+ * A ruleset is one folder under engine/rules/NAME/ exposing one constant
+ * engine_ruleset table, listed in engine/registry.c. The core owns windows
+ * bookkeeping for sealed orders (holding, replacing, withdrawing, locking,
+ * receipts, reveal log entries), the RNG, the log, save/load framing and
+ * hashing; the ruleset owns the game's own state and rules.
+ *
+ * The ruleset state is an opaque pointer to plain data. Functions taking a
+ * const state must not change it. Functions that mutate (setup, resolve,
+ * play, timeout) must validate first and mutate only once they know they
+ * will succeed: a failed call leaves the state byte-for-byte unchanged.
+ * Rulesets never read a clock, do I/O or keep globals; all randomness comes
+ * from engine_ctx_rng.
+ *
+ * Read docs/ruleset-authoring.md for a walk through engine/rules/tictactoe.
+ */
+#ifndef CONCLAVE_RULESET_H
+#define CONCLAVE_RULESET_H
+
+#include "engine.h"
+
+/* Handed to mutating ruleset functions: the game's RNG, its log and facts. */
+typedef struct engine_ctx engine_ctx;
+
+engine_rng *engine_ctx_rng(engine_ctx *ctx);
+int engine_ctx_seats(const engine_ctx *ctx);
+/* Append a log entry (steals entry) seen by everyone / by one seat only. */
+void engine_ctx_log(engine_ctx *ctx, json_t *entry);
+void engine_ctx_log_private(engine_ctx *ctx, int seat, json_t *entry);
+
+struct engine_ruleset {
+    const char *id;      /* stable, [a-z0-9_]+ */
+    const char *title;   /* for players */
+    const char *summary; /* one or two sentences for the lobby */
+    int min_seats, max_seats;
+    const char *options_schema; /* JSON Schema (text) of the options object */
+
+    /* Optional one-time start-up work: parse and validate the ruleset's data
+     * (cards, boards) into an immutable table. Called by engine_init before
+     * any game exists; a failure is a clear start-up error. NULL if none. */
+    int (*init)(engine_error *err);
+
+    /* Check options (NULL means defaults) for a seat count; fill err naming
+     * the field. Optional: NULL accepts only an empty/NULL options object. */
+    int (*check_options)(const json_t *options, int seats, engine_error *err);
+
+    /* Build the initial state (deal, shuffle...). May log. */
+    void *(*setup)(engine_ctx *ctx, const json_t *options, int seats,
+                   engine_error *err);
+    void (*destroy)(void *state);
+    void *(*clone)(const void *state);
+    json_t *(*save)(const void *state);
+    void *(*load)(const json_t *saved, engine_error *err);
+
+    /* The windows open now (the core fills `submitted` for sealed ones).
+     * Returns the count open, writing at most max. */
+    int (*windows)(const void *state, engine_window *out, int max);
+
+    /* Sealed windows: is this order legal for seat in window now? Const. */
+    int (*check_order)(const void *state, int seat, const char *window,
+                       const json_t *order, engine_error *err);
+    /* The order a seat gets when the window times out without one (NEW). */
+    json_t *(*default_order)(const void *state, int seat, const char *window);
+    /* The part of a seat's order everyone may see on reveal (NEW); NULL
+     * function means the whole order is public after lock. */
+    json_t *(*public_order)(const void *state, int seat, const char *window,
+                            const json_t *order);
+    /* The window locked: orders[seat] is each acting seat's checked order
+     * (NULL for seats not in the window). Cannot fail for checked orders. */
+    int (*resolve)(void *state, engine_ctx *ctx, const char *window,
+                   const json_t *const *orders, engine_error *err);
+
+    /* Open windows: apply a play by seat (validate, then mutate). */
+    int (*play)(void *state, engine_ctx *ctx, int seat, const char *window,
+                const json_t *play, engine_error *err);
+    /* Open windows: the clock ran out (e.g. a default move or a forfeit). */
+    int (*timeout)(void *state, engine_ctx *ctx, const char *window,
+                   engine_error *err);
+
+    /* What seat (ENGINE_PUBLIC for spectators) may know. */
+    json_t *(*view)(const void *state, int seat);
+    /* Legal shapes and choices for seat in one window:
+     * {"kind":"order"|"play","shape":{JSON Schema},"choices":[...]|null}. */
+    json_t *(*legal)(const void *state, int seat, const char *window);
+    /* A payload for seat in window: level "random" is uniform over legal
+     * actions; other levels are heuristics. NEW, or NULL if unknown level. */
+    json_t *(*bot)(const void *state, int seat, const char *window,
+                   const char *level, engine_rng *rng);
+
+    int (*is_over)(const void *state);
+    json_t *(*result)(const void *state); /* NEW; NULL while running */
+};
+
+#endif
