@@ -1,0 +1,135 @@
+/*
+ * h_service.c - service endpoints (health, readiness, metrics, the OpenAPI
+ * document) and the static files of the web client.
+ */
+#include "api/api.h"
+
+#include "server/metrics.h"
+#include "server/migrate.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void api_h_healthz(api_request *req, api_response *res)
+{
+    (void)req;
+    api_json(res, 200, json_pack("{ss}", "status", "ok"));
+}
+
+void api_h_readyz(api_request *req, api_response *res)
+{
+    app *a = req->app;
+    PGconn *c = db_acquire(a->db, 1000);
+    if (!c) {
+        api_problem(res, 503, "the database is unreachable", NULL);
+        return;
+    }
+    int current = migrate_current(c);
+    db_release(a->db, c, current < 0 && db_conn_broken(c));
+    if (current < 0) {
+        api_problem(res, 503, "the database is unreachable", NULL);
+        return;
+    }
+    if (current < a->migrations_expected) {
+        api_problem(res, 503, "database migrations are not applied", NULL);
+        return;
+    }
+    api_json(res, 200, json_pack("{ss si}", "status", "ready", "migration",
+                                 current));
+}
+
+void api_h_metrics(api_request *req, api_response *res)
+{
+    (void)req;
+    char *text = metrics_render();
+    if (!text) {
+        api_problem(res, 500, "out of memory", NULL);
+        return;
+    }
+    res->status = 200;
+    res->content_type = "text/plain; version=0.0.4";
+    res->raw = text;
+    res->raw_len = strlen(text);
+}
+
+/* Open path for sending; fills res or returns -1 when missing. */
+static int send_file(api_response *res, const char *path, const char *type)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    res->status = 200;
+    res->fd = fd;
+    res->fd_len = (size_t)st.st_size;
+    res->content_type = type;
+    return 0;
+}
+
+void api_h_openapi(api_request *req, api_response *res)
+{
+    if (send_file(res, req->app->cfg->openapi_path,
+                  "application/yaml; charset=utf-8") != 0)
+        api_problem(res, 404, "the OpenAPI document is not installed", NULL);
+}
+
+static const char *content_type_of(const char *path)
+{
+    static const struct {
+        const char *ext, *type;
+    } types[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".json", "application/json"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".ico", "image/x-icon"},
+        {".webmanifest", "application/manifest+json"},
+        {".txt", "text/plain; charset=utf-8"},
+    };
+    const char *dot = strrchr(path, '.');
+    for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(dot, types[i].ext) == 0)
+            return types[i].type;
+    return "application/octet-stream";
+}
+
+void api_serve_static(api_request *req, api_response *res)
+{
+    const char *p = req->path;
+    /* Only plain relative names: letters, digits, '-', '_', '.', '/', and
+     * never "..": nothing outside web_root can be named. */
+    if (p[0] != '/' || strstr(p, "..") || strstr(p, "//")) {
+        api_problem(res, 404, "no such file", NULL);
+        return;
+    }
+    for (const char *c = p; *c; c++) {
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || strchr("-_./", *c))) {
+            api_problem(res, 404, "no such file", NULL);
+            return;
+        }
+    }
+    char path[1024];
+    const char *name = strcmp(p, "/") == 0 ? "/index.html" : p;
+    if ((size_t)snprintf(path, sizeof path, "%s%s", req->app->cfg->web_root,
+                         name) >= sizeof path ||
+        send_file(res, path, content_type_of(path)) != 0) {
+        /* Client-side routes (/game/ID, /lobby/ID) load the page itself. */
+        if (!strchr(name + 1, '.') &&
+            (size_t)snprintf(path, sizeof path, "%s/index.html",
+                             req->app->cfg->web_root) < sizeof path &&
+            send_file(res, path, "text/html; charset=utf-8") == 0)
+            return;
+        api_problem(res, 404, "no such file", NULL);
+    }
+}

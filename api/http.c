@@ -1,0 +1,287 @@
+/*
+ * http.c - the libmicrohttpd server: request lifecycle, body reading,
+ * dispatch through the route table, response building, request metrics.
+ *
+ * Threads: libmicrohttpd's internal pool (epoll) runs on_request and
+ * on_completed; a request's state belongs to the one connection thread
+ * that runs it. The only shared mutable field is `inflight` (atomic).
+ */
+#include "api/api.h"
+
+#include "api/auth.h"
+#include "server/log.h"
+#include "server/metrics.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct api_server {
+    app *app;
+    struct MHD_Daemon *daemon;
+    int port;
+    atomic_int inflight; /* requests between first call and completion */
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void response_init(api_response *res)
+{
+    memset(res, 0, sizeof *res);
+    res->fd = -1;
+}
+
+static void client_ip(struct MHD_Connection *conn, char *out, size_t n)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    snprintf(out, n, "unknown");
+    if (!ci || !ci->client_addr)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out,
+                  (socklen_t)n);
+    else if (sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out,
+                  (socklen_t)n);
+}
+
+/* Turn an api_response into an MHD response and queue it. */
+static enum MHD_Result send_response(struct MHD_Connection *conn,
+                                     api_request *req, api_response *res)
+{
+    struct MHD_Response *r = NULL;
+    const char *type = res->content_type;
+    if (res->not_modified) {
+        r = MHD_create_response_from_buffer(0, (void *)"",
+                                            MHD_RESPMEM_PERSISTENT);
+    } else if (res->fd >= 0) {
+        r = MHD_create_response_from_fd(res->fd_len, res->fd);
+        res->fd = -1; /* MHD closes it */
+    } else if (res->raw) {
+        r = MHD_create_response_from_buffer(res->raw_len, res->raw,
+                                            MHD_RESPMEM_MUST_FREE);
+        res->raw = NULL;
+    } else {
+        char *text = res->json ? json_dumps(res->json, JSON_COMPACT |
+                                                           JSON_ENSURE_ASCII)
+                               : NULL;
+        if (res->json && !text) {
+            res->status = 500;
+        }
+        if (!type)
+            type = res->status >= 400 ? "application/problem+json"
+                                      : "application/json";
+        if (text)
+            r = MHD_create_response_from_buffer(strlen(text), text,
+                                                MHD_RESPMEM_MUST_FREE);
+        else
+            r = MHD_create_response_from_buffer(0, (void *)"",
+                                                MHD_RESPMEM_PERSISTENT);
+    }
+    if (!r)
+        return MHD_NO;
+    if (type && !res->not_modified)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (res->etag[0])
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, res->etag);
+    if (res->location[0])
+        MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, res->location);
+    if (res->retry_after > 0) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", res->retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, v);
+    }
+    if (strncmp(req->path, "/api/", 5) == 0)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    int status = res->not_modified ? 304 : res->status;
+    enum MHD_Result ret = MHD_queue_response(conn, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static void response_free(api_response *res)
+{
+    json_decref(res->json);
+    free(res->raw);
+    if (res->fd >= 0)
+        close(res->fd);
+}
+
+static void dispatch(api_request *req, api_response *res)
+{
+    int path_known = 0;
+    req->route = api_route_match(req->method, req->path, req->params,
+                                 &path_known);
+    if (req->body_too_large) {
+        api_problem(res, 413, "the request body is larger than 64 KiB", NULL);
+        return;
+    }
+    if (!req->route) {
+        if (path_known) {
+            api_problem(res, 405, "this method is not allowed on this path",
+                        NULL);
+            return;
+        }
+        if (strcmp(req->method, "GET") == 0 ||
+            strcmp(req->method, "HEAD") == 0) {
+            if (strncmp(req->path, "/api/", 5) != 0) {
+                api_serve_static(req, res);
+                return;
+            }
+        }
+        api_problem(res, 404, "no such resource", NULL);
+        return;
+    }
+    if (req->route->auth != API_AUTH_NONE &&
+        api_authenticate(req, res) != 0)
+        return; /* res holds the 401/429/503 */
+    req->route->handler(req, res);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
+                                  const char *url, const char *method,
+                                  const char *version, const char *upload,
+                                  size_t *upload_size, void **state)
+{
+    api_server *srv = cls;
+    (void)version;
+    api_request *req = *state;
+    if (!req) {
+        req = calloc(1, sizeof *req);
+        if (!req)
+            return MHD_NO;
+        req->app = srv->app;
+        req->conn = conn;
+        req->method = method;
+        req->path = url;
+        req->started = now_s();
+        client_ip(conn, req->client_ip, sizeof req->client_ip);
+        *state = req;
+        atomic_fetch_add(&srv->inflight, 1);
+        const char *len = MHD_lookup_connection_value(
+            conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (len && strtoull(len, NULL, 10) > API_MAX_BODY)
+            req->body_too_large = 1;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!req->body_too_large) {
+            if (req->body_len + *upload_size > API_MAX_BODY) {
+                req->body_too_large = 1;
+            } else {
+                char *grown = realloc(req->body, req->body_len + *upload_size +
+                                                     1);
+                if (!grown)
+                    return MHD_NO;
+                req->body = grown;
+                memcpy(req->body + req->body_len, upload, *upload_size);
+                req->body_len += *upload_size;
+                req->body[req->body_len] = '\0';
+            }
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    api_response res;
+    response_init(&res);
+    dispatch(req, &res);
+    if (!res.status)
+        api_problem(&res, 500, "the handler gave no answer", NULL);
+    enum MHD_Result ret = send_response(conn, req, &res);
+    req->sent_status = res.not_modified ? 304 : res.status;
+    response_free(&res);
+    return ret;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn,
+                         void **state, enum MHD_RequestTerminationCode code)
+{
+    api_server *srv = cls;
+    (void)conn;
+    (void)code;
+    api_request *req = *state;
+    if (!req)
+        return;
+    int status = req->sent_status;
+    const char *route = req->route ? req->route->pattern
+                        : strncmp(req->path, "/api/", 5) == 0 ? "unmatched"
+                                                              : "static";
+    if (status)
+        metrics_observe_http(route, req->method, status,
+                             now_s() - req->started);
+    free(req->body);
+    free(req);
+    *state = NULL;
+    atomic_fetch_sub(&srv->inflight, 1);
+}
+
+api_server *api_server_start(app *a, char *err, size_t errlen)
+{
+    api_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->app = a;
+    atomic_init(&s->inflight, 0);
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons((uint16_t)a->cfg->http_port);
+    if (inet_pton(AF_INET, a->cfg->bind_address, &addr.sin_addr) != 1) {
+        snprintf(err, errlen, "bad bind address \"%s\"", a->cfg->bind_address);
+        free(s);
+        return NULL;
+    }
+    s->daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+            MHD_USE_TURBO,
+        (uint16_t)a->cfg->http_port, NULL, NULL, on_request, s,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)a->cfg->http_threads,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)a->cfg->http_timeout,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)a->cfg->http_per_ip,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+    if (!s->daemon) {
+        snprintf(err, errlen, "cannot listen on %s:%d (port in use?)",
+                 a->cfg->bind_address, a->cfg->http_port);
+        free(s);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : a->cfg->http_port;
+    return s;
+}
+
+int api_server_port(const api_server *s)
+{
+    return s->port;
+}
+
+void api_server_stop(api_server *s)
+{
+    if (!s)
+        return;
+    MHD_quiesce_daemon(s->daemon); /* stop accepting; keep serving */
+    for (int i = 0; i < 100 && atomic_load(&s->inflight) > 0; i++) {
+        struct timespec ts = {0, 50 * 1000000L};
+        nanosleep(&ts, NULL); /* up to 5 s for in-flight requests */
+    }
+    MHD_stop_daemon(s->daemon);
+    free(s);
+}

@@ -1,0 +1,61 @@
+/*
+ * response.c - building JSON and problem+json (RFC 9457) responses.
+ */
+#include "api/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *status_title(int status)
+{
+    switch (status) {
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
+    case 412: return "Precondition Failed";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
+    case 428: return "Precondition Required";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Error";
+    }
+}
+
+void api_json(api_response *res, int status, json_t *body)
+{
+    json_decref(res->json);
+    res->status = status;
+    res->json = body;
+    res->content_type = NULL;
+}
+
+void api_problem(api_response *res, int status, const char *detail,
+                 const char *field)
+{
+    char type[64];
+    snprintf(type, sizeof type, "https://conclave.dev/problems/%d", status);
+    json_t *p = json_pack("{ss ss si ss}", "type", type, "title",
+                          status_title(status), "status", status, "detail",
+                          detail ? detail : status_title(status));
+    if (field && *field)
+        json_object_set_new(p, "field", json_string(field));
+    api_json(res, status, p);
+}
+
+void api_text(api_response *res, int status, const char *content_type,
+              const char *text)
+{
+    json_decref(res->json);
+    res->json = NULL;
+    free(res->raw);
+    res->status = status;
+    res->content_type = content_type;
+    res->raw = strdup(text);
+    res->raw_len = res->raw ? strlen(res->raw) : 0;
+}

@@ -1,0 +1,26 @@
+/*
+ * app.h - the running server's shared parts, created by `conclave serve`
+ * and handed to the HTTP edge, the actors and the WebSocket hub.
+ *
+ * Fields are set once during start-up, before any thread that reads them
+ * starts, and torn down after those threads stop; so reading them needs no
+ * lock. Each part guards its own mutable state.
+ */
+#ifndef CONCLAVE_APP_H
+#define CONCLAVE_APP_H
+
+#include "server/config.h"
+#include "server/db.h"
+
+struct actors;  /* server/actor.h */
+struct hub;     /* server/hub.h */
+
+typedef struct app {
+    const config *cfg;
+    db_pool *db;
+    int migrations_expected; /* highest sql/NNN file at start-up */
+    struct actors *actors;   /* NULL until the actor system is up */
+    struct hub *hub;         /* NULL until the WebSocket hub is up */
+} app;
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * config.c - defaults, environment variables and flags (see config.h).
+ *
+ * One table describes every setting once: its flag, its variable, where it
+ * lives in struct config and its bounds, so help text, parsing and checks
+ * cannot drift apart.
+ */
+#include "server/config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct setting {
+    const char *flag;   /* without the leading -- */
+    const char *env;
+    size_t offset;
+    size_t size;        /* 0 for int settings, else the char buffer size */
+    long min, max;      /* int bounds */
+    const char *help;
+} setting;
+
+#define INT_SETTING(f, e, field, lo, hi, h)                                    \
+    {f, e, offsetof(config, field), 0, lo, hi, h}
+#define STR_SETTING(f, e, field, h)                                            \
+    {f, e, offsetof(config, field), sizeof(((config *)0)->field), 0, 0, h}
+
+static const setting settings[] = {
+    INT_SETTING("http-port", "CONCLAVE_HTTP_PORT", http_port, 0, 65535,
+                "HTTP API and web page port (8080; 0 = any free port)"),
+    INT_SETTING("ws-port", "CONCLAVE_WS_PORT", ws_port, 0, 65535,
+                "WebSocket port (8081)"),
+    STR_SETTING("bind", "CONCLAVE_BIND", bind_address,
+                "address to listen on (0.0.0.0)"),
+    STR_SETTING("database-url", "DATABASE_URL", database_url,
+                "libpq connection string (postgresql:///conclave)"),
+    INT_SETTING("db-pool", "CONCLAVE_DB_POOL", db_pool, 1, 256,
+                "database connections in the pool (8)"),
+    INT_SETTING("db-connect-timeout", "CONCLAVE_DB_CONNECT_TIMEOUT",
+                db_connect_timeout, 1, 60,
+                "seconds before a database connect attempt fails (3)"),
+    INT_SETTING("workers", "CONCLAVE_WORKERS", workers, 1, 256,
+                "game actor worker threads (4)"),
+    INT_SETTING("http-threads", "CONCLAVE_HTTP_THREADS", http_threads, 1, 256,
+                "HTTP worker threads (4)"),
+    INT_SETTING("http-timeout", "CONCLAVE_HTTP_TIMEOUT", http_timeout, 1, 3600,
+                "seconds an idle HTTP connection is kept (30)"),
+    INT_SETTING("http-per-ip", "CONCLAVE_HTTP_PER_IP", http_per_ip, 1, 100000,
+                "HTTP connections allowed per client IP (64)"),
+    INT_SETTING("snapshot-every", "CONCLAVE_SNAPSHOT_EVERY", snapshot_every, 1,
+                1000000, "inputs between game snapshots (50)"),
+    INT_SETTING("idle-evict", "CONCLAVE_IDLE_EVICT", idle_evict_seconds, 1,
+                86400, "seconds before an idle game leaves memory (300)"),
+    INT_SETTING("rate", "CONCLAVE_RATE", rate_per_second, 1, 1000000,
+                "requests per second per token and per IP (50)"),
+    INT_SETTING("rate-burst", "CONCLAVE_RATE_BURST", rate_burst, 1, 1000000,
+                "request burst per token and per IP (200)"),
+    INT_SETTING("ws-max-message", "CONCLAVE_WS_MAX_MESSAGE", ws_max_message,
+                256, 1048576, "largest WebSocket message in bytes (16384)"),
+    INT_SETTING("ws-per-ip", "CONCLAVE_WS_PER_IP", ws_per_ip, 1, 1000000,
+                "WebSocket connections allowed per client IP (10000)"),
+    INT_SETTING("ws-ping", "CONCLAVE_WS_PING", ws_ping_seconds, 1, 3600,
+                "seconds between WebSocket pings; no pong in as many again "
+                "closes (10)"),
+    STR_SETTING("allowed-origins", "CONCLAVE_ALLOWED_ORIGINS", allowed_origins,
+                "comma-separated WebSocket origins (the server's own)"),
+    STR_SETTING("web-root", "CONCLAVE_WEB_ROOT", web_root,
+                "folder of the web client (web)"),
+    STR_SETTING("sql-dir", "CONCLAVE_SQL_DIR", sql_dir,
+                "folder of the migrations (sql)"),
+    STR_SETTING("openapi", "CONCLAVE_OPENAPI", openapi_path,
+                "the OpenAPI document served at /api/v1/openapi.yaml"),
+    STR_SETTING("log-level", "CONCLAVE_LOG_LEVEL", log_level,
+                "debug, info, warn or error (info)"),
+};
+#define NSETTINGS (sizeof settings / sizeof settings[0])
+
+static int set_value(config *c, const setting *s, const char *value,
+                     const char *source, char *err, size_t errlen)
+{
+    char *base = (char *)c + s->offset;
+    if (s->size) {
+        if (strlen(value) >= s->size) {
+            snprintf(err, errlen, "%s: value longer than %zu bytes", source,
+                     s->size - 1);
+            return -1;
+        }
+        memcpy(base, value, strlen(value) + 1);
+        return 0;
+    }
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (errno || end == value || *end || v < s->min || v > s->max) {
+        snprintf(err, errlen, "%s: expected an integer from %ld to %ld, got "
+                 "\"%s\"", source, s->min, s->max, value);
+        return -1;
+    }
+    memcpy(base, &(int){(int)v}, sizeof(int));
+    return 0;
+}
+
+int config_from_env(config *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->http_port = 8080;
+    c->ws_port = 8081;
+    snprintf(c->bind_address, sizeof c->bind_address, "0.0.0.0");
+    snprintf(c->database_url, sizeof c->database_url,
+             "postgresql:///conclave");
+    c->db_pool = 8;
+    c->db_connect_timeout = 3;
+    c->workers = 4;
+    c->http_threads = 4;
+    c->http_timeout = 30;
+    c->http_per_ip = 64;
+    c->snapshot_every = 50;
+    c->idle_evict_seconds = 300;
+    c->rate_per_second = 50;
+    c->rate_burst = 200;
+    c->ws_max_message = 16384;
+    c->ws_per_ip = 10000;
+    c->ws_ping_seconds = 10;
+    snprintf(c->web_root, sizeof c->web_root, "web");
+    snprintf(c->sql_dir, sizeof c->sql_dir, "sql");
+    snprintf(c->openapi_path, sizeof c->openapi_path, "api/openapi.yaml");
+    snprintf(c->log_level, sizeof c->log_level, "info");
+    for (size_t i = 0; i < NSETTINGS; i++) {
+        const char *v = getenv(settings[i].env);
+        if (v && *v &&
+            set_value(c, &settings[i], v, settings[i].env, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int config_from_args(config *c, int argc, char **argv, char *err,
+                     size_t errlen)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strncmp(arg, "--", 2) != 0) {
+            snprintf(err, errlen, "unexpected argument \"%s\"", arg);
+            return -1;
+        }
+        arg += 2;
+        const char *eq = strchr(arg, '=');
+        size_t namelen = eq ? (size_t)(eq - arg) : strlen(arg);
+        const setting *s = NULL;
+        for (size_t k = 0; k < NSETTINGS; k++) {
+            if (strlen(settings[k].flag) == namelen &&
+                strncmp(settings[k].flag, arg, namelen) == 0)
+                s = &settings[k];
+        }
+        if (!s) {
+            snprintf(err, errlen, "unknown option \"%s\" (see --help)",
+                     argv[i]);
+            return -1;
+        }
+        const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!value) {
+            snprintf(err, errlen, "option --%s needs a value", s->flag);
+            return -1;
+        }
+        if (set_value(c, s, value, s->flag, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+void config_print_help(FILE *out)
+{
+    fprintf(out, "Options (flag / environment variable):\n");
+    for (size_t i = 0; i < NSETTINGS; i++)
+        fprintf(out, "  --%-20s %-28s %s\n", settings[i].flag,
+                settings[i].env, settings[i].help);
+}

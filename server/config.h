@@ -1,0 +1,46 @@
+/*
+ * config.h - the server's configuration: defaults, then environment, then
+ * command-line flags (later wins). Plain data, filled once at start-up and
+ * read-only afterwards, so every thread may read it without a lock.
+ */
+#ifndef CONCLAVE_CONFIG_H
+#define CONCLAVE_CONFIG_H
+
+#include <stdio.h>
+
+typedef struct config {
+    int http_port;            /* CONCLAVE_HTTP_PORT, --http-port (8080) */
+    int ws_port;              /* CONCLAVE_WS_PORT, --ws-port (8081) */
+    char bind_address[64];    /* CONCLAVE_BIND (0.0.0.0) */
+    char database_url[1024];  /* DATABASE_URL, --database-url */
+    int db_pool;              /* CONCLAVE_DB_POOL: connections (8) */
+    int db_connect_timeout;   /* CONCLAVE_DB_CONNECT_TIMEOUT: seconds (3) */
+    int workers;              /* CONCLAVE_WORKERS: game actor threads (4) */
+    int http_threads;         /* CONCLAVE_HTTP_THREADS: MHD pool (4) */
+    int http_timeout;         /* CONCLAVE_HTTP_TIMEOUT: idle seconds (30) */
+    int http_per_ip;          /* CONCLAVE_HTTP_PER_IP: connections (64) */
+    int snapshot_every;       /* CONCLAVE_SNAPSHOT_EVERY: inputs (50) */
+    int idle_evict_seconds;   /* CONCLAVE_IDLE_EVICT: seconds (300) */
+    int rate_per_second;      /* CONCLAVE_RATE: requests/s per key (50) */
+    int rate_burst;           /* CONCLAVE_RATE_BURST: bucket size (200) */
+    int ws_max_message;       /* CONCLAVE_WS_MAX_MESSAGE: bytes (16384) */
+    int ws_per_ip;            /* CONCLAVE_WS_PER_IP: connections (10000) */
+    int ws_ping_seconds;      /* CONCLAVE_WS_PING: seconds (10) */
+    char allowed_origins[1024]; /* CONCLAVE_ALLOWED_ORIGINS: comma list;
+                                   "" = the server's own HTTP origin */
+    char web_root[512];       /* CONCLAVE_WEB_ROOT (web) */
+    char sql_dir[512];        /* CONCLAVE_SQL_DIR (sql) */
+    char openapi_path[512];   /* CONCLAVE_OPENAPI (api/openapi.yaml) */
+    char log_level[16];       /* CONCLAVE_LOG_LEVEL (info) */
+} config;
+
+/* Defaults, then environment. Returns 0, or -1 with a message in err. */
+int config_from_env(config *c, char *err, size_t errlen);
+/* Apply --flag VALUE / --flag=VALUE options from argv[1..]; returns 0, or -1
+ * with a message in err for an unknown flag or a bad value. */
+int config_from_args(config *c, int argc, char **argv, char *err,
+                     size_t errlen);
+/* The flags and variables, for --help. */
+void config_print_help(FILE *out);
+
+#endif

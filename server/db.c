@@ -1,0 +1,187 @@
+/*
+ * db.c - the PostgreSQL connection pool (see db.h).
+ */
+#include "server/db.h"
+
+#include "server/log.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct slot {
+    PGconn *conn; /* NULL until first used */
+    int busy;
+} slot;
+
+struct db_pool {
+    char *url;
+    int size, connect_timeout;
+    pthread_mutex_t lock; /* guards slots, down_until */
+    pthread_cond_t freed;
+    slot *slots;
+    double down_until; /* monotonic seconds; fail fast before this */
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+PGconn *db_connect(const char *url, int connect_timeout, char *err,
+                   size_t errlen)
+{
+    char timeout[16];
+    snprintf(timeout, sizeof timeout, "%d", connect_timeout);
+    /* expand_dbname lets `url` be a full URL; later keywords override it. */
+    const char *keys[] = {"dbname", "connect_timeout", "application_name",
+                          "keepalives_idle", NULL};
+    const char *vals[] = {url, timeout, "conclave", "10", NULL};
+    PGconn *c = PQconnectdbParams(keys, vals, 1);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (PQstatus(c) != CONNECTION_OK) {
+        snprintf(err, errlen, "%s", PQerrorMessage(c));
+        size_t n = strlen(err);
+        while (n && (err[n - 1] == '\n' || err[n - 1] == ' '))
+            err[--n] = '\0';
+        PQfinish(c);
+        return NULL;
+    }
+    return c;
+}
+
+db_pool *db_pool_create(const char *url, int size, int connect_timeout)
+{
+    db_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->url = strdup(url);
+    p->slots = calloc((size_t)size, sizeof *p->slots);
+    if (!p->url || !p->slots)
+        goto fail;
+    p->size = size;
+    p->connect_timeout = connect_timeout;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->freed, NULL);
+    return p;
+fail:
+    free(p->url);
+    free(p->slots);
+    free(p);
+    return NULL;
+}
+
+void db_pool_destroy(db_pool *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->size; i++)
+        if (p->slots[i].conn)
+            PQfinish(p->slots[i].conn);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->freed);
+    free(p->slots);
+    free(p->url);
+    free(p);
+}
+
+int db_conn_broken(PGconn *c)
+{
+    return !c || PQstatus(c) != CONNECTION_OK;
+}
+
+PGconn *db_acquire(db_pool *p, int wait_ms)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += wait_ms / 1000;
+    deadline.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&p->lock);
+    slot *s = NULL;
+    for (;;) {
+        if (now_s() < p->down_until)
+            break;
+        for (int i = 0; i < p->size && !s; i++)
+            if (!p->slots[i].busy)
+                s = &p->slots[i];
+        if (s)
+            break;
+        if (pthread_cond_timedwait(&p->freed, &p->lock, &deadline))
+            break;
+    }
+    if (!s) {
+        pthread_mutex_unlock(&p->lock);
+        return NULL;
+    }
+    s->busy = 1;
+    pthread_mutex_unlock(&p->lock);
+
+    /* Connect or reset outside the lock: it may take connect_timeout. */
+    if (s->conn && PQstatus(s->conn) != CONNECTION_OK) {
+        PQfinish(s->conn);
+        s->conn = NULL;
+    }
+    if (!s->conn) {
+        char err[512];
+        s->conn = db_connect(p->url, p->connect_timeout, err, sizeof err);
+        if (!s->conn) {
+            log_warn("db_connect_failed", json_pack("{ss}", "error", err));
+            pthread_mutex_lock(&p->lock);
+            s->busy = 0;
+            p->down_until = now_s() + 0.5; /* fail fast for a moment */
+            pthread_cond_signal(&p->freed);
+            pthread_mutex_unlock(&p->lock);
+            return NULL;
+        }
+    }
+    return s->conn;
+}
+
+void db_release(db_pool *p, PGconn *c, int broken)
+{
+    if (c && !broken && PQtransactionStatus(c) != PQTRANS_IDLE) {
+        PGresult *r = PQexec(c, "ROLLBACK"); /* constant, no data */
+        PQclear(r);
+    }
+    pthread_mutex_lock(&p->lock);
+    for (int i = 0; i < p->size; i++) {
+        if (p->slots[i].conn == c && p->slots[i].busy) {
+            if (broken || db_conn_broken(c)) {
+                PQfinish(c);
+                p->slots[i].conn = NULL;
+            }
+            p->slots[i].busy = 0;
+            break;
+        }
+    }
+    pthread_cond_signal(&p->freed);
+    pthread_mutex_unlock(&p->lock);
+}
+
+PGresult *db_exec(PGconn *c, ExecStatusType expect, const char *sql,
+                  int nparams, const char *const *params)
+{
+    PGresult *r = PQexecParams(c, sql, nparams, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) != expect) {
+        /* The primary message only: details may quote row values. */
+        const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+        log_warn("db_error",
+                 json_pack("{ss ss}", "sqlstate", state ? state : "",
+                           "error", msg ? msg : "connection failure"));
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}

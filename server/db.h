@@ -1,0 +1,39 @@
+/*
+ * db.h - a small pool of PostgreSQL connections (libpq).
+ *
+ * Each connection is used by one thread at a time: db_acquire hands it out,
+ * db_release returns it. A connection that failed is reset on its next use.
+ * While the database is unreachable, db_acquire fails fast (it does not
+ * queue callers behind connect timeouts), so requests can answer 503.
+ */
+#ifndef CONCLAVE_DB_H
+#define CONCLAVE_DB_H
+
+#include <libpq-fe.h>
+
+typedef struct db_pool db_pool;
+
+/* Creates the pool; connections are opened lazily. NULL on OOM. */
+db_pool *db_pool_create(const char *url, int size, int connect_timeout);
+void db_pool_destroy(db_pool *p);
+
+/* A healthy connection, or NULL if none can be had within wait_ms (all busy)
+ * or the database is unreachable (then fails at once). */
+PGconn *db_acquire(db_pool *p, int wait_ms);
+/* Return a connection. broken=1 when the caller saw a connection-level
+ * failure, so it is reset before reuse. Rolls back an open transaction. */
+void db_release(db_pool *p, PGconn *c, int broken);
+
+/* Open a standalone connection (for LISTEN or tools); NULL with a message. */
+PGconn *db_connect(const char *url, int connect_timeout, char *err,
+                   size_t errlen);
+
+/* Whether the last failure on c was the connection itself (not SQL). */
+int db_conn_broken(PGconn *c);
+
+/* Run a parameterised statement and check its status; returns the result
+ * (caller PQclears) or NULL after logging the error. */
+PGresult *db_exec(PGconn *c, ExecStatusType expect, const char *sql,
+                  int nparams, const char *const *params);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * migrate.h - numbered SQL migrations (sql/NNN_name.sql), each applied
+ * exactly once, in order, in its own transaction, recorded in
+ * schema_migrations. A session advisory lock serialises processes that
+ * start at the same time, so two never apply the same migration.
+ */
+#ifndef CONCLAVE_MIGRATE_H
+#define CONCLAVE_MIGRATE_H
+
+#include <libpq-fe.h>
+#include <stddef.h>
+
+/* The highest migration number found in dir, or -1 with err filled. */
+int migrate_latest(const char *dir, char *err, size_t errlen);
+/* Apply what is missing. Returns the number applied (>= 0), or -1 with err. */
+int migrate_apply(PGconn *c, const char *dir, char *err, size_t errlen);
+/* The highest applied migration number, 0 if none, -1 if unknown. */
+int migrate_current(PGconn *c);
+
+#endif

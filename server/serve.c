@@ -1,0 +1,152 @@
+/*
+ * serve.c - `conclave serve` and `conclave migrate`: start-up, the main
+ * thread's wait for SIGINT/SIGTERM, and an orderly shutdown (stop accepting,
+ * finish in-flight requests, stop the actors, close the database, exit 0).
+ */
+#include "api/api.h"
+#include "engine/engine.h"
+#include "server/app.h"
+#include "server/commands.h"
+#include "server/log.h"
+#include "server/migrate.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
+/* Defaults, environment, flags; prints the problem and returns -1. */
+static int load_config(config *cfg, int argc, char **argv)
+{
+    char err[256];
+    if (config_from_env(cfg, err, sizeof err) ||
+        config_from_args(cfg, argc, argv, err, sizeof err)) {
+        fprintf(stderr, "conclave %s: %s\n", argv[0], err);
+        return -1;
+    }
+    log_level level;
+    if (log_parse_level(cfg->log_level, &level) != 0) {
+        fprintf(stderr, "conclave: unknown log level \"%s\"\n",
+                cfg->log_level);
+        return -1;
+    }
+    log_set_level(level);
+    return 0;
+}
+
+/* Connect (retrying for up to `patience` seconds: the database may still be
+ * starting) and apply missing migrations. Returns 0 or -1 after logging. */
+static int run_migrations(const config *cfg, int patience)
+{
+    char err[512];
+    PGconn *c = NULL;
+    for (int waited = 0;; waited++) {
+        c = db_connect(cfg->database_url, cfg->db_connect_timeout, err,
+                       sizeof err);
+        if (c || waited >= patience)
+            break;
+        if (waited == 0)
+            log_warn("db_waiting", json_pack("{ss}", "error", err));
+        sleep(1);
+    }
+    if (!c) {
+        log_error("db_unreachable", json_pack("{ss}", "error", err));
+        return -1;
+    }
+    int applied = migrate_apply(c, cfg->sql_dir, err, sizeof err);
+    PQfinish(c);
+    if (applied < 0) {
+        log_error("migration_failed", json_pack("{ss}", "error", err));
+        return -1;
+    }
+    log_info("migrations_done", json_pack("{si}", "applied", applied));
+    return 0;
+}
+
+int cmd_migrate(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: conclave migrate [options]\n\n"
+               "Apply the migrations in the SQL folder that the database has "
+               "not seen,\neach once, in order; safe to run from several "
+               "processes at once.\n\n");
+        config_print_help(stdout);
+        return 0;
+    }
+    config cfg;
+    if (load_config(&cfg, argc, argv))
+        return 2;
+    return run_migrations(&cfg, 0) ? 1 : 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: conclave serve [options]\n\n"
+               "Migrate the database, then serve the HTTP API and web page "
+               "and the\nWebSocket feed until SIGINT or SIGTERM.\n\n");
+        config_print_help(stdout);
+        return 0;
+    }
+    config cfg;
+    if (load_config(&cfg, argc, argv))
+        return 2;
+
+    /* Signals are taken by sigwait in this thread only: block them before
+     * any thread starts so every thread inherits the mask. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    engine_error eerr = {0};
+    if (engine_init(&eerr) != 0) {
+        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
+        return 1;
+    }
+    char err[512];
+    app a = {.cfg = &cfg};
+    a.migrations_expected = migrate_latest(cfg.sql_dir, err, sizeof err);
+    if (a.migrations_expected < 0) {
+        log_error("migrations_missing", json_pack("{ss}", "error", err));
+        return 1;
+    }
+    if (run_migrations(&cfg, 30) != 0)
+        return 1;
+    a.db = db_pool_create(cfg.database_url, cfg.db_pool,
+                          cfg.db_connect_timeout);
+    if (!a.db) {
+        log_error("out_of_memory", NULL);
+        return 1;
+    }
+    api_server *http = api_server_start(&a, err, sizeof err);
+    if (!http) {
+        log_error("http_start_failed", json_pack("{ss}", "error", err));
+        db_pool_destroy(a.db);
+        return 1;
+    }
+    log_info("listening", json_pack("{si si}", "http_port",
+                                    api_server_port(http), "ws_port",
+                                    cfg.ws_port));
+
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    log_info("stopping", json_pack("{ss}", "signal",
+                                   sig == SIGINT ? "SIGINT" : "SIGTERM"));
+    api_server_stop(http);
+    db_pool_destroy(a.db);
+    log_info("stopped", NULL);
+    return 0;
+}
