@@ -5,10 +5,13 @@
  */
 #include "api/api.h"
 #include "engine/engine.h"
+#include "server/actor.h"
 #include "server/app.h"
 #include "server/commands.h"
+#include "server/listener.h"
 #include "server/log.h"
 #include "server/migrate.h"
+#include "server/scheduler.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -131,12 +134,22 @@ int cmd_serve(int argc, char **argv)
         log_error("out_of_memory", NULL);
         return 1;
     }
-    api_server *http = api_server_start(&a, err, sizeof err);
-    if (!http) {
-        log_error("http_start_failed", json_pack("{ss}", "error", err));
-        db_pool_destroy(a.db);
-        return 1;
-    }
+    int status = 1;
+    scheduler *sched = NULL;
+    listener *listen = NULL;
+    api_server *http = NULL;
+    a.actors = actors_start(&a, err, sizeof err);
+    if (!a.actors)
+        goto fail;
+    listen = listener_start(&a, a.actors, err, sizeof err);
+    if (!listen)
+        goto fail;
+    sched = scheduler_start(&a, a.actors, err, sizeof err);
+    if (!sched)
+        goto fail;
+    http = api_server_start(&a, err, sizeof err);
+    if (!http)
+        goto fail;
     log_info("listening", json_pack("{si si}", "http_port",
                                     api_server_port(http), "ws_port",
                                     cfg.ws_port));
@@ -145,8 +158,19 @@ int cmd_serve(int argc, char **argv)
     sigwait(&stop_signals, &sig);
     log_info("stopping", json_pack("{ss}", "signal",
                                    sig == SIGINT ? "SIGINT" : "SIGTERM"));
+    status = 0;
+    goto stop;
+fail:
+    log_error("start_failed", json_pack("{ss}", "error", err));
+stop:
+    /* Outside in: no new requests, then no new timeouts or catch-ups, then
+     * the actors finish what is queued, then the database goes. */
     api_server_stop(http);
+    scheduler_stop(sched);
+    listener_stop(listen);
+    actors_stop(a.actors);
     db_pool_destroy(a.db);
-    log_info("stopped", NULL);
-    return 0;
+    if (status == 0)
+        log_info("stopped", NULL);
+    return status;
 }

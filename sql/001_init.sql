@@ -111,13 +111,17 @@ CREATE TABLE game_snapshots (
     PRIMARY KEY (game_id, seq)
 );
 
--- One row per open window with a clock; a scheduler claims due rows with
--- FOR UPDATE SKIP LOCKED and feeds a timeout input.
+-- One row per open window with a clock, written and deleted in the same
+-- transaction as the input that opens or closes the window. A scheduler in
+-- every process claims due rows (FOR UPDATE SKIP LOCKED, then a short lease
+-- in claimed_until) and feeds a timeout input; the engine refuses a timeout
+-- for a window that already closed, so a timeout is never applied twice, and
+-- a lease that lapses (a crash) lets another process fire it.
 CREATE TABLE deadlines (
-    game_id   text NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
-    window_id text NOT NULL,
-    due_at    timestamptz NOT NULL,
-    fired_at  timestamptz,
+    game_id       text NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+    window_id     text NOT NULL,
+    due_at        timestamptz NOT NULL,
+    claimed_until timestamptz,
     PRIMARY KEY (game_id, window_id)
 );
-CREATE INDEX deadlines_due ON deadlines (due_at) WHERE fired_at IS NULL;
+CREATE INDEX deadlines_due ON deadlines (due_at);

@@ -1,0 +1,90 @@
+/*
+ * actor.h - one actor per live game: a mailbox of inputs applied one at a
+ * time, in order, by a small worker pool; games run in parallel.
+ *
+ * The apply path: validate with the engine (on a copy of the game), append
+ * to the store with the expected version, commit, and only then swap the
+ * copy in, answer the caller and tell the listener (the WebSocket hub) about
+ * the new version. On a version conflict (another process advanced the
+ * game) the actor catches up from the store and validates again, so an input
+ * is never applied twice. Bots seated in a game act through the same path.
+ * Idle games leave memory and are reloaded (snapshot + inputs) on demand.
+ *
+ * Threads: actors_submit/actors_post/actors_read are called from HTTP
+ * threads, the hub, the scheduler and the LISTEN thread; workers run the
+ * mailboxes. Each actor's mutex guards its mailbox and its live game
+ * pointer; the map's mutex guards the map and reference counts.
+ */
+#ifndef CONCLAVE_ACTOR_H
+#define CONCLAVE_ACTOR_H
+
+#include "engine/engine.h"
+#include "server/app.h"
+#include "server/store.h"
+
+#include <jansson.h>
+#include <stdint.h>
+
+typedef struct actors actors;
+
+typedef struct actor_request {
+    int seat;                 /* acting seat, ENGINE_PUBLIC for timeouts */
+    engine_input_kind kind;
+    char window[ENGINE_WINDOW_ID_MAX];
+    json_t *payload;          /* borrowed for submit; stolen by post */
+    char idem_key[128];       /* "" when none */
+    uint8_t request_hash[32]; /* of the request body, with idem_key */
+    int64_t if_match;         /* expected version, or -1 */
+} actor_request;
+
+typedef struct actor_reply {
+    int status;               /* HTTP status: 200, 403, 404, 409, 412, 422, 503 */
+    char detail[256];
+    char field[64];
+    uint64_t version;         /* the game's version after the input */
+    int has_receipt;
+    engine_receipt receipt;
+    json_t *stored;           /* NEW: a repeated idempotent play's answer */
+} actor_reply;
+
+/* What a reader sees, consistent and committed, under the actor's lock. */
+typedef struct actor_view {
+    const engine_game *game;
+    const store_game *meta;   /* seats, players, clock, status */
+    uint64_t version;
+    const json_t *deadlines;  /* {window: RFC 3339} (borrowed) */
+} actor_view;
+
+typedef void (*actor_read_fn)(const actor_view *v, void *ctx);
+/* Called by a worker after each committed version (and after catching up
+ * with another process's inputs). Must not block for long. */
+typedef void (*actor_listener_fn)(void *ctx, const char *game_id,
+                                  uint64_t version);
+
+actors *actors_start(app *a, char *err, size_t errlen);
+/* Finishes queued work, stops the workers, frees every actor. */
+void actors_stop(actors *A);
+void actors_set_listener(actors *A, actor_listener_fn fn, void *ctx);
+
+/* Apply one input and wait for the answer. Returns 0 and fills out. The
+ * caller json_decrefs out->stored. */
+int actors_submit(actors *A, const char *game_id, const actor_request *rq,
+                  actor_reply *out);
+/* Queue one input without waiting (scheduler timeouts). Steals payload. */
+void actors_post(actors *A, const char *game_id, actor_request *rq);
+/* Run fn with the game's committed state. Returns 0, 404 when there is no
+ * such game, 503 when it cannot be loaded. */
+int actors_read(actors *A, const char *game_id, actor_read_fn fn, void *ctx);
+/* Another process committed version of game_id: catch up if held. */
+void actors_remote_version(actors *A, const char *game_id, uint64_t version);
+/* Catch every held game up with the store (after a LISTEN reconnect). */
+void actors_catch_up_all(actors *A);
+/* Evict games idle for longer than the configured time. */
+void actors_evict_idle(actors *A);
+/* Keep a game in memory (delta +1) while this process has subscribers for
+ * it, so other processes' inputs reach them; -1 releases. */
+void actors_pin(actors *A, const char *game_id, int delta);
+/* Games held in memory now. */
+int actors_count(actors *A);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * listener.c - the LISTEN thread (see listener.h).
+ *
+ * Threads: one listener thread owns its connection; `stopping` is atomic.
+ */
+#include "server/listener.h"
+
+#include "server/log.h"
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct listener {
+    app *app;
+    actors *actors;
+    pthread_t thread;
+    atomic_int stopping;
+};
+
+/* Handle every pending notification; payload is "game_id:version". */
+static void drain(listener *l, PGconn *c)
+{
+    PGnotify *n;
+    while ((n = PQnotifies(c))) {
+        const char *colon = strrchr(n->extra, ':');
+        if (colon && colon > n->extra && (size_t)(colon - n->extra) < 64) {
+            char id[64];
+            memcpy(id, n->extra, (size_t)(colon - n->extra));
+            id[colon - n->extra] = '\0';
+            actors_remote_version(l->actors, id,
+                                  strtoull(colon + 1, NULL, 10));
+        }
+        PQfreemem(n);
+    }
+}
+
+static void *listener_main(void *arg)
+{
+    listener *l = arg;
+    int ever_connected = 0;
+    while (!atomic_load(&l->stopping)) {
+        char err[512];
+        PGconn *c = db_connect(l->app->cfg->database_url,
+                               l->app->cfg->db_connect_timeout, err,
+                               sizeof err);
+        PGresult *r = c ? PQexecParams(c, "LISTEN conclave_games", 0, NULL,
+                                       NULL, NULL, NULL, 0)
+                        : NULL;
+        if (!c || PQresultStatus(r) != PGRES_COMMAND_OK) {
+            PQclear(r);
+            if (c)
+                PQfinish(c);
+            for (int i = 0; i < 10 && !atomic_load(&l->stopping); i++)
+                usleep(100 * 1000);
+            continue;
+        }
+        PQclear(r);
+        log_info("listening_for_games", NULL);
+        if (ever_connected)
+            actors_catch_up_all(l->actors); /* missed while away */
+        ever_connected = 1;
+        while (!atomic_load(&l->stopping)) {
+            struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
+            int ready = poll(&p, 1, 250);
+            if (ready < 0)
+                continue;
+            if (ready > 0 && !PQconsumeInput(c))
+                break;
+            drain(l, c);
+            if (PQstatus(c) != CONNECTION_OK)
+                break;
+        }
+        PQfinish(c);
+        if (!atomic_load(&l->stopping))
+            log_warn("listen_connection_lost", NULL);
+    }
+    return NULL;
+}
+
+listener *listener_start(app *a, actors *A, char *err, size_t errlen)
+{
+    listener *l = calloc(1, sizeof *l);
+    if (!l) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    l->app = a;
+    l->actors = A;
+    atomic_init(&l->stopping, 0);
+    if (pthread_create(&l->thread, NULL, listener_main, l) != 0) {
+        snprintf(err, errlen, "cannot start the listener thread");
+        free(l);
+        return NULL;
+    }
+    return l;
+}
+
+void listener_stop(listener *l)
+{
+    if (!l)
+        return;
+    atomic_store(&l->stopping, 1);
+    pthread_join(l->thread, NULL);
+    free(l);
+}

@@ -1,0 +1,18 @@
+/*
+ * listener.h - LISTEN conclave_games: learn about inputs other processes
+ * commit, so held games (and their WebSocket subscribers) catch up. After
+ * the connection drops and returns, every held game is caught up, since
+ * notifications sent meanwhile were lost.
+ */
+#ifndef CONCLAVE_LISTENER_H
+#define CONCLAVE_LISTENER_H
+
+#include "server/actor.h"
+#include "server/app.h"
+
+typedef struct listener listener;
+
+listener *listener_start(app *a, actors *A, char *err, size_t errlen);
+void listener_stop(listener *l);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * scheduler.h - the background thread that fires due deadlines and evicts
+ * idle games. Every process runs one; FOR UPDATE SKIP LOCKED plus a short
+ * lease lets several processes share the deadlines without firing one
+ * twice (and the engine refuses a timeout for a window that has closed).
+ */
+#ifndef CONCLAVE_SCHEDULER_H
+#define CONCLAVE_SCHEDULER_H
+
+#include "server/actor.h"
+#include "server/app.h"
+
+typedef struct scheduler scheduler;
+
+scheduler *scheduler_start(app *a, actors *A, char *err, size_t errlen);
+void scheduler_stop(scheduler *s);
+/* Claim and post due deadlines once; returns how many (tests, tools). */
+int scheduler_fire_due(scheduler *s);
+
+#endif

@@ -1,0 +1,458 @@
+/*
+ * store.c - the event store in PostgreSQL (see store.h).
+ *
+ * Binary values (seeds, nonces, hashes) travel as hex text through
+ * decode($n, 'hex') / encode(col, 'hex') so every statement uses the text
+ * protocol with parameters only.
+ */
+#include "server/store.h"
+
+#include "server/log.h"
+
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int hex_to_bytes(const char *hex, uint8_t *out, size_t n)
+{
+    if (strlen(hex) != 2 * n)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+            return -1;
+        out[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
+/* Run a statement expecting status want; on failure log it and return the
+ * store code (a unique violation or serialization failure is a conflict). */
+static int exec_ok(PGconn *c, ExecStatusType want, const char *sql, int n,
+                   const char *const *params, PGresult **out)
+{
+    PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) == want) {
+        if (out)
+            *out = r;
+        else
+            PQclear(r);
+        return STORE_OK;
+    }
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    int code = state && (strcmp(state, "23505") == 0 ||
+                         strcmp(state, "40001") == 0)
+                   ? STORE_ECONFLICT
+                   : STORE_EDB;
+    if (code == STORE_EDB) {
+        const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+        log_warn("store_error", json_pack("{ss ss}", "sqlstate",
+                                          state ? state : "", "error",
+                                          msg ? msg : "connection failure"));
+    }
+    PQclear(r);
+    if (out)
+        *out = NULL;
+    return code;
+}
+
+static void rollback(PGconn *c)
+{
+    if (PQstatus(c) == CONNECTION_OK &&
+        PQtransactionStatus(c) != PQTRANS_IDLE)
+        PQclear(PQexecParams(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0));
+}
+
+void store_new_id(char *out)
+{
+    static const char alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
+    uint8_t raw[16];
+    if (RAND_bytes(raw, sizeof raw) != 1)
+        abort(); /* no OS randomness: nothing safe to do */
+    for (int i = 0; i < 16; i++)
+        out[i] = alphabet[raw[i] & 31];
+    out[16] = '\0';
+}
+
+void store_game_clear(store_game *g)
+{
+    json_decref(g->options);
+    g->options = NULL;
+}
+
+void store_input_clear(store_input *in)
+{
+    json_decref(in->payload);
+    in->payload = NULL;
+}
+
+int store_create_game(PGconn *c, const store_game *g)
+{
+    char seed_hex[2 * ENGINE_SEED_BYTES + 1], seats[8], clock[16];
+    engine_hex(g->seed, ENGINE_SEED_BYTES, seed_hex);
+    snprintf(seats, sizeof seats, "%d", g->seats);
+    snprintf(clock, sizeof clock, "%d", g->clock_seconds);
+    char *options = json_dumps(g->options ? g->options : json_object(),
+                               JSON_COMPACT | JSON_SORT_KEYS);
+    int rc = exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL);
+    if (rc)
+        goto done;
+    const char *p[] = {g->game_id,   g->lobby_id[0] ? g->lobby_id : NULL,
+                       g->ruleset,   options,
+                       seats,        seed_hex,
+                       g->seed_sha256, g->clock_mode,
+                       clock};
+    rc = exec_ok(c, PGRES_COMMAND_OK,
+                 "INSERT INTO games (game_id, lobby_id, ruleset, options, "
+                 "seat_count, seed, seed_sha256, clock_mode, clock_seconds) "
+                 "VALUES ($1, $2, $3, $4::jsonb, $5::integer, "
+                 "decode($6, 'hex'), $7, $8, $9::integer)",
+                 9, p, NULL);
+    for (int s = 0; !rc && s < g->seats; s++) {
+        char seat[8];
+        snprintf(seat, sizeof seat, "%d", s);
+        const char *q[] = {g->game_id, seat,
+                           g->seat_player[s][0] ? g->seat_player[s] : NULL,
+                           g->seat_bot[s][0] ? g->seat_bot[s] : NULL};
+        rc = exec_ok(c, PGRES_COMMAND_OK,
+                     "INSERT INTO game_seats (game_id, seat, player_id, bot) "
+                     "VALUES ($1, $2::integer, $3, $4)",
+                     4, q, NULL);
+    }
+    if (!rc)
+        rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
+done:
+    if (rc)
+        rollback(c);
+    free(options);
+    return rc;
+}
+
+int store_load_game(PGconn *c, const char *game_id, store_game *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *p[] = {game_id};
+    PGresult *r;
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT game_id, coalesce(lobby_id, ''), ruleset, "
+                     "options::text, seat_count, encode(seed, 'hex'), "
+                     "seed_sha256, clock_mode, clock_seconds, status, version "
+                     "FROM games WHERE game_id = $1",
+                     1, p, &r);
+    if (rc)
+        return rc;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return STORE_ENOTFOUND;
+    }
+    snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(r, 0, 0));
+    snprintf(out->lobby_id, sizeof out->lobby_id, "%s", PQgetvalue(r, 0, 1));
+    snprintf(out->ruleset, sizeof out->ruleset, "%s", PQgetvalue(r, 0, 2));
+    out->options = json_loads(PQgetvalue(r, 0, 3), 0, NULL);
+    out->seats = atoi(PQgetvalue(r, 0, 4));
+    int bad = hex_to_bytes(PQgetvalue(r, 0, 5), out->seed, ENGINE_SEED_BYTES);
+    snprintf(out->seed_sha256, sizeof out->seed_sha256, "%s",
+             PQgetvalue(r, 0, 6));
+    snprintf(out->clock_mode, sizeof out->clock_mode, "%s",
+             PQgetvalue(r, 0, 7));
+    out->clock_seconds = atoi(PQgetvalue(r, 0, 8));
+    snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, 0, 9));
+    out->version = strtoull(PQgetvalue(r, 0, 10), NULL, 10);
+    PQclear(r);
+    if (bad || !out->options || out->seats < 1 ||
+        out->seats > ENGINE_MAX_SEATS) {
+        store_game_clear(out);
+        log_error("store_corrupt_game", json_pack("{ss}", "game", game_id));
+        return STORE_EDB;
+    }
+    rc = exec_ok(c, PGRES_TUPLES_OK,
+                 "SELECT s.seat, coalesce(s.player_id, ''), "
+                 "coalesce(p.name, ''), coalesce(s.bot, '') FROM game_seats s "
+                 "LEFT JOIN players p ON p.id = s.player_id "
+                 "WHERE s.game_id = $1 ORDER BY s.seat",
+                 1, p, &r);
+    if (rc) {
+        store_game_clear(out);
+        return rc;
+    }
+    for (int i = 0; i < PQntuples(r); i++) {
+        int seat = atoi(PQgetvalue(r, i, 0));
+        if (seat < 0 || seat >= out->seats)
+            continue;
+        snprintf(out->seat_player[seat], sizeof out->seat_player[seat], "%s",
+                 PQgetvalue(r, i, 1));
+        snprintf(out->seat_name[seat], sizeof out->seat_name[seat], "%s",
+                 PQgetvalue(r, i, 2));
+        snprintf(out->seat_bot[seat], sizeof out->seat_bot[seat], "%s",
+                 PQgetvalue(r, i, 3));
+    }
+    PQclear(r);
+    return STORE_OK;
+}
+
+int store_load_snapshot(PGconn *c, const char *game_id, json_t **state,
+                        uint64_t *seq)
+{
+    *state = NULL;
+    *seq = 0;
+    const char *p[] = {game_id};
+    PGresult *r;
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT seq, state FROM game_snapshots WHERE game_id = $1 "
+                     "ORDER BY seq DESC LIMIT 1",
+                     1, p, &r);
+    if (rc)
+        return rc;
+    if (PQntuples(r) == 1) {
+        *seq = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+        *state = json_loads(PQgetvalue(r, 0, 1), 0, NULL);
+        if (!*state)
+            *seq = 0; /* unreadable snapshot: replay from the start */
+    }
+    PQclear(r);
+    return STORE_OK;
+}
+
+int store_load_inputs(PGconn *c, const char *game_id, uint64_t after,
+                      store_input **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    char after_s[24];
+    snprintf(after_s, sizeof after_s, "%llu", (unsigned long long)after);
+    const char *p[] = {game_id, after_s};
+    PGresult *r;
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT seq, coalesce(seat, -1), kind, "
+                     "coalesce(window_id, ''), payload, "
+                     "coalesce(encode(nonce, 'hex'), '') FROM game_inputs "
+                     "WHERE game_id = $1 AND seq > $2::bigint ORDER BY seq",
+                     2, p, &r);
+    if (rc)
+        return rc;
+    int rows = PQntuples(r);
+    store_input *list = rows ? calloc((size_t)rows, sizeof *list) : NULL;
+    if (rows && !list) {
+        PQclear(r);
+        return STORE_EDB;
+    }
+    for (int i = 0; i < rows; i++) {
+        store_input *in = &list[i];
+        in->seq = strtoull(PQgetvalue(r, i, 0), NULL, 10);
+        in->seat = atoi(PQgetvalue(r, i, 1));
+        if (engine_input_kind_parse(PQgetvalue(r, i, 2), &in->kind) != 0)
+            rc = STORE_EDB;
+        snprintf(in->window, sizeof in->window, "%s", PQgetvalue(r, i, 3));
+        if (!PQgetisnull(r, i, 4)) {
+            in->payload = json_loads(PQgetvalue(r, i, 4), JSON_DECODE_ANY,
+                                     NULL);
+            if (!in->payload)
+                rc = STORE_EDB;
+        }
+        const char *nonce = PQgetvalue(r, i, 5);
+        if (*nonce) {
+            in->has_nonce = 1;
+            if (hex_to_bytes(nonce, in->nonce, ENGINE_NONCE_BYTES) != 0)
+                rc = STORE_EDB;
+        }
+    }
+    PQclear(r);
+    if (rc) {
+        store_inputs_free(list, (size_t)rows);
+        log_error("store_corrupt_inputs", json_pack("{ss}", "game", game_id));
+        return rc;
+    }
+    *out = list;
+    *n = (size_t)rows;
+    return STORE_OK;
+}
+
+void store_inputs_free(store_input *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        store_input_clear(&in[i]);
+    free(in);
+}
+
+/* Bring the deadlines table in line with the windows open now. */
+static int sync_deadlines(PGconn *c, const store_append *a)
+{
+    json_t *ids = json_array();
+    for (int i = 0; i < a->nwindows; i++)
+        json_array_append_new(ids, json_string(a->windows[i].id));
+    char *ids_text = json_dumps(ids, JSON_COMPACT);
+    json_decref(ids);
+    char seconds[16];
+    snprintf(seconds, sizeof seconds, "%d", a->clock_seconds);
+    const char *p[] = {a->game_id, ids_text};
+    int rc = exec_ok(c, PGRES_COMMAND_OK,
+                     "DELETE FROM deadlines WHERE game_id = $1 AND NOT "
+                     "(window_id = ANY (ARRAY(SELECT "
+                     "jsonb_array_elements_text($2::jsonb))))",
+                     2, p, NULL);
+    if (!rc && a->clock_seconds > 0 && a->nwindows > 0) {
+        const char *q[] = {a->game_id, ids_text, seconds};
+        rc = exec_ok(c, PGRES_COMMAND_OK,
+                     "INSERT INTO deadlines (game_id, window_id, due_at) "
+                     "SELECT $1, w, now() + make_interval(secs => "
+                     "$3::integer) FROM jsonb_array_elements_text($2::jsonb) "
+                     "AS w ON CONFLICT (game_id, window_id) DO NOTHING",
+                     3, q, NULL);
+    }
+    free(ids_text);
+    return rc;
+}
+
+int store_append_input(PGconn *c, const store_append *a)
+{
+    const store_input *in = a->input;
+    char expected[24], seq[24], seat[8], nonce_hex[2 * ENGINE_NONCE_BYTES + 1],
+        req_hex[65], notify[STORE_ID_MAX + 24];
+    snprintf(expected, sizeof expected, "%llu",
+             (unsigned long long)a->expected_version);
+    snprintf(seq, sizeof seq, "%llu",
+             (unsigned long long)a->expected_version + 1);
+    snprintf(seat, sizeof seat, "%d", in->seat);
+    snprintf(notify, sizeof notify, "%s:%s", a->game_id, seq);
+    if (in->has_nonce)
+        engine_hex(in->nonce, ENGINE_NONCE_BYTES, nonce_hex);
+    if (a->idem_key)
+        engine_hex(a->request_hash, 32, req_hex);
+    char *payload = in->payload ? engine_canonical_json(in->payload) : NULL;
+    char *response = a->response
+                         ? json_dumps(a->response, JSON_COMPACT | JSON_SORT_KEYS)
+                         : NULL;
+    PGresult *r = NULL;
+    int rc = exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL);
+    if (rc)
+        goto done;
+    const char *pv[] = {a->game_id, expected};
+    rc = exec_ok(c, PGRES_COMMAND_OK,
+                 "UPDATE games SET version = version + 1, updated_at = now() "
+                 "WHERE game_id = $1 AND version = $2::bigint AND "
+                 "status = 'running'",
+                 2, pv, &r);
+    if (rc)
+        goto done;
+    if (strcmp(PQcmdTuples(r), "1") != 0) {
+        rc = STORE_ECONFLICT;
+        goto done;
+    }
+    PQclear(r);
+    r = NULL;
+    const char *pi[] = {a->game_id,
+                        seq,
+                        in->seat == ENGINE_PUBLIC ? NULL : seat,
+                        engine_input_kind_name(in->kind),
+                        in->window[0] ? in->window : NULL,
+                        payload,
+                        in->has_nonce ? nonce_hex : NULL,
+                        a->idem_key,
+                        a->idem_key ? req_hex : NULL,
+                        response};
+    rc = exec_ok(c, PGRES_COMMAND_OK,
+                 "INSERT INTO game_inputs (game_id, seq, seat, kind, "
+                 "window_id, payload, nonce, idem_key, request_hash, response) "
+                 "VALUES ($1, $2::bigint, $3::integer, $4, $5, $6, "
+                 "decode($7, 'hex'), $8, decode($9, 'hex'), $10::jsonb)",
+                 10, pi, NULL);
+    if (rc)
+        goto done;
+    rc = sync_deadlines(c, a);
+    if (rc)
+        goto done;
+    if (a->final_status) {
+        char *result = a->result ? json_dumps(a->result, JSON_COMPACT |
+                                                             JSON_SORT_KEYS)
+                                 : NULL;
+        const char *pf[] = {a->game_id, a->final_status, result,
+                            a->final_hash};
+        rc = exec_ok(c, PGRES_COMMAND_OK,
+                     "UPDATE games SET status = $2, result = $3::jsonb, "
+                     "final_hash = $4 WHERE game_id = $1",
+                     4, pf, NULL);
+        free(result);
+        if (rc)
+            goto done;
+    }
+    const char *pn[] = {notify};
+    rc = exec_ok(c, PGRES_TUPLES_OK,
+                 "SELECT pg_notify('conclave_games', $1)", 1, pn, NULL);
+    if (rc)
+        goto done;
+    rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
+done:
+    PQclear(r);
+    if (rc)
+        rollback(c);
+    free(payload);
+    free(response);
+    return rc;
+}
+
+int store_write_snapshot(PGconn *c, const char *game_id, uint64_t seq,
+                         const json_t *state, const char *state_hash)
+{
+    char seq_s[24];
+    snprintf(seq_s, sizeof seq_s, "%llu", (unsigned long long)seq);
+    char *text = engine_canonical_json(state);
+    if (!text)
+        return STORE_EDB;
+    const char *p[] = {game_id, seq_s, text, state_hash};
+    int rc = exec_ok(c, PGRES_COMMAND_OK,
+                     "INSERT INTO game_snapshots (game_id, seq, state, "
+                     "state_hash) VALUES ($1, $2::bigint, $3, $4) "
+                     "ON CONFLICT (game_id, seq) DO NOTHING",
+                     4, p, NULL);
+    free(text);
+    return rc;
+}
+
+int store_find_idempotent(PGconn *c, const char *game_id, int seat,
+                          const char *key, uint8_t request_hash[32],
+                          json_t **response)
+{
+    *response = NULL;
+    char seat_s[8];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    const char *p[] = {game_id, seat_s, key};
+    PGresult *r;
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT encode(request_hash, 'hex'), response::text "
+                     "FROM game_inputs WHERE game_id = $1 AND seat = "
+                     "$2::integer AND idem_key = $3",
+                     3, p, &r);
+    if (rc)
+        return rc;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return STORE_ENOTFOUND;
+    }
+    if (hex_to_bytes(PQgetvalue(r, 0, 0), request_hash, 32) != 0)
+        rc = STORE_EDB;
+    else
+        *response = json_loads(PQgetvalue(r, 0, 1), 0, NULL);
+    PQclear(r);
+    return rc;
+}
+
+int store_load_deadlines(PGconn *c, const char *game_id, json_t **out)
+{
+    *out = NULL;
+    const char *p[] = {game_id};
+    PGresult *r;
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT window_id, to_char(due_at AT TIME ZONE 'UTC', "
+                     "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM deadlines "
+                     "WHERE game_id = $1",
+                     1, p, &r);
+    if (rc)
+        return rc;
+    *out = json_object();
+    for (int i = 0; i < PQntuples(r); i++)
+        json_object_set_new(*out, PQgetvalue(r, i, 0),
+                            json_string(PQgetvalue(r, i, 1)));
+    PQclear(r);
+    return STORE_OK;
+}

@@ -1,0 +1,110 @@
+/*
+ * store.h - the event store: games and their inputs in PostgreSQL.
+ *
+ * Every accepted input is a row of game_inputs, appended in one transaction
+ * that also bumps games.version from the expected value (so two processes
+ * can never both advance a game), updates the game's deadlines, records the
+ * end of the game, and NOTIFYs conclave_games with "game_id:version" (ids
+ * only, never content). State is rebuilt from the latest snapshot plus the
+ * inputs after it.
+ *
+ * All functions take a connection owned by the calling thread, use
+ * parameters only, and return 0 on success or a negative STORE_E* code.
+ */
+#ifndef CONCLAVE_STORE_H
+#define CONCLAVE_STORE_H
+
+#include "engine/engine.h"
+
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdint.h>
+
+enum {
+    STORE_OK = 0,
+    STORE_EDB = -1,       /* connection or SQL failure: retry later (503) */
+    STORE_ECONFLICT = -2, /* version moved on, or idempotency key taken */
+    STORE_ENOTFOUND = -3
+};
+
+#define STORE_ID_MAX 40
+
+/* The games row plus its seats. */
+typedef struct store_game {
+    char game_id[STORE_ID_MAX];
+    char lobby_id[STORE_ID_MAX];
+    char ruleset[64];
+    json_t *options; /* owned */
+    int seats;
+    uint8_t seed[ENGINE_SEED_BYTES];
+    char seed_sha256[65];
+    char clock_mode[8];   /* none | live | async */
+    int clock_seconds;
+    char status[12];      /* running | finished | aborted */
+    uint64_t version;
+    char seat_player[ENGINE_MAX_SEATS][STORE_ID_MAX]; /* "" when a bot */
+    char seat_name[ENGINE_MAX_SEATS][32];
+    char seat_bot[ENGINE_MAX_SEATS][16];              /* "" when a player */
+} store_game;
+
+/* One stored input. */
+typedef struct store_input {
+    uint64_t seq;
+    int seat; /* ENGINE_PUBLIC for none */
+    engine_input_kind kind;
+    char window[ENGINE_WINDOW_ID_MAX];
+    json_t *payload; /* owned; NULL for none */
+    int has_nonce;
+    uint8_t nonce[ENGINE_NONCE_BYTES];
+} store_input;
+
+/* What an append writes besides the input itself. */
+typedef struct store_append {
+    const char *game_id;
+    uint64_t expected_version; /* the new input gets seq expected+1 */
+    const store_input *input;
+    const char *idem_key;      /* NULL unless a play with Idempotency-Key */
+    const uint8_t *request_hash; /* 32 bytes when idem_key */
+    const json_t *response;    /* stored for idempotent retries, or NULL */
+    /* Deadlines: the windows open after the input; rows for other windows
+     * are deleted, new ones get now()+clock_seconds. clock_seconds 0: none. */
+    const engine_window *windows;
+    int nwindows;
+    int clock_seconds;
+    /* When the game ended with this input. */
+    const char *final_status; /* NULL, "finished" or "aborted" */
+    const json_t *result;
+    const char *final_hash;
+} store_append;
+
+void store_game_clear(store_game *g);
+void store_input_clear(store_input *in);
+
+/* Insert games and game_seats rows (status running, version 0). */
+int store_create_game(PGconn *c, const store_game *g);
+int store_load_game(PGconn *c, const char *game_id, store_game *out);
+/* The latest snapshot (NEW saved state and its seq), or *state NULL. */
+int store_load_snapshot(PGconn *c, const char *game_id, json_t **state,
+                        uint64_t *seq);
+/* Inputs with seq > after, in order, into a malloc'd array (*n entries);
+ * free with store_inputs_free. */
+int store_load_inputs(PGconn *c, const char *game_id, uint64_t after,
+                      store_input **out, size_t *n);
+void store_inputs_free(store_input *in, size_t n);
+/* Append (see store_append). STORE_ECONFLICT when the version moved on or
+ * the idempotency key was used meanwhile. */
+int store_append_input(PGconn *c, const store_append *a);
+int store_write_snapshot(PGconn *c, const char *game_id, uint64_t seq,
+                         const json_t *state, const char *state_hash);
+/* A stored answer for (game, seat, key): fills *response (NEW) and
+ * request_hash; STORE_ENOTFOUND when the key is unused. */
+int store_find_idempotent(PGconn *c, const char *game_id, int seat,
+                          const char *key, uint8_t request_hash[32],
+                          json_t **response);
+/* Deadlines per open window of a game: {window: due RFC 3339}. NEW. */
+int store_load_deadlines(PGconn *c, const char *game_id, json_t **out);
+
+/* A fresh random id (base32, 16 chars) into out[STORE_ID_MAX]. */
+void store_new_id(char *out);
+
+#endif
