@@ -60,7 +60,7 @@ db: deps
 	@bash scripts/pg.sh start
 
 run: deps $(BUILD)/conclave
-	@bash scripts/run.sh
+	@BUILD=$(BUILD) bash scripts/run.sh
 
 test: deps
 	@$(MAKE) --no-print-directory unit
