@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# tests/run.sh - runs every test and ends with one line: "N passed, N failed".
+#
+# `make test` (and `make asan`) call it after building; BUILD names the build folder.
+#   1. Database: DATABASE_URL if set, else the checkout's private PostgreSQL
+#      (scripts/pg.sh; stopped again at the end when this script started it, unless
+#      CONCLAVE_KEEP_PG=1).
+#   2. Unit tests: every $BUILD/tests/test_* binary. Each ends with a line
+#      "RESULT <file>: N passed, M failed"; a binary that prints none, crashes, times out
+#      or exits non-zero with nothing failed counts as one failure.
+#   3. Integration and browser tests: tests/integration/*.test.mjs and
+#      tests/browser/*.test.mjs, one `node --test` per file, counted from its TAP summary.
+#
+# Environment given to every test: DATABASE_URL; CONCLAVE_BIN, the absolute path of the
+# server binary; CONCLAVE_ROOT, the checkout; CONCLAVE_PRIVATE_PG=1 when the database is
+# the private one of scripts/pg.sh (so a test may stop and start it); CONCLAVE_CHROMIUM,
+# a Chromium, when one is installed and it is not set already; and whatever the caller
+# set (CONCLAVE_TEST_QUICK, ASAN_OPTIONS, ...). Each file's output goes to tests/out/; a
+# failing one is shown here. CONCLAVE_TEST_TIMEOUT is the limit for one file or binary,
+# in seconds (default 600).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+cd "$ROOT" || exit 1
+
+BUILD=${BUILD:-build}
+[[ $BUILD == /* ]] || BUILD=$ROOT/$BUILD
+TIMEOUT=${CONCLAVE_TEST_TIMEOUT:-600}
+OUT=$ROOT/tests/out
+SHOW_LINES=200
+
+passed=0
+failed=0
+child=""
+interrupted=0
+stop_pg=0
+
+mkdir -p "$OUT/unit" "$OUT/node"
+
+now_ms() {
+    local t=${EPOCHREALTIME//[.,]/}
+    echo $((t / 1000))
+}
+
+summary() {
+    echo "$passed passed, $failed failed"
+}
+
+finish() {
+    trap - EXIT INT TERM
+    if ((stop_pg)); then
+        bash scripts/pg.sh stop >/dev/null 2>&1 || true
+    fi
+    summary
+    if ((interrupted)); then exit 130; fi
+    if ((failed > 0)); then exit 1; fi
+    exit 0
+}
+
+# A signal stops the test that runs (timeout puts it in a process group of its own, out
+# of reach of the terminal's Ctrl-C), then the run ends with the counts so far.
+on_signal() {
+    interrupted=1
+    if [[ -n $child ]]; then kill -TERM "$child" 2>/dev/null; fi
+}
+trap on_signal INT TERM
+trap 'finish' EXIT
+
+# run_logged LOG CMD... : run CMD with the time limit, output to LOG; returns its status.
+run_logged() {
+    local log=$1 rc
+    shift
+    timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 </dev/null &
+    child=$!
+    # (bash's own "Segmentation fault" notice is dropped: the report says it better)
+    { wait "$child"; } 2>/dev/null
+    rc=$?
+    while kill -0 "$child" 2>/dev/null; do # wait was cut short by a signal
+        { wait "$child"; } 2>/dev/null
+        rc=$?
+    done
+    child=""
+    return "$rc"
+}
+
+why_status() {
+    if ((interrupted)); then
+        echo "interrupted"
+        return
+    fi
+    case $1 in
+    124) echo "timed out after ${TIMEOUT}s" ;;
+    137) echo "killed after the time limit (${TIMEOUT}s)" ;;
+    0) echo "" ;;
+    *) if (($1 > 128)); then echo "killed by signal $(($1 - 128))"; else echo "exit status $1"; fi ;;
+    esac
+}
+
+# report LABEL P F MS LOG NOTE : one line per file; a failing file's output follows it.
+report() {
+    local label=$1 p=$2 f=$3 ms=$4 log=$5 note=$6 status=ok
+    ((f == 0)) || status=FAIL
+    passed=$((passed + p))
+    failed=$((failed + f))
+    printf '%-4s %-48s %d passed, %d failed (%d.%01d s)%s\n' "$status" "$label" "$p" "$f" \
+        $((ms / 1000)) $((ms % 1000 / 100)) "${note:+ - $note}"
+    if ((f > 0)) && [[ -s $log ]]; then
+        local n shown=""
+        n=$(wc -l <"$log")
+        ((n <= SHOW_LINES)) || shown=" (last $SHOW_LINES of $n lines)"
+        echo "----- output of $label$shown; full log: ${log#"$ROOT"/}"
+        tail -n "$SHOW_LINES" "$log"
+        echo "----- end of $label"
+    fi
+}
+
+# tap_count WORD LOG : N from the last "# WORD N" line of node's TAP summary, or nothing.
+tap_count() {
+    grep -a "^# $1 [0-9]" "$2" | tail -n 1 | awk '{ print $3 }'
+}
+
+# --- database -------------------------------------------------------------------------
+
+if [[ -z ${DATABASE_URL:-} ]]; then
+    bash scripts/pg.sh status >/dev/null 2>&1 || stop_pg=1
+    [[ ${CONCLAVE_KEEP_PG:-0} == 1 ]] && stop_pg=0
+    if ! bash scripts/pg.sh start; then
+        echo "FAIL could not start the private PostgreSQL (scripts/pg.sh start)"
+        failed=$((failed + 1))
+        exit 1
+    fi
+    DATABASE_URL=$(bash scripts/pg.sh url)
+    # Tests may stop and start it (outage drills) only when it is this private one.
+    export CONCLAVE_PRIVATE_PG=1
+fi
+export DATABASE_URL
+export CONCLAVE_BIN=$BUILD/conclave
+export CONCLAVE_ROOT=$ROOT
+if [[ -z ${CONCLAVE_CHROMIUM:-} ]]; then
+    for c in chromium chromium-browser google-chrome; do
+        if command -v "$c" >/dev/null 2>&1; then
+            CONCLAVE_CHROMIUM=$(command -v "$c")
+            export CONCLAVE_CHROMIUM
+            break
+        fi
+    done
+fi
+
+# --- unit tests -----------------------------------------------------------------------
+
+shopt -s nullglob
+unit=()
+for bin in "$BUILD"/tests/test_*; do
+    [[ -f $bin && -x $bin ]] && unit+=("$bin")
+done
+((${#unit[@]})) || echo "unit: no test binaries in ${BUILD#"$ROOT"/}/tests"
+
+for bin in "${unit[@]}"; do
+    ((interrupted)) && break
+    name=${bin##*/}
+    log=$OUT/unit/$name.log
+    t0=$(now_ms)
+    run_logged "$log" "$bin"
+    rc=$?
+    ms=$(($(now_ms) - t0))
+    p=0 f=0 note=""
+    line=$(grep -a '^RESULT ' "$log" | tail -n 1)
+    if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+        p=${BASH_REMATCH[1]}
+        f=${BASH_REMATCH[2]}
+        if ((rc != 0 && f == 0)); then
+            f=1
+            note=$(why_status "$rc")
+        elif ((rc != 0)); then
+            note=$(why_status "$rc")
+        fi
+    else
+        f=1
+        note="no RESULT line"
+        ((rc == 0)) || note+=", $(why_status "$rc")"
+    fi
+    report "unit/$name" "$p" "$f" "$ms" "$log" "$note"
+done
+
+# --- integration and browser tests ----------------------------------------------------
+
+node_files=(tests/integration/*.test.mjs tests/browser/*.test.mjs)
+if ((${#node_files[@]} == 0)); then
+    echo "integration: no tests/integration/*.test.mjs or tests/browser/*.test.mjs"
+elif ((!interrupted)); then
+    ready=1
+    if ! command -v node >/dev/null 2>&1; then
+        echo "FAIL node is not installed (run scripts/deps.sh)"
+        failed=$((failed + 1))
+        ready=0
+    elif [[ -f tests/package.json ]] &&
+        [[ ! -d tests/node_modules || tests/package.json -nt tests/node_modules ]]; then
+        log=$OUT/node/npm-install.log
+        if (cd tests && npm install --no-audit --no-fund --silent --no-package-lock) >"$log" 2>&1; then
+            touch tests/node_modules
+        else
+            report "npm install (tests/)" 0 1 0 "$log" "could not install the test packages"
+            ready=0
+        fi
+    fi
+    node_args=(--test --test-reporter=tap)
+    if ((ready)) && node --help 2>/dev/null | grep -q -- '--test-concurrency'; then
+        node_args+=(--test-concurrency=1)
+    fi
+    for file in "${node_files[@]}"; do
+        ((ready && !interrupted)) || break
+        label=${file#tests/}
+        label=${label%.test.mjs}
+        log=$OUT/node/${label//\//_}.log
+        t0=$(now_ms)
+        run_logged "$log" node "${node_args[@]}" "$file"
+        rc=$?
+        ms=$(($(now_ms) - t0))
+        p=0 f=0 note=""
+        pl=$(tap_count pass "$log")
+        if [[ -n $pl ]]; then
+            fl=$(tap_count fail "$log")
+            cl=$(tap_count cancelled "$log")
+            p=$pl
+            f=$((${fl:-0} + ${cl:-0}))
+            ((${cl:-0} == 0)) || note="$cl cancelled"
+            if ((rc != 0 && f == 0)); then
+                f=1
+                note=$(why_status "$rc")
+            fi
+        else
+            f=1
+            note="no TAP summary"
+            ((rc == 0)) || note+=", $(why_status "$rc")"
+        fi
+        report "$label" "$p" "$f" "$ms" "$log" "$note"
+    done
+fi
