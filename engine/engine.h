@@ -88,6 +88,10 @@ void engine_chacha20_blocks(const uint8_t key[32], const uint8_t nonce[12],
 void engine_sha256(const void *data, size_t n, uint8_t out[ENGINE_HASH_BYTES]);
 /* Lower-case hex of n bytes into out (2n+1 bytes). */
 void engine_hex(const uint8_t *bytes, size_t n, char *out);
+/* Parse exactly 2n hex digits (either case) into out. Returns 0, or -1 when
+ * hex is NULL, has another length or a non-hex character (out is then
+ * partly written). */
+int engine_unhex(const char *hex, uint8_t *out, size_t n);
 /* Canonical JSON text: compact, keys sorted, UTF-8, integers only as written
  * by jansson. Returns malloc'd text; NULL only when out of memory. */
 char *engine_canonical_json(const json_t *value);
@@ -120,9 +124,14 @@ typedef struct engine_input {
     int seat;                  /* acting seat; ENGINE_PUBLIC for timeout/abort */
     engine_input_kind kind;
     const char *window;        /* window id; may be NULL for abort */
-    const json_t *payload;     /* borrowed; the order, the play, or NULL */
+    const json_t *payload;     /* borrowed; the order, the play, or NULL.
+                                  A play may also carry "window" (as the API
+                                  body does); it must then equal window and
+                                  the ruleset never sees it. */
     uint8_t nonce[ENGINE_NONCE_BYTES]; /* orders only: from the caller's
                                           per-order nonce source (OS random) */
+    char window_buf[ENGINE_WINDOW_ID_MAX]; /* storage engine_bot_action
+                                              points window at */
 } engine_input;
 
 /* What an accepted sealed order returns: hex SHA-256 over
@@ -132,12 +141,29 @@ typedef struct engine_receipt {
     char hex[2 * ENGINE_HASH_BYTES + 1];
 } engine_receipt;
 
+/* "order"|"play"|"timeout"|"system" <-> kind. parse returns 0 or
+ * ENGINE_EINVALID; name returns "unknown" for a value out of range. */
 int engine_input_kind_parse(const char *name, engine_input_kind *out);
 const char *engine_input_kind_name(engine_input_kind kind);
+/* The receipt is the lower-case hex SHA-256 of five parts, each written as
+ * its byte length (8 bytes, big-endian) then its bytes: the game id, the
+ * window id, the seat in decimal ASCII, the canonical JSON of the order
+ * (engine_canonical_json) and the 16 raw nonce bytes. Cannot fail. */
 void engine_receipt_compute(const char *game_id, const char *window, int seat,
                             const json_t *order,
                             const uint8_t nonce[ENGINE_NONCE_BYTES],
                             engine_receipt *out);
+
+/* The stored/exported form of an input: {"seq","seat":N|null,"kind",
+ * "window":ID|null,"payload":JSON|null,"nonce":HEX|null} (nonce for orders
+ * only; the payload is deep-copied). NULL on OOM. */
+json_t *engine_input_to_json(const engine_input *in, uint64_t seq);
+/* Read that form into out. window and payload are borrowed from j (keep j
+ * alive while out is used); seq (may be NULL) receives "seq", which is then
+ * required. Unknown fields are ignored; an order must carry its nonce.
+ * Returns 0 or ENGINE_EINVALID naming the field. */
+int engine_input_from_json(const json_t *j, engine_input *out, uint64_t *seq,
+                           engine_error *err);
 
 /* ------------------------------------------------------------ rulesets -- */
 typedef struct engine_ruleset engine_ruleset; /* see engine/ruleset.h */
@@ -205,8 +231,25 @@ engine_game *engine_load(const json_t *saved, engine_error *err);
 void engine_hash(const engine_game *g, uint8_t out[ENGINE_HASH_BYTES]);
 
 int engine_is_over(const engine_game *g);
-/* NULL while running; else {"winners":[seats],"scores":[...],...}. */
+/* 1 if a SYSTEM abort ended the game (engine_is_over is then 1 too). */
+int engine_is_aborted(const engine_game *g);
+/* NULL while running; else {"winners":[seats],"scores":[...],...}, or
+ * {"aborted":true} after an abort. */
 json_t *engine_result(const engine_game *g);
+
+/* Replay an export {"format":"conclave-export/1","game_id","ruleset",
+ * "options","seats":N|[...],"seed":HEX,"inputs":[stored inputs, see
+ * engine_input_to_json, in seq order],"final_hash":HEX,...} from its seed.
+ * Returns 0 when every input was accepted, filling hash with the final
+ * engine_hash and *match (may be NULL) with 1 if it equals "final_hash"
+ * (0 if it differs or is absent). An order that carries "receipt" must
+ * reproduce it. On failure returns the error (err names the input by seq);
+ * hash and *match are then not set. If out is not NULL it receives the
+ * replayed game (the caller frees it), also on an input failure, where it
+ * holds the state before the failing input; NULL on an export error. */
+int engine_replay_export(const json_t *export_doc,
+                         uint8_t hash[ENGINE_HASH_BYTES], int *match,
+                         engine_game **out, engine_error *err);
 
 /* Accessors (borrowed where pointers). Cannot fail. */
 const engine_ruleset *engine_game_ruleset(const engine_game *g);

@@ -91,6 +91,12 @@ struct engine_ruleset {
 
     int (*is_over)(const void *state);
     json_t *(*result)(const void *state); /* NEW; NULL while running */
+
+    /* Optional, sealed windows: like default_order, for defaults that need
+     * chance (a random throw). rng is the game's, so replay reproduces the
+     * draw. When set, the core calls it instead of default_order. NEW. */
+    json_t *(*default_order_rng)(const void *state, int seat,
+                                 const char *window, engine_rng *rng);
 };
 
 #endif

@@ -1,0 +1,507 @@
+/*
+ * apply.c - engine_apply: the one way a game changes. Routes each input kind
+ * (order, play, timeout, system) to the core's sealed-window bookkeeping or
+ * to the ruleset, and keeps a failed input from changing anything.
+ *
+ * Sealed windows are the core's job: it checks who may order where, holds
+ * orders (a later one replaces an earlier one), withdraws them, and when the
+ * window locks (every seat in it has ordered, or a timeout fills the rest
+ * with default orders) logs the reveal and hands all orders to the
+ * ruleset's resolve. Until then an order's content lives only in the held
+ * list, which nothing but its author's view reads.
+ *
+ * Atomicity: everything is validated before anything is changed. Around
+ * calls that let the ruleset mutate, the RNG and the log length are saved
+ * and restored if the call fails (the ruleset itself validates first, by
+ * contract). Out-of-memory in the middle of a ruleset mutation is the one
+ * case that cannot be undone: it returns ENGINE_EINTERNAL and the caller
+ * should discard the game and rebuild it from its inputs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+typedef struct undo {
+    engine_rng rng;
+    size_t nlog;
+} undo;
+
+static void begin(engine_game *g, undo *u)
+{
+    u->rng = g->rng;
+    u->nlog = g->nlog;
+    g->oom = 0;
+}
+
+static int finish(engine_game *g, const undo *u, int rc, engine_error *e)
+{
+    if (rc == 0 && g->oom)
+        rc = engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+    if (rc != 0) {
+        if (e->code == 0)
+            engine_fail(e, rc < 0 ? rc : ENGINE_EINTERNAL, "",
+                        "the ruleset refused without a reason");
+        rc = e->code;
+        g->rng = u->rng;
+        game_log_truncate(g, u->nlog);
+    }
+    return rc;
+}
+
+/* Find open window id; 1 if found (copied to *out), 0 if not, -1 on OOM. */
+static int find_window(const engine_game *g, const char *id, engine_window *out)
+{
+    engine_window buf[16];
+    int n = engine_windows(g, buf, 16);
+    if (n > 16) {
+        engine_window *big = malloc((size_t)n * sizeof *big);
+        if (!big)
+            return -1;
+        n = engine_windows(g, big, n);
+        int found = 0;
+        for (int i = 0; i < n && !found; i++)
+            if (strcmp(big[i].id, id) == 0) {
+                *out = big[i];
+                found = 1;
+            }
+        free(big);
+        return found;
+    }
+    for (int i = 0; i < n; i++)
+        if (strcmp(buf[i].id, id) == 0) {
+            *out = buf[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* Common checks for an input aimed at window in->window: it is open and has
+ * the expected mode. Fills *w. */
+static int open_window(const engine_game *g, const engine_input *in,
+                       engine_window_mode mode, engine_window *w,
+                       engine_error *e)
+{
+    if (!in->window || !in->window[0])
+        return engine_fail(e, ENGINE_ECONFLICT, "window",
+                           "a %s needs a window", engine_input_kind_name(in->kind));
+    int found = find_window(g, in->window, w);
+    if (found < 0)
+        return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+    if (!found)
+        return engine_fail(e, ENGINE_ECONFLICT, "window",
+                           "window \"%.48s\" is not open", in->window);
+    if (w->mode != mode)
+        return engine_fail(e, ENGINE_ECONFLICT, "window",
+                           mode == ENGINE_SEALED
+                               ? "window \"%.48s\" takes plays, not orders"
+                               : "window \"%.48s\" takes sealed orders, not "
+                                 "plays",
+                           in->window);
+    return 0;
+}
+
+static int seat_ok(const engine_game *g, int seat)
+{
+    return seat >= 0 && seat < g->seats;
+}
+
+static json_t *nonce_json(const uint8_t nonce[ENGINE_NONCE_BYTES])
+{
+    char hex[2 * ENGINE_NONCE_BYTES + 1];
+    engine_hex(nonce, ENGINE_NONCE_BYTES, hex);
+    return json_string(hex);
+}
+
+/* The window locked: reveal every order and let the ruleset resolve.
+ * orders/nonces are indexed by seat (NULL for seats not in the window);
+ * defaults has a bit for each seat whose order came from a timeout. */
+static int lock_window(engine_game *g, const engine_window *w,
+                       const json_t *const *orders,
+                       const uint8_t *const *nonces, uint32_t defaults,
+                       engine_error *e)
+{
+    const engine_ruleset *rs = g->rs;
+    engine_ctx ctx = {g};
+    json_t *reveal = json_object(), *list = json_array();
+    json_object_set_new(reveal, "type", json_string("reveal"));
+    json_object_set_new(reveal, "window", json_string(w->id));
+    json_object_set_new(reveal, "orders", list);
+    for (int s = 0; s < g->seats; s++) {
+        if (!orders[s])
+            continue;
+        json_t *pub = rs->public_order
+                          ? rs->public_order(g->state, s, w->id, orders[s])
+                          : json_deep_copy(orders[s]);
+        json_t *item = json_object();
+        json_object_set_new(item, "seat", json_integer(s));
+        json_object_set_new(item, "order", pub ? pub : json_null());
+        json_object_set_new(item, "nonce", nonce_json(nonces[s]));
+        if (defaults & (1u << s))
+            json_object_set_new(item, "default", json_true());
+        if (!pub || json_array_append_new(list, item) != 0)
+            g->oom = 1;
+    }
+    game_log_append(g, ENGINE_PUBLIC, reveal);
+    for (int s = 0; s < g->seats; s++) {
+        if (!orders[s])
+            continue;
+        engine_receipt r;
+        engine_receipt_compute(g->id, w->id, s, orders[s], nonces[s], &r);
+        json_t *mine = json_object();
+        json_object_set_new(mine, "type", json_string("your_order"));
+        json_object_set_new(mine, "window", json_string(w->id));
+        json_object_set_new(mine, "order", json_deep_copy(orders[s]));
+        json_object_set_new(mine, "nonce", nonce_json(nonces[s]));
+        json_object_set_new(mine, "receipt", json_string(r.hex));
+        game_log_append(g, s, mine);
+    }
+    if (g->oom)
+        return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+    return rs->resolve(g->state, &ctx, w->id, orders, e);
+}
+
+/* Make room for one more held order. */
+static int pending_reserve(engine_game *g)
+{
+    if (g->npending < g->cap_pending)
+        return 0;
+    size_t cap = g->cap_pending ? 2 * g->cap_pending : 8;
+    pending_order *grown = realloc(g->pending, cap * sizeof *grown);
+    if (!grown)
+        return -1;
+    g->pending = grown;
+    g->cap_pending = cap;
+    return 0;
+}
+
+static json_t *seat_entry(const char *type, const char *window, int seat)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "type", json_string(type));
+    json_object_set_new(e, "window", json_string(window));
+    json_object_set_new(e, "seat", json_integer(seat));
+    return e;
+}
+
+static int apply_order(engine_game *g, const engine_input *in,
+                       engine_receipt *receipt, engine_error *e)
+{
+    const engine_ruleset *rs = g->rs;
+    engine_window w;
+    json_t *copy = NULL;
+    int rc, seat = in->seat;
+
+    if (!seat_ok(g, seat))
+        return engine_fail(e, ENGINE_EFORBIDDEN, "seat",
+                           "only a seated player can give orders");
+    if ((rc = open_window(g, in, ENGINE_SEALED, &w, e)) != 0)
+        return rc;
+    if (!(w.seats & (1u << seat)))
+        return engine_fail(e, ENGINE_EFORBIDDEN, "window",
+                           "seat %d gives no order in window \"%s\"", seat,
+                           w.id);
+    if (!json_is_object(in->payload))
+        return engine_fail(e, ENGINE_EINVALID, "",
+                           "an order must be a JSON object");
+    if (!rs->check_order)
+        return engine_fail(e, ENGINE_EINTERNAL, "",
+                           "%s cannot check orders", rs->title);
+    if (rs->check_order(g->state, seat, w.id, in->payload, e) != 0)
+        return e->code ? e->code
+                       : engine_fail(e, ENGINE_EINVALID, "", "illegal order");
+
+    copy = json_deep_copy(in->payload);
+    if (!copy || pending_reserve(g) != 0) {
+        json_decref(copy);
+        return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+    }
+    if (receipt)
+        engine_receipt_compute(g->id, w.id, seat, copy, in->nonce, receipt);
+
+    if ((w.submitted | (1u << seat)) == w.seats) {
+        const json_t *orders[ENGINE_MAX_SEATS] = {0};
+        const uint8_t *nonces[ENGINE_MAX_SEATS] = {0};
+        for (int s = 0; s < g->seats; s++) {
+            if (s == seat) {
+                orders[s] = copy;
+                nonces[s] = in->nonce;
+            } else if (w.seats & (1u << s)) {
+                pending_order *p = game_pending_find(g, w.id, s);
+                orders[s] = p->order;
+                nonces[s] = p->nonce;
+            }
+        }
+        undo u;
+        begin(g, &u);
+        rc = finish(g, &u, lock_window(g, &w, orders, nonces, 0, e), e);
+        json_decref(copy);
+        if (rc == 0)
+            game_pending_drop_window(g, w.id);
+        return rc;
+    }
+
+    /* Not yet locking: hold it, replacing an earlier order of this seat. */
+    pending_order *p = game_pending_find(g, w.id, seat);
+    size_t nlog = g->nlog;
+    g->oom = 0;
+    game_log_append(g, ENGINE_PUBLIC, seat_entry("submitted", w.id, seat));
+    if (g->oom) {
+        game_log_truncate(g, nlog);
+        json_decref(copy);
+        return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+    }
+    if (p) {
+        json_decref(p->order);
+    } else {
+        p = &g->pending[g->npending++];
+        memcpy(p->window, w.id, sizeof p->window);
+        p->seat = seat;
+    }
+    p->order = copy;
+    memcpy(p->nonce, in->nonce, ENGINE_NONCE_BYTES);
+    return 0;
+}
+
+static int apply_play(engine_game *g, const engine_input *in, engine_error *e)
+{
+    engine_window w;
+    json_t *stripped = NULL;
+    const json_t *play = in->payload;
+    int rc, seat = in->seat;
+
+    if (!seat_ok(g, seat))
+        return engine_fail(e, ENGINE_EFORBIDDEN, "seat",
+                           "only a seated player can play");
+    if ((rc = open_window(g, in, ENGINE_OPEN, &w, e)) != 0)
+        return rc;
+    if (!(w.seats & (1u << seat)))
+        return engine_fail(e, ENGINE_ECONFLICT, "window",
+                           "it is not seat %d's turn in window \"%s\"", seat,
+                           w.id);
+    if (!json_is_object(play))
+        return engine_fail(e, ENGINE_EINVALID, "",
+                           "a play must be a JSON object");
+    const json_t *wfield = json_object_get(play, "window");
+    if (wfield) {
+        if (!json_is_string(wfield) ||
+            strcmp(json_string_value(wfield), w.id) != 0)
+            return engine_fail(e, ENGINE_EINVALID, "window",
+                               "the play's window does not match \"%s\"",
+                               w.id);
+        stripped = json_copy((json_t *)play);
+        if (!stripped)
+            return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+        json_object_del(stripped, "window");
+        play = stripped;
+    }
+    engine_ctx ctx = {g};
+    undo u;
+    begin(g, &u);
+    rc = finish(g, &u, g->rs->play(g->state, &ctx, seat, w.id, play, e), e);
+    json_decref(stripped);
+    return rc;
+}
+
+static int apply_timeout(engine_game *g, const engine_input *in,
+                         engine_error *e)
+{
+    const engine_ruleset *rs = g->rs;
+    engine_window w;
+    int rc;
+    undo u;
+
+    if (!in->window || !in->window[0])
+        return engine_fail(e, ENGINE_ECONFLICT, "window",
+                           "a timeout needs a window");
+    rc = find_window(g, in->window, &w);
+    if (rc <= 0)
+        return rc < 0 ? engine_fail(e, ENGINE_EINTERNAL, "", "out of memory")
+                      : engine_fail(e, ENGINE_ECONFLICT, "window",
+                                    "window \"%.48s\" is not open",
+                                    in->window);
+    rc = 0;
+
+    uint32_t missing = w.mode == ENGINE_SEALED ? w.seats & ~w.submitted
+                                               : w.seats;
+    json_t *entry = json_object(), *seats = json_array();
+    json_object_set_new(entry, "type", json_string("timeout"));
+    json_object_set_new(entry, "window", json_string(w.id));
+    for (int s = 0; s < g->seats; s++)
+        if (missing & (1u << s))
+            json_array_append_new(seats, json_integer(s));
+    json_object_set_new(entry, "seats", seats);
+
+    begin(g, &u);
+    game_log_append(g, ENGINE_PUBLIC, entry);
+    if (w.mode == ENGINE_OPEN) {
+        engine_ctx ctx = {g};
+        rc = rs->timeout
+                 ? rs->timeout(g->state, &ctx, w.id, e)
+                 : engine_fail(e, ENGINE_ECONFLICT, "window",
+                               "window \"%s\" has no clock", w.id);
+        return finish(g, &u, rc, e);
+    }
+
+    /* Sealed: fill each missing seat with its default order, then lock. */
+    static const uint8_t zero_nonce[ENGINE_NONCE_BYTES];
+    const json_t *orders[ENGINE_MAX_SEATS] = {0};
+    const uint8_t *nonces[ENGINE_MAX_SEATS] = {0};
+    json_t *defaults[ENGINE_MAX_SEATS] = {0};
+    for (int s = 0; s < g->seats && rc == 0; s++) {
+        if (!(w.seats & (1u << s)))
+            continue;
+        if (!(missing & (1u << s))) {
+            pending_order *p = game_pending_find(g, w.id, s);
+            orders[s] = p->order;
+            nonces[s] = p->nonce;
+            continue;
+        }
+        json_t *d = rs->default_order_rng
+                        ? rs->default_order_rng(g->state, s, w.id, &g->rng)
+                    : rs->default_order ? rs->default_order(g->state, s, w.id)
+                                        : NULL;
+        engine_error ignored = {0};
+        if (!json_is_object(d) ||
+            !rs->check_order ||
+            rs->check_order(g->state, s, w.id, d, &ignored) != 0) {
+            json_decref(d);
+            rc = engine_fail(e, ENGINE_EINTERNAL, "",
+                             "%s has no legal default order for window "
+                             "\"%s\"",
+                             rs->title, w.id);
+            break;
+        }
+        defaults[s] = d;
+        orders[s] = d;
+        nonces[s] = zero_nonce;
+    }
+    if (rc == 0)
+        rc = lock_window(g, &w, orders, nonces, missing, e);
+    rc = finish(g, &u, rc, e);
+    for (int s = 0; s < g->seats; s++)
+        json_decref(defaults[s]);
+    if (rc == 0)
+        game_pending_drop_window(g, w.id);
+    return rc;
+}
+
+static int apply_system(engine_game *g, const engine_input *in,
+                        engine_error *e)
+{
+    const json_t *p = in->payload;
+    const char *action = NULL, *key;
+    json_t *val;
+    if (!json_is_object(p))
+        return engine_fail(e, ENGINE_EINVALID, "action",
+                           "a system input is {\"action\": ...}");
+    json_object_foreach((json_t *)p, key, val)
+    {
+        if (strcmp(key, "action") != 0)
+            return engine_fail(e, ENGINE_EINVALID, key,
+                               "unknown field \"%.40s\"", key);
+    }
+    action = json_string_value(json_object_get(p, "action"));
+    if (!action)
+        return engine_fail(e, ENGINE_EINVALID, "action",
+                           "action must be \"withdraw\" or \"abort\"");
+
+    if (strcmp(action, "abort") == 0) {
+        json_t *entry = json_object();
+        json_object_set_new(entry, "type", json_string("aborted"));
+        json_object_set_new(entry, "seat", in->seat >= 0 && in->seat < g->seats
+                                               ? json_integer(in->seat)
+                                               : json_null());
+        size_t nlog = g->nlog;
+        g->oom = 0;
+        game_log_append(g, ENGINE_PUBLIC, entry);
+        if (g->oom) {
+            game_log_truncate(g, nlog);
+            return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+        }
+        g->aborted = 1;
+        return 0; /* engine_apply prunes the held orders, unrevealed */
+    }
+    if (strcmp(action, "withdraw") != 0)
+        return engine_fail(e, ENGINE_EINVALID, "action",
+                           "action must be \"withdraw\" or \"abort\"");
+
+    engine_window w;
+    int rc;
+    if (!seat_ok(g, in->seat))
+        return engine_fail(e, ENGINE_EFORBIDDEN, "seat",
+                           "only a seated player can withdraw an order");
+    if ((rc = open_window(g, in, ENGINE_SEALED, &w, e)) != 0)
+        return rc;
+    if (!(w.seats & (1u << in->seat)))
+        return engine_fail(e, ENGINE_EFORBIDDEN, "window",
+                           "seat %d gives no order in window \"%s\"",
+                           in->seat, w.id);
+    if (!game_pending_find(g, w.id, in->seat))
+        return engine_fail(e, ENGINE_ECONFLICT, "window",
+                           "seat %d has no order in window \"%s\" to withdraw",
+                           in->seat, w.id);
+    size_t nlog = g->nlog;
+    g->oom = 0;
+    game_log_append(g, ENGINE_PUBLIC, seat_entry("withdrawn", w.id, in->seat));
+    if (g->oom) {
+        game_log_truncate(g, nlog);
+        return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+    }
+    for (size_t i = 0; i < g->npending; i++)
+        if (g->pending[i].seat == in->seat &&
+            strcmp(g->pending[i].window, w.id) == 0) {
+            json_decref(g->pending[i].order);
+            memmove(&g->pending[i], &g->pending[i + 1],
+                    (g->npending - i - 1) * sizeof *g->pending);
+            g->npending--;
+            break;
+        }
+    return 0;
+}
+
+int engine_apply(engine_game *g, const engine_input *in,
+                 engine_receipt *receipt, engine_error *err)
+{
+    engine_error e = {0};
+    int rc;
+    if (!g || !in) {
+        rc = engine_fail(&e, ENGINE_EINVALID, "", "no input");
+        goto fail;
+    }
+    if (engine_is_over(g)) {
+        rc = engine_fail(&e, ENGINE_EOVER, "", "the game is over");
+        goto fail;
+    }
+    switch (in->kind) {
+    case ENGINE_ORDER:
+        rc = apply_order(g, in, receipt, &e);
+        break;
+    case ENGINE_PLAY:
+        rc = apply_play(g, in, &e);
+        break;
+    case ENGINE_TIMEOUT:
+        rc = apply_timeout(g, in, &e);
+        break;
+    case ENGINE_SYSTEM:
+        rc = apply_system(g, in, &e);
+        break;
+    default:
+        rc = engine_fail(&e, ENGINE_EINVALID, "kind", "unknown input kind %d",
+                         (int)in->kind);
+        break;
+    }
+    if (rc != 0)
+        goto fail;
+    g->inputs++;
+    /* A lock, a play or an abort may have closed other sealed windows; their
+     * held orders go, never revealed. */
+    game_pending_prune(g);
+    return 0;
+fail:
+    if (e.code == 0)
+        engine_fail(&e, rc ? rc : ENGINE_EINTERNAL, "", "input refused");
+    if (err)
+        *err = e;
+    return e.code;
+}

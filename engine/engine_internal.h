@@ -1,0 +1,70 @@
+/*
+ * engine_internal.h - what the engine's own files share and nobody else may
+ * use: the layout of a game, the ruleset context, the held sealed orders and
+ * the log. Servers, tools and rulesets go through engine.h / ruleset.h.
+ */
+#ifndef CONCLAVE_ENGINE_INTERNAL_H
+#define CONCLAVE_ENGINE_INTERNAL_H
+
+#include "engine.h"
+#include "ruleset.h"
+
+/* Stream ids for engine_rng, so that one seed feeds independent streams. */
+#define STREAM_GAME UINT64_C(0x67616d65) /* "game": the game's own RNG */
+
+/* A sealed order the core holds until its window locks. Secret. */
+typedef struct pending_order {
+    char window[ENGINE_WINDOW_ID_MAX];
+    int seat;
+    json_t *order; /* owned */
+    uint8_t nonce[ENGINE_NONCE_BYTES];
+} pending_order;
+
+/* One log line: everyone sees it (seat == ENGINE_PUBLIC) or one seat. */
+typedef struct log_line {
+    int seat;
+    json_t *entry; /* owned; never changed after it is appended */
+} log_line;
+
+struct engine_game {
+    const engine_ruleset *rs;
+    char *id;
+    json_t *options; /* as given ({} for NULL), owned */
+    int seats;
+    uint8_t seed[ENGINE_SEED_BYTES];
+    engine_rng rng;
+    void *state; /* the ruleset's */
+    uint64_t inputs;
+    int aborted;
+
+    pending_order *pending; /* in arrival order of first submission */
+    size_t npending, cap_pending;
+
+    log_line *log;
+    size_t nlog, cap_log;
+    int oom; /* a log append failed to allocate during this apply */
+};
+
+struct engine_ctx {
+    engine_game *g;
+};
+
+/* Append a log line (steals entry). On allocation failure sets g->oom. */
+void game_log_append(engine_game *g, int seat, json_t *entry);
+/* Drop log lines past n (undoing a failed apply). */
+void game_log_truncate(engine_game *g, size_t n);
+/* The held order of seat in window, or NULL. */
+pending_order *game_pending_find(const engine_game *g, const char *window,
+                                 int seat);
+/* Remove held orders whose window is no longer open. */
+void game_pending_prune(engine_game *g);
+/* Remove every held order of window. */
+void game_pending_drop_window(engine_game *g, const char *window);
+/* An empty game shell for ruleset rs (no state yet); NULL on OOM. */
+engine_game *game_alloc(const engine_ruleset *rs, const char *id,
+                        const json_t *options, int seats,
+                        const uint8_t seed[ENGINE_SEED_BYTES]);
+/* 1 if engine_init has run. */
+int registry_ready(void);
+
+#endif

@@ -1,0 +1,493 @@
+/*
+ * game.c - a game's life apart from applying inputs: create, clone, free,
+ * the windows open now, per-audience views, legal actions, bot actions, the
+ * log, the result and accessors. engine_apply lives in apply.c and
+ * save/load/hash in save.c.
+ *
+ * Hidden information is enforced here: a view or log read for one audience
+ * never includes another seat's held orders or private log lines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* ------------------------------------------------------------ internals -- */
+
+engine_game *game_alloc(const engine_ruleset *rs, const char *id,
+                        const json_t *options, int seats,
+                        const uint8_t seed[ENGINE_SEED_BYTES])
+{
+    engine_game *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->rs = rs;
+    g->seats = seats;
+    g->id = strdup(id ? id : "");
+    g->options = options ? json_deep_copy(options) : json_object();
+    if (!g->id || !g->options)
+        goto fail;
+    memcpy(g->seed, seed, ENGINE_SEED_BYTES);
+    engine_rng_init(&g->rng, seed, STREAM_GAME);
+    return g;
+fail:
+    engine_free(g);
+    return NULL;
+}
+
+void game_log_append(engine_game *g, int seat, json_t *entry)
+{
+    if (!entry) {
+        g->oom = 1;
+        return;
+    }
+    if (g->nlog == g->cap_log) {
+        size_t cap = g->cap_log ? 2 * g->cap_log : 16;
+        log_line *grown = realloc(g->log, cap * sizeof *grown);
+        if (!grown) {
+            json_decref(entry);
+            g->oom = 1;
+            return;
+        }
+        g->log = grown;
+        g->cap_log = cap;
+    }
+    g->log[g->nlog].seat = seat;
+    g->log[g->nlog].entry = entry;
+    g->nlog++;
+}
+
+void game_log_truncate(engine_game *g, size_t n)
+{
+    while (g->nlog > n)
+        json_decref(g->log[--g->nlog].entry);
+}
+
+pending_order *game_pending_find(const engine_game *g, const char *window,
+                                 int seat)
+{
+    for (size_t i = 0; i < g->npending; i++)
+        if (g->pending[i].seat == seat &&
+            strcmp(g->pending[i].window, window) == 0)
+            return &g->pending[i];
+    return NULL;
+}
+
+static void pending_remove_at(engine_game *g, size_t i)
+{
+    json_decref(g->pending[i].order);
+    memmove(&g->pending[i], &g->pending[i + 1],
+            (g->npending - i - 1) * sizeof *g->pending);
+    g->npending--;
+}
+
+void game_pending_drop_window(engine_game *g, const char *window)
+{
+    for (size_t i = g->npending; i-- > 0;)
+        if (strcmp(g->pending[i].window, window) == 0)
+            pending_remove_at(g, i);
+}
+
+/* The ruleset's open windows into a caller buffer, growing to the heap when
+ * there are more than fit. Returns the count, or -1 on OOM; *list is buf or
+ * a malloc'd array the caller frees when it differs from buf. */
+static int list_windows(const engine_game *g, engine_window *buf, int max,
+                        engine_window **list)
+{
+    *list = buf;
+    if (engine_is_over(g))
+        return 0;
+    int n = g->rs->windows(g->state, buf, max);
+    if (n > max) {
+        engine_window *big = malloc((size_t)n * sizeof *big);
+        if (!big)
+            return -1;
+        int again = g->rs->windows(g->state, big, n);
+        n = again < n ? again : n;
+        *list = big;
+    }
+    return n < 0 ? 0 : n;
+}
+
+void game_pending_prune(engine_game *g)
+{
+    engine_window buf[16], *list;
+    if (g->npending == 0)
+        return;
+    int n = list_windows(g, buf, 16, &list);
+    if (n < 0)
+        return; /* keep them: dropping needs the list */
+    for (size_t i = g->npending; i-- > 0;) {
+        int open = 0;
+        for (int w = 0; w < n && !open; w++)
+            open = list[w].mode == ENGINE_SEALED &&
+                   strcmp(list[w].id, g->pending[i].window) == 0;
+        if (!open)
+            pending_remove_at(g, i);
+    }
+    if (list != buf)
+        free(list);
+}
+
+/* ------------------------------------------------------- ctx for rulesets */
+
+engine_rng *engine_ctx_rng(engine_ctx *ctx)
+{
+    return &ctx->g->rng;
+}
+
+int engine_ctx_seats(const engine_ctx *ctx)
+{
+    return ctx->g->seats;
+}
+
+void engine_ctx_log(engine_ctx *ctx, json_t *entry)
+{
+    game_log_append(ctx->g, ENGINE_PUBLIC, entry);
+}
+
+void engine_ctx_log_private(engine_ctx *ctx, int seat, json_t *entry)
+{
+    if (seat < 0 || seat >= ctx->g->seats) {
+        json_decref(entry); /* no such audience: never make it public */
+        return;
+    }
+    game_log_append(ctx->g, seat, entry);
+}
+
+/* ------------------------------------------------------------ lifecycle -- */
+
+engine_game *engine_create(const char *ruleset_id, const char *game_id,
+                           const json_t *options, int seats,
+                           const uint8_t seed[ENGINE_SEED_BYTES],
+                           engine_error *err)
+{
+    engine_error e = {0};
+    engine_game *g = NULL;
+    const engine_ruleset *rs = NULL;
+
+    if (!registry_ready()) {
+        engine_fail(&e, ENGINE_EINTERNAL, "", "call engine_init() first");
+        goto fail;
+    }
+    rs = engine_ruleset_find(ruleset_id);
+    if (!rs) {
+        engine_fail(&e, ENGINE_ENOTFOUND, "ruleset", "unknown ruleset \"%s\"",
+                    ruleset_id ? ruleset_id : "");
+        goto fail;
+    }
+    if (!seed) {
+        engine_fail(&e, ENGINE_EINVALID, "seed", "a game needs a seed");
+        goto fail;
+    }
+    if (seats < rs->min_seats || seats > rs->max_seats ||
+        seats > ENGINE_MAX_SEATS) {
+        engine_fail(&e, ENGINE_EINVALID, "seats",
+                    "%s needs %d to %d seats, got %d", rs->title,
+                    rs->min_seats, rs->max_seats, seats);
+        goto fail;
+    }
+    if (options && !json_is_object(options)) {
+        engine_fail(&e, ENGINE_EINVALID, "options",
+                    "options must be a JSON object");
+        goto fail;
+    }
+    if (rs->check_options) {
+        if (rs->check_options(options, seats, &e) != 0)
+            goto fail;
+    } else if (options && json_object_size(options) > 0) {
+        const char *key = json_object_iter_key(json_object_iter(
+            (json_t *)options));
+        engine_fail(&e, ENGINE_EINVALID, key, "%s takes no options (got %s)",
+                    rs->title, key);
+        goto fail;
+    }
+    g = game_alloc(rs, game_id, options, seats, seed);
+    if (!g) {
+        engine_fail(&e, ENGINE_EINTERNAL, "", "out of memory");
+        goto fail;
+    }
+    engine_ctx ctx = {g};
+    g->state = rs->setup(&ctx, g->options, seats, &e);
+    if (!g->state || g->oom) {
+        if (e.code == 0 || g->oom)
+            engine_fail(&e, ENGINE_EINTERNAL, "", "setup failed");
+        goto fail;
+    }
+    return g;
+fail:
+    engine_free(g);
+    if (e.code == 0)
+        engine_fail(&e, ENGINE_EINTERNAL, "", "ruleset failed without a reason");
+    if (err)
+        *err = e;
+    return NULL;
+}
+
+void engine_free(engine_game *g)
+{
+    if (!g)
+        return;
+    if (g->state)
+        g->rs->destroy(g->state);
+    for (size_t i = 0; i < g->npending; i++)
+        json_decref(g->pending[i].order);
+    free(g->pending);
+    game_log_truncate(g, 0);
+    free(g->log);
+    json_decref(g->options);
+    free(g->id);
+    free(g);
+}
+
+engine_game *engine_clone(const engine_game *g)
+{
+    engine_game *c = game_alloc(g->rs, g->id, g->options, g->seats, g->seed);
+    if (!c)
+        return NULL;
+    c->rng = g->rng;
+    c->inputs = g->inputs;
+    c->aborted = g->aborted;
+    c->state = g->rs->clone(g->state);
+    if (!c->state)
+        goto fail;
+    if (g->npending) {
+        c->pending = malloc(g->npending * sizeof *c->pending);
+        if (!c->pending)
+            goto fail;
+        c->cap_pending = g->npending;
+        for (size_t i = 0; i < g->npending; i++) {
+            c->pending[i] = g->pending[i];
+            c->pending[i].order = json_deep_copy(g->pending[i].order);
+            if (!c->pending[i].order)
+                goto fail;
+            c->npending++;
+        }
+    }
+    if (g->nlog) {
+        c->log = malloc(g->nlog * sizeof *c->log);
+        if (!c->log)
+            goto fail;
+        c->cap_log = g->nlog;
+        /* Entries are never changed after they are appended, so the copy
+         * shares them (jansson's reference counts are atomic). */
+        for (size_t i = 0; i < g->nlog; i++) {
+            c->log[i].seat = g->log[i].seat;
+            c->log[i].entry = json_incref(g->log[i].entry);
+        }
+        c->nlog = g->nlog;
+    }
+    return c;
+fail:
+    engine_free(c);
+    return NULL;
+}
+
+/* -------------------------------------------------------------- queries -- */
+
+int engine_windows(const engine_game *g, engine_window *out, int max)
+{
+    engine_window buf[16], *list;
+    int n = list_windows(g, buf, 16, &list);
+    if (n < 0)
+        return 0;
+    for (int i = 0; i < n && i < max; i++) {
+        out[i] = list[i];
+        out[i].submitted = 0;
+        if (list[i].mode != ENGINE_SEALED)
+            continue;
+        for (size_t p = 0; p < g->npending; p++)
+            if (strcmp(g->pending[p].window, list[i].id) == 0)
+                out[i].submitted |= 1u << g->pending[p].seat;
+    }
+    if (list != buf)
+        free(list);
+    return n;
+}
+
+json_t *engine_view(const engine_game *g, int seat)
+{
+    if (seat < 0 || seat >= g->seats)
+        seat = ENGINE_PUBLIC;
+    json_t *v = g->rs->view(g->state, seat);
+    if (!json_is_object(v)) {
+        json_decref(v);
+        return NULL;
+    }
+    json_object_set_new(v, "ruleset", json_string(g->rs->id));
+    json_object_set_new(v, "seats", json_integer(g->seats));
+    json_object_set_new(v, "inputs", json_integer((json_int_t)g->inputs));
+    json_object_set_new(v, "over", json_boolean(engine_is_over(g)));
+    if (seat != ENGINE_PUBLIC) {
+        json_t *mine = json_object();
+        for (size_t i = 0; mine && i < g->npending; i++)
+            if (g->pending[i].seat == seat)
+                json_object_set_new(mine, g->pending[i].window,
+                                    json_deep_copy(g->pending[i].order));
+        json_object_set_new(v, "my_orders", mine);
+    }
+    return v;
+}
+
+json_t *engine_legal(const engine_game *g, int seat)
+{
+    engine_window buf[16], *list;
+    json_t *res = json_object(), *arr = json_array();
+    json_object_set_new(res, "windows", arr);
+    if (!res || !arr)
+        goto fail;
+    if (seat < 0 || seat >= g->seats)
+        return res;
+    int n = list_windows(g, buf, 16, &list);
+    if (n < 0)
+        goto fail;
+    for (int i = 0; i < n; i++) {
+        if (!(list[i].seats & (1u << seat)))
+            continue;
+        json_t *l = g->rs->legal(g->state, seat, list[i].id);
+        if (!json_is_object(l)) {
+            json_decref(l);
+            continue;
+        }
+        json_object_set_new(l, "window", json_string(list[i].id));
+        json_object_set_new(l, "mode", json_string(list[i].mode == ENGINE_SEALED
+                                                       ? "sealed"
+                                                       : "open"));
+        json_array_append_new(arr, l);
+    }
+    if (list != buf)
+        free(list);
+    return res;
+fail:
+    json_decref(res);
+    return NULL;
+}
+
+int engine_bot_action(const engine_game *g, int seat, const char *level,
+                      engine_rng *rng, engine_input *out, engine_error *err)
+{
+    engine_window buf[16], *list;
+    int rc = 1; /* not yet decided */
+    if (engine_is_over(g))
+        return engine_fail(err, ENGINE_EOVER, "", "the game is over");
+    if (seat < 0 || seat >= g->seats)
+        return engine_fail(err, ENGINE_EFORBIDDEN, "seat", "no seat %d", seat);
+    int n = list_windows(g, buf, 16, &list);
+    if (n < 0)
+        return engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
+    for (int i = 0; i < n && rc > 0; i++) {
+        const engine_window *w = &list[i];
+        if (!(w->seats & (1u << seat)))
+            continue;
+        if (w->mode == ENGINE_SEALED && game_pending_find(g, w->id, seat))
+            continue; /* already ordered; a bot does not second-guess */
+        json_t *payload = g->rs->bot(g->state, seat, w->id,
+                                     level ? level : "random", rng);
+        if (!payload) {
+            rc = engine_fail(err, ENGINE_EINVALID, "level",
+                             "%s has no bot level \"%s\"", g->rs->title,
+                             level ? level : "random");
+            continue;
+        }
+        memset(out, 0, sizeof *out);
+        out->seat = seat;
+        out->kind = w->mode == ENGINE_SEALED ? ENGINE_ORDER : ENGINE_PLAY;
+        memcpy(out->window_buf, w->id, sizeof out->window_buf);
+        out->window_buf[sizeof out->window_buf - 1] = '\0';
+        out->window = out->window_buf;
+        out->payload = payload;
+        if (out->kind == ENGINE_ORDER)
+            engine_rng_bytes(rng, out->nonce, ENGINE_NONCE_BYTES);
+        rc = 0;
+    }
+    if (list != buf)
+        free(list);
+    if (rc > 0)
+        rc = engine_fail(err, ENGINE_ECONFLICT, "", "seat %d has nothing to do",
+                         seat);
+    return rc;
+}
+
+json_t *engine_log_since(const engine_game *g, int seat, size_t after)
+{
+    json_t *arr = json_array();
+    if (seat < 0 || seat >= g->seats)
+        seat = ENGINE_PUBLIC;
+    for (size_t i = after; arr && i < g->nlog; i++) {
+        const log_line *l = &g->log[i];
+        if (l->seat != ENGINE_PUBLIC && l->seat != seat)
+            continue;
+        json_t *e = json_object();
+        json_object_set_new(e, "seq", json_integer((json_int_t)(i + 1)));
+        json_object_set_new(e, "seat", l->seat == ENGINE_PUBLIC
+                                           ? json_null()
+                                           : json_integer(l->seat));
+        json_object_set_new(e, "entry", json_deep_copy(l->entry));
+        if (json_array_append_new(arr, e) != 0) {
+            json_decref(arr);
+            return NULL;
+        }
+    }
+    return arr;
+}
+
+size_t engine_log_length(const engine_game *g)
+{
+    return g->nlog;
+}
+
+int engine_is_over(const engine_game *g)
+{
+    return g->aborted || g->rs->is_over(g->state);
+}
+
+int engine_is_aborted(const engine_game *g)
+{
+    return g->aborted;
+}
+
+json_t *engine_result(const engine_game *g)
+{
+    if (g->aborted)
+        return json_pack("{s:b}", "aborted", 1);
+    return g->rs->is_over(g->state) ? g->rs->result(g->state) : NULL;
+}
+
+/* ------------------------------------------------------------ accessors -- */
+
+const engine_ruleset *engine_game_ruleset(const engine_game *g)
+{
+    return g->rs;
+}
+
+const char *engine_game_id(const engine_game *g)
+{
+    return g->id;
+}
+
+int engine_game_seats(const engine_game *g)
+{
+    return g->seats;
+}
+
+const json_t *engine_game_options(const engine_game *g)
+{
+    return g->options;
+}
+
+uint64_t engine_game_inputs(const engine_game *g)
+{
+    return g->inputs;
+}
+
+const uint8_t *engine_game_seed(const engine_game *g)
+{
+    return g->seed;
+}
+
+void engine_seed_sha256_hex(const engine_game *g, char out[65])
+{
+    uint8_t h[ENGINE_HASH_BYTES];
+    engine_sha256(g->seed, ENGINE_SEED_BYTES, h);
+    engine_hex(h, ENGINE_HASH_BYTES, out);
+}
