@@ -1,0 +1,186 @@
+/*
+ * sprint_campaign.c - the solitaire campaign of Galactic Sprint: the four
+ * victory conditions (ours) and the pure functions that evaluate a finished
+ * solitaire game and advance a campaign's progress JSON.
+ *
+ * Conditions (each also needs the game to be a finished solitaire game):
+ *   magnate     65 or more VP chips after the 7 rounds
+ *   warlord     4 or more military worlds and 45 or more VP chips
+ *   tycoon      income 9 or more and 45 or more VP chips
+ *   pathfinder  worlds of all four colours (azure, jade, amber, violet)
+ *               and 45 or more VP chips
+ * The numbers are kept in docs/games/sprint.md; change both together.
+ */
+#include "engine/rules/sprint/sprint_internal.h"
+
+#include <string.h>
+
+#define MAGNATE_CHIPS 65
+#define SIDE_CHIPS 45
+#define WARLORD_WORLDS 4
+#define TYCOON_INCOME 9
+
+static const char *const cond_ids[SPRINT_NCONDS] = {"magnate", "warlord",
+                                                    "tycoon", "pathfinder"};
+
+unsigned sprint_condition_bit(const char *id)
+{
+    for (int i = 0; i < SPRINT_NCONDS; i++)
+        if (id && strcmp(id, cond_ids[i]) == 0)
+            return 1u << i;
+    return 0;
+}
+
+const char *sprint_condition_id(unsigned bit)
+{
+    for (int i = 0; i < SPRINT_NCONDS; i++)
+        if (bit == 1u << i)
+            return cond_ids[i];
+    return NULL;
+}
+
+unsigned sprint_campaign_evaluate(const sprint_final_stats *st)
+{
+    unsigned met = 0;
+    int four = (1 << SPRINT_AZURE) | (1 << SPRINT_JADE) | (1 << SPRINT_AMBER) |
+               (1 << SPRINT_VIOLET);
+    if (st->chips >= MAGNATE_CHIPS)
+        met |= SPRINT_COND_MAGNATE;
+    if (st->chips >= SIDE_CHIPS) {
+        if (st->military_worlds >= WARLORD_WORLDS)
+            met |= SPRINT_COND_WARLORD;
+        if (st->income >= TYCOON_INCOME)
+            met |= SPRINT_COND_TYCOON;
+        if ((st->colours & four) == four)
+            met |= SPRINT_COND_PATHFINDER;
+    }
+    return met;
+}
+
+int sprint_final_stats_from_result(const json_t *result,
+                                   sprint_final_stats *out, engine_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(result) ||
+        !json_is_true(json_object_get(result, "solitaire")))
+        return engine_fail(err, ENGINE_EINVALID, "result",
+                           "result must be a finished solitaire game's result");
+    const json_t *f = json_object_get(result, "final");
+    static const char *const keys[] = {"rounds", "chips", "income",
+                                       "military", "military_worlds",
+                                       "colours", "developments", "worlds"};
+    int *slots[] = {&out->rounds, &out->chips, &out->income,
+                    &out->military, &out->military_worlds, &out->colours,
+                    &out->developments, &out->worlds};
+    for (int i = 0; i < 8; i++) {
+        const json_t *v = json_object_get(f, keys[i]);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > 1000000)
+            return engine_fail(err, ENGINE_EINVALID, "final",
+                               "result.final.%s must be a non-negative "
+                               "integer",
+                               keys[i]);
+        *slots[i] = (int)json_integer_value(v);
+    }
+    return 0;
+}
+
+static int ids_mask(const json_t *a, unsigned *mask, const char *field,
+                    engine_error *err)
+{
+    *mask = 0;
+    if (!json_is_array(a))
+        return engine_fail(err, ENGINE_EINVALID, field,
+                           "%s must be an array of condition ids", field);
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        unsigned b = sprint_condition_bit(json_string_value(json_array_get(a, i)));
+        if (!b || (*mask & b))
+            return engine_fail(err, ENGINE_EINVALID, field,
+                               "%s[%zu] must be a distinct condition id "
+                               "(magnate, warlord, tycoon, pathfinder)",
+                               field, i);
+        *mask |= b;
+    }
+    return 0;
+}
+
+static json_t *mask_ids(unsigned mask)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < SPRINT_NCONDS; i++)
+        if (mask & (1u << i))
+            json_array_append_new(a, json_string(cond_ids[i]));
+    return a;
+}
+
+int sprint_campaign_advance(const json_t *progress, const json_t *result,
+                            const char *choose, json_t **next,
+                            engine_error *err)
+{
+    unsigned met = 0;
+    *next = NULL;
+    if (progress) {
+        if (!json_is_object(progress))
+            return engine_fail(err, ENGINE_EINVALID, "progress",
+                               "progress must be an object");
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)progress, k, v) {
+            if (strcmp(k, "games") && strcmp(k, "met") && strcmp(k, "status"))
+                return engine_fail(err, ENGINE_EINVALID, k,
+                                   "unknown field \"%s\" in progress", k);
+        }
+        const char *status =
+            json_string_value(json_object_get(progress, "status"));
+        if (!status || (strcmp(status, "active") && strcmp(status, "won") &&
+                        strcmp(status, "lost")))
+            return engine_fail(err, ENGINE_EINVALID, "status",
+                               "status must be active, won or lost");
+        if (strcmp(status, "active") != 0)
+            return engine_fail(err, ENGINE_EINVALID, "status",
+                               "the campaign is already %s", status);
+        if (!json_is_array(json_object_get(progress, "games")))
+            return engine_fail(err, ENGINE_EINVALID, "games",
+                               "games must be an array");
+        int rc = ids_mask(json_object_get(progress, "met"), &met, "met", err);
+        if (rc)
+            return rc;
+        if (json_array_size(json_object_get(progress, "games")) !=
+            (size_t)__builtin_popcount(met))
+            return engine_fail(err, ENGINE_EINVALID, "games",
+                               "an active campaign has one game per condition "
+                               "met");
+    }
+    sprint_final_stats st;
+    int rc = sprint_final_stats_from_result(result, &st, err);
+    if (rc)
+        return rc;
+    unsigned game = sprint_campaign_evaluate(&st);
+    unsigned fresh = game & ~met;
+    unsigned pick = 0;
+    if (choose) {
+        pick = sprint_condition_bit(choose);
+        if (!pick || !(fresh & pick))
+            return engine_fail(err, ENGINE_EINVALID, "choose",
+                               "choose: %s is not a condition this game newly "
+                               "met",
+                               choose);
+    } else if (fresh) {
+        pick = fresh & (~fresh + 1); /* lowest bit: the canonical order */
+    }
+    json_t *games = progress ? json_deep_copy(json_object_get(progress, "games"))
+                             : json_array();
+    json_array_append_new(
+        games, json_pack("{s:o, s:o, s:i}", "conditions_met", mask_ids(game),
+                         "checked",
+                         pick ? json_string(sprint_condition_id(pick))
+                              : json_null(),
+                         "chips", st.chips));
+    met |= pick;
+    const char *status = !pick                      ? "lost"
+                         : met == SPRINT_COND_ALL ? "won"
+                                                    : "active";
+    *next = json_pack("{s:o, s:o, s:s}", "games", games, "met", mask_ids(met),
+                      "status", status);
+    return 0;
+}

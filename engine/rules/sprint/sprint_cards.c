@@ -1,0 +1,620 @@
+/*
+ * sprint_cards.c - Galactic Sprint's card data: parses and validates
+ * cards.json (embedded by sprint_cards_data.S) into an immutable table,
+ * generates each card's rules text from its data, and renders the public
+ * card catalogue for clients.
+ *
+ * Card effects are data drawn from a small vocabulary (sprint.h); the rules
+ * in sprint_rules.c interpret them. Nothing here knows about games in play.
+ */
+#include "engine/rules/sprint/sprint_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const char sprint_cards_json[];
+extern const uint64_t sprint_cards_json_len;
+
+static sprint_cardset g_cards; /* written once by sprint_cards_init */
+static int g_cards_ready;
+
+static const char *const what_names[SPRINT_W_COUNT] = {
+    "card",        "development",   "world",         "military_world",
+    "civil_world", "rebel_world",   "alien_world",   "grey_world",
+    "azure_world", "jade_world",    "amber_world",   "violet_world",
+    "military_icon", "explore_icon", "income_icon"};
+
+static const char *const colour_names[SPRINT_NCOLOURS] = {
+    "grey", "azure", "jade", "amber", "violet"};
+
+static const char *const ability_names[SPRINT_AB_COUNT] = {
+    "discount", "military_vs", "pay_military", "convoy",   "vp_per",
+    "vp_per_rival", "bonus_if", "income_per", "top_military"};
+
+const char *sprint_what_name(int what)
+{
+    return what >= 0 && what < SPRINT_W_COUNT ? what_names[what] : "?";
+}
+
+const char *sprint_colour_name(int colour)
+{
+    return colour >= 0 && colour < SPRINT_NCOLOURS ? colour_names[colour]
+                                                   : "?";
+}
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    return -1;
+}
+
+/* ------------------------------------------------------------ parsing -- */
+
+/* Error naming the card (index and key when known) and the field. */
+static int card_fail(engine_error *err, int idx, const char *key,
+                     const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int card_fail(engine_error *err, int idx, const char *key,
+                     const char *field, const char *fmt, ...)
+{
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (key && *key)
+        return engine_fail(err, ENGINE_EINVALID, field,
+                           "cards.json card %d (%s): %s %s", idx, key, field,
+                           what);
+    return engine_fail(err, ENGINE_EINVALID, field, "cards.json card %d: %s %s",
+                       idx, field, what);
+}
+
+/* Optional small integer field: absent -> def. */
+static int get_int(const json_t *obj, const char *name, int lo, int hi,
+                   int def, int *out)
+{
+    const json_t *v = json_object_get(obj, name);
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    if (!json_is_integer(v))
+        return -1;
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi)
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int parse_ability(const json_t *a, int idx, const char *key, int ai,
+                         const sprint_design *d, sprint_ability *out,
+                         engine_error *err)
+{
+    char field[40];
+    snprintf(field, sizeof field, "abilities[%d]", ai);
+    if (!json_is_object(a))
+        return card_fail(err, idx, key, field, "must be an object");
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)a, k, v) {
+        if (strcmp(k, "type") && strcmp(k, "what") && strcmp(k, "amount") &&
+            strcmp(k, "every") && strcmp(k, "income"))
+            return card_fail(err, idx, key, field, "has unknown field \"%s\"",
+                             k);
+    }
+    const json_t *t = json_object_get(a, "type");
+    int type = json_is_string(t)
+                   ? lookup(ability_names, SPRINT_AB_COUNT, json_string_value(t))
+                   : -1;
+    if (type < 0)
+        return card_fail(err, idx, key, field,
+                         "type must be one of discount, military_vs, "
+                         "pay_military, convoy, vp_per, vp_per_rival, "
+                         "bonus_if, income_per, top_military");
+    memset(out, 0, sizeof *out);
+    out->type = (uint8_t)type;
+    const json_t *w = json_object_get(a, "what");
+    int what = -1;
+    if (w) {
+        what = json_is_string(w) ? lookup(what_names, SPRINT_W_COUNT,
+                                          json_string_value(w))
+                                 : -1;
+        if (what < 0)
+            return card_fail(err, idx, key, field,
+                             "what must name a card kind or icon (card, "
+                             "development, world, military_world, ...)");
+    }
+    int amount, every, income;
+    int has_amount = json_object_get(a, "amount") != NULL;
+    if (get_int(a, "amount", 0, 9, 0, &amount) < 0)
+        return card_fail(err, idx, key, field, "amount must be an integer 0..9");
+    if (get_int(a, "every", 1, 9, 1, &every) < 0)
+        return card_fail(err, idx, key, field, "every must be an integer 1..9");
+    if (get_int(a, "income", 0, 9, 0, &income) < 0)
+        return card_fail(err, idx, key, field, "income must be an integer 0..9");
+    int needs_what = type != SPRINT_AB_PAY_MILITARY &&
+                     type != SPRINT_AB_TOP_MILITARY;
+    if (needs_what && what < 0)
+        return card_fail(err, idx, key, field, "%s needs \"what\"",
+                         ability_names[type]);
+    if (!needs_what && (w || has_amount != (type == SPRINT_AB_TOP_MILITARY)))
+        return card_fail(err, idx, key, field,
+                         type == SPRINT_AB_TOP_MILITARY
+                             ? "top_military takes only \"amount\" (cards)"
+                             : "pay_military takes no other field");
+    if (json_object_get(a, "every") && type != SPRINT_AB_VP_PER &&
+        type != SPRINT_AB_VP_PER_RIVAL && type != SPRINT_AB_INCOME_PER)
+        return card_fail(err, idx, key, field,
+                         "every is only for vp_per, vp_per_rival, income_per");
+    if (json_object_get(a, "income") && type != SPRINT_AB_BONUS_IF)
+        return card_fail(err, idx, key, field, "income is only for bonus_if");
+    int world_kind = what >= SPRINT_W_WORLD && what <= SPRINT_W_VIOLET_WORLD;
+    switch (type) {
+    case SPRINT_AB_DISCOUNT:
+        if (!(what == SPRINT_W_CARD || what == SPRINT_W_DEVELOPMENT ||
+              world_kind))
+            return card_fail(err, idx, key, field,
+                             "discount must target a card kind, not an icon");
+        break;
+    case SPRINT_AB_MILITARY_VS:
+        if (!(what == SPRINT_W_REBEL_WORLD || what == SPRINT_W_ALIEN_WORLD ||
+              (what >= SPRINT_W_GREY_WORLD && what <= SPRINT_W_VIOLET_WORLD)))
+            return card_fail(err, idx, key, field,
+                             "military_vs must target rebel, alien or one "
+                             "colour of worlds");
+        break;
+    case SPRINT_AB_CONVOY:
+        if (d->kind != SPRINT_WORLD)
+            return card_fail(err, idx, key, field,
+                             "convoy is only for worlds");
+        if (!(what == SPRINT_W_WORLD || what == SPRINT_W_MILITARY_WORLD ||
+              what == SPRINT_W_CIVIL_WORLD))
+            return card_fail(err, idx, key, field,
+                             "convoy must allow world, military_world or "
+                             "civil_world");
+        if (has_amount)
+            return card_fail(err, idx, key, field, "convoy takes no amount");
+        break;
+    case SPRINT_AB_BONUS_IF:
+        if (amount == 0 && income == 0)
+            return card_fail(err, idx, key, field,
+                             "bonus_if needs amount (VP) or income");
+        break;
+    default:
+        break;
+    }
+    if ((type == SPRINT_AB_DISCOUNT || type == SPRINT_AB_MILITARY_VS ||
+         type == SPRINT_AB_VP_PER || type == SPRINT_AB_VP_PER_RIVAL ||
+         type == SPRINT_AB_INCOME_PER || type == SPRINT_AB_TOP_MILITARY) &&
+        amount < 1)
+        return card_fail(err, idx, key, field, "amount must be at least 1");
+    out->what = (uint8_t)(what < 0 ? 0 : what);
+    out->amount = (int8_t)amount;
+    out->every = (uint8_t)every;
+    out->income = (int8_t)income;
+    return 0;
+}
+
+static const char *const card_fields[] = {
+    "key",  "name",   "type",    "count",    "central",  "cost",
+    "defence", "colour", "faction", "vp", "income", "explore",
+    "military", "abilities", NULL};
+
+static int parse_card(const json_t *c, int idx, sprint_design *d,
+                      engine_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (!json_is_object(c))
+        return card_fail(err, idx, NULL, "card", "must be an object");
+    const json_t *jk = json_object_get(c, "key");
+    const char *key = json_is_string(jk) ? json_string_value(jk) : NULL;
+    if (!key || !*key || strlen(key) >= SPRINT_KEY_MAX ||
+        strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(key))
+        return card_fail(err, idx, NULL, "key",
+                         "must be a string of [a-z0-9_], 1..%d characters",
+                         SPRINT_KEY_MAX - 1);
+    memcpy(d->key, key, strlen(key) + 1);
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)c, k, v) {
+        int ok = 0;
+        for (int i = 0; card_fields[i]; i++)
+            ok |= strcmp(card_fields[i], k) == 0;
+        if (!ok)
+            return card_fail(err, idx, key, k, "is not a known field");
+    }
+    const json_t *jn = json_object_get(c, "name");
+    if (!json_is_string(jn) || !*json_string_value(jn) ||
+        strlen(json_string_value(jn)) >= SPRINT_NAME_MAX)
+        return card_fail(err, idx, key, "name",
+                         "must be a string of 1..%d bytes", SPRINT_NAME_MAX - 1);
+    memcpy(d->name, json_string_value(jn), strlen(json_string_value(jn)) + 1);
+    const json_t *jt = json_object_get(c, "type");
+    const char *type = json_is_string(jt) ? json_string_value(jt) : "";
+    if (strcmp(type, "development") == 0)
+        d->kind = SPRINT_DEVELOPMENT;
+    else if (strcmp(type, "world") == 0)
+        d->kind = SPRINT_WORLD;
+    else
+        return card_fail(err, idx, key, "type",
+                         "must be \"development\" or \"world\"");
+    const json_t *jc = json_object_get(c, "central");
+    if (jc && !json_is_true(jc))
+        return card_fail(err, idx, key, "central", "must be true when present");
+    d->central = jc != NULL;
+    int x;
+    if (d->central) {
+        if (json_object_get(c, "count"))
+            return card_fail(err, idx, key, "count",
+                             "must be absent on the central card (one per "
+                             "player, outside the deck)");
+        if (d->kind != SPRINT_DEVELOPMENT)
+            return card_fail(err, idx, key, "type",
+                             "of the central card must be development");
+    } else {
+        if (get_int(c, "count", 1, 8, -1, &x) < 0 || x < 0)
+            return card_fail(err, idx, key, "count",
+                             "must be an integer 1..8");
+        d->count = (uint8_t)x;
+    }
+    const json_t *jcost = json_object_get(c, "cost");
+    const json_t *jdef = json_object_get(c, "defence");
+    if (d->kind == SPRINT_DEVELOPMENT) {
+        if (jdef)
+            return card_fail(err, idx, key, "defence",
+                             "is only for military worlds");
+        if (json_object_get(c, "colour") || json_object_get(c, "faction"))
+            return card_fail(err, idx, key,
+                             json_object_get(c, "colour") ? "colour"
+                                                          : "faction",
+                             "is only for worlds");
+        if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0)
+            return card_fail(err, idx, key, "cost",
+                             "must be an integer 0..9");
+        d->cost = (int8_t)x;
+    } else {
+        if ((jcost != NULL) == (jdef != NULL))
+            return card_fail(err, idx, key, jcost ? "defence" : "cost",
+                             "a world needs exactly one of cost (paid) or "
+                             "defence (military)");
+        d->military_world = jdef != NULL;
+        if (d->military_world) {
+            if (get_int(c, "defence", 1, 9, -1, &x) < 0 || x < 0)
+                return card_fail(err, idx, key, "defence",
+                                 "must be an integer 1..9");
+        } else if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0) {
+            return card_fail(err, idx, key, "cost", "must be an integer 0..9");
+        }
+        d->cost = (int8_t)x;
+        const json_t *jcol = json_object_get(c, "colour");
+        int col = json_is_string(jcol) ? lookup(colour_names, SPRINT_NCOLOURS,
+                                                json_string_value(jcol))
+                                       : -1;
+        if (col < 0)
+            return card_fail(err, idx, key, "colour",
+                             "must be grey, azure, jade, amber or violet");
+        d->colour = (uint8_t)col;
+        const json_t *jf = json_object_get(c, "faction");
+        if (jf) {
+            const char *f = json_is_string(jf) ? json_string_value(jf) : "";
+            if (strcmp(f, "rebel") == 0)
+                d->faction = SPRINT_REBEL;
+            else if (strcmp(f, "alien") == 0)
+                d->faction = SPRINT_ALIEN;
+            else
+                return card_fail(err, idx, key, "faction",
+                                 "must be \"rebel\" or \"alien\"");
+            if (d->faction == SPRINT_REBEL && !d->military_world)
+                return card_fail(err, idx, key, "faction",
+                                 "rebel worlds must be military (defence)");
+        }
+    }
+    static const char *const icons[] = {"vp", "income", "explore", "military"};
+    int8_t *slots[] = {&d->vp, &d->income, &d->explore, &d->military};
+    for (int i = 0; i < 4; i++) {
+        if (get_int(c, icons[i], 0, 9, 0, &x) < 0)
+            return card_fail(err, idx, key, icons[i],
+                             "must be an integer 0..9");
+        *slots[i] = (int8_t)x;
+    }
+    const json_t *ja = json_object_get(c, "abilities");
+    if (ja) {
+        if (!json_is_array(ja) || json_array_size(ja) > SPRINT_MAX_ABILITIES)
+            return card_fail(err, idx, key, "abilities",
+                             "must be an array of at most %d abilities",
+                             SPRINT_MAX_ABILITIES);
+        for (size_t i = 0; i < json_array_size(ja); i++) {
+            int rc = parse_ability(json_array_get(ja, i), idx, key, (int)i, d,
+                                   &d->ab[i], err);
+            if (rc)
+                return rc;
+            d->nab++;
+        }
+    }
+    return 0;
+}
+
+int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
+                       engine_error *err)
+{
+    json_error_t jerr;
+    memset(out, 0, sizeof *out);
+    out->survey = -1;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return engine_fail(err, ENGINE_EINVALID, "cards.json",
+                           "cards.json line %d column %d: %s", jerr.line,
+                           jerr.column, jerr.text);
+    int rc = 0;
+    const json_t *fmt = json_object_get(root, "format");
+    const json_t *cards = json_object_get(root, "cards");
+    if (!json_is_object(root) || !json_is_string(fmt) ||
+        strcmp(json_string_value(fmt), "sprint-cards/1") != 0) {
+        rc = engine_fail(err, ENGINE_EINVALID, "format",
+                         "cards.json: format must be \"sprint-cards/1\"");
+        goto done;
+    }
+    if (json_object_size(root) != 2 || !json_is_array(cards)) {
+        rc = engine_fail(err, ENGINE_EINVALID, "cards",
+                         "cards.json: needs exactly \"format\" and a "
+                         "\"cards\" array");
+        goto done;
+    }
+    if (json_array_size(cards) > SPRINT_MAX_DESIGNS) {
+        rc = engine_fail(err, ENGINE_EINVALID, "cards",
+                         "cards.json: at most %d designs, got %zu",
+                         SPRINT_MAX_DESIGNS, json_array_size(cards));
+        goto done;
+    }
+    for (size_t i = 0; i < json_array_size(cards); i++) {
+        sprint_design *d = &out->designs[i];
+        rc = parse_card(json_array_get(cards, i), (int)i, d, err);
+        if (rc)
+            goto done;
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(out->designs[j].key, d->key) == 0) {
+                rc = card_fail(err, (int)i, d->key, "key",
+                               "repeats card %zu", j);
+                goto done;
+            }
+            if (strcmp(out->designs[j].name, d->name) == 0) {
+                rc = card_fail(err, (int)i, d->key, "name",
+                               "repeats the name of card %zu (%s)", j,
+                               out->designs[j].key);
+                goto done;
+            }
+        }
+        if (d->central) {
+            if (out->survey >= 0) {
+                rc = card_fail(err, (int)i, d->key, "central",
+                               "only one card may be central");
+                goto done;
+            }
+            out->survey = (int)i;
+        }
+        if (out->ndeck + d->count > SPRINT_MAX_DECK) {
+            rc = card_fail(err, (int)i, d->key, "count",
+                           "makes the deck larger than %d cards",
+                           SPRINT_MAX_DECK);
+            goto done;
+        }
+        for (int c = 0; c < d->count; c++)
+            out->deck_design[out->ndeck++] = (uint8_t)i;
+        out->ndesigns++;
+    }
+    if (out->survey < 0) {
+        rc = engine_fail(err, ENGINE_EINVALID, "central",
+                         "cards.json: one development must be \"central\" "
+                         "(the survey card)");
+        goto done;
+    }
+    if (out->ndeck < 40) {
+        rc = engine_fail(err, ENGINE_EINVALID, "count",
+                         "cards.json: the deck needs at least 40 cards, got %d",
+                         out->ndeck);
+        goto done;
+    }
+    uint8_t h[ENGINE_HASH_BYTES];
+    engine_sha256(text, len, h);
+    engine_hex(h, sizeof h, out->sha256);
+done:
+    json_decref(root);
+    return rc;
+}
+
+int sprint_cards_init(engine_error *err)
+{
+    if (g_cards_ready)
+        return 0;
+    int rc = sprint_cards_parse(sprint_cards_json, (size_t)sprint_cards_json_len,
+                                &g_cards, err);
+    if (rc == 0)
+        g_cards_ready = 1;
+    return rc;
+}
+
+const sprint_cardset *sprint_cards(void)
+{
+    return g_cards_ready ? &g_cards : NULL;
+}
+
+const sprint_design *sprint_design_of(const sprint_cardset *cs, int inst)
+{
+    if (inst < cs->ndeck)
+        return &cs->designs[cs->deck_design[inst]];
+    return &cs->designs[cs->survey];
+}
+
+int sprint_total_cards(const sprint_cardset *cs, int seats)
+{
+    return cs->ndeck + seats;
+}
+
+/* ------------------------------------------------------------- texts -- */
+
+/* "jade world", "military icon" ... (singular or plural) */
+static const char *what_words(int what, int plural)
+{
+    static const char *const one[SPRINT_W_COUNT] = {
+        "card", "development", "world", "military world",
+        "non-military world", "rebel world", "alien world", "grey world",
+        "azure world", "jade world", "amber world", "violet world",
+        "military icon", "explore icon", "income icon"};
+    static const char *const many[SPRINT_W_COUNT] = {
+        "cards", "developments", "worlds", "military worlds",
+        "non-military worlds", "rebel worlds", "alien worlds",
+        "grey worlds", "azure worlds", "jade worlds", "amber worlds",
+        "violet worlds", "military icons", "explore icons", "income icons"};
+    if (what < 0 || what >= SPRINT_W_COUNT)
+        return "?";
+    return plural ? many[what] : one[what];
+}
+
+static void ability_text(const sprint_ability *a, char *buf, size_t n)
+{
+    switch (a->type) {
+    case SPRINT_AB_DISCOUNT:
+        snprintf(buf, n, "Your %s cost %d less to place.",
+                 what_words(a->what, 1), a->amount);
+        break;
+    case SPRINT_AB_MILITARY_VS:
+        snprintf(buf, n, "+%d military against %s only.", a->amount,
+                 what_words(a->what, 1));
+        break;
+    case SPRINT_AB_PAY_MILITARY:
+        snprintf(buf, n, "You may pay for a military world instead of "
+                         "conquering it, at its defence minus 1 (never an "
+                         "alien world).");
+        break;
+    case SPRINT_AB_CONVOY:
+        snprintf(buf, n, "When you place this world, you may also place a "
+                         "second %s from your hand this round.",
+                 a->what == SPRINT_W_WORLD ? "world" : what_words(a->what, 0));
+        break;
+    case SPRINT_AB_VP_PER:
+    case SPRINT_AB_VP_PER_RIVAL:
+    case SPRINT_AB_INCOME_PER: {
+        char per[64];
+        if (a->every > 1)
+            snprintf(per, sizeof per, "every %d %s", a->every,
+                     what_words(a->what, 1));
+        else
+            snprintf(per, sizeof per, "each %s", what_words(a->what, 0));
+        snprintf(buf, n, "+%d %s for %s in %s.", a->amount,
+                 a->type == SPRINT_AB_INCOME_PER ? "income" : "VP", per,
+                 a->type == SPRINT_AB_VP_PER_RIVAL
+                     ? "the empire of the rival you choose"
+                     : "your empire");
+        break;
+    }
+    case SPRINT_AB_BONUS_IF:
+        if (a->amount && a->income)
+            snprintf(buf, n, "+%d VP and +%d income if you have at least one "
+                             "other %s (once).",
+                     a->amount, a->income, what_words(a->what, 0));
+        else
+            snprintf(buf, n, "+%d %s if you have at least one other %s "
+                             "(once).",
+                     a->amount ? a->amount : a->income,
+                     a->amount ? "VP" : "income", what_words(a->what, 0));
+        break;
+    case SPRINT_AB_TOP_MILITARY:
+        snprintf(buf, n, "At income, draw %d more card%s if no empire has "
+                         "more military than yours (at least 1).",
+                 a->amount, a->amount == 1 ? "" : "s");
+        break;
+    default:
+        snprintf(buf, n, "?");
+    }
+}
+
+void sprint_design_text(const sprint_design *d, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    if (d->central)
+        used += (size_t)snprintf(buf, n, "Central: each player may place it "
+                                         "once per game instead of a "
+                                         "development from hand.");
+    for (int i = 0; i < d->nab && used < n; i++) {
+        char one[200];
+        ability_text(&d->ab[i], one, sizeof one);
+        used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                                 used ? " " : "", one);
+    }
+}
+
+json_t *sprint_design_json(const sprint_design *d)
+{
+    char text[600];
+    sprint_design_text(d, text, sizeof text);
+    json_t *o = json_object();
+    json_object_set_new(o, "key", json_string(d->key));
+    json_object_set_new(o, "name", json_string(d->name));
+    json_object_set_new(o, "type", json_string(d->kind == SPRINT_WORLD
+                                                   ? "world"
+                                                   : "development"));
+    if (d->kind == SPRINT_WORLD) {
+        json_object_set_new(o, "military_world",
+                            json_boolean(d->military_world));
+        json_object_set_new(o, "colour",
+                            json_string(colour_names[d->colour]));
+        json_object_set_new(o, "faction",
+                            d->faction == SPRINT_REBEL   ? json_string("rebel")
+                            : d->faction == SPRINT_ALIEN ? json_string("alien")
+                                                         : json_null());
+    }
+    json_object_set_new(o, d->kind == SPRINT_WORLD && d->military_world
+                               ? "defence"
+                               : "cost",
+                        json_integer(d->cost));
+    json_object_set_new(o, "vp", json_integer(d->vp));
+    json_object_set_new(o, "income", json_integer(d->income));
+    json_object_set_new(o, "explore", json_integer(d->explore));
+    json_object_set_new(o, "military", json_integer(d->military));
+    json_object_set_new(o, "count", json_integer(d->count));
+    if (d->central)
+        json_object_set_new(o, "central", json_true());
+    json_t *abs = json_array();
+    for (int i = 0; i < d->nab; i++) {
+        const sprint_ability *a = &d->ab[i];
+        json_t *ja = json_object();
+        json_object_set_new(ja, "type", json_string(ability_names[a->type]));
+        if (a->type != SPRINT_AB_PAY_MILITARY &&
+            a->type != SPRINT_AB_TOP_MILITARY)
+            json_object_set_new(ja, "what", json_string(what_names[a->what]));
+        if (a->type != SPRINT_AB_PAY_MILITARY && a->type != SPRINT_AB_CONVOY)
+            json_object_set_new(ja, "amount", json_integer(a->amount));
+        if (a->type == SPRINT_AB_VP_PER || a->type == SPRINT_AB_VP_PER_RIVAL ||
+            a->type == SPRINT_AB_INCOME_PER)
+            json_object_set_new(ja, "every", json_integer(a->every));
+        if (a->type == SPRINT_AB_BONUS_IF)
+            json_object_set_new(ja, "income", json_integer(a->income));
+        json_array_append_new(abs, ja);
+    }
+    json_object_set_new(o, "abilities", abs);
+    json_object_set_new(o, "text", json_string(text));
+    return o;
+}
+
+json_t *sprint_catalog(void)
+{
+    const sprint_cardset *cs = sprint_cards();
+    if (!cs)
+        return NULL;
+    json_t *cards = json_array(), *inst = json_array();
+    for (int i = 0; i < cs->ndesigns; i++)
+        json_array_append_new(cards, sprint_design_json(&cs->designs[i]));
+    for (int i = 0; i < cs->ndeck; i++)
+        json_array_append_new(
+            inst, json_string(cs->designs[cs->deck_design[i]].key));
+    return json_pack("{s:o, s:o, s:s, s:s}", "cards", cards, "instances", inst,
+                     "survey", cs->designs[cs->survey].key, "sha256",
+                     cs->sha256);
+}
