@@ -480,7 +480,7 @@ static void test_timeout_defaults(void)
     int seen[3] = {0, 0, 0};
     engine_game *d = new_game("{\"rounds\":30}");
     for (int round = 1; round <= 30; round++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "r%d", round);
         CHECK_EQ_INT(timeout(d, id, &err), 0);
         for (int s = 0; s < 2; s++) {
@@ -505,7 +505,7 @@ static void test_full_game_and_result(void)
     static const char *t0[] = {"paper", "rock", "rock"};
     static const char *t1[] = {"rock", "rock", "scissors"};
     for (int i = 0; i < 3; i++) {
-        char id[8], b0[64], b1[64];
+        char id[16], b0[64], b1[64];
         snprintf(id, sizeof id, "r%d", i + 1);
         snprintf(b0, sizeof b0, "{\"throw\":\"%s\"}", t0[i]);
         snprintf(b1, sizeof b1, "{\"throw\":\"%s\"}", t1[i]);
