@@ -2,13 +2,67 @@
  * handlers.h - the v1 API handlers and their rows of the route table.
  *
  * API_V1_ROUTES expands to the route table rows of the REST API v1 (see
- * api/openapi.yaml); routes.c splices it into api_routes.
+ * api/openapi.yaml, which documents every row; a test checks that the two
+ * agree); routes.c splices it into api_routes. Auth levels: NONE for
+ * sign-up, sign-in and the ruleset list; OPTIONAL where anonymous callers
+ * and spectators see the public side; REQUIRED wherever a player acts or
+ * sees their own things.
  */
 #ifndef CONCLAVE_HANDLERS_H
 #define CONCLAVE_HANDLERS_H
 
 #include "api/api.h"
 
-#define API_V1_ROUTES
+/* api/h_players.c */
+void api_h_players_create(api_request *req, api_response *res);
+void api_h_sessions_create(api_request *req, api_response *res);
+void api_h_sessions_delete(api_request *req, api_response *res);
+void api_h_me(api_request *req, api_response *res);
+
+/* api/h_rulesets.c */
+void api_h_rulesets(api_request *req, api_response *res);
+
+/* api/h_lobbies.c */
+void api_h_lobbies_create(api_request *req, api_response *res);
+void api_h_lobbies_list(api_request *req, api_response *res);
+void api_h_lobby_get(api_request *req, api_response *res);
+void api_h_lobby_join(api_request *req, api_response *res);
+void api_h_lobby_leave(api_request *req, api_response *res);
+void api_h_lobby_bot(api_request *req, api_response *res);
+void api_h_lobby_start(api_request *req, api_response *res);
+
+/* api/h_games.c */
+void api_h_game_get(api_request *req, api_response *res);
+void api_h_game_view(api_request *req, api_response *res);
+void api_h_game_legal(api_request *req, api_response *res);
+void api_h_game_order_put(api_request *req, api_response *res);
+void api_h_game_order_delete(api_request *req, api_response *res);
+void api_h_game_play(api_request *req, api_response *res);
+void api_h_game_log(api_request *req, api_response *res);
+void api_h_game_export(api_request *req, api_response *res);
+
+/* clang-format off */
+#define API_V1_ROUTES                                                              \
+    {"POST",   "/api/v1/players",                 api_h_players_create,    API_AUTH_NONE},     \
+    {"POST",   "/api/v1/sessions",                api_h_sessions_create,   API_AUTH_NONE},     \
+    {"DELETE", "/api/v1/sessions/current",        api_h_sessions_delete,   API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/me",                      api_h_me,                API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/rulesets",                api_h_rulesets,          API_AUTH_NONE},     \
+    {"POST",   "/api/v1/lobbies",                 api_h_lobbies_create,    API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/lobbies",                 api_h_lobbies_list,      API_AUTH_OPTIONAL}, \
+    {"GET",    "/api/v1/lobbies/{id}",            api_h_lobby_get,         API_AUTH_OPTIONAL}, \
+    {"POST",   "/api/v1/lobbies/{id}/seats",      api_h_lobby_join,        API_AUTH_REQUIRED}, \
+    {"DELETE", "/api/v1/lobbies/{id}/seats/me",   api_h_lobby_leave,       API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/lobbies/{id}/bots",       api_h_lobby_bot,         API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/lobbies/{id}/start",      api_h_lobby_start,       API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/games/{id}",              api_h_game_get,          API_AUTH_OPTIONAL}, \
+    {"GET",    "/api/v1/games/{id}/view",         api_h_game_view,         API_AUTH_OPTIONAL}, \
+    {"GET",    "/api/v1/games/{id}/legal",        api_h_game_legal,        API_AUTH_REQUIRED}, \
+    {"PUT",    "/api/v1/games/{id}/orders/{window}", api_h_game_order_put, API_AUTH_REQUIRED}, \
+    {"DELETE", "/api/v1/games/{id}/orders/{window}", api_h_game_order_delete, API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/games/{id}/plays",        api_h_game_play,         API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/games/{id}/log",          api_h_game_log,          API_AUTH_OPTIONAL}, \
+    {"GET",    "/api/v1/games/{id}/export",       api_h_game_export,       API_AUTH_OPTIONAL},
+/* clang-format on */
 
 #endif

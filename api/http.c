@@ -9,6 +9,7 @@
 #include "api/api.h"
 
 #include "api/auth.h"
+#include "api/ratelimit.h"
 #include "server/log.h"
 #include "server/metrics.h"
 
@@ -122,6 +123,8 @@ static void response_free(api_response *res)
 static void dispatch(api_request *req, api_response *res)
 {
     int path_known = 0;
+    if (strncmp(req->path, "/api/", 5) == 0 && api_ratelimit(req, res) != 0)
+        return; /* 429 */
     req->route = api_route_match(req->method, req->path, req->params,
                                  &path_known);
     if (req->body_too_large) {

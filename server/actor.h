@@ -32,7 +32,7 @@ typedef struct actor_request {
     engine_input_kind kind;
     char window[ENGINE_WINDOW_ID_MAX];
     json_t *payload;          /* borrowed for submit; stolen by post */
-    char idem_key[128];       /* "" when none */
+    char idem_key[129];       /* "" when none; up to 128 characters */
     uint8_t request_hash[32]; /* of the request body, with idem_key */
     int64_t if_match;         /* expected version, or -1 */
 } actor_request;

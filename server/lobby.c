@@ -1,0 +1,231 @@
+/*
+ * lobby.c - loading and rendering lobbies (see lobby.h).
+ *
+ * Two statements per call whatever the number of lobbies: one for the
+ * lobby rows (with the host's name), one for all their seats.
+ */
+#include "server/lobby.h"
+
+#include "server/log.h"
+
+#include <openssl/crypto.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOBBY_COLUMNS                                                        \
+    "SELECT l.id, l.ruleset, l.options::text, l.host_id, hp.name, "          \
+    "l.private, coalesce(l.invite_code, ''), l.clock_mode, l.clock_seconds, " \
+    "l.seat_count, l.status, coalesce(l.game_id, '') "                       \
+    "FROM lobbies l JOIN players hp ON hp.id = l.host_id "
+
+enum {
+    COL_ID,
+    COL_RULESET,
+    COL_OPTIONS,
+    COL_HOST_ID,
+    COL_HOST_NAME,
+    COL_PRIVATE,
+    COL_CODE,
+    COL_CLOCK_MODE,
+    COL_CLOCK_SECONDS,
+    COL_SEATS,
+    COL_STATUS,
+    COL_GAME
+};
+
+static PGresult *query(PGconn *c, const char *sql, int n,
+                       const char *const *params)
+{
+    PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+        log_warn("lobby_query_failed",
+                 json_pack("{ss ss}", "sqlstate", state ? state : "", "error",
+                           msg ? msg : "connection failure"));
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* The seats of the lobbies in `lobbies` (rows of LOBBY_COLUMNS), ordered
+ * by lobby and seat. */
+static PGresult *load_seats(PGconn *c, PGresult *lobbies)
+{
+    json_t *ids = json_array();
+    for (int i = 0; i < PQntuples(lobbies); i++)
+        json_array_append_new(ids, json_string(PQgetvalue(lobbies, i, COL_ID)));
+    char *text = json_dumps(ids, JSON_COMPACT);
+    json_decref(ids);
+    if (!text)
+        return NULL;
+    const char *p[] = {text};
+    PGresult *r = query(
+        c,
+        "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "
+        "coalesce(p.name, ''), coalesce(s.bot, '') FROM lobby_seats s "
+        "LEFT JOIN players p ON p.id = s.player_id WHERE s.lobby_id = ANY "
+        "(ARRAY(SELECT jsonb_array_elements_text($1::jsonb))) "
+        "ORDER BY s.lobby_id, s.seat",
+        1, p);
+    free(text);
+    return r;
+}
+
+static int code_matches(const char *stored, const char *given)
+{
+    size_t n = strlen(stored);
+    return given && *stored && strlen(given) == n &&
+           CRYPTO_memcmp(stored, given, n) == 0;
+}
+
+/* Render row i of lobbies with its seats. *member receives whether viewer
+ * holds a seat. NEW, or NULL on OOM. */
+static json_t *render(PGresult *lobbies, int i, PGresult *seats,
+                      const char *viewer, int *member)
+{
+    const char *id = PQgetvalue(lobbies, i, COL_ID);
+    int nseats = atoi(PQgetvalue(lobbies, i, COL_SEATS));
+    json_t *options = json_loads(PQgetvalue(lobbies, i, COL_OPTIONS), 0, NULL);
+    json_t *list = json_array();
+    *member = 0;
+    for (int s = 0; s < nseats; s++) {
+        json_t *player = json_null(), *bot = json_null();
+        for (int k = 0; k < PQntuples(seats); k++) {
+            if (strcmp(PQgetvalue(seats, k, 0), id) != 0 ||
+                atoi(PQgetvalue(seats, k, 1)) != s)
+                continue;
+            const char *pid = PQgetvalue(seats, k, 2);
+            const char *b = PQgetvalue(seats, k, 4);
+            if (*pid) {
+                player = json_pack("{ss ss}", "id", pid, "name",
+                                   PQgetvalue(seats, k, 3));
+                if (viewer && strcmp(viewer, pid) == 0)
+                    *member = 1;
+            } else if (*b) {
+                bot = json_string(b);
+            }
+            break;
+        }
+        int ready = !json_is_null(player) || !json_is_null(bot);
+        json_array_append_new(list, json_pack("{si so so sb}", "seat", s,
+                                              "player", player, "bot", bot,
+                                              "ready", ready));
+    }
+    const char *game = PQgetvalue(lobbies, i, COL_GAME);
+    json_t *o = json_pack(
+        "{ss ss so s{ss ss} sb s{ss si} ss so so}", "id", id, "ruleset",
+        PQgetvalue(lobbies, i, COL_RULESET), "options",
+        options ? options : json_object(), "host", "id",
+        PQgetvalue(lobbies, i, COL_HOST_ID), "name",
+        PQgetvalue(lobbies, i, COL_HOST_NAME), "private",
+        strcmp(PQgetvalue(lobbies, i, COL_PRIVATE), "t") == 0, "clock",
+        "mode", PQgetvalue(lobbies, i, COL_CLOCK_MODE), "seconds",
+        atoi(PQgetvalue(lobbies, i, COL_CLOCK_SECONDS)), "status",
+        PQgetvalue(lobbies, i, COL_STATUS), "seats", list, "game",
+        *game ? json_string(game) : json_null());
+    if (o && *member && *PQgetvalue(lobbies, i, COL_CODE))
+        json_object_set_new(o, "invite_code",
+                            json_string(PQgetvalue(lobbies, i, COL_CODE)));
+    return o;
+}
+
+json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
+                      const char *viewer_player_id, const char *code,
+                      int force_visible, int *status)
+{
+    const char *p[] = {lobby_id};
+    PGresult *l = query(c, LOBBY_COLUMNS "WHERE l.id = $1", 1, p);
+    if (!l) {
+        *status = 503;
+        return NULL;
+    }
+    if (PQntuples(l) != 1) {
+        PQclear(l);
+        *status = 404;
+        return NULL;
+    }
+    PGresult *s = load_seats(c, l);
+    if (!s) {
+        PQclear(l);
+        *status = 503;
+        return NULL;
+    }
+    int member = 0;
+    json_t *o = render(l, 0, s, viewer_player_id, &member);
+    int visible = force_visible || member ||
+                  strcmp(PQgetvalue(l, 0, COL_PRIVATE), "t") != 0 ||
+                  code_matches(PQgetvalue(l, 0, COL_CODE), code);
+    PQclear(s);
+    PQclear(l);
+    if (!visible) {
+        json_decref(o);
+        *status = 404;
+        return NULL;
+    }
+    *status = o ? 200 : 503;
+    return o;
+}
+
+json_t *lobby_load(PGconn *c, const char *lobby_id,
+                   const char *viewer_player_id, int *status)
+{
+    return lobby_load_ex(c, lobby_id, viewer_player_id, NULL, 0, status);
+}
+
+json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
+                   const char *viewer_player_id, int *status)
+{
+    const char *p[] = {status_filter, ruleset, viewer_player_id};
+    PGresult *l = query(
+        c,
+        LOBBY_COLUMNS
+        "WHERE l.status = $1 AND ($2::text IS NULL OR l.ruleset = $2) AND "
+        "(NOT l.private OR EXISTS (SELECT 1 FROM lobby_seats m WHERE "
+        "m.lobby_id = l.id AND m.player_id = $3)) "
+        "ORDER BY l.created_at DESC, l.id LIMIT 100",
+        3, p);
+    if (!l) {
+        *status = 503;
+        return NULL;
+    }
+    PGresult *s = load_seats(c, l);
+    if (!s) {
+        PQclear(l);
+        *status = 503;
+        return NULL;
+    }
+    json_t *list = json_array();
+    for (int i = 0; list && i < PQntuples(l); i++) {
+        int member;
+        json_t *o = render(l, i, s, viewer_player_id, &member);
+        if (!o || json_array_append_new(list, o) != 0) {
+            json_decref(list);
+            list = NULL;
+        }
+    }
+    PQclear(s);
+    PQclear(l);
+    *status = list ? 200 : 503;
+    return list;
+}
+
+json_t *lobby_list_open(PGconn *c, const char *ruleset, int *status)
+{
+    return lobby_list(c, "open", ruleset, NULL, status);
+}
+
+int lobby_is_member(PGconn *c, const char *lobby_id, const char *player_id)
+{
+    const char *p[] = {lobby_id, player_id};
+    PGresult *r = query(c,
+                        "SELECT 1 FROM lobby_seats WHERE lobby_id = $1 AND "
+                        "player_id = $2",
+                        2, p);
+    if (!r)
+        return -1;
+    int member = PQntuples(r) > 0;
+    PQclear(r);
+    return member;
+}

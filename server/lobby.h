@@ -1,0 +1,65 @@
+/*
+ * lobby.h - lobbies as clients see them: loading rows from PostgreSQL and
+ * rendering the lobby JSON of API.md, shared by the REST API (api/
+ * h_lobbies.c) and the WebSocket hub's lobby feed.
+ *
+ * A lobby renders as {"id","ruleset","options","host":{"id","name"},
+ * "private","clock":{"mode","seconds"},"status":"open"|"started"|"closed",
+ * "seats":[{"seat","player":{"id","name"}|null,"bot":null|LEVEL,"ready"}],
+ * "game":null|ID} plus "invite_code" for members only (players seated in
+ * it). "ready" is true when the seat is taken (by a player or a bot).
+ *
+ * Privacy: a private lobby is visible only to its members, or to a caller
+ * presenting its invite code; to anyone else it does not exist (404), and
+ * it never appears in the public list.
+ *
+ * What it does not do: change lobbies (the REST handlers do, each change in
+ * one transaction that also runs pg_notify('conclave_lobbies', id)).
+ *
+ * Threads: any; each call uses the caller's connection only. Statements
+ * use parameters only; no transaction is opened or closed here.
+ */
+#ifndef CONCLAVE_LOBBY_H
+#define CONCLAVE_LOBBY_H
+
+#include <jansson.h>
+#include <libpq-fe.h>
+
+/* The NOTIFY channel every lobby change is announced on (payload: the
+ * lobby id, nothing else). */
+#define LOBBY_CHANNEL "conclave_lobbies"
+
+/* How many lobbies a list returns at most (newest first). */
+#define LOBBY_LIST_MAX 100
+
+/* Load and render one lobby for viewer_player_id (NULL: an anonymous or
+ * public audience). Returns a NEW object and sets *status to 200; or NULL
+ * with *status 404 (no such lobby, or private and the viewer is not a
+ * member) or 503 (database failure). */
+json_t *lobby_load(PGconn *c, const char *lobby_id,
+                   const char *viewer_player_id, int *status);
+
+/* Like lobby_load, but a private lobby is also shown to a non-member when
+ * code equals its invite code (compared in constant time; NULL: no code).
+ * The invite code is still rendered for members only. force_visible=1
+ * skips the privacy check (for a player who just left). */
+json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
+                      const char *viewer_player_id, const char *code,
+                      int force_visible, int *status);
+
+/* Lobbies with the given status ("open", "started" or "closed") and, when
+ * ruleset is not NULL, that ruleset, newest first, at most LOBBY_LIST_MAX:
+ * the public ones plus the private ones viewer_player_id (may be NULL) is a
+ * member of. Returns a NEW array and *status 200, or NULL and *status 503. */
+json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
+                   const char *viewer_player_id, int *status);
+
+/* The public open lobbies (any ruleset when ruleset is NULL), as the hub's
+ * lobby feed shows them: lobby_list(c, "open", ruleset, NULL, status). */
+json_t *lobby_list_open(PGconn *c, const char *ruleset, int *status);
+
+/* Whether player_id holds a seat in lobby_id: 1 yes, 0 no, -1 database
+ * failure. */
+int lobby_is_member(PGconn *c, const char *lobby_id, const char *player_id);
+
+#endif
