@@ -10,7 +10,6 @@
  * nothing hidden, no chance: every audience gets the same view and the game
  * RNG is never drawn from (bots use the RNG they are handed).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,13 +136,22 @@ corrupt:
 
 /* -------------------------------------------------------------- windows -- */
 
+/* "t<move number>"; moves + 1 is a single digit while the game runs. This
+ * is called for every input, so it avoids snprintf. */
+static void window_id(const ttt *t, char id[ENGINE_WINDOW_ID_MAX])
+{
+    id[0] = 't';
+    id[1] = (char)('1' + t->moves);
+    id[2] = '\0';
+}
+
 static int windows(const void *state, engine_window *out, int max)
 {
     const ttt *t = state;
     if (is_over(t))
         return 0;
     if (max >= 1) {
-        snprintf(out[0].id, sizeof out[0].id, "t%d", t->moves + 1);
+        window_id(t, out[0].id);
         out[0].mode = ENGINE_OPEN;
         out[0].seats = 1u << to_move(t);
         out[0].submitted = 0;
@@ -156,8 +164,10 @@ static int windows(const void *state, engine_window *out, int max)
 static int is_current(const ttt *t, const char *window)
 {
     char id[ENGINE_WINDOW_ID_MAX];
-    snprintf(id, sizeof id, "t%d", t->moves + 1);
-    return !is_over(t) && strcmp(id, window) == 0;
+    if (is_over(t))
+        return 0;
+    window_id(t, id);
+    return strcmp(id, window) == 0;
 }
 
 /* Validate, then mutate: nothing below the checks can fail. */
