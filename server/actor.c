@@ -309,6 +309,13 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
     a->version = version;
     a->loaded = 1;
     pthread_mutex_unlock(&a->lock);
+    if (strcmp(a->meta.clock_mode, "none") != 0 &&
+        strcmp(a->meta.status, "running") == 0) {
+        engine_window w[16];
+        int nw = engine_windows(g, w, 16);
+        store_sync_deadlines(c, a->id, w, nw > 16 ? 16 : nw,
+                             a->meta.clock_seconds);
+    }
     refresh_deadlines(a, c);
     metrics_count("conclave_games_loaded_total", "Games loaded into memory.",
                   1);
@@ -355,6 +362,8 @@ static int catch_up(actors *A, actor *a, PGconn *c)
         store_inputs_free(inputs, n);
         return 0;
     }
+    metrics_count("conclave_catch_ups_total",
+                  "Times a held game loaded inputs committed elsewhere.", 1);
     engine_game *g = engine_clone(a->game);
     uint64_t version = a->version;
     int rc = g ? apply_stored(g, inputs, n, &version) : -1;
@@ -581,6 +590,8 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
         json_decref(result);
         json_decref(bot_payload);
         if (rc == STORE_ECONFLICT) {
+            metrics_count("conclave_append_conflicts_total",
+                          "Appends refused because the version moved on.", 1);
             engine_free(g);
             if (rq->idem_key[0] && idempotent_answer(a, c, rq, r))
                 return;

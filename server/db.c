@@ -32,6 +32,19 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Server notices (e.g. "relation already exists, skipping") become debug
+ * log lines instead of raw text on stderr. */
+static void on_notice(void *arg, const char *message)
+{
+    (void)arg;
+    char text[256];
+    snprintf(text, sizeof text, "%s", message);
+    size_t n = strlen(text);
+    while (n && text[n - 1] == '\n')
+        text[--n] = '\0';
+    log_debug("db_notice", json_pack("{ss}", "notice", text));
+}
+
 PGconn *db_connect(const char *url, int connect_timeout, char *err,
                    size_t errlen)
 {
@@ -54,6 +67,7 @@ PGconn *db_connect(const char *url, int connect_timeout, char *err,
         PQfinish(c);
         return NULL;
     }
+    PQsetNoticeProcessor(c, on_notice, NULL);
     return c;
 }
 

@@ -1,0 +1,494 @@
+/*
+ * test_actor.c - the event store and game actors against the real Postgres
+ * (DATABASE_URL, a fresh database per run). Two actor systems in one test
+ * process stand for two server processes sharing one database: each has
+ * its own connection pool, memory, LISTEN thread and deadline scheduler.
+ *
+ * Covers: snapshot + inputs equals replay from scratch; two systems applying
+ * to the same games concurrently (gapless versions, nothing applied twice,
+ * identical final hashes); deadlines fire exactly once with two schedulers;
+ * overdue deadlines fire after a restart.
+ */
+#include "engine/engine.h"
+#include "server/actor.h"
+#include "server/listener.h"
+#include "server/log.h"
+#include "server/metrics.h"
+#include "server/migrate.h"
+#include "server/scheduler.h"
+#include "server/store.h"
+#include "tests/unit/test.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char db_url[1000];
+static int quick;
+
+typedef struct sys {
+    config cfg;
+    app app;
+    listener *listen;
+    scheduler *sched;
+} sys;
+
+static PGconn *admin(void)
+{
+    char err[256];
+    PGconn *c = db_connect(db_url, 5, err, sizeof err);
+    if (!c)
+        fprintf(stderr, "cannot connect: %s\n", err);
+    return c;
+}
+
+static void sys_start(sys *s, int with_scheduler)
+{
+    char err[256];
+    memset(s, 0, sizeof *s);
+    config_from_env(&s->cfg, err, sizeof err);
+    snprintf(s->cfg.database_url, sizeof s->cfg.database_url, "%s", db_url);
+    s->cfg.snapshot_every = 3;
+    s->cfg.workers = 3;
+    s->cfg.db_pool = 4;
+    s->app.cfg = &s->cfg;
+    s->app.db = db_pool_create(db_url, s->cfg.db_pool, 3);
+    s->app.actors = actors_start(&s->app, err, sizeof err);
+    s->listen = listener_start(&s->app, s->app.actors, err, sizeof err);
+    if (with_scheduler)
+        s->sched = scheduler_start(&s->app, s->app.actors, err, sizeof err);
+}
+
+static void sys_stop(sys *s)
+{
+    scheduler_stop(s->sched);
+    listener_stop(s->listen);
+    actors_stop(s->app.actors);
+    db_pool_destroy(s->app.db);
+}
+
+/* A new game row; returns 0 and fills id. */
+static int new_game(const char *ruleset, const char *options, int seats,
+                    const char *clock_mode, int clock_seconds, int n,
+                    char *id)
+{
+    store_game g;
+    memset(&g, 0, sizeof g);
+    store_new_id(g.game_id);
+    snprintf(g.ruleset, sizeof g.ruleset, "%s", ruleset);
+    g.options = json_loads(options, 0, NULL);
+    g.seats = seats;
+    for (int i = 0; i < ENGINE_SEED_BYTES; i++)
+        g.seed[i] = (uint8_t)(n * 31 + i);
+    uint8_t h[32];
+    engine_sha256(g.seed, sizeof g.seed, h);
+    engine_hex(h, sizeof h, g.seed_sha256);
+    snprintf(g.clock_mode, sizeof g.clock_mode, "%s", clock_mode);
+    g.clock_seconds = clock_seconds;
+    PGconn *c = admin();
+    int rc = c ? store_create_game(c, &g) : -1;
+    if (c)
+        PQfinish(c);
+    snprintf(id, STORE_ID_MAX, "%s", g.game_id);
+    store_game_clear(&g);
+    return rc;
+}
+
+/* ---- reading a game through an actor system ---- */
+
+typedef struct peek {
+    int seat;
+    engine_rng *rng;
+    int over;
+    uint64_t version;
+    uint8_t hash[32];
+    int has_action;
+    engine_input action;
+    char window[ENGINE_WINDOW_ID_MAX];
+} peek;
+
+static void peek_fn(const actor_view *v, void *ctx)
+{
+    peek *p = ctx;
+    p->over = engine_is_over(v->game);
+    p->version = v->version;
+    engine_hash(v->game, p->hash);
+    p->has_action = 0;
+    if (p->seat < 0 || p->over)
+        return;
+    engine_window w[8];
+    int n = engine_windows(v->game, w, 8);
+    int waiting = 0;
+    for (int i = 0; i < n && i < 8; i++)
+        if ((w[i].seats & ~w[i].submitted) >> p->seat & 1)
+            waiting = 1;
+    if (!waiting)
+        return;
+    engine_error err;
+    if (engine_bot_action(v->game, p->seat, "random", p->rng, &p->action,
+                          &err) == 0) {
+        p->has_action = 1;
+        snprintf(p->window, sizeof p->window, "%s", p->action.window);
+    }
+}
+
+/* Replay a game from scratch out of the store; its hash into out. */
+static int replay_from_store(const char *id, uint8_t out[32],
+                             uint64_t *version)
+{
+    PGconn *c = admin();
+    store_game g;
+    store_input *in = NULL;
+    size_t n = 0;
+    int rc = -1;
+    if (!c || store_load_game(c, id, &g) != 0)
+        goto done;
+    engine_error err;
+    engine_game *game =
+        engine_create(g.ruleset, g.game_id, g.options, g.seats, g.seed, &err);
+    if (game && store_load_inputs(c, id, 0, &in, &n) == 0) {
+        rc = 0;
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            engine_input e = {.seat = in[i].seat,
+                              .kind = in[i].kind,
+                              .window = in[i].window[0] ? in[i].window : NULL,
+                              .payload = in[i].payload};
+            memcpy(e.nonce, in[i].nonce, sizeof e.nonce);
+            rc = engine_apply(game, &e, NULL, &err);
+            if (rc)
+                fprintf(stderr, "replay of input %zu refused: %s\n", i,
+                        err.msg);
+        }
+        engine_hash(game, out);
+        *version = n;
+    }
+    store_inputs_free(in, n);
+    engine_free(game);
+    store_game_clear(&g);
+done:
+    if (c)
+        PQfinish(c);
+    return rc;
+}
+
+static long count_rows(const char *sql, const char *p1)
+{
+    PGconn *c = admin();
+    if (!c)
+        return -1;
+    const char *params[] = {p1};
+    PGresult *r = PQexecParams(c, sql, p1 ? 1 : 0, NULL, params, NULL, NULL, 0);
+    long v = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                 ? atol(PQgetvalue(r, 0, 0))
+                 : -1;
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+/* Play seat's moves in game through sys until the game ends. */
+static int play_seat(sys *s, const char *id, int seat, engine_rng *rng,
+                     int *refused)
+{
+    for (int step = 0; step < 10000; step++) {
+        peek p = {.seat = seat, .rng = rng};
+        if (actors_read(s->app.actors, id, peek_fn, &p) != 0)
+            return -1;
+        if (p.over)
+            return 0;
+        if (!p.has_action) {
+            usleep(2000);
+            continue;
+        }
+        actor_request rq = {.seat = seat,
+                            .kind = p.action.kind,
+                            .payload = (json_t *)p.action.payload,
+                            .if_match = -1};
+        snprintf(rq.window, sizeof rq.window, "%s", p.window);
+        actor_reply r;
+        actors_submit(s->app.actors, id, &rq, &r);
+        json_decref((json_t *)p.action.payload);
+        json_decref(r.stored);
+        if (r.status != 200)
+            (*refused)++; /* a stale read: the window moved on meanwhile */
+        if (r.status == 503)
+            return -1;
+    }
+    return -1;
+}
+
+static void test_snapshot_equals_replay(void)
+{
+    sys a;
+    sys_start(&a, 0);
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game("tictactoe", "{}", 2, "none", 0, 1, id) == 0);
+    engine_rng rng;
+    uint8_t key[32] = {7};
+    engine_rng_init(&rng, key, 1);
+    /* Alternate seats until the game ends. */
+    int refused = 0;
+    for (int turn = 0; turn < 9; turn++) {
+        peek p0 = {.seat = 0, .rng = &rng}, p1 = {.seat = 1, .rng = &rng};
+        actors_read(a.app.actors, id, peek_fn, &p0);
+        if (p0.over)
+            break;
+        peek *p = p0.has_action ? &p0 : &p1;
+        if (!p0.has_action)
+            actors_read(a.app.actors, id, peek_fn, &p1);
+        REQUIRE(p->has_action);
+        actor_request rq = {.seat = p->seat,
+                            .kind = p->action.kind,
+                            .payload = (json_t *)p->action.payload,
+                            .if_match = -1};
+        snprintf(rq.window, sizeof rq.window, "%s", p->window);
+        actor_reply r;
+        actors_submit(a.app.actors, id, &rq, &r);
+        json_decref((json_t *)p->action.payload);
+        CHECK_EQ_INT(r.status, 200);
+        if (r.status != 200)
+            refused++;
+    }
+    CHECK_EQ_INT(refused, 0);
+    peek live = {.seat = -1};
+    actors_read(a.app.actors, id, peek_fn, &live);
+    sys_stop(&a);
+    CHECK(count_rows("SELECT count(*) FROM game_snapshots WHERE game_id = $1",
+                     id) >= 1);
+
+    /* A fresh system loads snapshot + inputs; compare with full replay. */
+    sys b;
+    sys_start(&b, 0);
+    peek loaded = {.seat = -1};
+    CHECK_EQ_INT(actors_read(b.app.actors, id, peek_fn, &loaded), 0);
+    sys_stop(&b);
+    uint8_t replayed[32];
+    uint64_t version = 0;
+    CHECK_EQ_INT(replay_from_store(id, replayed, &version), 0);
+    CHECK_EQ_INT(loaded.version, live.version);
+    CHECK_EQ_INT(version, live.version);
+    CHECK(memcmp(loaded.hash, live.hash, 32) == 0);
+    CHECK(memcmp(replayed, live.hash, 32) == 0);
+    CHECK(live.over);
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM games WHERE game_id = $1 "
+                            "AND status = 'finished' AND final_hash IS NOT "
+                            "NULL",
+                            id),
+                 1);
+}
+
+typedef struct player_job {
+    sys *s;
+    char (*ids)[STORE_ID_MAX];
+    int ngames;
+    int seat;
+    int failed;
+    int refused;
+} player_job;
+
+static void *player_thread(void *arg)
+{
+    player_job *j = arg;
+    engine_rng rng;
+    uint8_t key[32] = {(uint8_t)(j->seat + 40)};
+    engine_rng_init(&rng, key, 2);
+    for (int g = 0; g < j->ngames; g++)
+        if (play_seat(j->s, j->ids[g], j->seat, &rng, &j->refused) != 0)
+            j->failed++;
+    return NULL;
+}
+
+static void test_two_systems_share_games(void)
+{
+    sys x, y;
+    sys_start(&x, 0);
+    sys_start(&y, 0);
+    int ngames = quick ? 6 : 20;
+    char(*ids)[STORE_ID_MAX] = calloc((size_t)ngames, STORE_ID_MAX);
+    for (int i = 0; i < ngames; i++)
+        REQUIRE(new_game(i % 2 ? "tictactoe" : "rps",
+                         i % 2 ? "{}" : "{\"rounds\":5}", 2, "none", 0,
+                         100 + i, ids[i]) == 0);
+    /* Seat 0 plays through x, seat 1 through y: every game is advanced by
+     * both systems, so appends conflict and catch-ups happen. */
+    player_job j0 = {&x, ids, ngames, 0, 0, 0};
+    player_job j1 = {&y, ids, ngames, 1, 0, 0};
+    pthread_t t0, t1;
+    pthread_create(&t0, NULL, player_thread, &j0);
+    pthread_create(&t1, NULL, player_thread, &j1);
+    pthread_join(t0, NULL);
+    pthread_join(t1, NULL);
+    CHECK_EQ_INT(j0.failed, 0);
+    CHECK_EQ_INT(j1.failed, 0);
+    for (int i = 0; i < ngames; i++) {
+        uint8_t replayed[32];
+        uint64_t version = 0;
+        CHECK_EQ_INT(replay_from_store(ids[i], replayed, &version), 0);
+        /* Versions are gapless: seq runs 1..version without holes. */
+        CHECK_EQ_INT(count_rows("SELECT count(*) FROM game_inputs g JOIN "
+                                "games USING (game_id) WHERE game_id = $1 "
+                                "AND seq BETWEEN 1 AND games.version",
+                                ids[i]),
+                     (long)version);
+        CHECK_EQ_INT(count_rows("SELECT version FROM games WHERE game_id = $1",
+                                ids[i]),
+                     (long)version);
+        /* Nothing applied twice: one input per (window, seat). */
+        CHECK_EQ_INT(count_rows("SELECT count(*) FROM (SELECT window_id, seat "
+                                "FROM game_inputs WHERE game_id = $1 GROUP "
+                                "BY window_id, seat HAVING count(*) > 1) d",
+                                ids[i]),
+                     0);
+        /* Both systems end with the same state as the replay. */
+        peek px = {.seat = -1}, py = {.seat = -1};
+        for (int tries = 0; tries < 200; tries++) {
+            actors_read(x.app.actors, ids[i], peek_fn, &px);
+            actors_read(y.app.actors, ids[i], peek_fn, &py);
+            if (px.version == version && py.version == version)
+                break;
+            usleep(10000);
+        }
+        CHECK(px.over && py.over);
+        CHECK(memcmp(px.hash, replayed, 32) == 0);
+        CHECK(memcmp(py.hash, replayed, 32) == 0);
+    }
+    /* The two systems really did interleave: copies fell behind and
+     * caught up from the store. */
+    char *m = metrics_render();
+    const char *line = m ? strstr(m, "\nconclave_catch_ups_total ") : NULL;
+    double catch_ups = line ? atof(line + 26) : 0;
+    CHECKF(catch_ups > 0, "no catch-ups: the systems never interleaved");
+    free(m);
+    fprintf(stderr, "  %d games, %.0f catch-ups, %d + %d stale moves refused\n",
+            ngames, catch_ups, j0.refused, j1.refused);
+    free(ids);
+    sys_stop(&x);
+    sys_stop(&y);
+}
+
+static void test_deadlines_fire_once(void)
+{
+    int ngames = quick ? 40 : 200;
+    char(*ids)[STORE_ID_MAX] = calloc((size_t)ngames, STORE_ID_MAX);
+    sys x, y;
+    sys_start(&x, 1);
+    sys_start(&y, 1);
+    for (int i = 0; i < ngames; i++) {
+        REQUIRE(new_game("rps", "{\"rounds\":2}", 2, "live", 1, 500 + i,
+                         ids[i]) == 0);
+        peek p = {.seat = -1}; /* loading opens the first deadline */
+        actors_read(i % 2 ? x.app.actors : y.app.actors, ids[i], peek_fn, &p);
+    }
+    /* Nobody plays: every window times out, two rounds, then the end. */
+    long finished = 0;
+    for (int waited = 0; waited < 200; waited++) {
+        finished = count_rows("SELECT count(*) FROM games WHERE ruleset = "
+                              "'rps' AND clock_mode = 'live' AND status = "
+                              "'finished'",
+                              NULL);
+        if (finished == ngames)
+            break;
+        usleep(100000);
+    }
+    CHECK_EQ_INT(finished, ngames);
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM (SELECT game_id, window_id "
+                            "FROM game_inputs WHERE kind = 'timeout' GROUP BY "
+                            "game_id, window_id HAVING count(*) <> 1) d",
+                            NULL),
+                 0);
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM game_inputs g JOIN games "
+                            "USING (game_id) WHERE kind = 'timeout' AND "
+                            "clock_mode = 'live'",
+                            NULL),
+                 2L * ngames);
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM deadlines", NULL), 0);
+    sys_stop(&x);
+    sys_stop(&y);
+    free(ids);
+}
+
+static void test_overdue_deadlines_fire_after_restart(void)
+{
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game("rps", "{\"rounds\":1}", 2, "live", 1, 900, id) == 0);
+    sys x;
+    sys_start(&x, 0); /* no scheduler: this "process" dies before firing */
+    peek p = {.seat = -1};
+    actors_read(x.app.actors, id, peek_fn, &p);
+    sys_stop(&x);
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM deadlines WHERE game_id = "
+                            "$1",
+                            id),
+                 1);
+    sleep(2); /* now overdue */
+    sys z;
+    sys_start(&z, 1);
+    long status = 0;
+    for (int waited = 0; waited < 100 && status != 1; waited++) {
+        usleep(100000);
+        status = count_rows("SELECT count(*) FROM games WHERE game_id = $1 "
+                            "AND status = 'finished'",
+                            id);
+    }
+    CHECK_EQ_INT(status, 1);
+    sys_stop(&z);
+}
+
+int main(void)
+{
+    const char *base = getenv("DATABASE_URL");
+    quick = getenv("CONCLAVE_TEST_QUICK") != NULL;
+    if (!base) {
+        fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    log_set_level(LOG_ERROR);
+    engine_error eerr;
+    if (engine_init(&eerr) != 0) {
+        fprintf(stderr, "engine_init: %s\n", eerr.msg);
+        return 1;
+    }
+    /* A fresh database for this run. */
+    char err[256], name[64];
+    snprintf(name, sizeof name, "conclave_actor_%ld_%d", (long)time(NULL),
+             (int)getpid());
+    PGconn *c = db_connect(base, 5, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "cannot connect: %s\n", err);
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    char sql[128];
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name); /* our own name */
+    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
+    /* Same URL, other database: libpq lets a later dbname override. */
+    if (strlen(base) + strlen(name) + 10 >= sizeof db_url) {
+        fprintf(stderr, "DATABASE_URL is too long\n");
+        return 1;
+    }
+    int len = snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
+                       strchr(base, '?') ? '&' : '?', name);
+    (void)len;
+    PGconn *t = db_connect(db_url, 5, err, sizeof err);
+    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
+    if (!t || migrate_apply(t, sql_dir ? sql_dir : "sql", err,
+                            sizeof err) < 0) {
+        fprintf(stderr, "cannot prepare the test database: %s\n", err);
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    PQfinish(t);
+
+    RUN(test_snapshot_equals_replay);
+    RUN(test_two_systems_share_games);
+    RUN(test_deadlines_fire_once);
+    RUN(test_overdue_deadlines_fire_after_restart);
+
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
+    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
+    PQfinish(c);
+    return TEST_SUMMARY();
+}
