@@ -188,7 +188,7 @@ static int apply_order(engine_game *g, const engine_input *in,
                        engine_receipt *receipt, engine_error *e)
 {
     const engine_ruleset *rs = g->rs;
-    engine_window w;
+    engine_window w = {0};
     json_t *copy = NULL;
     int rc, seat = in->seat;
 
@@ -265,7 +265,7 @@ static int apply_order(engine_game *g, const engine_input *in,
 
 static int apply_play(engine_game *g, const engine_input *in, engine_error *e)
 {
-    engine_window w;
+    engine_window w = {0};
     json_t *stripped = NULL;
     const json_t *play = in->payload;
     int rc, seat = in->seat;
@@ -307,7 +307,7 @@ static int apply_timeout(engine_game *g, const engine_input *in,
                          engine_error *e)
 {
     const engine_ruleset *rs = g->rs;
-    engine_window w;
+    engine_window w = {0};
     int rc;
     undo u;
 
@@ -426,7 +426,7 @@ static int apply_system(engine_game *g, const engine_input *in,
         return engine_fail(e, ENGINE_EINVALID, "action",
                            "action must be \"withdraw\" or \"abort\"");
 
-    engine_window w;
+    engine_window w = {0};
     int rc;
     if (!seat_ok(g, in->seat))
         return engine_fail(e, ENGINE_EFORBIDDEN, "seat",
@@ -465,10 +465,8 @@ int engine_apply(engine_game *g, const engine_input *in,
 {
     engine_error e = {0};
     int rc;
-    if (!g || !in) {
-        rc = engine_fail(&e, ENGINE_EINVALID, "", "no input");
-        goto fail;
-    }
+    if (!g || !in)
+        return engine_fail(err, ENGINE_EINVALID, "", "no input");
     if (engine_is_over(g)) {
         rc = engine_fail(&e, ENGINE_EOVER, "", "the game is over");
         goto fail;

@@ -11,13 +11,13 @@
 int engine_fail(engine_error *err, int code, const char *field, const char *fmt,
                 ...)
 {
-    if (!err)
-        return code;
-    err->code = code;
-    snprintf(err->field, sizeof err->field, "%s", field ? field : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    if (err) {
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        err->code = code;
+        snprintf(err->field, sizeof err->field, "%s", field ? field : "");
+    }
     va_end(ap);
     return code;
 }

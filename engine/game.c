@@ -59,7 +59,7 @@ void game_log_append(engine_game *g, int seat, json_t *entry)
 
 void game_log_truncate(engine_game *g, size_t n)
 {
-    while (g->nlog > n)
+    while (g->log && g->nlog > n)
         json_decref(g->log[--g->nlog].entry);
 }
 
@@ -230,7 +230,7 @@ void engine_free(engine_game *g)
         return;
     if (g->state)
         g->rs->destroy(g->state);
-    for (size_t i = 0; i < g->npending; i++)
+    for (size_t i = 0; g->pending && i < g->npending; i++)
         json_decref(g->pending[i].order);
     free(g->pending);
     game_log_truncate(g, 0);

@@ -301,7 +301,7 @@ static json_t *bot(const void *state, int seat, const char *window,
     if (strcmp(level, "random") == 0) {
         pick = (int)engine_rng_below(rng, 3);
     } else if (strcmp(level, "basic") == 0) {
-        int count[3] = {0, 0, 0}, best[3], n = 0, top = -1;
+        int count[3] = {0, 0, 0}, best[3] = {0, 1, 2}, n = 0, top = -1;
         for (int i = 0; i < r->played; i++)
             count[r->hist[i][1 - seat]]++;
         for (int k = 0; k < 3; k++) {

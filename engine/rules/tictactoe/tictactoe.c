@@ -275,7 +275,7 @@ static int basic_move(const ttt *t, int seat, engine_rng *rng)
     if (t->board[4] < 0)
         return 4;
     static const int corners[4] = {0, 2, 6, 8};
-    int free_corners[4], n = 0;
+    int free_corners[4] = {0}, n = 0;
     for (int i = 0; i < 4; i++)
         if (t->board[corners[i]] < 0)
             free_corners[n++] = corners[i];
