@@ -312,6 +312,11 @@ static double place_value(const sprint_state *s, int seat,
         v += ability_bonus(s, seat, sprint_design_of(cs, added[i]), o);
     v -= cost * o->cv;
     v -= (na - p->survey) * 0.15 * o->cv; /* the cards themselves */
+    /* An empty hand next round leaves nothing to pay with. */
+    int left = pl->nhand - (na - p->survey) - cost + in1 +
+               (p->action == SPRINT_ACT_SETTLE);
+    if (later > 0 && left < 4)
+        v -= (4 - left) * 0.6 * o->cv;
     if (p->action == SPRINT_ACT_SETTLE)
         v += o->cv; /* the bonus draw */
     return v;
