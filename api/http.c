@@ -35,6 +35,18 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* A static copy of the method: MHD's string lives in the connection's
+ * buffer, while metrics keep method names for the life of the process. */
+static const char *intern_method(const char *m)
+{
+    static const char *const known[] = {"GET",    "HEAD",    "POST", "PUT",
+                                        "DELETE", "OPTIONS", "PATCH"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(m, known[i]) == 0)
+            return known[i];
+    return "OTHER";
+}
+
 static void response_init(api_response *res)
 {
     memset(res, 0, sizeof *res);
@@ -167,7 +179,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             return MHD_NO;
         req->app = srv->app;
         req->conn = conn;
-        req->method = method;
+        req->method = intern_method(method);
         req->path = url;
         req->started = now_s();
         client_ip(conn, req->client_ip, sizeof req->client_ip);
@@ -280,7 +292,11 @@ void api_server_stop(api_server *s)
 {
     if (!s)
         return;
-    MHD_quiesce_daemon(s->daemon); /* stop accepting; keep serving */
+    /* Stop accepting but keep serving open connections; the listening
+     * socket is handed back to us to close, so new connects are refused. */
+    MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
+    if (listen_fd != MHD_INVALID_SOCKET)
+        close(listen_fd);
     for (int i = 0; i < 100 && atomic_load(&s->inflight) > 0; i++) {
         struct timespec ts = {0, 50 * 1000000L};
         nanosleep(&ts, NULL); /* up to 5 s for in-flight requests */
