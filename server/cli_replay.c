@@ -49,8 +49,11 @@ int cmd_replay(int argc, char **argv)
     doc = strcmp(argv[1], "-") == 0 ? json_loadf(stdin, 0, &jerr)
                                     : json_load_file(argv[1], 0, &jerr);
     if (!doc) {
-        fprintf(stderr, "conclave replay: %s: %s (line %d)\n", argv[1],
-                jerr.text, jerr.line);
+        if (jerr.line > 0)
+            fprintf(stderr, "conclave replay: %s: %s (line %d)\n", argv[1],
+                    jerr.text, jerr.line);
+        else
+            fprintf(stderr, "conclave replay: %s: %s\n", argv[1], jerr.text);
         goto done;
     }
     if (engine_replay_export(doc, hash, &match, NULL, &err) != 0) {
