@@ -16,9 +16,9 @@
 #include <time.h>
 
 #include "engine/engine.h"
-#include "engine/ruleset.h"
 #include "engine/rules/sprint/sprint.h"
 #include "engine/rules/sprint/sprint_internal.h"
+#include "engine/ruleset.h"
 #include "tests/unit/test.h"
 
 static const sprint_cardset *CS;
@@ -106,9 +106,10 @@ static void empty_hand(sprint_state *s, int seat)
 static int is_filler(int c)
 {
     static const char *const fillers[] = {
-        "relay_beacons", "fleet_tenders", "nomad_drift", "helium_skimmers",
-        "rustbelt_mines", "lantern_moon", "pearl_lagoon", "verdant_reach",
-        "glasswind_colony", "ochre_mesa", "credit_filler_none", NULL};
+        "relay_beacons",   "fleet_tenders",      "nomad_drift",
+        "helium_skimmers", "rustbelt_mines",     "lantern_moon",
+        "pearl_lagoon",    "verdant_reach",      "glasswind_colony",
+        "ochre_mesa",      "credit_filler_none", NULL};
     const char *key = CS->designs[CS->deck_design[c]].key;
     for (int i = 0; fillers[i]; i++)
         if (strcmp(fillers[i], key) == 0)
@@ -184,7 +185,8 @@ static void place(sprint_state *s, json_t **orders)
     sprint_plan plans[SPRINT_MAX_SEATS];
     sprint_io io = {&test_rng, NULL};
     for (int i = 0; i < s->seats; i++) {
-        json_t *o = orders && orders[i] ? orders[i] : J("{\"action\":\"explore\"}");
+        json_t *o =
+            orders && orders[i] ? orders[i] : J("{\"action\":\"explore\"}");
         engine_error err = {0};
         if (sprint_plan_parse(s, i, o, &plans[i], &err)) {
             fprintf(stderr, "place: seat %d: %s\n", i, err.msg);
@@ -410,8 +412,9 @@ static void test_develop_alone_gets_discount(void)
     fill_hand(&s, 0, 3);
     int a = s.p[0].hand[1], b = s.p[0].hand[2];
     engine_error err;
-    CHECK(ok(&s, 0, J("{\"action\":\"develop\",\"development\":%d,\"pay\":[%d]}",
-                      ws, a)));
+    CHECK(ok(
+        &s, 0,
+        J("{\"action\":\"develop\",\"development\":%d,\"pay\":[%d]}", ws, a)));
     CHECK_EQ_INT(check(&s, 0,
                        J("{\"action\":\"develop\",\"development\":%d,"
                          "\"pay\":[%d,%d]}",
@@ -423,8 +426,8 @@ static void test_develop_alone_gets_discount(void)
     /* Cost never below 0: a cost-1 development alone is free. */
     int sc = inst("salvage_crews", 0);
     to_hand(&s, 0, sc);
-    CHECK(ok(&s, 0, J("{\"action\":\"develop\",\"development\":%d,\"pay\":[]}",
-                      sc)));
+    CHECK(ok(&s, 0,
+             J("{\"action\":\"develop\",\"development\":%d,\"pay\":[]}", sc)));
 }
 
 static void test_settle_draws_one_card(void)
@@ -435,9 +438,9 @@ static void test_settle_draws_one_card(void)
     to_hand(&s, 0, w);
     fill_hand(&s, 0, 3);
     int a = s.p[0].hand[1], b = s.p[0].hand[2];
-    json_t *orders[2] = {J("{\"action\":\"settle\",\"world\":%d,\"pay\":[%d,%d]}",
-                           w, a, b),
-                         NULL};
+    json_t *orders[2] = {
+        J("{\"action\":\"settle\",\"world\":%d,\"pay\":[%d,%d]}", w, a, b),
+        NULL};
     place(&s, orders);
     /* 4 - 1 placed - 2 paid + 1 drawn = 2, before income (0). */
     CHECK_EQ_INT(s.p[0].last.drew, 1);
@@ -464,10 +467,11 @@ static void test_both_has_no_discount_and_no_draw(void)
                        &err),
                  ENGINE_EINVALID);
     CHECK_EQ_STR(err.msg, "cost 4 needs 4 discards, got 3");
-    json_t *orders[2] = {J("{\"action\":\"both\",\"development\":%d,\"world\":%d,"
-                           "\"pay\":[%d,%d,%d,%d]}",
-                           d, w, h[2], h[3], h[4], h[5]),
-                         NULL};
+    json_t *orders[2] = {
+        J("{\"action\":\"both\",\"development\":%d,\"world\":%d,"
+          "\"pay\":[%d,%d,%d,%d]}",
+          d, w, h[2], h[3], h[4], h[5]),
+        NULL};
     place(&s, orders);
     CHECK_EQ_INT(s.p[0].last.drew, 0);
     CHECK_EQ_INT(s.p[0].last.paid, 4);
@@ -520,16 +524,18 @@ static void test_military_conquest_needs_enough_military(void)
     to_hand(&s, 0, scrap);
     fill_hand(&s, 0, 2);
     engine_error err;
-    CHECK_EQ_INT(check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", iron),
-                       &err),
-                 ENGINE_EINVALID);
+    CHECK_EQ_INT(
+        check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", iron), &err),
+        ENGINE_EINVALID);
     CHECK_EQ_STR(err.field, "world");
     CHECK_EQ_STR(err.msg, "military 1 is below defence 2 of Ironhold");
     /* Equal military conquers, with no discards. */
-    CHECK(ok(&s, 0, J("{\"action\":\"settle\",\"world\":%d,\"pay\":[]}", scrap)));
-    CHECK(ok(&s, 0, J("{\"action\":\"settle\",\"world\":%d,"
-                      "\"world_mode\":\"conquer\"}",
-                      scrap)));
+    CHECK(
+        ok(&s, 0, J("{\"action\":\"settle\",\"world\":%d,\"pay\":[]}", scrap)));
+    CHECK(ok(&s, 0,
+             J("{\"action\":\"settle\",\"world\":%d,"
+               "\"world_mode\":\"conquer\"}",
+               scrap)));
 }
 
 static void test_no_mixing_military_and_payment(void)
@@ -574,16 +580,17 @@ static void test_pay_for_military_at_cost_minus_one_never_alien(void)
     sprint_state s;
     fresh(&s, 2);
     to_empire(&s, 0, inst("envoys_rotunda", 0));
-    int ember = inst("ember_citadel", 0); /* defence 4 -> pay 3 */
+    int ember = inst("ember_citadel", 0);   /* defence 4 -> pay 3 */
     int ruins = inst("murmuring_ruins", 0); /* alien, defence 5 */
     to_hand(&s, 0, ember);
     to_hand(&s, 0, ruins);
     fill_hand(&s, 0, 4);
     const uint8_t *h = s.p[0].hand;
     engine_error err;
-    CHECK(ok(&s, 0, J("{\"action\":\"settle\",\"world\":%d,"
-                      "\"world_mode\":\"pay\",\"pay\":[%d,%d,%d]}",
-                      ember, h[2], h[3], h[4])));
+    CHECK(ok(&s, 0,
+             J("{\"action\":\"settle\",\"world\":%d,"
+               "\"world_mode\":\"pay\",\"pay\":[%d,%d,%d]}",
+               ember, h[2], h[3], h[4])));
     CHECK_EQ_INT(check(&s, 0,
                        J("{\"action\":\"settle\",\"world\":%d,"
                          "\"world_mode\":\"pay\",\"pay\":[%d,%d,%d,%d]}",
@@ -607,16 +614,17 @@ static void test_pay_for_military_at_cost_minus_one_never_alien(void)
     to_hand(&t, 0, ember);
     fill_hand(&t, 0, 5);
     h = t.p[0].hand;
-    CHECK(ok(&t, 0, J("{\"action\":\"both\",\"development\":%d,\"world\":%d,"
-                      "\"world_mode\":\"pay\",\"pay\":[%d,%d,%d,%d,%d]}",
-                      rot, ember, h[2], h[3], h[4], h[5], h[6])));
+    CHECK(ok(&t, 0,
+             J("{\"action\":\"both\",\"development\":%d,\"world\":%d,"
+               "\"world_mode\":\"pay\",\"pay\":[%d,%d,%d,%d,%d]}",
+               rot, ember, h[2], h[3], h[4], h[5], h[6])));
 }
 
 static void test_convoy_places_a_second_world(void)
 {
     sprint_state s;
     fresh(&s, 2);
-    to_empire(&s, 0, inst("lancer_wing", 0)); /* military 3 */
+    to_empire(&s, 0, inst("lancer_wing", 0));  /* military 3 */
     int base = inst("strike_staging_base", 0); /* def 3, mil 2, convoy mil */
     int ward = inst("warden_station", 0);      /* def 5 */
     int cob = inst("cobalt_shoals", 0);
@@ -626,13 +634,14 @@ static void test_convoy_places_a_second_world(void)
     fill_hand(&s, 0, 2);
     engine_error err;
     /* Without the convoy the second world cannot come; military 3 < 5. */
-    CHECK_EQ_INT(check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", ward),
-                       &err),
-                 ENGINE_EINVALID);
+    CHECK_EQ_INT(
+        check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", ward), &err),
+        ENGINE_EINVALID);
     /* The first world's military (3 + 2) conquers the convoy's world. */
-    CHECK(ok(&s, 0, J("{\"action\":\"settle\",\"world\":%d,"
-                      "\"convoy_world\":%d}",
-                      base, ward)));
+    CHECK(ok(&s, 0,
+             J("{\"action\":\"settle\",\"world\":%d,"
+               "\"convoy_world\":%d}",
+               base, ward)));
     /* This convoy only allows military worlds. */
     CHECK_EQ_INT(check(&s, 0,
                        J("{\"action\":\"settle\",\"world\":%d,"
@@ -666,7 +675,7 @@ static void test_order_of_effects(void)
     sprint_state s;
     fresh(&s, 2);
     /* A development does not discount itself... */
-    int yards = inst("shipwright_yards", 0); /* cost 3, devs -1 */
+    int yards = inst("shipwright_yards", 0);  /* cost 3, devs -1 */
     int guild = inst("prospectors_guild", 0); /* cost 2, worlds -1 */
     int cob = inst("cobalt_shoals", 0);       /* cost 2 */
     to_hand(&s, 0, yards);
@@ -674,31 +683,34 @@ static void test_order_of_effects(void)
     to_hand(&s, 0, cob);
     fill_hand(&s, 0, 4);
     const uint8_t *h = s.p[0].hand;
-    CHECK(ok(&s, 0, J("{\"action\":\"develop\",\"development\":%d,"
-                      "\"pay\":[%d,%d]}",
-                      yards, h[3], h[4])));
+    CHECK(ok(&s, 0,
+             J("{\"action\":\"develop\",\"development\":%d,"
+               "\"pay\":[%d,%d]}",
+               yards, h[3], h[4])));
     /* ...but does discount the world placed with it: 2 + (2 - 1) = 3. */
-    CHECK(ok(&s, 0, J("{\"action\":\"both\",\"development\":%d,\"world\":%d,"
-                      "\"pay\":[%d,%d,%d]}",
-                      guild, cob, h[3], h[4], h[5])));
+    CHECK(ok(&s, 0,
+             J("{\"action\":\"both\",\"development\":%d,\"world\":%d,"
+               "\"pay\":[%d,%d,%d]}",
+               guild, cob, h[3], h[4], h[5])));
     /* A world's own military does not count towards itself. */
     sprint_state t;
     fresh(&t, 2);
     to_empire(&t, 0, inst("hired_blades_hall", 0)); /* military 2 */
-    int keep = inst("redshard_keep", 0);             /* def 3, military 1 */
+    int keep = inst("redshard_keep", 0);            /* def 3, military 1 */
     to_hand(&t, 0, keep);
     engine_error err;
-    CHECK_EQ_INT(check(&t, 0, J("{\"action\":\"settle\",\"world\":%d}", keep),
-                       &err),
-                 ENGINE_EINVALID);
+    CHECK_EQ_INT(
+        check(&t, 0, J("{\"action\":\"settle\",\"world\":%d}", keep), &err),
+        ENGINE_EINVALID);
     CHECK_EQ_STR(err.msg, "military 2 is below defence 3 of Redshard Keep");
     /* A development placed with it does: military 2 + 1 = 3. */
     int picket = inst("drone_picket", 0); /* cost 1, military 1 */
     to_hand(&t, 0, picket);
     fill_hand(&t, 0, 1);
-    CHECK(ok(&t, 0, J("{\"action\":\"both\",\"development\":%d,\"world\":%d,"
-                      "\"pay\":[%d]}",
-                      picket, keep, t.p[0].hand[2])));
+    CHECK(ok(&t, 0,
+             J("{\"action\":\"both\",\"development\":%d,\"world\":%d,"
+               "\"pay\":[%d]}",
+               picket, keep, t.p[0].hand[2])));
 }
 
 static void test_conditional_military(void)
@@ -714,12 +726,12 @@ static void test_conditional_military(void)
     to_hand(&s, 0, bast);
     engine_error err;
     CHECK(ok(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", hide)));
-    CHECK_EQ_INT(check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", iron),
-                       &err),
-                 ENGINE_EINVALID);
-    CHECK_EQ_INT(check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", bast),
-                       &err),
-                 ENGINE_EINVALID);
+    CHECK_EQ_INT(
+        check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", iron), &err),
+        ENGINE_EINVALID);
+    CHECK_EQ_INT(
+        check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", bast), &err),
+        ENGINE_EINVALID);
     CHECK_EQ_STR(err.msg, "military 3 is below defence 4 of Insurgent Bastion");
     /* Colour-only military: +3 against amber worlds. */
     to_empire(&s, 0, inst("amber_legion", 0)); /* 1, +3 vs amber */
@@ -741,10 +753,12 @@ static void test_discounts_by_kind_and_colour(void)
     to_hand(&s, 0, cob);
     fill_hand(&s, 0, 2);
     const uint8_t *h = s.p[0].hand;
-    CHECK(ok(&s, 0, J("{\"action\":\"settle\",\"world\":%d,\"pay\":[%d]}",
-                      tide, h[2])));
-    CHECK(ok(&s, 0, J("{\"action\":\"settle\",\"world\":%d,\"pay\":[%d]}",
-                      cob, h[2])));
+    CHECK(
+        ok(&s, 0,
+           J("{\"action\":\"settle\",\"world\":%d,\"pay\":[%d]}", tide, h[2])));
+    CHECK(
+        ok(&s, 0,
+           J("{\"action\":\"settle\",\"world\":%d,\"pay\":[%d]}", cob, h[2])));
 }
 
 static void test_survey_card_once_per_game(void)
@@ -770,9 +784,9 @@ static void test_survey_card_once_per_game(void)
     CHECK_EQ_INT(sprint_empire_income(&s, 0), 1);
     if (s.phase == SPRINT_PHASE_EXPLORE)
         discard_default(&s);
-    CHECK_EQ_INT(check(&s, 0, J("{\"action\":\"develop\",\"survey\":true}"),
-                       &err),
-                 ENGINE_EINVALID);
+    CHECK_EQ_INT(
+        check(&s, 0, J("{\"action\":\"develop\",\"survey\":true}"), &err),
+        ENGINE_EINVALID);
     CHECK_EQ_STR(err.field, "survey");
     /* Seat 1's own survey card is still there; with a world it costs 1. */
     fill_hand(&s, 1, 2);
@@ -819,7 +833,7 @@ static void test_vp_per_counts_own_and_rival_empire(void)
     CHECK_EQ_INT(sprint_empire_vp(&s, 0), 2 + 2);
     /* Listening Posts: 1 VP + 1 per 2 military icons of the chosen rival. */
     to_empire(&s, 1, inst("listening_posts", 0));
-    to_empire(&s, 2, inst("lancer_wing", 0)); /* military 3, 1 VP */
+    to_empire(&s, 2, inst("lancer_wing", 0));  /* military 3, 1 VP */
     to_empire(&s, 2, inst("drone_picket", 0)); /* military 1 */
     s.p[1].rival = 0;
     CHECK_EQ_INT(sprint_empire_vp(&s, 1), 1);
@@ -891,7 +905,9 @@ static void test_game_ends_after_scoring_at_50(void)
     CHECK_EQ_INT(s.p[0].chips, 51);
     json_t *r = sprint_result_json(&s);
     REQUIRE(r);
-    CHECK_EQ_INT(json_integer_value(json_array_get(json_object_get(r, "winners"), 0)), 0);
+    CHECK_EQ_INT(
+        json_integer_value(json_array_get(json_object_get(r, "winners"), 0)),
+        0);
     CHECK_EQ_INT(json_array_size(json_object_get(r, "winners")), 1);
     json_decref(r);
     char id[ENGINE_WINDOW_ID_MAX];
@@ -920,7 +936,9 @@ static void test_tie_breaks(void)
     w = json_object_get(r, "winners");
     CHECK_EQ_INT(json_array_size(w), 1);
     CHECK_EQ_INT(json_integer_value(json_array_get(w, 0)), 1);
-    CHECK_EQ_INT(json_integer_value(json_array_get(json_object_get(r, "tiebreak"), 1)), 4);
+    CHECK_EQ_INT(
+        json_integer_value(json_array_get(json_object_get(r, "tiebreak"), 1)),
+        4);
     json_decref(r);
 }
 
@@ -1031,7 +1049,8 @@ static void test_solitaire_imaginary_empire_military(void)
     s.round = 3;
     CHECK_EQ_INT(sprint_top_military_draw(&s, 0), 0); /* 2 < 3 */
     json_t *v = sprint_view_json(&s, 0);
-    CHECK_EQ_INT(json_integer_value(json_object_get(v, "imaginary_military")), 3);
+    CHECK_EQ_INT(json_integer_value(json_object_get(v, "imaginary_military")),
+                 3);
     json_decref(v);
 }
 
@@ -1078,7 +1097,8 @@ static void play_game(sprint_state *s, int seats, const char *const *levels,
                     continue;
                 json_t *o = sprint_bot_order(s, i, levels[i], &brng);
                 engine_error err = {0};
-                if (!o || sprint_discard_parse(s, i, o, ids[i], &counts[i], &err)) {
+                if (!o ||
+                    sprint_discard_parse(s, i, o, ids[i], &counts[i], &err)) {
                     fprintf(stderr, "bot discard refused: %s\n", err.msg);
                     abort();
                 }
@@ -1094,21 +1114,21 @@ static void play_game(sprint_state *s, int seats, const char *const *levels,
             (*bad_invariant)++;
         /* Did this input score? Then chips grew by each empire's VP,
          * computed here independently from the card data. */
-        int scored = before.phase != SPRINT_PHASE_LIMIT &&
-                     !(s->phase == SPRINT_PHASE_EXPLORE && s->round == before.round);
+        int scored =
+            before.phase != SPRINT_PHASE_LIMIT &&
+            !(s->phase == SPRINT_PHASE_EXPLORE && s->round == before.round);
         for (int i = 0; bad_vp && i < seats; i++) {
             int want = 0;
             if (scored) {
                 const sprint_player *p = &s->p[i];
-                const sprint_player *r =
-                    s->solo ? NULL : &s->p[p->rival];
+                const sprint_player *r = s->solo ? NULL : &s->p[p->rival];
                 for (int k = 0; k < p->nempire; k++) {
                     const sprint_design *d = sprint_design_of(CS, p->empire[k]);
                     want += d->vp;
                     for (int a = 0; a < d->nab; a++) {
                         const sprint_ability *ab = &d->ab[a];
                         const sprint_player *src =
-                            ab->type == SPRINT_AB_VP_PER ? p
+                            ab->type == SPRINT_AB_VP_PER         ? p
                             : ab->type == SPRINT_AB_VP_PER_RIVAL ? r
                                                                  : NULL;
                         if (ab->type == SPRINT_AB_BONUS_IF && ab->amount) {
@@ -1201,9 +1221,9 @@ static void test_order_errors_name_the_field(void)
     }
     engine_error err;
     if (dev >= 0) {
-        CHECK_EQ_INT(check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", dev),
-                           &err),
-                     ENGINE_EINVALID);
+        CHECK_EQ_INT(
+            check(&s, 0, J("{\"action\":\"settle\",\"world\":%d}", dev), &err),
+            ENGINE_EINVALID);
         CHECK(strstr(err.msg, "is a development, not a world") != NULL);
         /* Paying with the card being placed. */
         const sprint_design *d = sprint_design_of(CS, dev);
@@ -1222,20 +1242,20 @@ static void test_order_errors_name_the_field(void)
         }
     }
     if (world >= 0) {
-        CHECK_EQ_INT(check(&s, 0,
-                           J("{\"action\":\"develop\",\"development\":%d}",
-                             world),
-                           &err),
-                     ENGINE_EINVALID);
+        CHECK_EQ_INT(
+            check(&s, 0,
+                  J("{\"action\":\"develop\",\"development\":%d}", world),
+                  &err),
+            ENGINE_EINVALID);
         CHECK(strstr(err.msg, "is a world, not a development") != NULL);
     }
     /* A card from another seat's hand is not yours. */
     fill_hand(&s, 1, 1);
-    CHECK_EQ_INT(check(&s, 0,
-                       J("{\"action\":\"develop\",\"development\":%d}",
-                         s.p[1].hand[0]),
-                       &err),
-                 ENGINE_EINVALID);
+    CHECK_EQ_INT(
+        check(&s, 0,
+              J("{\"action\":\"develop\",\"development\":%d}", s.p[1].hand[0]),
+              &err),
+        ENGINE_EINVALID);
     CHECK(strstr(err.msg, "is not in your hand") != NULL);
 }
 
@@ -1279,16 +1299,19 @@ static void test_engine_views_hide_hands_and_payments(void)
     int n0 = hand_ids(v0, h0), n1 = hand_ids(v1, h1);
     CHECK_EQ_INT(n0, SPRINT_START_HAND);
     CHECK_EQ_INT(n1, SPRINT_START_HAND);
-    CHECK(json_object_get(pub, "hand") == NULL || json_is_null(json_object_get(pub, "hand")));
+    CHECK(json_object_get(pub, "hand") == NULL ||
+          json_is_null(json_object_get(pub, "hand")));
     CHECK_EQ_STR(json_string_value(json_object_get(v0, "window")), "r1.place");
     CHECK_EQ_STR(json_string_value(json_object_get(v0, "phase")), "place");
     CHECK_EQ_INT(json_integer_value(json_object_get(v0, "deck")),
                  CS->ndeck - 2 * SPRINT_START_HAND);
     const json_t *pl = json_array_get(json_object_get(v1, "players"), 0);
-    CHECK_EQ_INT(json_integer_value(json_object_get(pl, "hand")), SPRINT_START_HAND);
+    CHECK_EQ_INT(json_integer_value(json_object_get(pl, "hand")),
+                 SPRINT_START_HAND);
     CHECK(json_is_true(json_object_get(pl, "survey_available")));
     /* Seat 0's hand ids appear nowhere in seat 1's or the public view. */
-    char *t1 = json_dumps(v1, JSON_COMPACT), *tp = json_dumps(pub, JSON_COMPACT);
+    char *t1 = json_dumps(v1, JSON_COMPACT),
+         *tp = json_dumps(pub, JSON_COMPACT);
     const json_t *cards1 = json_object_get(v1, "cards");
     for (int i = 0; i < n0; i++) {
         const sprint_design *d = sprint_design_of(CS, h0[i]);
@@ -1312,7 +1335,8 @@ static void test_engine_views_hide_hands_and_payments(void)
                  0);
     json_t *legal = engine_legal(g, 1);
     REQUIRE(legal);
-    json_t *ch = json_object_get(json_array_get(json_object_get(legal, "windows"), 0), "choices");
+    json_t *ch = json_object_get(
+        json_array_get(json_object_get(legal, "windows"), 0), "choices");
     CHECK(json_array_size(ch) >= 2); /* explore + survey at least */
     json_decref(legal);
     /* Find a paid world or development seat 1 can place. */
@@ -1322,7 +1346,8 @@ static void test_engine_views_hide_hands_and_payments(void)
     int target = -1, cost = 0;
     for (int i = 0; i < n1 && target < 0; i++) {
         const sprint_design *d = sprint_design_of(CS, h1[i]);
-        if (d->kind == SPRINT_DEVELOPMENT && d->cost >= 2 && d->cost - 1 <= n1 - 1) {
+        if (d->kind == SPRINT_DEVELOPMENT && d->cost >= 2 &&
+            d->cost - 1 <= n1 - 1) {
             target = h1[i];
             cost = d->cost - 1;
         }
@@ -1330,9 +1355,9 @@ static void test_engine_views_hide_hands_and_payments(void)
     json_t *o;
     if (target >= 0) {
         char buf[256];
-        int len = snprintf(buf, sizeof buf,
-                           "{\"action\":\"develop\",\"development\":%d,\"pay\":[",
-                           target);
+        int len = snprintf(
+            buf, sizeof buf,
+            "{\"action\":\"develop\",\"development\":%d,\"pay\":[", target);
         for (int i = 0, k = 0; i < n1 && k < cost; i++)
             if (h1[i] != target)
                 len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%d",
@@ -1345,13 +1370,15 @@ static void test_engine_views_hide_hands_and_payments(void)
     /* An illegal order leaves the game unchanged. */
     uint8_t ha[ENGINE_HASH_BYTES], hb[ENGINE_HASH_BYTES];
     engine_hash(g, ha);
-    CHECK_EQ_INT(submit(g, 1, "r1.place",
-                        J("{\"action\":\"develop\",\"survey\":true,\"pay\":[%d]}",
-                          h1[0]),
-                        &err),
-                 ENGINE_EINVALID);
+    CHECK_EQ_INT(
+        submit(
+            g, 1, "r1.place",
+            J("{\"action\":\"develop\",\"survey\":true,\"pay\":[%d]}", h1[0]),
+            &err),
+        ENGINE_EINVALID);
     CHECK_EQ_STR(err.msg, "cost 0 needs 0 discards, got 1");
-    CHECK_EQ_INT(submit(g, 1, "r9.place", J("{\"action\":\"explore\"}"), &err) != 0, 1);
+    CHECK_EQ_INT(
+        submit(g, 1, "r9.place", J("{\"action\":\"explore\"}"), &err) != 0, 1);
     engine_hash(g, hb);
     CHECK(memcmp(ha, hb, sizeof ha) == 0);
     CHECK_EQ_INT(submit(g, 1, "r1.place", o, &err), 0);
@@ -1380,9 +1407,10 @@ static void test_engine_views_hide_hands_and_payments(void)
     CHECK(json_is_object(last));
     if (target >= 0) {
         CHECK_EQ_INT(json_integer_value(json_object_get(last, "paid")), cost);
-        CHECK_EQ_INT(json_integer_value(json_object_get(
-                         json_array_get(json_object_get(last, "placed"), 0), "id")),
-                     target);
+        CHECK_EQ_INT(
+            json_integer_value(json_object_get(
+                json_array_get(json_object_get(last, "placed"), 0), "id")),
+            target);
     }
     json_decref(v0);
     /* Save, load, same hash. */
@@ -1436,8 +1464,8 @@ static void test_engine_defaults_and_options(void)
     /* Timeout defaults: explore, then keep the first cards. */
     engine_game *g = engine_create("sprint", "g-def", NULL, 2, seed32, &err);
     REQUIRE(g);
-    engine_input in = {.seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT,
-                       .window = "r1.place"};
+    engine_input in = {
+        .seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .window = "r1.place"};
     CHECK_EQ_INT(engine_apply(g, &in, NULL, &err), 0);
     engine_window w;
     CHECK_EQ_INT(engine_windows(g, &w, 1), 1);
@@ -1468,8 +1496,11 @@ static void test_engine_full_games_unique_windows(void)
     engine_rng brng;
     rng_for(&brng, 99, 3);
     for (int seats = 1; seats <= 4; seats++) {
-        json_t *opts = seats == 1 ? J("{\"campaign_conditions_met\":[\"magnate\"]}") : NULL;
-        engine_game *g = engine_create("sprint", "g-full", opts, seats, seed32, &err);
+        json_t *opts = seats == 1
+                           ? J("{\"campaign_conditions_met\":[\"magnate\"]}")
+                           : NULL;
+        engine_game *g =
+            engine_create("sprint", "g-full", opts, seats, seed32, &err);
         json_decref(opts);
         REQUIRE(g);
         char seen[64][ENGINE_WINDOW_ID_MAX], last[ENGINE_WINDOW_ID_MAX] = "";
@@ -1489,7 +1520,8 @@ static void test_engine_full_games_unique_windows(void)
                 if (!(w.seats >> s & 1) || (w.submitted >> s & 1))
                     continue;
                 engine_input in;
-                REQUIRE(engine_bot_action(g, s, "basic", &brng, &in, &err) == 0);
+                REQUIRE(engine_bot_action(g, s, "basic", &brng, &in, &err) ==
+                        0);
                 int rc = engine_apply(g, &in, NULL, &err);
                 json_decref((json_t *)in.payload);
                 CHECKF(rc == 0, "bot input refused: %s", err.msg);
@@ -1542,8 +1574,9 @@ static void test_campaign_conditions_and_progress(void)
     json_t *r = solo_result(70, 10, 0, 0);
     CHECK_EQ_INT(sprint_campaign_advance(NULL, r, NULL, &next, &err), 0);
     CHECK_EQ_STR(json_string_value(json_object_get(next, "status")), "active");
-    CHECK_EQ_STR(json_string_value(json_array_get(json_object_get(next, "met"), 0)),
-                 "magnate");
+    CHECK_EQ_STR(
+        json_string_value(json_array_get(json_object_get(next, "met"), 0)),
+        "magnate");
     prog = next;
     /* Game 2 meets magnate again and tycoon: tycoon is new. Choosing the old
      * one is refused. */
@@ -1577,8 +1610,8 @@ static void test_campaign_conditions_and_progress(void)
     prog = next;
     CHECK_EQ_INT(sprint_campaign_advance(prog, r, NULL, &next, &err), 0);
     CHECK_EQ_STR(json_string_value(json_object_get(next, "status")), "lost");
-    CHECK(json_is_null(json_object_get(json_array_get(json_object_get(next, "games"), 1),
-                                       "checked")));
+    CHECK(json_is_null(json_object_get(
+        json_array_get(json_object_get(next, "games"), 1), "checked")));
     json_decref(next);
     json_decref(prog);
     json_decref(r);
@@ -1698,8 +1731,7 @@ static void test_basic_beats_random(void)
     }
     printf("sprint basic vs random (2p): basic wins %.1f%%, basic averages "
            "%.1f VP chips, games last %.2f rounds\n",
-           100.0 * wins / games, (double)chips / games,
-           (double)rounds / games);
+           100.0 * wins / games, (double)chips / games, (double)rounds / games);
     CHECK(wins * 10 >= games * 9);
     /* basic against itself: how fast does a decent player reach 50? */
     int r2 = 0;
@@ -1730,9 +1762,8 @@ static void test_basic_beats_random(void)
     printf("sprint basic solitaire: %.1f VP chips after 7 rounds; conditions "
            "met: magnate %.0f%%, warlord %.0f%%, tycoon %.0f%%, pathfinder "
            "%.0f%%\n",
-           (double)solo / games, 100.0 * met[0] / games,
-           100.0 * met[1] / games, 100.0 * met[2] / games,
-           100.0 * met[3] / games);
+           (double)solo / games, 100.0 * met[0] / games, 100.0 * met[1] / games,
+           100.0 * met[2] / games, 100.0 * met[3] / games);
     for (int c = 0; c < SPRINT_NCONDS; c++)
         CHECKF(met[c] > 0, "condition %d never met by basic", c);
 }

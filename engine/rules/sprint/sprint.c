@@ -43,11 +43,13 @@ static int parse_options(const json_t *o, int seats, opts *out,
     if (!o || json_is_null(o))
         return 0;
     if (!json_is_object(o))
-        return engine_fail(err, ENGINE_EINVALID, "", "options must be an "
-                                                     "object");
+        return engine_fail(err, ENGINE_EINVALID, "",
+                           "options must be an "
+                           "object");
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)o, k, v) {
+    json_object_foreach((json_t *)o, k, v)
+    {
         if (strcmp(k, "solitaire") == 0) {
             if (!json_is_boolean(v))
                 return engine_fail(err, ENGINE_EINVALID, k,
@@ -92,17 +94,19 @@ static int parse_options(const json_t *o, int seats, opts *out,
                 out->met |= bit;
             }
         } else {
-            return engine_fail(err, ENGINE_EINVALID, k,
-                               "unknown option \"%s\"", k);
+            return engine_fail(err, ENGINE_EINVALID, k, "unknown option \"%s\"",
+                               k);
         }
     }
     return 0;
 }
 
-static int sp_init(engine_error *err) { return sprint_cards_init(err); }
+static int sp_init(engine_error *err)
+{
+    return sprint_cards_init(err);
+}
 
-static int sp_check_options(const json_t *options, int seats,
-                            engine_error *err)
+static int sp_check_options(const json_t *options, int seats, engine_error *err)
 {
     opts o;
     return parse_options(options, seats, &o, err);
@@ -127,7 +131,10 @@ static void *sp_setup(engine_ctx *ctx, const json_t *options, int seats,
     return s;
 }
 
-static void sp_destroy(void *state) { free(state); }
+static void sp_destroy(void *state)
+{
+    free(state);
+}
 
 static void *sp_clone(const void *state)
 {
@@ -137,7 +144,10 @@ static void *sp_clone(const void *state)
     return s;
 }
 
-static json_t *sp_save(const void *state) { return sprint_state_save(state); }
+static json_t *sp_save(const void *state)
+{
+    return sprint_state_save(state);
+}
 
 static void *sp_load(const json_t *saved, engine_error *err)
 {
@@ -204,8 +214,7 @@ static int sp_check_order(const void *state, int seat, const char *window,
     return sprint_discard_parse(s, seat, order, ids, &n, err);
 }
 
-static json_t *sp_default_order(const void *state, int seat,
-                                const char *window)
+static json_t *sp_default_order(const void *state, int seat, const char *window)
 {
     const sprint_state *s = state;
     if (window_ok(s, seat, window, NULL))
@@ -232,19 +241,17 @@ static json_t *sp_public_order(const void *state, int seat, const char *window,
     }
     /* What was placed is public; which cards paid for it is not. */
     json_t *out = json_object();
-    static const char *const keep[] = {"action",       "development",
-                                       "survey",       "world",
-                                       "world_mode",   "convoy_world",
-                                       "convoy_mode",  "rival",
-                                       NULL};
+    static const char *const keep[] = {
+        "action",       "development", "survey", "world", "world_mode",
+        "convoy_world", "convoy_mode", "rival",  NULL};
     for (int i = 0; keep[i]; i++) {
         json_t *v = json_object_get(order, keep[i]);
         if (v)
             json_object_set(out, keep[i], v);
     }
-    json_object_set_new(
-        out, "paid",
-        json_integer((json_int_t)json_array_size(json_object_get(order, "pay"))));
+    json_object_set_new(out, "paid",
+                        json_integer((json_int_t)json_array_size(
+                            json_object_get(order, "pay"))));
     return out;
 }
 

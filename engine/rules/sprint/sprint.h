@@ -18,66 +18,72 @@ extern const struct engine_ruleset sprint_ruleset;
 
 /* ------------------------------------------------------------- cards -- */
 #define SPRINT_MAX_DESIGNS 96
-#define SPRINT_MAX_DECK 124      /* deck instances */
-#define SPRINT_MAX_CARDS 128     /* deck plus one survey card per seat */
+#define SPRINT_MAX_DECK 124  /* deck instances */
+#define SPRINT_MAX_CARDS 128 /* deck plus one survey card per seat */
 #define SPRINT_MAX_ABILITIES 4
 #define SPRINT_KEY_MAX 40
 #define SPRINT_NAME_MAX 48
 
 enum { SPRINT_DEVELOPMENT = 0, SPRINT_WORLD = 1 };
-enum { SPRINT_GREY = 0, SPRINT_AZURE, SPRINT_JADE, SPRINT_AMBER, SPRINT_VIOLET,
-       SPRINT_NCOLOURS };
+enum {
+    SPRINT_GREY = 0,
+    SPRINT_AZURE,
+    SPRINT_JADE,
+    SPRINT_AMBER,
+    SPRINT_VIOLET,
+    SPRINT_NCOLOURS
+};
 enum { SPRINT_FACTION_NONE = 0, SPRINT_REBEL, SPRINT_ALIEN };
 
 /* What a counting ability counts ("what" in cards.json). */
 enum {
-    SPRINT_W_CARD = 0,        /* "card": any card */
-    SPRINT_W_DEVELOPMENT,     /* "development" */
-    SPRINT_W_WORLD,           /* "world" */
-    SPRINT_W_MILITARY_WORLD,  /* "military_world" */
-    SPRINT_W_CIVIL_WORLD,     /* "civil_world": non-military world */
-    SPRINT_W_REBEL_WORLD,     /* "rebel_world" */
-    SPRINT_W_ALIEN_WORLD,     /* "alien_world" */
-    SPRINT_W_GREY_WORLD,      /* "grey_world" ... one per colour */
+    SPRINT_W_CARD = 0,       /* "card": any card */
+    SPRINT_W_DEVELOPMENT,    /* "development" */
+    SPRINT_W_WORLD,          /* "world" */
+    SPRINT_W_MILITARY_WORLD, /* "military_world" */
+    SPRINT_W_CIVIL_WORLD,    /* "civil_world": non-military world */
+    SPRINT_W_REBEL_WORLD,    /* "rebel_world" */
+    SPRINT_W_ALIEN_WORLD,    /* "alien_world" */
+    SPRINT_W_GREY_WORLD,     /* "grey_world" ... one per colour */
     SPRINT_W_AZURE_WORLD,
     SPRINT_W_JADE_WORLD,
     SPRINT_W_AMBER_WORLD,
     SPRINT_W_VIOLET_WORLD,
-    SPRINT_W_MILITARY_ICON,   /* "military_icon": printed general military */
-    SPRINT_W_EXPLORE_ICON,    /* "explore_icon" */
-    SPRINT_W_INCOME_ICON,     /* "income_icon": printed income */
+    SPRINT_W_MILITARY_ICON, /* "military_icon": printed general military */
+    SPRINT_W_EXPLORE_ICON,  /* "explore_icon" */
+    SPRINT_W_INCOME_ICON,   /* "income_icon": printed income */
     SPRINT_W_COUNT
 };
 
 /* The ability vocabulary ("type" in cards.json). */
 enum {
-    SPRINT_AB_DISCOUNT = 0,  /* paid cards of `what` cost `amount` less */
-    SPRINT_AB_MILITARY_VS,   /* +amount military against `what` worlds */
-    SPRINT_AB_PAY_MILITARY,  /* military worlds may be paid at defence-1 */
-    SPRINT_AB_CONVOY,        /* placing this world lets a second `what` in */
-    SPRINT_AB_VP_PER,        /* amount VP per `every` `what` in your empire */
-    SPRINT_AB_VP_PER_RIVAL,  /* ... in your chosen rival's empire */
-    SPRINT_AB_BONUS_IF,      /* once: amount VP + income if `what` present */
-    SPRINT_AB_INCOME_PER,    /* amount income per `every` `what` */
-    SPRINT_AB_TOP_MILITARY,  /* draw `amount` at income if top military */
+    SPRINT_AB_DISCOUNT = 0, /* paid cards of `what` cost `amount` less */
+    SPRINT_AB_MILITARY_VS,  /* +amount military against `what` worlds */
+    SPRINT_AB_PAY_MILITARY, /* military worlds may be paid at defence-1 */
+    SPRINT_AB_CONVOY,       /* placing this world lets a second `what` in */
+    SPRINT_AB_VP_PER,       /* amount VP per `every` `what` in your empire */
+    SPRINT_AB_VP_PER_RIVAL, /* ... in your chosen rival's empire */
+    SPRINT_AB_BONUS_IF,     /* once: amount VP + income if `what` present */
+    SPRINT_AB_INCOME_PER,   /* amount income per `every` `what` */
+    SPRINT_AB_TOP_MILITARY, /* draw `amount` at income if top military */
     SPRINT_AB_COUNT
 };
 
 typedef struct sprint_ability {
     uint8_t type, what, every;
-    int8_t amount;  /* discount, military, VP, income or cards */
-    int8_t income;  /* bonus_if only */
+    int8_t amount; /* discount, military, VP, income or cards */
+    int8_t income; /* bonus_if only */
 } sprint_ability;
 
 typedef struct sprint_design {
-    char key[SPRINT_KEY_MAX];    /* stable id, [a-z0-9_]+ */
-    char name[SPRINT_NAME_MAX];  /* shown to players */
-    uint8_t kind;                /* SPRINT_DEVELOPMENT / SPRINT_WORLD */
-    uint8_t military_world;      /* worlds: conquered by military */
-    uint8_t colour, faction;     /* worlds */
-    uint8_t count;               /* copies in the deck; 0 for the survey */
-    uint8_t central;             /* the survey card */
-    int8_t cost;                 /* cost, or defence of a military world */
+    char key[SPRINT_KEY_MAX];   /* stable id, [a-z0-9_]+ */
+    char name[SPRINT_NAME_MAX]; /* shown to players */
+    uint8_t kind;               /* SPRINT_DEVELOPMENT / SPRINT_WORLD */
+    uint8_t military_world;     /* worlds: conquered by military */
+    uint8_t colour, faction;    /* worlds */
+    uint8_t count;              /* copies in the deck; 0 for the survey */
+    uint8_t central;            /* the survey card */
+    int8_t cost;                /* cost, or defence of a military world */
     int8_t vp, income, explore, military;
     uint8_t nab;
     sprint_ability ab[SPRINT_MAX_ABILITIES];
@@ -86,10 +92,10 @@ typedef struct sprint_design {
 typedef struct sprint_cardset {
     int ndesigns;
     sprint_design designs[SPRINT_MAX_DESIGNS];
-    int ndeck;                          /* deck instances */
+    int ndeck;                            /* deck instances */
     uint8_t deck_design[SPRINT_MAX_DECK]; /* instance -> design index */
-    int survey;                         /* design index of the survey card */
-    char sha256[65];                    /* of the source text */
+    int survey;                           /* design index of the survey card */
+    char sha256[65];                      /* of the source text */
 } sprint_cardset;
 
 /* Parse and validate a cards.json text of len bytes (need not be
@@ -118,12 +124,12 @@ enum {
 #define SPRINT_NCONDS 4
 
 typedef struct sprint_final_stats {
-    int rounds;           /* rounds played */
-    int chips;            /* VP chips */
-    int income;           /* empire income */
-    int military;         /* printed general military */
-    int military_worlds;  /* military worlds in the empire */
-    int colours;          /* bitmask of world colours, 1<<SPRINT_AZURE... */
+    int rounds;          /* rounds played */
+    int chips;           /* VP chips */
+    int income;          /* empire income */
+    int military;        /* printed general military */
+    int military_worlds; /* military worlds in the empire */
+    int colours;         /* bitmask of world colours, 1<<SPRINT_AZURE... */
     int developments, worlds;
 } sprint_final_stats;
 

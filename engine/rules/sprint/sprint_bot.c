@@ -124,6 +124,8 @@ static void pick_k(engine_rng *rng, const uint8_t *ids, int n, int k,
 {
     uint8_t tmp[SPRINT_MAX_CARDS];
     memcpy(tmp, ids, (size_t)n);
+    if (k > n) /* cannot happen for enumerated plans; stay in bounds */
+        k = n;
     for (int i = 0; i < k; i++) {
         int j = i + (int)engine_rng_below(rng, (uint32_t)(n - i));
         uint8_t t = tmp[i];
@@ -180,8 +182,8 @@ static json_t *discard_json(const uint8_t *ids, int n)
 /* -------------------------------------------------------------- basic -- */
 
 typedef struct outlook {
-    int rl;     /* scorings left, this round's included */
-    double cv;  /* worth of one card in hand, in VP chips */
+    int rl;    /* scorings left, this round's included */
+    double cv; /* worth of one card in hand, in VP chips */
 } outlook;
 
 static outlook outlook_of(const sprint_state *s, int seat)
@@ -225,8 +227,8 @@ static double keep_value(const sprint_design *d, const outlook *o)
                (d->military + d->explore) * 0.3 * later;
     for (int a = 0; a < d->nab; a++)
         v += 1.2 * later * 0.5;
-    int price = d->kind == SPRINT_WORLD && d->military_world ? d->cost / 2
-                                                              : d->cost;
+    int price =
+        d->kind == SPRINT_WORLD && d->military_world ? d->cost / 2 : d->cost;
     v -= price * o->cv;
     return v;
 }
@@ -252,8 +254,12 @@ static double ability_bonus(const sprint_state *s, int seat,
     for (int a = 0; a < d->nab; a++) {
         const sprint_ability *ab = &d->ab[a];
         switch (ab->type) {
-        case SPRINT_AB_DISCOUNT: v += ab->amount * 0.6 * cap * o->cv; break;
-        case SPRINT_AB_MILITARY_VS: v += ab->amount * 0.25 * cap; break;
+        case SPRINT_AB_DISCOUNT:
+            v += ab->amount * 0.6 * cap * o->cv;
+            break;
+        case SPRINT_AB_MILITARY_VS:
+            v += ab->amount * 0.25 * cap;
+            break;
         case SPRINT_AB_PAY_MILITARY:
             v += (mil_in_hand ? 1.0 : 0.3) * cap * o->cv;
             break;
@@ -264,16 +270,16 @@ static double ability_bonus(const sprint_state *s, int seat,
             /* It grows as the empire grows. */
             v += ab->amount * 0.5 * later / ab->every;
             break;
-        default: break;
+        default:
+            break;
         }
     }
     (void)worlds_in_hand;
     return v;
 }
 
-static double place_value(const sprint_state *s, int seat,
-                          const sprint_plan *p, int cost, const outlook *o,
-                          int rival)
+static double place_value(const sprint_state *s, int seat, const sprint_plan *p,
+                          int cost, const outlook *o, int rival)
 {
     const sprint_cardset *cs = sprint_cards();
     const sprint_player *pl = &s->p[seat];

@@ -66,11 +66,11 @@ int sprint_final_stats_from_result(const json_t *result,
         return engine_fail(err, ENGINE_EINVALID, "result",
                            "result must be a finished solitaire game's result");
     const json_t *f = json_object_get(result, "final");
-    static const char *const keys[] = {"rounds", "chips", "income",
-                                       "military", "military_worlds",
-                                       "colours", "developments", "worlds"};
-    int *slots[] = {&out->rounds, &out->chips, &out->income,
-                    &out->military, &out->military_worlds, &out->colours,
+    static const char *const keys[] = {
+        "rounds",          "chips",   "income",       "military",
+        "military_worlds", "colours", "developments", "worlds"};
+    int *slots[] = {&out->rounds,       &out->chips,           &out->income,
+                    &out->military,     &out->military_worlds, &out->colours,
                     &out->developments, &out->worlds};
     for (int i = 0; i < 8; i++) {
         const json_t *v = json_object_get(f, keys[i]);
@@ -93,7 +93,8 @@ static int ids_mask(const json_t *a, unsigned *mask, const char *field,
         return engine_fail(err, ENGINE_EINVALID, field,
                            "%s must be an array of condition ids", field);
     for (size_t i = 0; i < json_array_size(a); i++) {
-        unsigned b = sprint_condition_bit(json_string_value(json_array_get(a, i)));
+        unsigned b =
+            sprint_condition_bit(json_string_value(json_array_get(a, i)));
         if (!b || (*mask & b))
             return engine_fail(err, ENGINE_EINVALID, field,
                                "%s[%zu] must be a distinct condition id "
@@ -125,7 +126,8 @@ int sprint_campaign_advance(const json_t *progress, const json_t *result,
                                "progress must be an object");
         const char *k;
         const json_t *v;
-        json_object_foreach((json_t *)progress, k, v) {
+        json_object_foreach((json_t *)progress, k, v)
+        {
             if (strcmp(k, "games") && strcmp(k, "met") && strcmp(k, "status"))
                 return engine_fail(err, ENGINE_EINVALID, k,
                                    "unknown field \"%s\" in progress", k);
@@ -168,18 +170,19 @@ int sprint_campaign_advance(const json_t *progress, const json_t *result,
     } else if (fresh) {
         pick = fresh & (~fresh + 1); /* lowest bit: the canonical order */
     }
-    json_t *games = progress ? json_deep_copy(json_object_get(progress, "games"))
-                             : json_array();
+    json_t *games = progress
+                        ? json_deep_copy(json_object_get(progress, "games"))
+                        : json_array();
     json_array_append_new(
-        games, json_pack("{s:o, s:o, s:i}", "conditions_met", mask_ids(game),
-                         "checked",
-                         pick ? json_string(sprint_condition_id(pick))
-                              : json_null(),
-                         "chips", st.chips));
+        games,
+        json_pack("{s:o, s:o, s:i}", "conditions_met", mask_ids(game),
+                  "checked",
+                  pick ? json_string(sprint_condition_id(pick)) : json_null(),
+                  "chips", st.chips));
     met |= pick;
-    const char *status = !pick                      ? "lost"
+    const char *status = !pick                    ? "lost"
                          : met == SPRINT_COND_ALL ? "won"
-                                                    : "active";
+                                                  : "active";
     *next = json_pack("{s:o, s:o, s:s}", "games", games, "met", mask_ids(met),
                       "status", status);
     return 0;

@@ -20,17 +20,17 @@ static sprint_cardset g_cards; /* written once by sprint_cards_init */
 static int g_cards_ready;
 
 static const char *const what_names[SPRINT_W_COUNT] = {
-    "card",        "development",   "world",         "military_world",
-    "civil_world", "rebel_world",   "alien_world",   "grey_world",
-    "azure_world", "jade_world",    "amber_world",   "violet_world",
+    "card",          "development",  "world",       "military_world",
+    "civil_world",   "rebel_world",  "alien_world", "grey_world",
+    "azure_world",   "jade_world",   "amber_world", "violet_world",
     "military_icon", "explore_icon", "income_icon"};
 
 static const char *const colour_names[SPRINT_NCOLOURS] = {
     "grey", "azure", "jade", "amber", "violet"};
 
 static const char *const ability_names[SPRINT_AB_COUNT] = {
-    "discount", "military_vs", "pay_military", "convoy",   "vp_per",
-    "vp_per_rival", "bonus_if", "income_per", "top_military"};
+    "discount",     "military_vs", "pay_military", "convoy",      "vp_per",
+    "vp_per_rival", "bonus_if",    "income_per",   "top_military"};
 
 const char *sprint_what_name(int what)
 {
@@ -39,8 +39,7 @@ const char *sprint_what_name(int what)
 
 const char *sprint_colour_name(int colour)
 {
-    return colour >= 0 && colour < SPRINT_NCOLOURS ? colour_names[colour]
-                                                   : "?";
+    return colour >= 0 && colour < SPRINT_NCOLOURS ? colour_names[colour] : "?";
 }
 
 static int lookup(const char *const *names, int n, const char *s)
@@ -75,8 +74,8 @@ static int card_fail(engine_error *err, int idx, const char *key,
 }
 
 /* Optional small integer field: absent -> def. */
-static int get_int(const json_t *obj, const char *name, int lo, int hi,
-                   int def, int *out)
+static int get_int(const json_t *obj, const char *name, int lo, int hi, int def,
+                   int *out)
 {
     const json_t *v = json_object_get(obj, name);
     if (!v) {
@@ -102,16 +101,17 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
         return card_fail(err, idx, key, field, "must be an object");
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)a, k, v) {
+    json_object_foreach((json_t *)a, k, v)
+    {
         if (strcmp(k, "type") && strcmp(k, "what") && strcmp(k, "amount") &&
             strcmp(k, "every") && strcmp(k, "income"))
             return card_fail(err, idx, key, field, "has unknown field \"%s\"",
                              k);
     }
     const json_t *t = json_object_get(a, "type");
-    int type = json_is_string(t)
-                   ? lookup(ability_names, SPRINT_AB_COUNT, json_string_value(t))
-                   : -1;
+    int type = json_is_string(t) ? lookup(ability_names, SPRINT_AB_COUNT,
+                                          json_string_value(t))
+                                 : -1;
     if (type < 0)
         return card_fail(err, idx, key, field,
                          "type must be one of discount, military_vs, "
@@ -122,9 +122,9 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
     const json_t *w = json_object_get(a, "what");
     int what = -1;
     if (w) {
-        what = json_is_string(w) ? lookup(what_names, SPRINT_W_COUNT,
-                                          json_string_value(w))
-                                 : -1;
+        what = json_is_string(w)
+                   ? lookup(what_names, SPRINT_W_COUNT, json_string_value(w))
+                   : -1;
         if (what < 0)
             return card_fail(err, idx, key, field,
                              "what must name a card kind or icon (card, "
@@ -133,13 +133,15 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
     int amount, every, income;
     int has_amount = json_object_get(a, "amount") != NULL;
     if (get_int(a, "amount", 0, 9, 0, &amount) < 0)
-        return card_fail(err, idx, key, field, "amount must be an integer 0..9");
+        return card_fail(err, idx, key, field,
+                         "amount must be an integer 0..9");
     if (get_int(a, "every", 1, 9, 1, &every) < 0)
         return card_fail(err, idx, key, field, "every must be an integer 1..9");
     if (get_int(a, "income", 0, 9, 0, &income) < 0)
-        return card_fail(err, idx, key, field, "income must be an integer 0..9");
-    int needs_what = type != SPRINT_AB_PAY_MILITARY &&
-                     type != SPRINT_AB_TOP_MILITARY;
+        return card_fail(err, idx, key, field,
+                         "income must be an integer 0..9");
+    int needs_what =
+        type != SPRINT_AB_PAY_MILITARY && type != SPRINT_AB_TOP_MILITARY;
     if (needs_what && what < 0)
         return card_fail(err, idx, key, field, "%s needs \"what\"",
                          ability_names[type]);
@@ -171,8 +173,7 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
         break;
     case SPRINT_AB_CONVOY:
         if (d->kind != SPRINT_WORLD)
-            return card_fail(err, idx, key, field,
-                             "convoy is only for worlds");
+            return card_fail(err, idx, key, field, "convoy is only for worlds");
         if (!(what == SPRINT_W_WORLD || what == SPRINT_W_MILITARY_WORLD ||
               what == SPRINT_W_CIVIL_WORLD))
             return card_fail(err, idx, key, field,
@@ -202,9 +203,9 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
 }
 
 static const char *const card_fields[] = {
-    "key",  "name",   "type",    "count",    "central",  "cost",
-    "defence", "colour", "faction", "vp", "income", "explore",
-    "military", "abilities", NULL};
+    "key",    "name",    "type",     "count",     "central",
+    "cost",   "defence", "colour",   "faction",   "vp",
+    "income", "explore", "military", "abilities", NULL};
 
 static int parse_card(const json_t *c, int idx, sprint_design *d,
                       engine_error *err)
@@ -222,7 +223,8 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
     memcpy(d->key, key, strlen(key) + 1);
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)c, k, v) {
+    json_object_foreach((json_t *)c, k, v)
+    {
         int ok = 0;
         for (int i = 0; card_fields[i]; i++)
             ok |= strcmp(card_fields[i], k) == 0;
@@ -233,7 +235,8 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
     if (!json_is_string(jn) || !*json_string_value(jn) ||
         strlen(json_string_value(jn)) >= SPRINT_NAME_MAX)
         return card_fail(err, idx, key, "name",
-                         "must be a string of 1..%d bytes", SPRINT_NAME_MAX - 1);
+                         "must be a string of 1..%d bytes",
+                         SPRINT_NAME_MAX - 1);
     memcpy(d->name, json_string_value(jn), strlen(json_string_value(jn)) + 1);
     const json_t *jt = json_object_get(c, "type");
     const char *type = json_is_string(jt) ? json_string_value(jt) : "";
@@ -259,8 +262,7 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
                              "of the central card must be development");
     } else {
         if (get_int(c, "count", 1, 8, -1, &x) < 0 || x < 0)
-            return card_fail(err, idx, key, "count",
-                             "must be an integer 1..8");
+            return card_fail(err, idx, key, "count", "must be an integer 1..8");
         d->count = (uint8_t)x;
     }
     const json_t *jcost = json_object_get(c, "cost");
@@ -275,8 +277,7 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
                                                           : "faction",
                              "is only for worlds");
         if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0)
-            return card_fail(err, idx, key, "cost",
-                             "must be an integer 0..9");
+            return card_fail(err, idx, key, "cost", "must be an integer 0..9");
         d->cost = (int8_t)x;
     } else {
         if ((jcost != NULL) == (jdef != NULL))
@@ -379,8 +380,8 @@ int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
             goto done;
         for (size_t j = 0; j < i; j++) {
             if (strcmp(out->designs[j].key, d->key) == 0) {
-                rc = card_fail(err, (int)i, d->key, "key",
-                               "repeats card %zu", j);
+                rc = card_fail(err, (int)i, d->key, "key", "repeats card %zu",
+                               j);
                 goto done;
             }
             if (strcmp(out->designs[j].name, d->name) == 0) {
@@ -432,8 +433,8 @@ int sprint_cards_init(engine_error *err)
 {
     if (g_cards_ready)
         return 0;
-    int rc = sprint_cards_parse(sprint_cards_json, (size_t)sprint_cards_json_len,
-                                &g_cards, err);
+    int rc = sprint_cards_parse(sprint_cards_json,
+                                (size_t)sprint_cards_json_len, &g_cards, err);
     if (rc == 0)
         g_cards_ready = 1;
     return rc;
@@ -462,15 +463,17 @@ int sprint_total_cards(const sprint_cardset *cs, int seats)
 static const char *what_words(int what, int plural)
 {
     static const char *const one[SPRINT_W_COUNT] = {
-        "card", "development", "world", "military world",
-        "non-military world", "rebel world", "alien world", "grey world",
-        "azure world", "jade world", "amber world", "violet world",
-        "military icon", "explore icon", "income icon"};
+        "card",           "development",        "world",
+        "military world", "non-military world", "rebel world",
+        "alien world",    "grey world",         "azure world",
+        "jade world",     "amber world",        "violet world",
+        "military icon",  "explore icon",       "income icon"};
     static const char *const many[SPRINT_W_COUNT] = {
-        "cards", "developments", "worlds", "military worlds",
-        "non-military worlds", "rebel worlds", "alien worlds",
-        "grey worlds", "azure worlds", "jade worlds", "amber worlds",
-        "violet worlds", "military icons", "explore icons", "income icons"};
+        "cards",           "developments",        "worlds",
+        "military worlds", "non-military worlds", "rebel worlds",
+        "alien worlds",    "grey worlds",         "azure worlds",
+        "jade worlds",     "amber worlds",        "violet worlds",
+        "military icons",  "explore icons",       "income icons"};
     if (what < 0 || what >= SPRINT_W_COUNT)
         return "?";
     return plural ? many[what] : one[what];
@@ -488,13 +491,15 @@ static void ability_text(const sprint_ability *a, char *buf, size_t n)
                  what_words(a->what, 1));
         break;
     case SPRINT_AB_PAY_MILITARY:
-        snprintf(buf, n, "You may pay for a military world instead of "
-                         "conquering it, at its defence minus 1 (never an "
-                         "alien world).");
+        snprintf(buf, n,
+                 "You may pay for a military world instead of "
+                 "conquering it, at its defence minus 1 (never an "
+                 "alien world).");
         break;
     case SPRINT_AB_CONVOY:
-        snprintf(buf, n, "When you place this world, you may also place a "
-                         "second %s from your hand this round.",
+        snprintf(buf, n,
+                 "When you place this world, you may also place a "
+                 "second %s from your hand this round.",
                  a->what == SPRINT_W_WORLD ? "world" : what_words(a->what, 0));
         break;
     case SPRINT_AB_VP_PER:
@@ -515,18 +520,21 @@ static void ability_text(const sprint_ability *a, char *buf, size_t n)
     }
     case SPRINT_AB_BONUS_IF:
         if (a->amount && a->income)
-            snprintf(buf, n, "+%d VP and +%d income if you have at least one "
-                             "other %s (once).",
+            snprintf(buf, n,
+                     "+%d VP and +%d income if you have at least one "
+                     "other %s (once).",
                      a->amount, a->income, what_words(a->what, 0));
         else
-            snprintf(buf, n, "+%d %s if you have at least one other %s "
-                             "(once).",
+            snprintf(buf, n,
+                     "+%d %s if you have at least one other %s "
+                     "(once).",
                      a->amount ? a->amount : a->income,
                      a->amount ? "VP" : "income", what_words(a->what, 0));
         break;
     case SPRINT_AB_TOP_MILITARY:
-        snprintf(buf, n, "At income, draw %d more card%s if no empire has "
-                         "more military than yours (at least 1).",
+        snprintf(buf, n,
+                 "At income, draw %d more card%s if no empire has "
+                 "more military than yours (at least 1).",
                  a->amount, a->amount == 1 ? "" : "s");
         break;
     default:
@@ -539,14 +547,15 @@ void sprint_design_text(const sprint_design *d, char *buf, size_t n)
     size_t used = 0;
     buf[0] = 0;
     if (d->central)
-        used += (size_t)snprintf(buf, n, "Central: each player may place it "
-                                         "once per game instead of a "
-                                         "development from hand.");
+        used += (size_t)snprintf(buf, n,
+                                 "Central: each player may place it "
+                                 "once per game instead of a "
+                                 "development from hand.");
     for (int i = 0; i < d->nab && used < n; i++) {
         char one[200];
         ability_text(&d->ab[i], one, sizeof one);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s",
-                                 used ? " " : "", one);
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "",
+                                 one);
     }
 }
 
@@ -557,23 +566,21 @@ json_t *sprint_design_json(const sprint_design *d)
     json_t *o = json_object();
     json_object_set_new(o, "key", json_string(d->key));
     json_object_set_new(o, "name", json_string(d->name));
-    json_object_set_new(o, "type", json_string(d->kind == SPRINT_WORLD
-                                                   ? "world"
-                                                   : "development"));
+    json_object_set_new(
+        o, "type",
+        json_string(d->kind == SPRINT_WORLD ? "world" : "development"));
     if (d->kind == SPRINT_WORLD) {
         json_object_set_new(o, "military_world",
                             json_boolean(d->military_world));
-        json_object_set_new(o, "colour",
-                            json_string(colour_names[d->colour]));
+        json_object_set_new(o, "colour", json_string(colour_names[d->colour]));
         json_object_set_new(o, "faction",
                             d->faction == SPRINT_REBEL   ? json_string("rebel")
                             : d->faction == SPRINT_ALIEN ? json_string("alien")
                                                          : json_null());
     }
-    json_object_set_new(o, d->kind == SPRINT_WORLD && d->military_world
-                               ? "defence"
-                               : "cost",
-                        json_integer(d->cost));
+    json_object_set_new(
+        o, d->kind == SPRINT_WORLD && d->military_world ? "defence" : "cost",
+        json_integer(d->cost));
     json_object_set_new(o, "vp", json_integer(d->vp));
     json_object_set_new(o, "income", json_integer(d->income));
     json_object_set_new(o, "explore", json_integer(d->explore));
@@ -612,8 +619,8 @@ json_t *sprint_catalog(void)
     for (int i = 0; i < cs->ndesigns; i++)
         json_array_append_new(cards, sprint_design_json(&cs->designs[i]));
     for (int i = 0; i < cs->ndeck; i++)
-        json_array_append_new(
-            inst, json_string(cs->designs[cs->deck_design[i]].key));
+        json_array_append_new(inst,
+                              json_string(cs->designs[cs->deck_design[i]].key));
     return json_pack("{s:o, s:o, s:s, s:s}", "cards", cards, "instances", inst,
                      "survey", cs->designs[cs->survey].key, "sha256",
                      cs->sha256);

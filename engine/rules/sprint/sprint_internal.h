@@ -12,8 +12,8 @@
 #ifndef CONCLAVE_SPRINT_INTERNAL_H
 #define CONCLAVE_SPRINT_INTERNAL_H
 
-#include "engine/ruleset.h"
 #include "engine/rules/sprint/sprint.h"
+#include "engine/ruleset.h"
 
 #include <stdint.h>
 
@@ -21,11 +21,11 @@
 #define SPRINT_HAND_LIMIT 10
 #define SPRINT_START_HAND 6
 #define SPRINT_SOLO_ROUNDS 7
-#define SPRINT_MAX_ROUNDS 20  /* ours: a multi-player game always ends */
+#define SPRINT_MAX_ROUNDS 20 /* ours: a multi-player game always ends */
 #define SPRINT_EXPLORE_MARKER 3
 #define SPRINT_EXPLORE_BASE 2
 #define SPRINT_MAX_PAY 32
-#define SPRINT_NONE 255       /* "no card" in a uint8_t slot */
+#define SPRINT_NONE 255 /* "no card" in a uint8_t slot */
 
 /* The placement actions of a round. */
 enum {
@@ -39,17 +39,21 @@ enum {
 /* How a world is placed. */
 enum { SPRINT_MODE_PAY = 0, SPRINT_MODE_CONQUER = 1 };
 
-enum { SPRINT_PHASE_PLACE = 0, SPRINT_PHASE_EXPLORE, SPRINT_PHASE_LIMIT,
-       SPRINT_PHASE_OVER };
+enum {
+    SPRINT_PHASE_PLACE = 0,
+    SPRINT_PHASE_EXPLORE,
+    SPRINT_PHASE_LIMIT,
+    SPRINT_PHASE_OVER
+};
 
 /* One placement, decoded from an order (payment aside). */
 typedef struct sprint_plan {
     uint8_t action;
-    uint8_t dev;          /* instance or SPRINT_NONE (survey: the seat's) */
+    uint8_t dev; /* instance or SPRINT_NONE (survey: the seat's) */
     uint8_t world, world_mode;
     uint8_t convoy, convoy_mode; /* second world or SPRINT_NONE */
-    uint8_t survey;       /* dev is the central survey card */
-    int8_t rival;         /* -1: keep the current rival */
+    uint8_t survey;              /* dev is the central survey card */
+    int8_t rival;                /* -1: keep the current rival */
     uint8_t npay;
     uint8_t pay[SPRINT_MAX_PAY]; /* at most 3 cards of cost <= 9 */
 } sprint_plan;
@@ -65,9 +69,9 @@ typedef struct sprint_last {
     uint8_t survey;
     uint8_t nplaced;
     uint8_t placed[3];
-    uint8_t conquered[3];   /* parallel to placed: 1 = by military */
-    uint8_t paid;           /* cards discarded as payment */
-    uint8_t drew;           /* settle bonus draw */
+    uint8_t conquered[3]; /* parallel to placed: 1 = by military */
+    uint8_t paid;         /* cards discarded as payment */
+    uint8_t drew;         /* settle bonus draw */
     uint8_t explore_drew, explore_discarded;
     uint8_t income_drew, limit_discarded;
     int16_t vp_scored;
@@ -77,22 +81,22 @@ typedef struct sprint_player {
     uint8_t nhand, nempire;
     uint8_t hand[SPRINT_MAX_CARDS];
     uint8_t empire[SPRINT_MAX_CARDS];
-    int32_t chips;          /* VP chips collected so far */
+    int32_t chips; /* VP chips collected so far */
     uint8_t survey_used;
-    int8_t rival;           /* seat counted by rival-VP cards, -1 in solo */
-    uint8_t must_discard;   /* in an explore/limit window */
+    int8_t rival;         /* seat counted by rival-VP cards, -1 in solo */
+    uint8_t must_discard; /* in an explore/limit window */
     sprint_last last;
 } sprint_player;
 
 typedef struct sprint_state {
     uint8_t seats, solo, phase, over;
-    int32_t target;          /* VP chips that end a multi-player game */
-    int32_t round;           /* 1-based */
-    int32_t max_rounds;      /* 7 in solitaire, SPRINT_MAX_ROUNDS else */
-    uint8_t campaign;        /* options carried campaign_conditions_met */
-    uint8_t campaign_met;    /* bitmask of SPRINT_COND_* already met */
+    int32_t target;       /* VP chips that end a multi-player game */
+    int32_t round;        /* 1-based */
+    int32_t max_rounds;   /* 7 in solitaire, SPRINT_MAX_ROUNDS else */
+    uint8_t campaign;     /* options carried campaign_conditions_met */
+    uint8_t campaign_met; /* bitmask of SPRINT_COND_* already met */
     uint8_t ndeck, ndiscard;
-    uint8_t deck[SPRINT_MAX_CARDS];    /* deck[ndeck-1] is the top */
+    uint8_t deck[SPRINT_MAX_CARDS]; /* deck[ndeck-1] is the top */
     uint8_t discard[SPRINT_MAX_CARDS];
     uint32_t reshuffles;
     sprint_player p[SPRINT_MAX_SEATS];

@@ -20,19 +20,32 @@ static int what_matches(int what, const sprint_design *d)
 {
     int w = d->kind == SPRINT_WORLD;
     switch (what) {
-    case SPRINT_W_CARD: return 1;
-    case SPRINT_W_DEVELOPMENT: return !w;
-    case SPRINT_W_WORLD: return w;
-    case SPRINT_W_MILITARY_WORLD: return w && d->military_world;
-    case SPRINT_W_CIVIL_WORLD: return w && !d->military_world;
-    case SPRINT_W_REBEL_WORLD: return w && d->faction == SPRINT_REBEL;
-    case SPRINT_W_ALIEN_WORLD: return w && d->faction == SPRINT_ALIEN;
-    case SPRINT_W_GREY_WORLD: return w && d->colour == SPRINT_GREY;
-    case SPRINT_W_AZURE_WORLD: return w && d->colour == SPRINT_AZURE;
-    case SPRINT_W_JADE_WORLD: return w && d->colour == SPRINT_JADE;
-    case SPRINT_W_AMBER_WORLD: return w && d->colour == SPRINT_AMBER;
-    case SPRINT_W_VIOLET_WORLD: return w && d->colour == SPRINT_VIOLET;
-    default: return 0;
+    case SPRINT_W_CARD:
+        return 1;
+    case SPRINT_W_DEVELOPMENT:
+        return !w;
+    case SPRINT_W_WORLD:
+        return w;
+    case SPRINT_W_MILITARY_WORLD:
+        return w && d->military_world;
+    case SPRINT_W_CIVIL_WORLD:
+        return w && !d->military_world;
+    case SPRINT_W_REBEL_WORLD:
+        return w && d->faction == SPRINT_REBEL;
+    case SPRINT_W_ALIEN_WORLD:
+        return w && d->faction == SPRINT_ALIEN;
+    case SPRINT_W_GREY_WORLD:
+        return w && d->colour == SPRINT_GREY;
+    case SPRINT_W_AZURE_WORLD:
+        return w && d->colour == SPRINT_AZURE;
+    case SPRINT_W_JADE_WORLD:
+        return w && d->colour == SPRINT_JADE;
+    case SPRINT_W_AMBER_WORLD:
+        return w && d->colour == SPRINT_AMBER;
+    case SPRINT_W_VIOLET_WORLD:
+        return w && d->colour == SPRINT_VIOLET;
+    default:
+        return 0;
     }
 }
 
@@ -45,10 +58,17 @@ int sprint_count_what(const sprint_cardset *cs, const uint8_t *list, int n,
             continue;
         const sprint_design *d = sprint_design_of(cs, list[i]);
         switch (what) {
-        case SPRINT_W_MILITARY_ICON: total += d->military; break;
-        case SPRINT_W_EXPLORE_ICON: total += d->explore; break;
-        case SPRINT_W_INCOME_ICON: total += d->income; break;
-        default: total += what_matches(what, d);
+        case SPRINT_W_MILITARY_ICON:
+            total += d->military;
+            break;
+        case SPRINT_W_EXPLORE_ICON:
+            total += d->explore;
+            break;
+        case SPRINT_W_INCOME_ICON:
+            total += d->income;
+            break;
+        default:
+            total += what_matches(what, d);
         }
     }
     return total;
@@ -64,13 +84,12 @@ int sprint_list_vp(const sprint_cardset *cs, const uint8_t *list, int n,
         for (int a = 0; a < d->nab; a++) {
             const sprint_ability *ab = &d->ab[a];
             if (ab->type == SPRINT_AB_VP_PER)
-                vp += ab->amount *
-                      (sprint_count_what(cs, list, n, ab->what, -1) /
-                       ab->every);
+                vp +=
+                    ab->amount *
+                    (sprint_count_what(cs, list, n, ab->what, -1) / ab->every);
             else if (ab->type == SPRINT_AB_VP_PER_RIVAL && rival_list)
                 vp += ab->amount *
-                      (sprint_count_what(cs, rival_list, nrival, ab->what,
-                                         -1) /
+                      (sprint_count_what(cs, rival_list, nrival, ab->what, -1) /
                        ab->every);
             else if (ab->type == SPRINT_AB_BONUS_IF && ab->amount &&
                      sprint_count_what(cs, list, n, ab->what, list[i]) > 0)
@@ -89,9 +108,9 @@ int sprint_list_income(const sprint_cardset *cs, const uint8_t *list, int n)
         for (int a = 0; a < d->nab; a++) {
             const sprint_ability *ab = &d->ab[a];
             if (ab->type == SPRINT_AB_INCOME_PER)
-                inc += ab->amount *
-                       (sprint_count_what(cs, list, n, ab->what, -1) /
-                        ab->every);
+                inc +=
+                    ab->amount *
+                    (sprint_count_what(cs, list, n, ab->what, -1) / ab->every);
             else if (ab->type == SPRINT_AB_BONUS_IF && ab->income &&
                      sprint_count_what(cs, list, n, ab->what, list[i]) > 0)
                 inc += ab->income;
@@ -104,9 +123,9 @@ int sprint_empire_vp(const sprint_state *s, int seat)
 {
     const sprint_cardset *cs = sprint_cards();
     const sprint_player *p = &s->p[seat];
-    const sprint_player *r =
-        !s->solo && p->rival >= 0 && p->rival < s->seats ? &s->p[p->rival]
-                                                          : NULL;
+    const sprint_player *r = !s->solo && p->rival >= 0 && p->rival < s->seats
+                                 ? &s->p[p->rival]
+                                 : NULL;
     return sprint_list_vp(cs, p->empire, p->nempire, r ? r->empire : NULL,
                           r ? r->nempire : 0);
 }
@@ -204,7 +223,10 @@ static int agg_military_vs(const agg *g, const sprint_design *d)
     return total;
 }
 
-static int clamp0(int x) { return x < 0 ? 0 : x; }
+static int clamp0(int x)
+{
+    return x < 0 ? 0 : x;
+}
 
 /* Cost of placing world d by mode with g; field names the order field. */
 static int world_cost(const agg *g, const sprint_design *d, int mode,
@@ -317,16 +339,15 @@ int sprint_plan_cost(const sprint_state *s, int seat, const sprint_plan *p,
                                    p->convoy);
             const sprint_design *w2 = sprint_design_of(cs, p->convoy);
             if (w2->kind != SPRINT_WORLD || !what_matches(cw, w2))
-                return engine_fail(err, ENGINE_EINVALID, "convoy_world",
-                                   "the convoy of %s allows a %s, and card %d "
-                                   "(%s) is not one",
-                                   w->name,
-                                   cw == SPRINT_W_MILITARY_WORLD
-                                       ? "military world"
-                                   : cw == SPRINT_W_CIVIL_WORLD
-                                       ? "non-military world"
-                                       : "world",
-                                   p->convoy, w2->name);
+                return engine_fail(
+                    err, ENGINE_EINVALID, "convoy_world",
+                    "the convoy of %s allows a %s, and card %d "
+                    "(%s) is not one",
+                    w->name,
+                    cw == SPRINT_W_MILITARY_WORLD ? "military world"
+                    : cw == SPRINT_W_CIVIL_WORLD  ? "non-military world"
+                                                  : "world",
+                    p->convoy, w2->name);
             agg_add(&g, w); /* the first world affects the second */
             rc = world_cost(&g, w2, p->convoy_mode, "convoy_world",
                             "convoy_mode", &c->convoy, err);
@@ -384,8 +405,9 @@ int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
     p->dev = p->world = p->convoy = SPRINT_NONE;
     p->rival = -1;
     if (!json_is_object(order))
-        return engine_fail(err, ENGINE_EINVALID, "", "the order must be an "
-                                                     "object");
+        return engine_fail(err, ENGINE_EINVALID, "",
+                           "the order must be an "
+                           "object");
     const char *act = json_string_value(json_object_get(order, "action"));
     if (!act)
         return engine_fail(err, ENGINE_EINVALID, "action",
@@ -401,11 +423,14 @@ int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
     else
         return engine_fail(err, ENGINE_EINVALID, "action",
                            "action must be develop, settle, both or explore");
-    int has_dev = p->action == SPRINT_ACT_DEVELOP || p->action == SPRINT_ACT_BOTH;
-    int has_world = p->action == SPRINT_ACT_SETTLE || p->action == SPRINT_ACT_BOTH;
+    int has_dev =
+        p->action == SPRINT_ACT_DEVELOP || p->action == SPRINT_ACT_BOTH;
+    int has_world =
+        p->action == SPRINT_ACT_SETTLE || p->action == SPRINT_ACT_BOTH;
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)order, k, v) {
+    json_object_foreach((json_t *)order, k, v)
+    {
         int ok;
         if (strcmp(k, "action") == 0 || strcmp(k, "rival") == 0)
             ok = 1;
@@ -418,8 +443,8 @@ int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
         else if (strcmp(k, "pay") == 0)
             ok = p->action != SPRINT_ACT_EXPLORE;
         else
-            return engine_fail(err, ENGINE_EINVALID, k,
-                               "unknown field \"%s\"", k);
+            return engine_fail(err, ENGINE_EINVALID, k, "unknown field \"%s\"",
+                               k);
         if (!ok)
             return engine_fail(err, ENGINE_EINVALID, k,
                                "%s is not allowed with action %s", k, act);
@@ -435,7 +460,8 @@ int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
             json_integer_value(jr) >= s->seats ||
             json_integer_value(jr) == seat)
             return engine_fail(err, ENGINE_EINVALID, "rival",
-                               "rival must be another seat 0..%d", s->seats - 1);
+                               "rival must be another seat 0..%d",
+                               s->seats - 1);
         p->rival = (int8_t)json_integer_value(jr);
     }
     if (has_dev) {
@@ -479,7 +505,8 @@ int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
             if ((rc = get_card_id(jc, "convoy_world", &p->convoy, err)))
                 return rc;
             p->convoy_mode = default_mode(p->convoy);
-            if (jcm && (rc = get_mode(jcm, "convoy_mode", &p->convoy_mode, err)))
+            if (jcm &&
+                (rc = get_mode(jcm, "convoy_mode", &p->convoy_mode, err)))
                 return rc;
         }
     }
@@ -524,14 +551,16 @@ int sprint_discard_parse(const sprint_state *s, int seat, const json_t *order,
 {
     const sprint_player *pl = &s->p[seat];
     if (!json_is_object(order))
-        return engine_fail(err, ENGINE_EINVALID, "", "the order must be an "
-                                                     "object");
+        return engine_fail(err, ENGINE_EINVALID, "",
+                           "the order must be an "
+                           "object");
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)order, k, v) {
+    json_object_foreach((json_t *)order, k, v)
+    {
         if (strcmp(k, "discard") != 0)
-            return engine_fail(err, ENGINE_EINVALID, k,
-                               "unknown field \"%s\"", k);
+            return engine_fail(err, ENGINE_EINVALID, k, "unknown field \"%s\"",
+                               k);
     }
     const json_t *jd = json_object_get(order, "discard");
     if (!json_is_array(jd))
@@ -611,9 +640,9 @@ static int draw(sprint_state *s, int seat, int n, sprint_io *io)
     }
     if (ids) {
         if (got)
-            engine_ctx_log_private(io->ctx, seat,
-                                   json_pack("{s:s, s:o}", "event", "drew",
-                                             "cards", ids));
+            engine_ctx_log_private(
+                io->ctx, seat,
+                json_pack("{s:s, s:o}", "event", "drew", "cards", ids));
         else
             json_decref(ids);
     }
@@ -793,10 +822,10 @@ void sprint_resolve_place(sprint_state *s, const sprint_plan *plans,
             json_array_append_new(jp, json_integer(place[k]));
         }
         p->last.nplaced = (uint8_t)n;
-        json_array_append_new(
-            summary, json_pack("{s:i, s:s, s:o, s:i}", "seat", i, "action",
-                               action_name(pl->action), "placed", jp, "paid",
-                               pl->npay));
+        json_array_append_new(summary,
+                              json_pack("{s:i, s:s, s:o, s:i}", "seat", i,
+                                        "action", action_name(pl->action),
+                                        "placed", jp, "paid", pl->npay));
     }
     log_pub(io, json_pack("{s:s, s:i, s:o}", "event", "placed", "round",
                           (int)s->round, "players", summary));
@@ -843,11 +872,10 @@ void sprint_resolve_discards(sprint_state *s, uint8_t ids[][SPRINT_MAX_CARDS],
         json_array_append_new(summary, json_pack("{s:i, s:i}", "seat", i,
                                                  "discarded", counts[i]));
     }
-    log_pub(io, json_pack("{s:s, s:s, s:i, s:o}", "event", "discarded",
-                          "phase",
-                          s->phase == SPRINT_PHASE_EXPLORE ? "explore"
-                                                           : "limit",
-                          "round", (int)s->round, "players", summary));
+    log_pub(io,
+            json_pack("{s:s, s:s, s:i, s:o}", "event", "discarded", "phase",
+                      s->phase == SPRINT_PHASE_EXPLORE ? "explore" : "limit",
+                      "round", (int)s->round, "players", summary));
     if (s->phase == SPRINT_PHASE_EXPLORE)
         score_income_limit(s, io);
     else
@@ -931,9 +959,9 @@ int sprint_state_check(const sprint_state *s, char *why, size_t n)
             BAD("seat %d: survey flag disagrees with its empire", seat);
         if (!survey_seen)
             SEE(cs->ndeck + seat, "centre");
-        if (s->solo ? p->rival != -1
-                    : (p->rival < 0 || p->rival >= s->seats ||
-                       p->rival == seat))
+        if (s->solo
+                ? p->rival != -1
+                : (p->rival < 0 || p->rival >= s->seats || p->rival == seat))
             BAD("seat %d: bad rival %d", seat, p->rival);
         if (p->must_discard > p->nhand)
             BAD("seat %d: must discard more than it holds", seat);
@@ -1000,13 +1028,12 @@ json_t *sprint_state_save(const sprint_state *s)
     for (int i = 0; i < s->seats; i++) {
         const sprint_player *p = &s->p[i];
         json_array_append_new(
-            players,
-            json_pack("{s:o, s:o, s:i, s:i, s:i, s:i, s:o}", "hand",
-                      ids_json(p->hand, p->nhand), "empire",
-                      ids_json(p->empire, p->nempire), "chips", p->chips,
-                      "survey_used", p->survey_used, "rival", p->rival,
-                      "must_discard", p->must_discard, "last",
-                      last_json(&p->last)));
+            players, json_pack("{s:o, s:o, s:i, s:i, s:i, s:i, s:o}", "hand",
+                               ids_json(p->hand, p->nhand), "empire",
+                               ids_json(p->empire, p->nempire), "chips",
+                               p->chips, "survey_used", p->survey_used, "rival",
+                               p->rival, "must_discard", p->must_discard,
+                               "last", last_json(&p->last)));
     }
     return json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i,"
                      " s:o, s:o, s:i, s:o}",
@@ -1089,17 +1116,17 @@ int sprint_state_load(sprint_state *s, const json_t *j, engine_error *err)
         uint8_t nc = 0;
         int v[9];
         static const char *const lk[] = {
-            "action", "survey", "paid", "drew", "explore_drew",
-            "explore_discarded", "income_drew", "limit_discarded",
-            "vp_scored"};
+            "action",      "survey",          "paid",
+            "drew",        "explore_drew",    "explore_discarded",
+            "income_drew", "limit_discarded", "vp_scored"};
         for (int k = 0; k < 9; k++)
             if (int_in(jl, lk[k], k == 8 ? -32768 : 0, k == 8 ? 32767 : 255,
                        &v[k]) < 0)
                 return engine_fail(err, ENGINE_EINTERNAL, "players",
                                    "saved sprint state: bad last.%s of %d",
                                    lk[k], i);
-        if (ids_load(json_object_get(jl, "placed"), l->placed, &l->nplaced,
-                     3) < 0 ||
+        if (ids_load(json_object_get(jl, "placed"), l->placed, &l->nplaced, 3) <
+                0 ||
             ids_load(json_object_get(jl, "conquered"), l->conquered, &nc, 3) <
                 0 ||
             nc != l->nplaced)

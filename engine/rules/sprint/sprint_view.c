@@ -38,8 +38,8 @@ static json_t *last_view(const sprint_state *s, const sprint_player *p,
         json_object_set_new(r, "conquered", json_boolean(l->conquered[k]));
         json_array_append_new(placed, r);
     }
-    int round = s->phase == SPRINT_PHASE_PLACE && !s->over ? s->round - 1
-                                                            : s->round;
+    int round =
+        s->phase == SPRINT_PHASE_PLACE && !s->over ? s->round - 1 : s->round;
     return json_pack("{s:i, s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
                      "round", round, "action", action_names[l->action],
                      "survey", l->survey, "placed", placed, "paid", l->paid,
@@ -73,24 +73,24 @@ json_t *sprint_view_json(const sprint_state *s, int seat)
         json_array_append_new(players, jp);
     }
     char win[ENGINE_WINDOW_ID_MAX];
-    json_t *v = json_pack(
-        "{s:i, s:s, s:b, s:i, s:i, s:i, s:s, s:o}", "round", (int)s->round,
-        "phase", phase_names[s->phase], "solitaire", s->solo, "target_vp",
-        s->target, "deck", s->ndeck, "discard", s->ndiscard, "survey_card",
-        cs->designs[cs->survey].key, "players", players);
-    json_object_set_new(v, "window", sprint_window_id(s, win, sizeof win) < 0
-                                         ? json_null()
-                                         : json_string(win));
-    json_object_set_new(v, "max_rounds", s->solo ? json_integer(s->max_rounds)
-                                                 : json_null());
+    json_t *v = json_pack("{s:i, s:s, s:b, s:i, s:i, s:i, s:s, s:o}", "round",
+                          (int)s->round, "phase", phase_names[s->phase],
+                          "solitaire", s->solo, "target_vp", s->target, "deck",
+                          s->ndeck, "discard", s->ndiscard, "survey_card",
+                          cs->designs[cs->survey].key, "players", players);
+    json_object_set_new(v, "window",
+                        sprint_window_id(s, win, sizeof win) < 0
+                            ? json_null()
+                            : json_string(win));
+    json_object_set_new(v, "max_rounds",
+                        s->solo ? json_integer(s->max_rounds) : json_null());
     if (s->solo)
         json_object_set_new(v, "imaginary_military", json_integer(s->round));
     if (s->campaign) {
         json_t *met = json_array();
         for (unsigned b = 1; b <= 8; b <<= 1)
             if (s->campaign_met & b)
-                json_array_append_new(met,
-                                      json_string(sprint_condition_id(b)));
+                json_array_append_new(met, json_string(sprint_condition_id(b)));
         json_object_set_new(v, "campaign_conditions_met", met);
     }
     if (seat >= 0 && seat < s->seats) {
@@ -150,11 +150,10 @@ json_t *sprint_plan_json(const sprint_plan *p)
                                             : "pay"));
         if (p->convoy != SPRINT_NONE) {
             json_object_set_new(o, "convoy_world", json_integer(p->convoy));
-            json_object_set_new(o, "convoy_mode",
-                                json_string(p->convoy_mode ==
-                                                    SPRINT_MODE_CONQUER
-                                                ? "conquer"
-                                                : "pay"));
+            json_object_set_new(
+                o, "convoy_mode",
+                json_string(p->convoy_mode == SPRINT_MODE_CONQUER ? "conquer"
+                                                                  : "pay"));
         }
     }
     if (p->action != SPRINT_ACT_EXPLORE) {
@@ -174,8 +173,7 @@ json_t *sprint_legal_json(const sprint_state *s, int seat, const char *window)
 {
     char id[ENGINE_WINDOW_ID_MAX];
     if (seat < 0 || seat >= s->seats || sprint_window_id(s, id, sizeof id) ||
-        !window || strcmp(id, window) ||
-        !(sprint_window_seats(s) >> seat & 1))
+        !window || strcmp(id, window) || !(sprint_window_seats(s) >> seat & 1))
         return NULL;
     const sprint_player *p = &s->p[seat];
     if (s->phase == SPRINT_PHASE_PLACE) {
@@ -201,9 +199,8 @@ json_t *sprint_legal_json(const sprint_state *s, int seat, const char *window)
     json_t *shape = json_pack(
         "{s:s, s:b, s:[s], s:{s:{s:s, s:b, s:i, s:i, s:{s:o}}}}", "type",
         "object", "additionalProperties", 0, "required", "discard",
-        "properties", "discard", "type", "array", "uniqueItems", 1,
-        "minItems", p->must_discard, "maxItems", p->must_discard, "items",
-        "enum", ids);
+        "properties", "discard", "type", "array", "uniqueItems", 1, "minItems",
+        p->must_discard, "maxItems", p->must_discard, "items", "enum", ids);
     return json_pack("{s:s, s:o, s:[{s:i}]}", "kind", "order", "shape", shape,
                      "choices", "discard_count", p->must_discard);
 }
@@ -227,10 +224,10 @@ json_t *sprint_result_json(const sprint_state *s)
         }
     }
     json_t *winners = json_array();
-    json_t *r = json_pack("{s:i, s:b, s:i, s:o, s:o, s:o}", "rounds",
-                          (int)s->round, "solitaire", s->solo, "target_vp",
-                          s->target, "scores", scores, "tiebreak", tb, "vp",
-                          vps);
+    json_t *r =
+        json_pack("{s:i, s:b, s:i, s:o, s:o, s:o}", "rounds", (int)s->round,
+                  "solitaire", s->solo, "target_vp", s->target, "scores",
+                  scores, "tiebreak", tb, "vp", vps);
     if (!s->solo) {
         for (int i = 0; i < s->seats; i++)
             if (s->p[i].chips == best &&
@@ -254,13 +251,13 @@ json_t *sprint_result_json(const sprint_state *s)
         json_array_append_new(winners, json_integer(0));
     json_object_set_new(r, "winners", winners);
     json_object_set_new(r, "won", json_boolean(won));
-    json_object_set_new(
-        r, "final",
-        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "rounds",
-                  st.rounds, "chips", st.chips, "income", st.income,
-                  "military", st.military, "military_worlds",
-                  st.military_worlds, "colours", st.colours, "developments",
-                  st.developments, "worlds", st.worlds));
+    json_object_set_new(r, "final",
+                        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
+                                  "rounds", st.rounds, "chips", st.chips,
+                                  "income", st.income, "military", st.military,
+                                  "military_worlds", st.military_worlds,
+                                  "colours", st.colours, "developments",
+                                  st.developments, "worlds", st.worlds));
     json_object_set_new(r, "conditions_met", jmet);
     json_object_set_new(r, "campaign", json_boolean(s->campaign));
     if (s->campaign)
