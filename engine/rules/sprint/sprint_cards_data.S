@@ -22,4 +22,11 @@ sprint_cards_json_len:
         .quad sprint_cards_json_end - sprint_cards_json
         .size sprint_cards_json_len, 8
 
+/* Seen by the preprocessor only, so that -MMD lists cards.json as a
+ * dependency of this object and make re-embeds it when it changes; the
+ * assembler skips the text. */
+        .if 0
+#include "engine/rules/sprint/cards.json"
+        .endif
+
         .section .note.GNU-stack,"",@progbits
