@@ -74,7 +74,8 @@ asan: deps
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
-	    --inline-suppr --suppress=missingIncludeSystem -I. engine server api tests/unit
+	    --inline-suppr --suppress=missingIncludeSystem \
+	    --include=/usr/include/jansson.h -I. engine server api tests/unit
 	clang-tidy --quiet $(ENGINE_SRC) $(SERVER_SRC) server/main.c $(API_SRC) -- \
 	    -std=c11 -D_GNU_SOURCE -I. -I/usr/include/postgresql
 

@@ -564,7 +564,7 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
                  in.window ? in.window : "");
         memcpy(stored.nonce, in.nonce, ENGINE_NONCE_BYTES);
         json_t *response = json_pack("{sI}", "version",
-                                     (json_int_t)(a->version + 1));
+                                     (json_int_t)a->version + 1);
         store_append ap = {
             .game_id = a->id,
             .expected_version = a->version,

@@ -110,23 +110,23 @@ static void bprintf(buf *b, const char *fmt, ...)
 static void bprintf(buf *b, const char *fmt, ...)
 {
     va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return;
-        if (b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = (b->cap + (size_t)n) * 2;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap); /* measure */
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (b->len + (size_t)n >= b->cap) {
+        size_t cap = (b->len + (size_t)n + 1) * 2;
         char *p = realloc(b->data, cap);
         if (!p)
-            return;
+            return; /* out of memory: drop this piece */
         b->data = p;
         b->cap = cap;
     }
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
 }
 
 char *metrics_render(void)
