@@ -107,26 +107,28 @@ typedef struct buf {
 static void bprintf(buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Append one formatted piece (our pieces are short lines, well under the
+ * line buffer; a longer one would be cut, never overflow). */
 static void bprintf(buf *b, const char *fmt, ...)
 {
+    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap); /* measure */
+    int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     if (n < 0)
         return;
-    if (b->len + (size_t)n >= b->cap) {
-        size_t cap = (b->len + (size_t)n + 1) * 2;
+    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    if (b->len + len >= b->cap) {
+        size_t cap = (b->len + len + 1) * 2;
         char *p = realloc(b->data, cap);
         if (!p)
             return; /* out of memory: drop this piece */
         b->data = p;
         b->cap = cap;
     }
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
+    memcpy(b->data + b->len, line, len + 1);
+    b->len += len;
 }
 
 char *metrics_render(void)
