@@ -3,9 +3,11 @@
  * in-process, through the same engine_apply the server uses, and one JSON
  * line reports the speed and a histogram of results.
  *
- * Each game's seed is SHA-256("conclave-selfplay/1" || seed || game index,
- * 8 bytes little-endian), so a run is reproducible from --seed. The bots
- * draw from their own stream of that seed, never from the game's RNG. With
+ * A run is reproducible from --seed: with K = SHA-256("conclave-selfplay/1"
+ * || seed), game i's seed is bytes 32i..32i+31 of the ChaCha20 stream
+ * (K, stream 1), and the bots draw, game after game, from stream 2 (never
+ * from a game's own RNG). Two streams instead of a hash per game keep the
+ * crypto out of the speed figure: one keystream refill serves 8 games. With
  * --check every input is followed by a save -> load -> hash comparison and
  * every finished game is replayed from its export (engine_replay_export);
  * that is slow and meant for correctness, not for the speed figure.
@@ -22,7 +24,8 @@
 #include "engine/ruleset.h"
 #include "server/cli.h"
 
-#define BOT_STREAM UINT64_C(0x626f7473) /* "bots" */
+#define SEED_STREAM 1
+#define BOT_STREAM 2
 #define MAX_INPUTS_PER_GAME 1000000
 #define MAX_SEED_BYTES 64
 
@@ -140,19 +143,15 @@ static int parse_args(int argc, char **argv, selfplay_opts *o)
     return 0;
 }
 
-static void game_seed(const selfplay_opts *o, long index,
-                      uint8_t out[ENGINE_SEED_BYTES])
+/* K = SHA-256("conclave-selfplay/1" || seed): the key of the run's seed
+ * and bot streams. */
+static void run_key(const selfplay_opts *o, uint8_t out[ENGINE_HASH_BYTES])
 {
     static const char tag[] = "conclave-selfplay/1";
-    uint8_t buf[sizeof tag - 1 + MAX_SEED_BYTES + 8];
-    size_t n = 0;
+    uint8_t buf[sizeof tag - 1 + MAX_SEED_BYTES];
     memcpy(buf, tag, sizeof tag - 1);
-    n += sizeof tag - 1;
-    memcpy(buf + n, o->seed, o->seed_len);
-    n += o->seed_len;
-    for (int i = 0; i < 8; i++)
-        buf[n++] = (uint8_t)((uint64_t)index >> (8 * i));
-    engine_sha256(buf, n, out);
+    memcpy(buf + sizeof tag - 1, o->seed, o->seed_len);
+    engine_sha256(buf, sizeof tag - 1 + o->seed_len, out);
 }
 
 /* The histogram key of a result: "aborted", "draw", or the winning seats
@@ -227,18 +226,18 @@ static int check_replay(const engine_game *g, json_t *inputs, long index)
     return rc == 0 && match;
 }
 
-/* Play game `index` to the end. Returns 0, or 1 on a failure (reported). */
-static int play_one(const selfplay_opts *o, long index, uint64_t *inputs,
-                    json_t *histogram)
+/* Play game `index`, seeded from `seeds`, to the end. Returns 0, or 1 on
+ * a failure (reported). */
+static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
+                    engine_rng *bots, uint64_t *inputs, json_t *histogram)
 {
     uint8_t seed[ENGINE_SEED_BYTES];
     char id[32], key[64];
     engine_error err = {0};
-    engine_rng bots;
     json_t *record = o->check ? json_array() : NULL;
     int status = 1;
 
-    game_seed(o, index, seed);
+    engine_rng_bytes(seeds, seed, sizeof seed);
     snprintf(id, sizeof id, "selfplay-%ld", index);
     engine_game *g =
         engine_create(o->rs->id, id, o->options, o->seats, seed, &err);
@@ -246,7 +245,6 @@ static int play_one(const selfplay_opts *o, long index, uint64_t *inputs,
         fprintf(stderr, "conclave selfplay: %s\n", err.msg);
         goto done;
     }
-    engine_rng_init(&bots, seed, BOT_STREAM);
     while (!engine_is_over(g)) {
         engine_window w;
         engine_input in;
@@ -263,7 +261,7 @@ static int play_one(const selfplay_opts *o, long index, uint64_t *inputs,
         int seat = 0;
         while (seat < ENGINE_MAX_SEATS && !(todo & (1u << seat)))
             seat++;
-        if (engine_bot_action(g, seat, o->bot, &bots, &in, &err) != 0) {
+        if (engine_bot_action(g, seat, o->bot, bots, &in, &err) != 0) {
             fprintf(stderr, "conclave selfplay: game %ld, seat %d: %s\n",
                     index, seat, err.msg);
             goto done;
@@ -303,7 +301,9 @@ int cmd_selfplay(int argc, char **argv)
 {
     selfplay_opts o;
     engine_error err = {0};
-    struct timespec t0, t1;
+    engine_rng seeds, bots;
+    uint8_t key[ENGINE_HASH_BYTES];
+    struct timespec t0, t1, c0, c1;
     uint64_t inputs = 0;
     json_t *histogram = json_object();
     int status;
@@ -318,20 +318,29 @@ int cmd_selfplay(int argc, char **argv)
         status = status == 1 ? 0 : 2; /* --help, or a usage error */
         goto done;
     }
+    run_key(&o, key);
+    engine_rng_init(&seeds, key, SEED_STREAM);
+    engine_rng_init(&bots, key, BOT_STREAM);
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (long i = 0; i < o.games && status == 0; i++)
-        status = play_one(&o, i, &inputs, histogram);
+        status = play_one(&o, i, &seeds, &bots, &inputs, histogram);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (status == 0) {
         double secs = (double)(t1.tv_sec - t0.tv_sec) +
                       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        double cpu = (double)(c1.tv_sec - c0.tv_sec) +
+                     (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
         if (secs <= 0)
             secs = 1e-9;
+        /* Rates are per wall-clock second; cpu_seconds tells how much of
+         * that this process ran, for a busy machine. */
         json_t *out = json_pack(
-            "{s:s, s:i, s:I, s:s, s:I, s:f, s:I, s:I, s:O, s:b}", "ruleset",
-            o.rs->id, "seats", o.seats, "games", (json_int_t)o.games, "bot",
-            o.bot, "inputs", (json_int_t)inputs, "seconds",
-            secs, "games_per_s",
+            "{s:s, s:i, s:I, s:s, s:I, s:f, s:f, s:I, s:I, s:O, s:b}",
+            "ruleset", o.rs->id, "seats", o.seats, "games",
+            (json_int_t)o.games, "bot", o.bot, "inputs", (json_int_t)inputs,
+            "seconds", secs, "cpu_seconds", cpu, "games_per_s",
             (json_int_t)((double)o.games / secs), "inputs_per_s",
             (json_int_t)((double)inputs / secs), "results", histogram,
             "checked", o.check);
