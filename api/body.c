@@ -106,27 +106,37 @@ int body_object(const api_request *req, api_response *res, int empty_ok,
 static const char *type_name(body_type t)
 {
     switch (t) {
-    case BODY_STRING: return "a string";
-    case BODY_INTEGER: return "an integer";
-    case BODY_BOOLEAN: return "true or false";
-    case BODY_OBJECT: return "an object";
-    default: return "a JSON value";
+    case BODY_STRING:
+        return "a string";
+    case BODY_INTEGER:
+        return "an integer";
+    case BODY_BOOLEAN:
+        return "true or false";
+    case BODY_OBJECT:
+        return "an object";
+    default:
+        return "a JSON value";
     }
 }
 
 static int type_ok(const json_t *v, body_type t)
 {
     switch (t) {
-    case BODY_STRING: return json_is_string(v);
-    case BODY_INTEGER: return json_is_integer(v);
-    case BODY_BOOLEAN: return json_is_boolean(v);
-    case BODY_OBJECT: return json_is_object(v);
-    default: return 1;
+    case BODY_STRING:
+        return json_is_string(v);
+    case BODY_INTEGER:
+        return json_is_integer(v);
+    case BODY_BOOLEAN:
+        return json_is_boolean(v);
+    case BODY_OBJECT:
+        return json_is_object(v);
+    default:
+        return 1;
     }
 }
 
-int body_check(const json_t *obj, const body_field *fields,
-               const char *prefix, api_response *res)
+int body_check(const json_t *obj, const body_field *fields, const char *prefix,
+               api_response *res)
 {
     char name[128], detail[256];
     const char *k;
@@ -142,8 +152,7 @@ int body_check(const json_t *obj, const body_field *fields,
         if (!f->name) {
             int o = snprintf(detail, sizeof detail,
                              "unknown field \"%s\"; the fields are:", name);
-            for (f = fields; f->name && o > 0 && (size_t)o < sizeof detail;
-                 f++)
+            for (f = fields; f->name && o > 0 && (size_t)o < sizeof detail; f++)
                 o += snprintf(detail + o, sizeof detail - (size_t)o, "%s %s",
                               f == fields ? "" : ",", f->name);
             api_problem(res, 422, detail, name);

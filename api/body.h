@@ -41,8 +41,8 @@ int body_object(const api_request *req, api_response *res, int empty_ok,
 /* Check obj's members against fields (a list ending with a NULL name):
  * unknown, mistyped or missing required fields are a 422 naming the field,
  * written prefix + name ("clock.mode"; prefix may be NULL). */
-int body_check(const json_t *obj, const body_field *fields,
-               const char *prefix, api_response *res);
+int body_check(const json_t *obj, const body_field *fields, const char *prefix,
+               api_response *res);
 
 /* Nesting depth of v: 1 for a scalar, 1 + the deepest member otherwise;
  * stops counting past limit. */

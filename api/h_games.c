@@ -41,10 +41,10 @@ typedef struct game_read {
     const char *player_id; /* NULL: anonymous */
     size_t after;          /* READ_LOG */
     /* filled by the callback */
-    int seat;              /* the caller's seat, or -1 */
+    int seat; /* the caller's seat, or -1 */
     uint64_t version;
     int running;
-    json_t *out;           /* NEW */
+    json_t *out; /* NEW */
 } game_read;
 
 static int seat_of(const store_game *m, const char *player_id)
@@ -78,20 +78,17 @@ static json_t *windows_json(const actor_view *v)
     }
     json_t *list = json_array();
     for (int i = 0; i < n; i++) {
-        const json_t *due = v->deadlines
-                                ? json_object_get(v->deadlines, w[i].id)
-                                : NULL;
+        const json_t *due =
+            v->deadlines ? json_object_get(v->deadlines, w[i].id) : NULL;
         json_array_append_new(
             list,
             json_pack("{ss ss so so so}", "id", w[i].id, "mode",
                       w[i].mode == ENGINE_SEALED ? "sealed" : "open", "seats",
                       seat_list(w[i].seats, seats), "submitted",
-                      seat_list(w[i].mode == ENGINE_SEALED ? w[i].submitted
-                                                           : 0,
+                      seat_list(w[i].mode == ENGINE_SEALED ? w[i].submitted : 0,
                                 seats),
                       "deadline",
-                      json_is_string(due) ? json_deep_copy(due)
-                                          : json_null()));
+                      json_is_string(due) ? json_deep_copy(due) : json_null()));
     }
     if (w != buf)
         free(w);
@@ -106,8 +103,8 @@ static json_t *seats_json(const store_game *m)
                              ? json_pack("{ss ss}", "id", m->seat_player[s],
                                          "name", m->seat_name[s])
                              : json_null();
-        json_t *bot = m->seat_bot[s][0] ? json_string(m->seat_bot[s])
-                                        : json_null();
+        json_t *bot =
+            m->seat_bot[s][0] ? json_string(m->seat_bot[s]) : json_null();
         json_array_append_new(a, json_pack("{si so so}", "seat", s, "player",
                                            player, "bot", bot));
     }
@@ -287,9 +284,11 @@ static void reply_problem(api_response *res, const actor_reply *rp)
         res->retry_after = 1;
 }
 
-/* The caller's seat in game params[0]: 0 and *seat, or -1 with res filled
- * (404, 503, or 403 when the caller has no seat). */
-static int caller_seat(api_request *req, api_response *res, int *seat)
+/* The caller's seat in game params[0]: 0 and *seat (and the game's version
+ * into *version when not NULL), or -1 with res filled (404, 503, or 403 when
+ * the caller has no seat). */
+static int caller_seat(api_request *req, api_response *res, int *seat,
+                       uint64_t *version)
 {
     game_read r = {.kind = READ_SEAT};
     if (read_game(req, res, &r))
@@ -302,6 +301,8 @@ static int caller_seat(api_request *req, api_response *res, int *seat)
         return -1;
     }
     *seat = r.seat;
+    if (version)
+        *version = r.version;
     return 0;
 }
 
@@ -323,7 +324,8 @@ void api_h_game_order_put(api_request *req, api_response *res)
         return;
     actor_request rq = {.kind = ENGINE_ORDER, .payload = order, .if_match = -1};
     actor_reply rp;
-    if (window_param(req, res, rq.window) || caller_seat(req, res, &rq.seat))
+    if (window_param(req, res, rq.window) ||
+        caller_seat(req, res, &rq.seat, NULL))
         goto out;
     actors_submit(req->app->actors, req->params[0], &rq, &rp);
     json_decref(rp.stored);
@@ -343,7 +345,8 @@ void api_h_game_order_delete(api_request *req, api_response *res)
 {
     actor_request rq = {.kind = ENGINE_SYSTEM, .if_match = -1};
     actor_reply rp;
-    if (window_param(req, res, rq.window) || caller_seat(req, res, &rq.seat))
+    if (window_param(req, res, rq.window) ||
+        caller_seat(req, res, &rq.seat, NULL))
         return;
     rq.payload = json_pack("{ss}", "action", "withdraw");
     actors_submit(req->app->actors, req->params[0], &rq, &rp);
@@ -417,14 +420,17 @@ void api_h_game_play(api_request *req, api_response *res)
         snprintf(rq.idem_key, sizeof rq.idem_key, "%s", key);
     }
     engine_sha256(req->body ? req->body : "", req->body_len, rq.request_hash);
+    uint64_t version;
+    if (caller_seat(req, res, &rq.seat, &version))
+        goto out;
     if (parse_if_match(req_header(req, "If-Match"), &rq.if_match) != 0) {
         api_problem(res, 412,
-                    "If-Match must be \"<version>\" (with the quotes) or *",
+                    "If-Match must be \"<version>\" (with the quotes) or *; "
+                    "the ETag header has the game's version",
                     NULL);
+        set_etag(res, version);
         goto out;
     }
-    if (caller_seat(req, res, &rq.seat))
-        goto out;
     payload = json_copy(body);
     json_object_del(payload, "window");
     rq.payload = payload;

@@ -66,20 +66,18 @@ static int exec_cmd(PGconn *c, const char *sql, int n,
 
 /* Read lobby id (locking its row when for_update, inside the caller's
  * transaction). Returns 200, 404 or 503. */
-static int read_lobby(PGconn *c, const char *id, int for_update,
-                      lobby_row *out)
+static int read_lobby(PGconn *c, const char *id, int for_update, lobby_row *out)
 {
     memset(out, 0, sizeof *out);
     const char *p[] = {id};
     PGresult *r = db_exec(
         c, PGRES_TUPLES_OK,
-        for_update
-            ? "SELECT id, ruleset, options::text, host_id, private, "
-              "coalesce(invite_code, ''), clock_mode, clock_seconds, "
-              "seat_count, status FROM lobbies WHERE id = $1 FOR UPDATE"
-            : "SELECT id, ruleset, options::text, host_id, private, "
-              "coalesce(invite_code, ''), clock_mode, clock_seconds, "
-              "seat_count, status FROM lobbies WHERE id = $1",
+        for_update ? "SELECT id, ruleset, options::text, host_id, private, "
+                     "coalesce(invite_code, ''), clock_mode, clock_seconds, "
+                     "seat_count, status FROM lobbies WHERE id = $1 FOR UPDATE"
+                   : "SELECT id, ruleset, options::text, host_id, private, "
+                     "coalesce(invite_code, ''), clock_mode, clock_seconds, "
+                     "seat_count, status FROM lobbies WHERE id = $1",
         1, p);
     if (!r)
         return 503;
@@ -153,8 +151,7 @@ static int code_ok(const lobby_row *l, const char *code)
 static void not_found(api_response *res)
 {
     api_problem(res, 404,
-                "no such lobby (a private lobby needs its invite code)",
-                NULL);
+                "no such lobby (a private lobby needs its invite code)", NULL);
 }
 
 /* Bump the version, announce the change, commit. */
@@ -188,15 +185,13 @@ static void answer_lobby(api_request *req, api_response *res, PGconn *c,
         return;
     }
     if (status == 201)
-        snprintf(res->location, sizeof res->location, "/api/v1/lobbies/%s",
-                 id);
+        snprintf(res->location, sizeof res->location, "/api/v1/lobbies/%s", id);
     api_json(res, status, l);
 }
 
 /* Pick the seat for a join or a bot: the requested one (422 out of range,
  * 409 taken) or the first free one (409 full). Returns the seat or -1. */
-static int pick_seat(const lobby_row *l, const json_t *want,
-                     api_response *res)
+static int pick_seat(const lobby_row *l, const json_t *want, api_response *res)
 {
     if (want && !json_is_null(want)) {
         json_int_t s = json_integer_value(want);
@@ -277,9 +272,9 @@ static int check_clock(const json_t *clock, const char **mode, int *seconds,
 void api_h_lobbies_create(api_request *req, api_response *res)
 {
     static const body_field fields[] = {
-        {"ruleset", BODY_STRING, 1},  {"seats", BODY_INTEGER, 1},
-        {"options", BODY_OBJECT, 0},  {"private", BODY_BOOLEAN, 0},
-        {"clock", BODY_OBJECT, 0},    {NULL, BODY_ANY, 0}};
+        {"ruleset", BODY_STRING, 1}, {"seats", BODY_INTEGER, 1},
+        {"options", BODY_OBJECT, 0}, {"private", BODY_BOOLEAN, 0},
+        {"clock", BODY_OBJECT, 0},   {NULL, BODY_ANY, 0}};
     json_t *body, *describe = NULL, *options = NULL;
     PGconn *c = NULL;
     char d[256];
@@ -307,8 +302,8 @@ void api_h_lobbies_create(api_request *req, api_response *res)
     }
     const char *clock_mode;
     int clock_seconds;
-    if (check_clock(json_object_get(body, "clock"), &clock_mode,
-                    &clock_seconds, res))
+    if (check_clock(json_object_get(body, "clock"), &clock_mode, &clock_seconds,
+                    res))
         goto out;
     options = json_object_get(body, "options");
     options = json_is_object(options) ? json_incref(options) : json_object();
@@ -489,8 +484,7 @@ void api_h_lobby_join(api_request *req, api_response *res)
     int mine = seat_of(&l, req->player_id);
     if (mine >= 0) {
         char d[96];
-        snprintf(d, sizeof d, "you already sit in seat %d of this lobby",
-                 mine);
+        snprintf(d, sizeof d, "you already sit in seat %d of this lobby", mine);
         api_problem(res, 409, d, NULL);
         goto out;
     }
@@ -535,9 +529,9 @@ void api_h_lobby_leave(api_request *req, api_response *res)
                  "UPDATE lobby_seats SET player_id = NULL WHERE lobby_id = $1 "
                  "AND player_id = $2",
                  2, p) ||
-        (host && exec_cmd(c,
-                          "UPDATE lobbies SET status = 'closed' WHERE id = $1",
-                          1, p)) ||
+        (host &&
+         exec_cmd(c, "UPDATE lobbies SET status = 'closed' WHERE id = $1", 1,
+                  p)) ||
         finish_change(c, l.id)) {
         req_db_failed(res);
         goto out;
@@ -565,8 +559,7 @@ void api_h_lobby_bot(api_request *req, api_response *res)
     for (size_t i = 0; i < sizeof bot_levels / sizeof bot_levels[0]; i++)
         known |= strcmp(level, bot_levels[i]) == 0;
     if (!known) {
-        api_problem(res, 422, "level must be \"random\" or \"basic\"",
-                    "level");
+        api_problem(res, 422, "level must be \"random\" or \"basic\"", "level");
         goto out;
     }
     c = req_db(req, res);
@@ -652,8 +645,7 @@ void api_h_lobby_start(api_request *req, api_response *res)
         goto out;
     }
     if (strcmp(l.host, req->player_id) != 0) {
-        api_problem(res, 403, "only the lobby's host can start the game",
-                    NULL);
+        api_problem(res, 403, "only the lobby's host can start the game", NULL);
         goto out;
     }
     if (require_open(&l, res))
@@ -681,8 +673,8 @@ void api_h_lobby_start(api_request *req, api_response *res)
         goto out;
     }
     engine_error err = {0};
-    engine_game *eg = engine_create(g.ruleset, g.game_id, g.options, g.seats,
-                                    g.seed, &err);
+    engine_game *eg =
+        engine_create(g.ruleset, g.game_id, g.options, g.seats, g.seed, &err);
     if (!eg) {
         char d[300];
         snprintf(d, sizeof d, "the game cannot be created: %s", err.msg);

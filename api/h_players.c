@@ -88,8 +88,7 @@ void api_h_players_create(api_request *req, api_response *res)
     if (body_object(req, res, 0, &body) || body_check(body, fields, NULL, res))
         goto out_body;
     const char *name = json_string_value(json_object_get(body, "name"));
-    const char *password =
-        json_string_value(json_object_get(body, "password"));
+    const char *password = json_string_value(json_object_get(body, "password"));
     if (!name_ok(name)) {
         api_problem(res, 422,
                     "name must be 3 to 24 characters of A-Z, a-z, 0-9, _ "
@@ -97,8 +96,8 @@ void api_h_players_create(api_request *req, api_response *res)
                     "name");
         goto out_body;
     }
-    if (password && (strlen(password) < PASSWORD_MIN ||
-                     strlen(password) > PASSWORD_MAX)) {
+    if (password &&
+        (strlen(password) < PASSWORD_MIN || strlen(password) > PASSWORD_MAX)) {
         api_problem(res, 422,
                     "password must be 8 to 256 bytes long (or leave it out "
                     "for a guest)",
@@ -142,8 +141,8 @@ void api_h_players_create(api_request *req, api_response *res)
     PQclear(r);
     if (issue_token(c, id, token) || exec_simple(c, "COMMIT"))
         goto db_fail;
-    api_json(res, 201, json_pack("{ss ss ss}", "id", id, "name", name,
-                                 "token", token));
+    api_json(res, 201,
+             json_pack("{ss ss ss}", "id", id, "name", name, "token", token));
     goto out_db;
 db_fail:
     req_db_failed(res);
@@ -163,8 +162,7 @@ void api_h_sessions_create(api_request *req, api_response *res)
     if (body_object(req, res, 0, &body) || body_check(body, fields, NULL, res))
         goto out;
     const char *name = json_string_value(json_object_get(body, "name"));
-    const char *password =
-        json_string_value(json_object_get(body, "password"));
+    const char *password = json_string_value(json_object_get(body, "password"));
     c = req_db(req, res);
     if (!c)
         goto out;
@@ -268,8 +266,8 @@ static json_t *campaign_of(PGconn *c, const char *player_id)
         for (size_t k = 0; continues && k < json_array_size(opt); k++) {
             int found = 0;
             for (size_t m = 0; m < json_array_size(met); m++)
-                found |= json_equal(json_array_get(opt, k),
-                                    json_array_get(met, m));
+                found |=
+                    json_equal(json_array_get(opt, k), json_array_get(met, m));
             continues = found;
         }
         if (starts) {
@@ -282,8 +280,7 @@ static json_t *campaign_of(PGconn *c, const char *player_id)
                 json_t *fresh = json_object_get(result, "new_conditions");
                 size_t k;
                 json_t *cond;
-                json_array_foreach(fresh, k, cond)
-                    json_array_append(met, cond);
+                json_array_foreach(fresh, k, cond) json_array_append(met, cond);
                 status = json_array_size(met) >= 4 ? "won" : "active";
             } else {
                 status = "lost";
@@ -294,8 +291,8 @@ static json_t *campaign_of(PGconn *c, const char *player_id)
     }
     PQclear(r);
     /* The next game continues an active campaign or starts a new one. */
-    json_t *next = strcmp(status, "active") == 0 ? json_deep_copy(met)
-                                                 : json_array();
+    json_t *next =
+        strcmp(status, "active") == 0 ? json_deep_copy(met) : json_array();
     return json_pack("{ss si so s{so}}", "status", status, "games", games,
                      "conditions_met", met, "next_options",
                      "campaign_conditions_met", next);
@@ -317,11 +314,11 @@ void api_h_me(api_request *req, api_response *res)
     if (!r)
         goto fail;
     for (int i = 0; i < PQntuples(r); i++)
-        json_array_append_new(
-            games, json_pack("{ss ss ss si}", "id", PQgetvalue(r, i, 0),
-                             "ruleset", PQgetvalue(r, i, 1), "status",
-                             PQgetvalue(r, i, 2), "seat",
-                             atoi(PQgetvalue(r, i, 3))));
+        json_array_append_new(games, json_pack("{ss ss ss si}", "id",
+                                               PQgetvalue(r, i, 0), "ruleset",
+                                               PQgetvalue(r, i, 1), "status",
+                                               PQgetvalue(r, i, 2), "seat",
+                                               atoi(PQgetvalue(r, i, 3))));
     PQclear(r);
     r = db_exec(c, PGRES_TUPLES_OK,
                 "SELECT DISTINCT l.id, l.created_at FROM lobbies l JOIN "
@@ -333,8 +330,7 @@ void api_h_me(api_request *req, api_response *res)
         goto fail;
     for (int i = 0; i < PQntuples(r); i++) {
         int status;
-        json_t *l = lobby_load(c, PQgetvalue(r, i, 0), req->player_id,
-                               &status);
+        json_t *l = lobby_load(c, PQgetvalue(r, i, 0), req->player_id, &status);
         if (status == 503) {
             PQclear(r);
             goto fail;
@@ -346,9 +342,10 @@ void api_h_me(api_request *req, api_response *res)
     campaign = campaign_of(c, req->player_id);
     if (!campaign)
         goto fail;
-    api_json(res, 200, json_pack("{ss ss so so so}", "id", req->player_id,
-                                 "name", req->player_name, "games", games,
-                                 "lobbies", lobbies, "campaign", campaign));
+    api_json(res, 200,
+             json_pack("{ss ss so so so}", "id", req->player_id, "name",
+                       req->player_name, "games", games, "lobbies", lobbies,
+                       "campaign", campaign));
     req_db_release(req, c);
     return;
 fail:

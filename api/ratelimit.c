@@ -18,9 +18,9 @@
 #define WAYS 4
 
 typedef struct bucket {
-    uint64_t key;  /* 0: unused */
+    uint64_t key; /* 0: unused */
     double tokens;
-    double last;   /* monotonic seconds of the last refill */
+    double last; /* monotonic seconds of the last refill */
 } bucket;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

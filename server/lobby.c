@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOBBY_COLUMNS                                                        \
-    "SELECT l.id, l.ruleset, l.options::text, l.host_id, hp.name, "          \
-    "l.private, coalesce(l.invite_code, ''), l.clock_mode, l.clock_seconds, " \
-    "l.seat_count, l.status, coalesce(l.game_id, '') "                       \
+#define LOBBY_COLUMNS                                                          \
+    "SELECT l.id, l.ruleset, l.options::text, l.host_id, hp.name, "            \
+    "l.private, coalesce(l.invite_code, ''), l.clock_mode, l.clock_seconds, "  \
+    "l.seat_count, l.status, coalesce(l.game_id, '') "                         \
     "FROM lobbies l JOIN players hp ON hp.id = l.host_id "
 
 enum {
@@ -109,22 +109,22 @@ static json_t *render(PGresult *lobbies, int i, PGresult *seats,
             break;
         }
         int ready = !json_is_null(player) || !json_is_null(bot);
-        json_array_append_new(list, json_pack("{si so so sb}", "seat", s,
-                                              "player", player, "bot", bot,
-                                              "ready", ready));
+        json_array_append_new(list,
+                              json_pack("{si so so sb}", "seat", s, "player",
+                                        player, "bot", bot, "ready", ready));
     }
     const char *game = PQgetvalue(lobbies, i, COL_GAME);
-    json_t *o = json_pack(
-        "{ss ss so s{ss ss} sb s{ss si} ss so so}", "id", id, "ruleset",
-        PQgetvalue(lobbies, i, COL_RULESET), "options",
-        options ? options : json_object(), "host", "id",
-        PQgetvalue(lobbies, i, COL_HOST_ID), "name",
-        PQgetvalue(lobbies, i, COL_HOST_NAME), "private",
-        strcmp(PQgetvalue(lobbies, i, COL_PRIVATE), "t") == 0, "clock",
-        "mode", PQgetvalue(lobbies, i, COL_CLOCK_MODE), "seconds",
-        atoi(PQgetvalue(lobbies, i, COL_CLOCK_SECONDS)), "status",
-        PQgetvalue(lobbies, i, COL_STATUS), "seats", list, "game",
-        *game ? json_string(game) : json_null());
+    json_t *o =
+        json_pack("{ss ss so s{ss ss} sb s{ss si} ss so so}", "id", id,
+                  "ruleset", PQgetvalue(lobbies, i, COL_RULESET), "options",
+                  options ? options : json_object(), "host", "id",
+                  PQgetvalue(lobbies, i, COL_HOST_ID), "name",
+                  PQgetvalue(lobbies, i, COL_HOST_NAME), "private",
+                  strcmp(PQgetvalue(lobbies, i, COL_PRIVATE), "t") == 0,
+                  "clock", "mode", PQgetvalue(lobbies, i, COL_CLOCK_MODE),
+                  "seconds", atoi(PQgetvalue(lobbies, i, COL_CLOCK_SECONDS)),
+                  "status", PQgetvalue(lobbies, i, COL_STATUS), "seats", list,
+                  "game", *game ? json_string(game) : json_null());
     if (o && *member && *PQgetvalue(lobbies, i, COL_CODE))
         json_object_set_new(o, "invite_code",
                             json_string(PQgetvalue(lobbies, i, COL_CODE)));
