@@ -38,9 +38,9 @@ void api_json(api_response *res, int status, json_t *body)
 void api_problem(api_response *res, int status, const char *detail,
                  const char *field)
 {
-    char type[64];
-    snprintf(type, sizeof type, "https://conclave.dev/problems/%d", status);
-    json_t *p = json_pack("{ss ss si ss}", "type", type, "title",
+    /* "about:blank": the status code says it all; the title is its phrase
+     * and the detail says what to change (RFC 9457, section 4.2.1). */
+    json_t *p = json_pack("{ss ss si ss}", "type", "about:blank", "title",
                           status_title(status), "status", status, "detail",
                           detail ? detail : status_title(status));
     if (field && *field)
