@@ -55,8 +55,12 @@ int engine_fail(engine_error *err, int code, const char *field, const char *fmt,
 
 /* ------------------------------------------------------------------ RNG --
  * A ChaCha20 keystream (RFC 8439, libcrypto) keyed by a 32-byte key, with a
- * 64-bit stream id for domain separation. Plain data: it can be copied,
- * saved and restored. Observing outputs does not reveal the key.
+ * 64-bit stream id for domain separation: the nonce is 4 zero bytes then the
+ * stream id as 8 little-endian bytes, the block counter starts at 0, and
+ * bytes come out in keystream order (generated 256 at a time, lazily).
+ * Plain data: it can be copied (the copy continues identically), saved and
+ * restored. Observing outputs does not reveal the key. A game's RNG is keyed
+ * by its seed.
  */
 typedef struct engine_rng {
     uint8_t key[32];
@@ -70,7 +74,8 @@ typedef struct engine_rng {
 void engine_rng_init(engine_rng *rng, const uint8_t key[32], uint64_t stream);
 void engine_rng_bytes(engine_rng *rng, void *out, size_t n);
 uint32_t engine_rng_u32(engine_rng *rng);
-/* Uniform integer in [0, bound) by rejection sampling; bound >= 1. */
+/* Uniform integer in [0, bound) by rejection sampling; bound >= 1 (0 and 1
+ * return 0 without drawing). */
 uint32_t engine_rng_below(engine_rng *rng, uint32_t bound);
 /* Fisher-Yates shuffle of n elements of size bytes each (size <= 64). */
 void engine_rng_shuffle(engine_rng *rng, void *base, size_t n, size_t size);
@@ -185,49 +190,91 @@ json_t *engine_ruleset_describe(const engine_ruleset *rs);
 typedef struct engine_game engine_game;
 
 /* Create a game. options may be NULL (defaults); it is validated against the
- * ruleset (ENGINE_EINVALID naming the field). game_id is copied and used in
- * receipts. Returns NULL and fills err on failure. */
+ * ruleset (ENGINE_EINVALID naming the field) and kept as given ({} for
+ * NULL). game_id is copied and used in receipts. Returns NULL and fills err
+ * on failure: ENGINE_ENOTFOUND for an unknown ruleset, ENGINE_EINVALID for
+ * options or a seat count out of range (field "seats"), ENGINE_EINTERNAL if
+ * engine_init has not run. */
 engine_game *engine_create(const char *ruleset_id, const char *game_id,
                            const json_t *options, int seats,
                            const uint8_t seed[ENGINE_SEED_BYTES],
                            engine_error *err);
 void engine_free(engine_game *g);
-/* A deep copy (for search and speculative application). NULL on OOM. */
+/* A deep copy (for search and speculative application); the copy and the
+ * original change independently (immutable log entries are shared, with
+ * jansson's atomic reference counts). NULL on OOM. */
 engine_game *engine_clone(const engine_game *g);
 
 /* Apply one input. On success returns 0 and, for an accepted order, fills
- * receipt (may be NULL). On failure the game is unchanged. */
+ * receipt (may be NULL). On failure the game is unchanged. The answers:
+ *  - any input to a finished or aborted game: ENGINE_EOVER;
+ *  - ORDER: the window must be open and sealed (else ENGINE_ECONFLICT; also
+ *    for an unknown or already locked window), the seat must be in it (else
+ *    ENGINE_EFORBIDDEN; also for a seat number out of range), the payload a
+ *    JSON object the ruleset's check_order accepts (else ENGINE_EINVALID).
+ *    The core holds it; a second order of the seat replaces the first. When
+ *    every seat of the window has ordered, the window locks: a public
+ *    {"type":"reveal"} log entry, a private {"type":"your_order"} one per
+ *    seat, then the ruleset resolves all orders together;
+ *  - PLAY: the window must be open and of mode open, and the seat one that
+ *    acts there (else ENGINE_ECONFLICT; ENGINE_EFORBIDDEN for a seat number
+ *    out of range); then the ruleset validates the play;
+ *  - TIMEOUT: the window must be open (else ENGINE_ECONFLICT). Sealed: each
+ *    missing seat gets the ruleset's default order, then the window locks.
+ *    Open: the ruleset's timeout rule applies (ENGINE_ECONFLICT if none);
+ *  - SYSTEM {"action":"withdraw"} with a window: removes the seat's held
+ *    order (ENGINE_ECONFLICT if it holds none); {"action":"abort"} ends the
+ *    game, dropping held orders unrevealed; anything else ENGINE_EINVALID.
+ * Nothing in an error reveals another seat's held order. The one exception
+ * to "unchanged": ENGINE_EINTERNAL after running out of memory inside a
+ * ruleset's change; discard such a game and rebuild it from its inputs. */
 int engine_apply(engine_game *g, const engine_input *in,
                  engine_receipt *receipt, engine_error *err);
 
-/* Open windows into out[0..max); returns the number open (may exceed max). */
+/* Open windows into out[0..max); returns the number open (may exceed max);
+ * 0 once the game is over. `submitted` is filled for sealed windows. */
 int engine_windows(const engine_game *g, engine_window *out, int max);
 
 /* What seat (or ENGINE_PUBLIC) may see now: the ruleset's view, plus the
  * common fields "ruleset", "seats", "inputs" (count applied), "over", and for
- * a seat its own pending sealed orders under "my_orders" {window: order}. */
+ * a seat its own pending sealed orders under "my_orders" {window: order}.
+ * A seat number out of range gets the public view. NULL on OOM. */
 json_t *engine_view(const engine_game *g, int seat);
 
 /* What seat may do now: {"windows":[{"window","mode","kind":"order"|"play",
- * "shape": JSON Schema, "choices": [...] | null}]}; empty list when none. */
+ * "shape": JSON Schema, "choices": [...] | null}]}; empty list when none
+ * (and for spectators). Sealed windows stay listed after the seat ordered:
+ * it may replace the order. */
 json_t *engine_legal(const engine_game *g, int seat);
 
 /* A uniformly random legal input for seat, or a heuristic one at a bot level
- * ("random", "basic", ...). Fills out (payload is a NEW reference the caller
- * must json_decref; out->nonce is drawn from rng). Returns ENGINE_ECONFLICT
- * when seat has nothing to do. Does not change the game. */
+ * ("random", "basic", ...), for the first open window that waits on seat
+ * (sealed windows it has already ordered in are skipped). Fills out
+ * (payload is a NEW reference the caller must json_decref; out->window
+ * points into out->window_buf; out->nonce is drawn from rng). Returns
+ * ENGINE_ECONFLICT when seat has nothing to do, ENGINE_EOVER after the end,
+ * ENGINE_EFORBIDDEN for a seat out of range, ENGINE_EINVALID (field
+ * "level") for a level the ruleset lacks. Does not change the game. */
 int engine_bot_action(const engine_game *g, int seat, const char *level,
                       engine_rng *rng, engine_input *out, engine_error *err);
 
 /* Log entries after index `after` (0 = from the start) that seat may see:
- * [{"seq":N,"seat":null|SEAT,"entry":{...}}]. */
+ * [{"seq":N,"seat":null|SEAT,"entry":{...}}] where seq counts every entry
+ * of the game from 1 (so a seat sees gaps where others' private entries
+ * are) and "seat" is the one audience of a private entry. A seat out of
+ * range sees the public entries. The entries are copies. NULL on OOM. */
 json_t *engine_log_since(const engine_game *g, int seat, size_t after);
 size_t engine_log_length(const engine_game *g);
 
-/* The whole state, seed and RNG included (never send it to a client). */
+/* The whole state, seed, RNG, held orders and private log included (never
+ * send it to a client). NULL on OOM. */
 json_t *engine_save(const engine_game *g);
+/* Rebuild a game from engine_save's output; every field is checked.
+ * ENGINE_EINTERNAL for a corrupt document, ENGINE_ENOTFOUND for an unknown
+ * ruleset. */
 engine_game *engine_load(const json_t *saved, engine_error *err);
-/* SHA-256 of the canonical JSON of engine_save. */
+/* SHA-256 of the canonical JSON of engine_save; equal exactly when the
+ * saved states are. Aborts the process only if memory runs out. */
 void engine_hash(const engine_game *g, uint8_t out[ENGINE_HASH_BYTES]);
 
 int engine_is_over(const engine_game *g);

@@ -26,7 +26,9 @@ typedef struct engine_ctx engine_ctx;
 
 engine_rng *engine_ctx_rng(engine_ctx *ctx);
 int engine_ctx_seats(const engine_ctx *ctx);
-/* Append a log entry (steals entry) seen by everyone / by one seat only. */
+/* Append a log entry (steals entry) seen by everyone / by one seat only
+ * (an entry for a seat out of range is dropped, never made public). If the
+ * function that logged fails, the core drops its entries again. */
 void engine_ctx_log(engine_ctx *ctx, json_t *entry);
 void engine_ctx_log_private(engine_ctx *ctx, int seat, json_t *entry);
 
@@ -58,7 +60,11 @@ struct engine_ruleset {
      * Returns the count open, writing at most max. */
     int (*windows)(const void *state, engine_window *out, int max);
 
-    /* Sealed windows: is this order legal for seat in window now? Const. */
+    /* Sealed windows: is this order legal for seat in window now? Const, and
+     * a pure function of the state: the core checks on submission and
+     * relies on the answer at lock. The core has already checked that the
+     * window is open and sealed, that seat acts in it and that order is a
+     * JSON object. */
     int (*check_order)(const void *state, int seat, const char *window,
                        const json_t *order, engine_error *err);
     /* The order a seat gets when the window times out without one (NEW). */
@@ -68,11 +74,14 @@ struct engine_ruleset {
     json_t *(*public_order)(const void *state, int seat, const char *window,
                             const json_t *order);
     /* The window locked: orders[seat] is each acting seat's checked order
-     * (NULL for seats not in the window). Cannot fail for checked orders. */
+     * (NULL for seats not in the window; borrowed, copy what you keep).
+     * Cannot fail for checked orders. */
     int (*resolve)(void *state, engine_ctx *ctx, const char *window,
                    const json_t *const *orders, engine_error *err);
 
-    /* Open windows: apply a play by seat (validate, then mutate). */
+    /* Open windows: apply a play by seat (validate, then mutate). The core
+     * has checked that the window is open and of mode open, that seat acts
+     * in it and that play is a JSON object (without the API's "window"). */
     int (*play)(void *state, engine_ctx *ctx, int seat, const char *window,
                 const json_t *play, engine_error *err);
     /* Open windows: the clock ran out (e.g. a default move or a forfeit). */
