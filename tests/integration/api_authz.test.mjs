@@ -1,0 +1,168 @@
+// api_authz.test.mjs - the authorization matrix: every route of the server's
+// table against five callers, with the expected status of each cell written
+// down below. Zero unauthorised successes: a cell passes only with exactly
+// its expected status. Routes that change state get a fresh lobby or game
+// per cell, so one cell cannot prepare another.
+//
+// Callers:
+//   owner      the player who owns the resource (lobby host / seat 0 / self)
+//   other      another player who is a member (seated in the lobby / seat 1)
+//   spectator  a valid token of a player with no seat
+//   none       no Authorization header
+//   revoked    the owner's own token after DELETE /sessions/current
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, createDatabase, dropDatabase, startServer } from './lib/server.mjs';
+import { client, newPlayer, newLobby, newGame, uniqueName, NO_LIMITS } from './lib/api.mjs';
+
+const CALLERS = ['owner', 'other', 'spectator', 'none', 'revoked'];
+
+let db, srv, call, A, B, C, revokedToken;
+
+before(async () => {
+  db = createDatabase('apiz');
+  srv = await startServer({ db, env: NO_LIMITS });
+  call = client(srv.url);
+  A = await newPlayer(call, { prefix: 'owner' });
+  B = await newPlayer(call, { prefix: 'other' });
+  C = await newPlayer(call, { prefix: 'spect' });
+  const s = await call('POST', '/api/v1/sessions', { body: { name: A.name, password: A.password } });
+  revokedToken = s.body.token;
+  assert.equal((await call('DELETE', '/api/v1/sessions/current', { token: revokedToken })).status, 204);
+});
+
+after(async () => {
+  await srv?.stop();
+  if (db) dropDatabase(db);
+});
+
+// Fixtures.
+const privateLobby = (opts = {}) =>
+  newLobby(call, A, { ruleset: opts.ruleset || 'tictactoe', seats: opts.seats || 2, private: true }, [B]);
+const tttGame = () => newGame(call, 'tictactoe', [A, B]);
+const rpsGame = () => newGame(call, 'rps', [A, B], { options: { rounds: 1 } });
+async function rpsWithOrder() {
+  const id = await rpsGame();
+  const r = await call('PUT', `/api/v1/games/${id}/orders/r1`, { token: A.token, body: { throw: 'rock' } });
+  assert.equal(r.status, 200);
+  return id;
+}
+async function finishedGame() {
+  const id = await rpsGame();
+  await call('PUT', `/api/v1/games/${id}/orders/r1`, { token: A.token, body: { throw: 'rock' } });
+  await call('PUT', `/api/v1/games/${id}/orders/r1`, { token: B.token, body: { throw: 'paper' } });
+  return id;
+}
+
+// The matrix. expect lists the status for owner, other, spectator, none, revoked.
+// fresh: the fixture is made anew for every cell (routes that change state).
+// tokens: 'session' gives owner/other/spectator a fresh session token of their own.
+const MATRIX = [
+  { route: 'GET /healthz', req: () => ['GET', '/healthz'], expect: [200, 200, 200, 200, 200] },
+  { route: 'GET /readyz', req: () => ['GET', '/readyz'], expect: [200, 200, 200, 200, 200] },
+  { route: 'GET /metrics', req: () => ['GET', '/metrics'], expect: [200, 200, 200, 200, 200] },
+  { route: 'GET /api/v1/openapi.yaml', req: () => ['GET', '/api/v1/openapi.yaml'], expect: [200, 200, 200, 200, 200] },
+  // Sign-up and sign-in are public: the credentials in the body are what counts.
+  { route: 'POST /api/v1/players', req: () => ['POST', '/api/v1/players', { name: uniqueName('n') }], expect: [201, 201, 201, 201, 201] },
+  { route: 'POST /api/v1/sessions', req: () => ['POST', '/api/v1/sessions', { name: A.name, password: A.password }], expect: [201, 201, 201, 201, 201] },
+  { route: 'POST /api/v1/sessions (wrong password)', pattern: 'POST /api/v1/sessions', req: () => ['POST', '/api/v1/sessions', { name: A.name, password: 'not-the-password' }], expect: [401, 401, 401, 401, 401] },
+  // Each caller can only ever revoke the token it presents.
+  { route: 'DELETE /api/v1/sessions/current', tokens: 'session', req: () => ['DELETE', '/api/v1/sessions/current'], expect: [204, 204, 204, 401, 401] },
+  { route: 'GET /api/v1/me', req: () => ['GET', '/api/v1/me'], expect: [200, 200, 200, 401, 401] },
+  { route: 'GET /api/v1/rulesets', req: () => ['GET', '/api/v1/rulesets'], expect: [200, 200, 200, 200, 200] },
+  { route: 'POST /api/v1/lobbies', req: () => ['POST', '/api/v1/lobbies', { ruleset: 'tictactoe', seats: 2 }], expect: [201, 201, 201, 401, 401] },
+  { route: 'GET /api/v1/lobbies', req: () => ['GET', '/api/v1/lobbies'], expect: [200, 200, 200, 200, 401] },
+  { route: 'GET /api/v1/lobbies/{id}', setup: privateLobby, req: (l) => ['GET', `/api/v1/lobbies/${l.id}`], expect: [200, 200, 404, 404, 401] },
+  { route: 'POST /api/v1/lobbies/{id}/seats', fresh: true, setup: () => privateLobby({ ruleset: 'sprint', seats: 3 }), req: (l) => ['POST', `/api/v1/lobbies/${l.id}/seats`, {}], expect: [409, 409, 404, 401, 401] },
+  { route: 'DELETE /api/v1/lobbies/{id}/seats/me', fresh: true, setup: privateLobby, req: (l) => ['DELETE', `/api/v1/lobbies/${l.id}/seats/me`], expect: [200, 200, 404, 401, 401] },
+  { route: 'POST /api/v1/lobbies/{id}/bots', fresh: true, setup: () => privateLobby({ ruleset: 'sprint', seats: 3 }), req: (l) => ['POST', `/api/v1/lobbies/${l.id}/bots`, {}], expect: [200, 403, 404, 401, 401] },
+  { route: 'POST /api/v1/lobbies/{id}/start', fresh: true, setup: privateLobby, req: (l) => ['POST', `/api/v1/lobbies/${l.id}/start`], expect: [201, 403, 404, 401, 401] },
+  // Games are public to watch; seats see their own view.
+  { route: 'GET /api/v1/games/{id}', setup: rpsWithOrder, req: (g) => ['GET', `/api/v1/games/${g}`], expect: [200, 200, 200, 200, 401] },
+  { route: 'GET /api/v1/games/{id}/view', setup: rpsWithOrder, req: (g) => ['GET', `/api/v1/games/${g}/view`], expect: [200, 200, 200, 200, 401] },
+  { route: 'GET /api/v1/games/{id}/legal', setup: tttGame, req: (g) => ['GET', `/api/v1/games/${g}/legal`], expect: [200, 200, 200, 401, 401] },
+  // "other" orders in its own seat (it cannot name another); a spectator has none.
+  { route: 'PUT /api/v1/games/{id}/orders/{window}', fresh: true, setup: rpsGame, req: (g) => ['PUT', `/api/v1/games/${g}/orders/r1`, { throw: 'rock' }], expect: [200, 200, 403, 401, 401] },
+  // Only the owner's order is held: "other" has nothing of its own to withdraw.
+  { route: 'DELETE /api/v1/games/{id}/orders/{window}', fresh: true, setup: rpsWithOrder, req: (g) => ['DELETE', `/api/v1/games/${g}/orders/r1`], expect: [204, 409, 403, 401, 401] },
+  // Seat 0 (owner) is to move; seat 1 is out of turn.
+  { route: 'POST /api/v1/games/{id}/plays', fresh: true, setup: tttGame, req: (g) => ['POST', `/api/v1/games/${g}/plays`, { window: 't1', cell: 4 }], expect: [200, 409, 403, 401, 401] },
+  { route: 'GET /api/v1/games/{id}/log', setup: rpsWithOrder, req: (g) => ['GET', `/api/v1/games/${g}/log`], expect: [200, 200, 200, 200, 401] },
+  { route: 'GET /api/v1/games/{id}/export (running)', pattern: 'GET /api/v1/games/{id}/export', setup: rpsGame, req: (g) => ['GET', `/api/v1/games/${g}/export`], expect: [403, 403, 403, 403, 401] },
+  { route: 'GET /api/v1/games/{id}/export (finished)', pattern: 'GET /api/v1/games/{id}/export', setup: finishedGame, req: (g) => ['GET', `/api/v1/games/${g}/export`], expect: [200, 200, 200, 200, 401] },
+];
+
+// The routes of the server's table, read from the C source.
+function serverRoutes() {
+  const src = ['routes.c', 'handlers.h'].map((f) => fs.readFileSync(path.join(ROOT, 'api', f), 'utf8')).join('\n');
+  return [...src.matchAll(/\{\s*"(GET|POST|PUT|DELETE|PATCH)",\s*"([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`);
+}
+
+async function tokenFor(who, row) {
+  if (who === 'none') return undefined;
+  if (who === 'revoked') return revokedToken;
+  const p = { owner: A, other: B, spectator: C }[who];
+  if (row.tokens === 'session') {
+    const s = await call('POST', '/api/v1/sessions', { body: { name: p.name, password: p.password } });
+    return s.body.token;
+  }
+  return p.token;
+}
+
+test('the matrix covers every route of the server', () => {
+  const covered = new Set(MATRIX.map((r) => r.pattern || r.route));
+  const missing = serverRoutes().filter((r) => !covered.has(r));
+  assert.deepEqual(missing, [], 'routes without a row in the matrix');
+});
+
+test('authorization matrix: every cell answers exactly as expected, no unauthorised success', async () => {
+  const failures = [];
+  const unauthorisedSuccesses = [];
+  const table = [];
+  for (const row of MATRIX) {
+    const shared = row.setup && !row.fresh ? await row.setup() : undefined;
+    const got = [];
+    for (const [i, who] of CALLERS.entries()) {
+      const fixture = row.fresh ? await row.setup() : shared;
+      const [method, p, body] = row.req(fixture);
+      const token = await tokenFor(who, row);
+      const r = await call(method, p, { token, body });
+      got.push(r.status);
+      if (r.status !== row.expect[i]) failures.push(`${row.route} as ${who}: ${r.status}, expected ${row.expect[i]} (${r.text.slice(0, 160)})`);
+      if (r.status < 300 && row.expect[i] >= 300) unauthorisedSuccesses.push(`${row.route} as ${who}`);
+      if (r.status >= 400) assert.equal(r.headers.get('content-type'), 'application/problem+json');
+    }
+    table.push(`${row.route.padEnd(48)} ${got.join('  ')}`);
+  }
+  console.log(`${'route'.padEnd(48)} ${CALLERS.join(' ')}\n${table.join('\n')}`);
+  assert.deepEqual(unauthorisedSuccesses, [], 'unauthorised successes');
+  assert.deepEqual(failures, []);
+});
+
+test('what each caller sees of a game with a sealed order held', async () => {
+  const id = await rpsWithOrder();
+  const seen = {};
+  for (const who of ['owner', 'other', 'spectator', 'none']) {
+    const token = await tokenFor(who, {});
+    const g = await call('GET', `/api/v1/games/${id}`, { token });
+    const v = await call('GET', `/api/v1/games/${id}/view`, { token });
+    const l = await call('GET', `/api/v1/games/${id}/legal`, { token, check: who !== 'none' });
+    seen[who] = { you: g.body.you, myOrders: g.body.view.my_orders, viewOrders: v.body.my_orders, legal: l.body?.windows?.length };
+    if (who !== 'owner') {
+      assert.ok(!JSON.stringify(g.body).includes('rock'), `${who} saw the sealed order`);
+      assert.ok(!JSON.stringify(v.body).includes('rock'), `${who} saw the sealed order in the view`);
+    }
+  }
+  assert.deepEqual(seen, {
+    owner: { you: 0, myOrders: { r1: { throw: 'rock' } }, viewOrders: { r1: { throw: 'rock' } }, legal: 1 },
+    other: { you: 1, myOrders: {}, viewOrders: {}, legal: 1 },
+    spectator: { you: null, myOrders: undefined, viewOrders: undefined, legal: 0 },
+    none: { you: null, myOrders: undefined, viewOrders: undefined, legal: undefined },
+  });
+  // The other player's withdraw did not touch the owner's order.
+  await call('DELETE', `/api/v1/games/${id}/orders/r1`, { token: B.token });
+  const still = await call('GET', `/api/v1/games/${id}/view`, { token: A.token });
+  assert.deepEqual(still.body.my_orders, { r1: { throw: 'rock' } });
+});

@@ -1,0 +1,162 @@
+// api_spec.test.mjs - api/openapi.yaml against the server: Redocly's linter
+// passes; every route of the server's table (read from api/routes.c and
+// api/handlers.h) is in the spec and every path of the spec is served; the
+// rules every operation follows (auth errors, problem bodies, limits); and a
+// walk through every operation whose answers all validate against the spec.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, createDatabase, dropDatabase, startServer, http, sleep } from './lib/server.mjs';
+import { client, spec, SPEC_PATH, newPlayer, newLobby, newGame, NO_LIMITS } from './lib/api.mjs';
+
+const run = promisify(execFile);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+let db, srv, call;
+
+before(async () => {
+  db = createDatabase('apis');
+  srv = await startServer({ db, env: NO_LIMITS });
+  call = client(srv.url);
+});
+
+after(async () => {
+  await srv?.stop();
+  if (db) dropDatabase(db);
+});
+
+function serverRoutes() {
+  const src = ['routes.c', 'handlers.h'].map((f) => fs.readFileSync(path.join(ROOT, 'api', f), 'utf8')).join('\n');
+  return [...src.matchAll(/\{\s*"(GET|POST|PUT|DELETE|PATCH)",\s*"([^"]+)",\s*(\w+),\s*(API_AUTH_\w+)\s*\}/g)].map((m) => ({
+    key: `${m[1]} ${m[2]}`,
+    auth: m[4],
+  }));
+}
+
+function specOperations() {
+  const ops = [];
+  for (const [p, item] of Object.entries(spec.paths)) {
+    for (const m of METHODS) if (item[m]) ops.push({ key: `${m.toUpperCase()} ${p}`, path: p, method: m, op: item[m], item });
+  }
+  return ops;
+}
+
+const resolveRef = (o) => (o && o.$ref ? o.$ref.split('/').slice(1).reduce((x, k) => x[k], spec) : o);
+
+test('npx @redocly/cli lint api/openapi.yaml passes', { timeout: 180000 }, async () => {
+  const { stdout, stderr } = await run('npx', ['--no', '@redocly/cli', 'lint', SPEC_PATH], {
+    cwd: path.join(ROOT, 'tests'),
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    timeout: 170000,
+  });
+  assert.match(stdout + stderr, /Your API description is valid/);
+});
+
+test('every route of the server is in the spec, and nothing else is', () => {
+  const routes = serverRoutes();
+  assert.ok(routes.length >= 24, `only ${routes.length} routes parsed`);
+  const inSpec = new Set(specOperations().map((o) => o.key));
+  const inServer = new Set(routes.map((r) => r.key));
+  assert.deepEqual(routes.filter((r) => !inSpec.has(r.key)).map((r) => r.key), [], 'routes missing from the spec');
+  assert.deepEqual([...inSpec].filter((k) => !inServer.has(k)), [], 'spec operations the server does not route');
+  // Security agrees with each route's auth level.
+  for (const r of routes) {
+    const op = specOperations().find((o) => o.key === r.key).op;
+    const security = op.security ?? spec.security;
+    const anonymous = security.length === 0 || security.some((s) => Object.keys(s).length === 0);
+    if (r.auth === 'API_AUTH_REQUIRED') assert.ok(!anonymous, `${r.key} requires a token but the spec allows none`);
+    else assert.ok(anonymous, `${r.key} needs no token but the spec requires one`);
+  }
+});
+
+test('every operation documents its errors the same way', () => {
+  for (const { key, path: p, op } of specOperations()) {
+    const codes = Object.keys(op.responses);
+    const security = op.security ?? spec.security;
+    const anonymousOnly = security.every((s) => Object.keys(s).length === 0);
+    const optional = security.some((s) => Object.keys(s).length === 0) && !anonymousOnly;
+    if (!anonymousOnly || optional) assert.ok(codes.includes('401'), `${key}: 401 not documented`);
+    if (p.startsWith('/api/')) assert.ok(codes.includes('429'), `${key}: 429 not documented`);
+    if (op.requestBody) {
+      for (const c of ['400', '413', '422']) assert.ok(codes.includes(c), `${key}: ${c} not documented`);
+    }
+    if (p.includes('{')) assert.ok(codes.includes('404'), `${key}: 404 not documented`);
+    for (const c of codes.filter((x) => Number(x) >= 400)) {
+      const r = resolveRef(op.responses[c]);
+      assert.ok(r.content?.['application/problem+json'], `${key} ${c}: not problem+json`);
+      if (c === '429' || (c === '503' && p.startsWith('/api/'))) assert.ok(r.headers?.['Retry-After'], `${key} ${c}: no Retry-After`);
+    }
+    assert.ok(op.operationId && op.summary, `${key}: operationId and summary`);
+  }
+  const params = spec.components.parameters;
+  assert.equal(params.IdempotencyKey.in, 'header');
+  assert.equal(params.IfMatch.name, 'If-Match');
+  assert.equal(params.IfNoneMatch.name, 'If-None-Match');
+  assert.ok(spec.components.headers.ETag && spec.components.headers.RetryAfter);
+  assert.deepEqual(spec.components.securitySchemes.bearerAuth, { ...spec.components.securitySchemes.bearerAuth, type: 'http', scheme: 'bearer' });
+});
+
+test('every path of the spec is served (no 405, no unrouted 404)', async () => {
+  for (const { path: p, method } of specOperations()) {
+    const concrete = p.replace('{id}', 'zzzzzzzzzzzzzzzz').replace('{window}', 'w1');
+    const r = await http(srv.url, method.toUpperCase(), concrete, { body: method === 'get' || method === 'delete' ? undefined : {} });
+    assert.notEqual(r.status, 405, `${method} ${p}`);
+    assert.ok(!(r.status === 404 && r.body?.detail === 'no such resource'), `${method} ${p} is not routed`);
+  }
+});
+
+test('the served document is api/openapi.yaml', async () => {
+  const r = await http(srv.url, 'GET', '/api/v1/openapi.yaml');
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-type'), /yaml/);
+  assert.equal(r.text, fs.readFileSync(SPEC_PATH, 'utf8'));
+});
+
+test('a walk through every operation: each success validates against the spec', async () => {
+  const host = await newPlayer(call);
+  const friend = await newPlayer(call);
+  await call('GET', '/healthz');
+  await call('GET', '/readyz');
+  await call('GET', '/metrics');
+  await call('GET', '/api/v1/openapi.yaml');
+  await call('GET', '/api/v1/rulesets');
+  const sess = await call('POST', '/api/v1/sessions', { body: { name: host.name, password: host.password } });
+  await call('DELETE', '/api/v1/sessions/current', { token: sess.body.token });
+  await call('GET', '/api/v1/lobbies');
+  const lobby = await newLobby(call, host, { ruleset: 'rps', seats: 2, private: true, clock: { mode: 'async', seconds: 86400 } });
+  await call('GET', `/api/v1/lobbies/${lobby.id}`, { token: host.token });
+  await call('POST', `/api/v1/lobbies/${lobby.id}/seats`, { token: friend.token, body: { code: lobby.invite_code } });
+  await call('DELETE', `/api/v1/lobbies/${lobby.id}/seats/me`, { token: friend.token });
+  await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, { token: host.token, body: { level: 'random' } });
+  const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token });
+  const id = started.body.game;
+  await call('GET', '/api/v1/me', { token: host.token });
+  await call('GET', `/api/v1/games/${id}`, { token: host.token });
+  await call('GET', `/api/v1/games/${id}/view`, { token: host.token });
+  await call('GET', `/api/v1/games/${id}/legal`, { token: host.token });
+  // Play the bot game to its end (the bot orders on its own).
+  for (let i = 0; i < 200; i++) {
+    const g = await call('GET', `/api/v1/games/${id}`, { token: host.token });
+    if (g.body.status !== 'running') break;
+    const w = g.body.windows[0];
+    if (w && !w.submitted.includes(0)) {
+      await call('PUT', `/api/v1/games/${id}/orders/${w.id}`, { token: host.token, body: { throw: 'paper' } });
+    } else {
+      await sleep(25);
+    }
+  }
+  await call('GET', `/api/v1/games/${id}/log`, { token: host.token });
+  const rps = await newGame(call, 'rps', [host, friend]);
+  await call('PUT', `/api/v1/games/${rps}/orders/r1`, { token: host.token, body: { throw: 'rock' } });
+  await call('DELETE', `/api/v1/games/${rps}/orders/r1`, { token: host.token });
+  const exp = await call('GET', `/api/v1/games/${id}/export`);
+  assert.equal(exp.status, 200, exp.text);
+  const ttt = await newGame(call, 'tictactoe', [host, friend]);
+  await call('POST', `/api/v1/games/${ttt}/plays`, { token: host.token, body: { window: 't1', cell: 0 }, headers: { 'idempotency-key': 'a', 'if-match': '"0"' } });
+
+  const succeeded = new Set(call.seen.filter((s) => s.status < 300).map((s) => `${s.method} ${s.path}`));
+  const missing = specOperations().map((o) => o.key).filter((k) => !succeeded.has(k));
+  assert.deepEqual(missing, [], 'operations without a validated success');
+});
