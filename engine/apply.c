@@ -83,8 +83,8 @@ static int open_window(const engine_game *g, const engine_input *in,
                        engine_error *e)
 {
     if (!in->window || !in->window[0])
-        return engine_fail(e, ENGINE_ECONFLICT, "window",
-                           "a %s needs a window", engine_input_kind_name(in->kind));
+        return engine_fail(e, ENGINE_ECONFLICT, "window", "a %s needs a window",
+                           engine_input_kind_name(in->kind));
     int found = find_window(g, in->window, w);
     if (found < 0)
         return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
@@ -205,8 +205,8 @@ static int apply_order(engine_game *g, const engine_input *in,
         return engine_fail(e, ENGINE_EINVALID, "",
                            "an order must be a JSON object");
     if (!rs->check_order)
-        return engine_fail(e, ENGINE_EINTERNAL, "",
-                           "%s cannot check orders", rs->title);
+        return engine_fail(e, ENGINE_EINTERNAL, "", "%s cannot check orders",
+                           rs->title);
     if (rs->check_order(g->state, seat, w.id, in->payload, e) != 0)
         return e->code ? e->code
                        : engine_fail(e, ENGINE_EINVALID, "", "illegal order");
@@ -287,8 +287,7 @@ static int apply_play(engine_game *g, const engine_input *in, engine_error *e)
         if (!json_is_string(wfield) ||
             strcmp(json_string_value(wfield), w.id) != 0)
             return engine_fail(e, ENGINE_EINVALID, "window",
-                               "the play's window does not match \"%s\"",
-                               w.id);
+                               "the play's window does not match \"%s\"", w.id);
         stripped = json_copy((json_t *)play);
         if (!stripped)
             return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
@@ -318,12 +317,11 @@ static int apply_timeout(engine_game *g, const engine_input *in,
     if (rc <= 0)
         return rc < 0 ? engine_fail(e, ENGINE_EINTERNAL, "", "out of memory")
                       : engine_fail(e, ENGINE_ECONFLICT, "window",
-                                    "window \"%.48s\" is not open",
-                                    in->window);
+                                    "window \"%.48s\" is not open", in->window);
     rc = 0;
 
-    uint32_t missing = w.mode == ENGINE_SEALED ? w.seats & ~w.submitted
-                                               : w.seats;
+    uint32_t missing =
+        w.mode == ENGINE_SEALED ? w.seats & ~w.submitted : w.seats;
     json_t *entry = json_object(), *seats = json_array();
     json_object_set_new(entry, "type", json_string("timeout"));
     json_object_set_new(entry, "window", json_string(w.id));
@@ -336,10 +334,9 @@ static int apply_timeout(engine_game *g, const engine_input *in,
     game_log_append(g, ENGINE_PUBLIC, entry);
     if (w.mode == ENGINE_OPEN) {
         engine_ctx ctx = {g};
-        rc = rs->timeout
-                 ? rs->timeout(g->state, &ctx, w.id, e)
-                 : engine_fail(e, ENGINE_ECONFLICT, "window",
-                               "window \"%s\" has no clock", w.id);
+        rc = rs->timeout ? rs->timeout(g->state, &ctx, w.id, e)
+                         : engine_fail(e, ENGINE_ECONFLICT, "window",
+                                       "window \"%s\" has no clock", w.id);
         return finish(g, &u, rc, e);
     }
 
@@ -362,8 +359,7 @@ static int apply_timeout(engine_game *g, const engine_input *in,
                     : rs->default_order ? rs->default_order(g->state, s, w.id)
                                         : NULL;
         engine_error ignored = {0};
-        if (!json_is_object(d) ||
-            !rs->check_order ||
+        if (!json_is_object(d) || !rs->check_order ||
             rs->check_order(g->state, s, w.id, d, &ignored) != 0) {
             json_decref(d);
             rc = engine_fail(e, ENGINE_EINTERNAL, "",
@@ -386,8 +382,7 @@ static int apply_timeout(engine_game *g, const engine_input *in,
     return rc;
 }
 
-static int apply_system(engine_game *g, const engine_input *in,
-                        engine_error *e)
+static int apply_system(engine_game *g, const engine_input *in, engine_error *e)
 {
     const json_t *p = in->payload;
     const char *action = NULL, *key;
@@ -409,9 +404,10 @@ static int apply_system(engine_game *g, const engine_input *in,
     if (strcmp(action, "abort") == 0) {
         json_t *entry = json_object();
         json_object_set_new(entry, "type", json_string("aborted"));
-        json_object_set_new(entry, "seat", in->seat >= 0 && in->seat < g->seats
-                                               ? json_integer(in->seat)
-                                               : json_null());
+        json_object_set_new(entry, "seat",
+                            in->seat >= 0 && in->seat < g->seats
+                                ? json_integer(in->seat)
+                                : json_null());
         size_t nlog = g->nlog;
         g->oom = 0;
         game_log_append(g, ENGINE_PUBLIC, entry);
@@ -435,8 +431,8 @@ static int apply_system(engine_game *g, const engine_input *in,
         return rc;
     if (!(w.seats & (1u << in->seat)))
         return engine_fail(e, ENGINE_EFORBIDDEN, "window",
-                           "seat %d gives no order in window \"%s\"",
-                           in->seat, w.id);
+                           "seat %d gives no order in window \"%s\"", in->seat,
+                           w.id);
     if (!game_pending_find(g, w.id, in->seat))
         return engine_fail(e, ENGINE_ECONFLICT, "window",
                            "seat %d has no order in window \"%s\" to withdraw",

@@ -183,8 +183,8 @@ engine_game *engine_create(const char *ruleset_id, const char *game_id,
     if (seats < rs->min_seats || seats > rs->max_seats ||
         seats > ENGINE_MAX_SEATS) {
         engine_fail(&e, ENGINE_EINVALID, "seats",
-                    "%s needs %d to %d seats, got %d", rs->title,
-                    rs->min_seats, rs->max_seats, seats);
+                    "%s needs %d to %d seats, got %d", rs->title, rs->min_seats,
+                    rs->max_seats, seats);
         goto fail;
     }
     if (options && !json_is_object(options)) {
@@ -196,8 +196,8 @@ engine_game *engine_create(const char *ruleset_id, const char *game_id,
         if (rs->check_options(options, seats, &e) != 0)
             goto fail;
     } else if (options && json_object_size(options) > 0) {
-        const char *key = json_object_iter_key(json_object_iter(
-            (json_t *)options));
+        const char *key =
+            json_object_iter_key(json_object_iter((json_t *)options));
         engine_fail(&e, ENGINE_EINVALID, key, "%s takes no options (got %s)",
                     rs->title, key);
         goto fail;
@@ -218,7 +218,8 @@ engine_game *engine_create(const char *ruleset_id, const char *game_id,
 fail:
     engine_free(g);
     if (e.code == 0)
-        engine_fail(&e, ENGINE_EINTERNAL, "", "ruleset failed without a reason");
+        engine_fail(&e, ENGINE_EINTERNAL, "",
+                    "ruleset failed without a reason");
     if (err)
         *err = e;
     return NULL;
@@ -350,9 +351,9 @@ json_t *engine_legal(const engine_game *g, int seat)
             continue;
         }
         json_object_set_new(l, "window", json_string(list[i].id));
-        json_object_set_new(l, "mode", json_string(list[i].mode == ENGINE_SEALED
-                                                       ? "sealed"
-                                                       : "open"));
+        json_object_set_new(
+            l, "mode",
+            json_string(list[i].mode == ENGINE_SEALED ? "sealed" : "open"));
         json_array_append_new(arr, l);
     }
     if (list != buf)
@@ -381,8 +382,8 @@ int engine_bot_action(const engine_game *g, int seat, const char *level,
             continue;
         if (w->mode == ENGINE_SEALED && game_pending_find(g, w->id, seat))
             continue; /* already ordered; a bot does not second-guess */
-        json_t *payload = g->rs->bot(g->state, seat, w->id,
-                                     level ? level : "random", rng);
+        json_t *payload =
+            g->rs->bot(g->state, seat, w->id, level ? level : "random", rng);
         if (!payload) {
             rc = engine_fail(err, ENGINE_EINVALID, "level",
                              "%s has no bot level \"%s\"", g->rs->title,
@@ -419,9 +420,9 @@ json_t *engine_log_since(const engine_game *g, int seat, size_t after)
             continue;
         json_t *e = json_object();
         json_object_set_new(e, "seq", json_integer((json_int_t)(i + 1)));
-        json_object_set_new(e, "seat", l->seat == ENGINE_PUBLIC
-                                           ? json_null()
-                                           : json_integer(l->seat));
+        json_object_set_new(e, "seat",
+                            l->seat == ENGINE_PUBLIC ? json_null()
+                                                     : json_integer(l->seat));
         json_object_set_new(e, "entry", json_deep_copy(l->entry));
         if (json_array_append_new(arr, e) != 0) {
             json_decref(arr);

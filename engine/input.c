@@ -76,15 +76,14 @@ json_t *engine_input_to_json(const engine_input *in, uint64_t seq)
     if (!j)
         return NULL;
     json_object_set_new(j, "seq", json_integer((json_int_t)seq));
-    json_object_set_new(j, "seat", in->seat >= 0 ? json_integer(in->seat)
-                                                 : json_null());
+    json_object_set_new(j, "seat",
+                        in->seat >= 0 ? json_integer(in->seat) : json_null());
     json_object_set_new(j, "kind",
                         json_string(engine_input_kind_name(in->kind)));
     json_object_set_new(j, "window",
                         in->window ? json_string(in->window) : json_null());
-    json_object_set_new(j, "payload", in->payload
-                                          ? json_deep_copy(in->payload)
-                                          : json_null());
+    json_object_set_new(
+        j, "payload", in->payload ? json_deep_copy(in->payload) : json_null());
     if (in->kind == ENGINE_ORDER) {
         engine_hex(in->nonce, ENGINE_NONCE_BYTES, nonce);
         json_object_set_new(j, "nonce", json_string(nonce));

@@ -52,8 +52,7 @@ int engine_init(engine_error *err)
         engine_error e = {0};
         if (rs->init(&e) != 0) {
             int code = e.code ? e.code : ENGINE_EINTERNAL;
-            return engine_fail(err, code, e.field, "ruleset %s: %.200s",
-                               rs->id,
+            return engine_fail(err, code, e.field, "ruleset %s: %.200s", rs->id,
                                e.msg[0] ? e.msg : "its data failed to load");
         }
     }

@@ -98,13 +98,12 @@ int engine_replay_export(const json_t *export_doc,
         goto fail;
     }
     if (!json_is_array(inputs)) {
-        rc = engine_fail(&e, ENGINE_EINVALID, "inputs",
-                         "inputs must be a list");
+        rc =
+            engine_fail(&e, ENGINE_EINVALID, "inputs", "inputs must be a list");
         goto fail;
     }
     g = engine_create(ruleset, game_id, json_is_null(options) ? NULL : options,
-                      seats_of(json_object_get(export_doc, "seats")), seed,
-                      &e);
+                      seats_of(json_object_get(export_doc, "seats")), seed, &e);
     if (!g) {
         rc = e.code;
         goto fail;

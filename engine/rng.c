@@ -152,9 +152,9 @@ int engine_rng_load(engine_rng *rng, const json_t *saved, engine_error *err)
     const char *key = NULL;
     json_int_t stream = 0, counter = 0, pos = 0;
     uint8_t k[32];
-    if (!saved || json_unpack((json_t *)saved, "{s:s, s:I, s:I, s:I !}", "key",
-                              &key, "stream", &stream, "counter", &counter,
-                              "pos", &pos) != 0)
+    if (!saved ||
+        json_unpack((json_t *)saved, "{s:s, s:I, s:I, s:I !}", "key", &key,
+                    "stream", &stream, "counter", &counter, "pos", &pos) != 0)
         return engine_fail(err, ENGINE_EINTERNAL, "rng",
                            "saved rng is not {key, stream, counter, pos}");
     if (engine_unhex(key, k, 32) != 0)

@@ -41,20 +41,21 @@ static json_t *save_doc(const engine_game *g, int share)
     for (size_t i = 0; i < g->npending; i++) {
         const pending_order *p = &g->pending[i];
         engine_hex(p->nonce, ENGINE_NONCE_BYTES, hex);
-        if (json_array_append_new(
-                pending, json_pack("{s:s, s:i, s:O, s:s}", "window", p->window,
-                                   "seat", p->seat, "order", p->order, "nonce",
-                                   hex)) != 0)
+        if (json_array_append_new(pending,
+                                  json_pack("{s:s, s:i, s:O, s:s}", "window",
+                                            p->window, "seat", p->seat, "order",
+                                            p->order, "nonce", hex)) != 0)
             goto fail;
     }
     for (size_t i = 0; i < g->nlog; i++) {
         const log_line *l = &g->log[i];
         json_t *line = json_object();
-        json_object_set_new(line, "seat", l->seat == ENGINE_PUBLIC
-                                              ? json_null()
-                                              : json_integer(l->seat));
-        json_object_set_new(line, "entry", share ? json_incref(l->entry)
-                                                 : json_deep_copy(l->entry));
+        json_object_set_new(line, "seat",
+                            l->seat == ENGINE_PUBLIC ? json_null()
+                                                     : json_integer(l->seat));
+        json_object_set_new(line, "entry",
+                            share ? json_incref(l->entry)
+                                  : json_deep_copy(l->entry));
         if (json_object_size(line) != 2 || json_array_append_new(log, line))
             goto fail;
     }
@@ -138,8 +139,8 @@ static int load_log(engine_game *g, const json_t *arr, engine_error *e)
     json_array_foreach(arr, i, item)
     {
         json_t *seat = NULL, *entry = NULL;
-        if (json_unpack(item, "{s:o, s:o !}", "seat", &seat, "entry",
-                        &entry) != 0 ||
+        if (json_unpack(item, "{s:o, s:o !}", "seat", &seat, "entry", &entry) !=
+                0 ||
             (!json_is_null(seat) &&
              (!json_is_integer(seat) || json_integer_value(seat) < 0 ||
               json_integer_value(seat) >= g->seats)))
@@ -175,9 +176,9 @@ engine_game *engine_load(const json_t *saved, engine_error *err)
     if (json_unpack((json_t *)saved,
                     "{s:s, s:s, s:s, s:o, s:I, s:s, s:I, s:b, s:o, s:o, s:o, "
                     "s:o !}",
-                    "format", &format, "ruleset", &ruleset, "game_id",
-                    &game_id, "options", &options, "seats", &seats, "seed",
-                    &seed, "inputs", &inputs, "aborted", &aborted, "rng", &rng,
+                    "format", &format, "ruleset", &ruleset, "game_id", &game_id,
+                    "options", &options, "seats", &seats, "seed", &seed,
+                    "inputs", &inputs, "aborted", &aborted, "rng", &rng,
                     "state", &state, "pending", &pending, "log", &log) != 0 ||
         strcmp(format, STATE_FORMAT) != 0) {
         engine_fail(&e, ENGINE_EINTERNAL, "",
@@ -197,8 +198,7 @@ engine_game *engine_load(const json_t *saved, engine_error *err)
                     "saved options, seats, inputs or seed are corrupt");
         goto fail;
     }
-    if (rs->check_options &&
-        rs->check_options(options, (int)seats, &e) != 0) {
+    if (rs->check_options && rs->check_options(options, (int)seats, &e) != 0) {
         e.code = ENGINE_EINTERNAL;
         goto fail;
     }

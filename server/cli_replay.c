@@ -33,8 +33,8 @@ int cmd_replay(int argc, char **argv)
     char hex[2 * ENGINE_HASH_BYTES + 1];
     int match = 0, status = 2;
 
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
-                      strcmp(argv[1], "-h") == 0)) {
+    if (argc == 2 &&
+        (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
         return 0;
     }

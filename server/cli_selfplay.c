@@ -193,8 +193,9 @@ static int check_save_load(const engine_game *g, long index)
         ok = memcmp(a, b, sizeof a) == 0;
     }
     if (!ok)
-        fprintf(stderr, "conclave selfplay: game %ld: save/load %s after "
-                        "%llu inputs\n",
+        fprintf(stderr,
+                "conclave selfplay: game %ld: save/load %s after "
+                "%llu inputs\n",
                 index, copy ? "changed the hash" : "failed",
                 (unsigned long long)engine_game_inputs(g));
     engine_free(copy);
@@ -211,12 +212,12 @@ static int check_replay(const engine_game *g, json_t *inputs, long index)
     engine_hex(engine_game_seed(g), ENGINE_SEED_BYTES, seed);
     engine_hash(g, h);
     engine_hex(h, ENGINE_HASH_BYTES, hash);
-    json_t *exp = json_pack(
-        "{s:s, s:s, s:s, s:O, s:i, s:s, s:O, s:s}", "format",
-        "conclave-export/1", "game_id", engine_game_id(g), "ruleset",
-        engine_game_ruleset(g)->id, "options", engine_game_options(g), "seats",
-        engine_game_seats(g), "seed", seed, "inputs", inputs, "final_hash",
-        hash);
+    json_t *exp =
+        json_pack("{s:s, s:s, s:s, s:O, s:i, s:s, s:O, s:s}", "format",
+                  "conclave-export/1", "game_id", engine_game_id(g), "ruleset",
+                  engine_game_ruleset(g)->id, "options", engine_game_options(g),
+                  "seats", engine_game_seats(g), "seed", seed, "inputs", inputs,
+                  "final_hash", hash);
     int rc = exp ? engine_replay_export(exp, h, &match, NULL, &err)
                  : ENGINE_EINTERNAL;
     json_decref(exp);
@@ -250,30 +251,32 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
         engine_input in;
         if (engine_game_inputs(g) >= MAX_INPUTS_PER_GAME ||
             engine_windows(g, &w, 1) < 1) {
-            fprintf(stderr, "conclave selfplay: game %ld is stuck after %llu "
-                            "inputs\n",
+            fprintf(stderr,
+                    "conclave selfplay: game %ld is stuck after %llu "
+                    "inputs\n",
                     index, (unsigned long long)engine_game_inputs(g));
             goto done;
         }
         /* The lowest seat the first window still waits on acts. */
-        uint32_t todo = w.mode == ENGINE_SEALED ? w.seats & ~w.submitted
-                                                : w.seats;
+        uint32_t todo =
+            w.mode == ENGINE_SEALED ? w.seats & ~w.submitted : w.seats;
         int seat = 0;
         while (seat < ENGINE_MAX_SEATS && !(todo & (1u << seat)))
             seat++;
         if (engine_bot_action(g, seat, o->bot, bots, &in, &err) != 0) {
-            fprintf(stderr, "conclave selfplay: game %ld, seat %d: %s\n",
-                    index, seat, err.msg);
+            fprintf(stderr, "conclave selfplay: game %ld, seat %d: %s\n", index,
+                    seat, err.msg);
             goto done;
         }
         int rc = engine_apply(g, &in, NULL, &err);
         if (rc == 0 && record)
-            json_array_append_new(record,
-                                  engine_input_to_json(&in, engine_game_inputs(g)));
+            json_array_append_new(
+                record, engine_input_to_json(&in, engine_game_inputs(g)));
         json_decref((json_t *)in.payload);
         if (rc != 0) {
-            fprintf(stderr, "conclave selfplay: game %ld: the %s bot's %s "
-                            "was refused: %s\n",
+            fprintf(stderr,
+                    "conclave selfplay: game %ld: the %s bot's %s "
+                    "was refused: %s\n",
                     index, o->bot, engine_input_kind_name(in.kind), err.msg);
             goto done;
         }
@@ -286,10 +289,9 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
     json_t *res = engine_result(g);
     result_key(res, key, sizeof key);
     json_decref(res);
-    json_object_set_new(histogram, key,
-                        json_integer(json_integer_value(
-                                         json_object_get(histogram, key)) +
-                                     1));
+    json_object_set_new(
+        histogram, key,
+        json_integer(json_integer_value(json_object_get(histogram, key)) + 1));
     status = 0;
 done:
     engine_free(g);
@@ -336,14 +338,14 @@ int cmd_selfplay(int argc, char **argv)
             secs = 1e-9;
         /* Rates are per wall-clock second; cpu_seconds tells how much of
          * that this process ran, for a busy machine. */
-        json_t *out = json_pack(
-            "{s:s, s:i, s:I, s:s, s:I, s:f, s:f, s:I, s:I, s:O, s:b}",
-            "ruleset", o.rs->id, "seats", o.seats, "games",
-            (json_int_t)o.games, "bot", o.bot, "inputs", (json_int_t)inputs,
-            "seconds", secs, "cpu_seconds", cpu, "games_per_s",
-            (json_int_t)((double)o.games / secs), "inputs_per_s",
-            (json_int_t)((double)inputs / secs), "results", histogram,
-            "checked", o.check);
+        json_t *out =
+            json_pack("{s:s, s:i, s:I, s:s, s:I, s:f, s:f, s:I, s:I, s:O, s:b}",
+                      "ruleset", o.rs->id, "seats", o.seats, "games",
+                      (json_int_t)o.games, "bot", o.bot, "inputs",
+                      (json_int_t)inputs, "seconds", secs, "cpu_seconds", cpu,
+                      "games_per_s", (json_int_t)((double)o.games / secs),
+                      "inputs_per_s", (json_int_t)((double)inputs / secs),
+                      "results", histogram, "checked", o.check);
         json_dumpf(out, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
         fputc('\n', stdout);
         json_decref(out);

@@ -72,7 +72,8 @@ static void test_sha256_and_hex(void)
     static const struct {
         const char *in, *out;
     } v[] = {
-        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"",
+         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
         {"abc",
          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
         {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
@@ -97,9 +98,10 @@ static void test_sha256_and_hex(void)
 
 static void test_canonical_json(void)
 {
-    json_t *v = json_loads("{\"b\": 1, \"a\": [1, {\"d\": 2, \"c\": \"\xc3\xa9\"}],"
-                           " \"ab\": null}",
-                           0, NULL);
+    json_t *v =
+        json_loads("{\"b\": 1, \"a\": [1, {\"d\": 2, \"c\": \"\xc3\xa9\"}],"
+                   " \"ab\": null}",
+                   0, NULL);
     REQUIRE(v);
     char *s = engine_canonical_json(v);
     CHECK_EQ_STR(s, "{\"a\":[1,{\"c\":\"\xc3\xa9\",\"d\":2}],\"ab\":null,"
@@ -150,8 +152,8 @@ static void test_input_kinds_and_json(void)
     CHECK_EQ_STR(engine_input_kind_name((engine_input_kind)9), "unknown");
 
     json_t *p = json_pack("{s:s}", "throw", "rock");
-    engine_input in = {.seat = 1, .kind = ENGINE_ORDER, .window = "r1",
-                       .payload = p};
+    engine_input in = {
+        .seat = 1, .kind = ENGINE_ORDER, .window = "r1", .payload = p};
     for (int i = 0; i < ENGINE_NONCE_BYTES; i++)
         in.nonce[i] = (uint8_t)(i * 17);
     json_t *j = engine_input_to_json(&in, 12);
@@ -168,8 +170,8 @@ static void test_input_kinds_and_json(void)
     CHECK(memcmp(back.nonce, in.nonce, ENGINE_NONCE_BYTES) == 0);
     json_decref(j);
 
-    engine_input t = {.seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT,
-                      .window = "r1"};
+    engine_input t = {
+        .seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .window = "r1"};
     j = engine_input_to_json(&t, 13);
     CHECK(json_is_null(json_object_get(j, "seat")));
     CHECK(json_is_null(json_object_get(j, "nonce")));
@@ -187,8 +189,10 @@ static void test_input_kinds_and_json(void)
         {"{\"seq\":1,\"seat\":\"0\",\"kind\":\"play\"}", "seat"},
         {"{\"seq\":1,\"seat\":99,\"kind\":\"play\"}", "seat"},
         {"{\"seat\":0,\"kind\":\"play\"}", "seq"},
-        {"{\"seq\":1,\"seat\":0,\"kind\":\"order\",\"window\":\"r1\"}", "nonce"},
-        {"{\"seq\":1,\"seat\":0,\"kind\":\"order\",\"nonce\":\"abc\"}", "nonce"},
+        {"{\"seq\":1,\"seat\":0,\"kind\":\"order\",\"window\":\"r1\"}",
+         "nonce"},
+        {"{\"seq\":1,\"seat\":0,\"kind\":\"order\",\"nonce\":\"abc\"}",
+         "nonce"},
         {"{\"seq\":1,\"seat\":0,\"kind\":\"play\",\"window\":5}", "window"},
         {"[]", "input"},
     };
@@ -221,8 +225,8 @@ static void test_registry(void)
         CHECK(rs->min_seats >= 1 && rs->min_seats <= rs->max_seats &&
               rs->max_seats <= ENGINE_MAX_SEATS);
         CHECK(rs->setup && rs->destroy && rs->clone && rs->save && rs->load &&
-              rs->windows && rs->view && rs->legal && rs->bot &&
-              rs->is_over && rs->result);
+              rs->windows && rs->view && rs->legal && rs->bot && rs->is_over &&
+              rs->result);
         json_t *d = engine_ruleset_describe(rs);
         REQUIRE(d);
         CHECK(json_is_string(json_object_get(d, "title")));
@@ -231,8 +235,7 @@ static void test_registry(void)
                "%s: options_schema is not a JSON object", rs->id);
         if (rs->options_schema) {
             json_t *schema = json_loads(rs->options_schema, 0, NULL);
-            CHECKF(json_is_object(schema), "%s: schema does not parse",
-                   rs->id);
+            CHECKF(json_is_object(schema), "%s: schema does not parse", rs->id);
             json_decref(schema);
         }
         json_decref(d);
@@ -252,7 +255,7 @@ typedef struct driver {
     engine_game *g;
     engine_rng rng; /* the bots' and the driver's choices */
     const char *level;
-    int chaos;     /* also timeouts, withdrawals, replacements, aborts */
+    int chaos;      /* also timeouts, withdrawals, replacements, aborts */
     json_t *inputs; /* accepted inputs in stored form */
     char closed[8][ENGINE_WINDOW_ID_MAX]; /* recent windows now shut */
     int nclosed;
@@ -324,14 +327,15 @@ static int random_step(driver *d)
         uint32_t roll = pick(d, 1000);
         if (roll < 2) {
             json_t *p = json_pack("{s:s}", "action", "abort");
-            engine_input in = {.seat = ENGINE_PUBLIC, .kind = ENGINE_SYSTEM,
-                               .payload = p};
+            engine_input in = {
+                .seat = ENGINE_PUBLIC, .kind = ENGINE_SYSTEM, .payload = p};
             int rc = drive_apply(d, &in, "abort");
             json_decref(p);
             return rc;
         }
         if (roll < 40) {
-            engine_input in = {.seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT,
+            engine_input in = {.seat = ENGINE_PUBLIC,
+                               .kind = ENGINE_TIMEOUT,
                                .window = win->id};
             engine_error err;
             engine_game *probe = engine_clone(g);
@@ -351,8 +355,10 @@ static int random_step(driver *d)
                 s = (int)pick(d, (uint32_t)seats);
             while (!(win->submitted & (1u << s)));
             json_t *p = json_pack("{s:s}", "action", "withdraw");
-            engine_input in = {.seat = s, .kind = ENGINE_SYSTEM,
-                               .window = win->id, .payload = p};
+            engine_input in = {.seat = s,
+                               .kind = ENGINE_SYSTEM,
+                               .window = win->id,
+                               .payload = p};
             int rc = drive_apply(d, &in, "withdraw");
             json_decref(p);
             return rc;
@@ -400,8 +406,8 @@ static int random_step(driver *d)
     return rc;
 }
 
-static engine_game *create_for(const engine_ruleset *rs, int seats,
-                               uint64_t n, engine_error *err)
+static engine_game *create_for(const engine_ruleset *rs, int seats, uint64_t n,
+                               engine_error *err)
 {
     uint8_t seed[ENGINE_SEED_BYTES];
     char id[32];
@@ -533,7 +539,8 @@ static int illegal_round(driver *d)
 
     /* After the end, everything is EOVER. */
     if (over) {
-        engine_input in = {.seat = 0, .kind = (engine_input_kind)pick(d, 4),
+        engine_input in = {.seat = 0,
+                           .kind = (engine_input_kind)pick(d, 4),
                            .window = d->nclosed ? d->closed[0] : "x",
                            .payload = obj};
         ok &= expect_refused(d, &in, ENGINE_EOVER, "input after the end");
@@ -553,22 +560,27 @@ static int illegal_round(driver *d)
         const char *old = d->closed[pick(d, d->nclosed < 8 ? d->nclosed : 8)];
         for (int k = 0; k < 4; k++) {
             engine_input in = {.seat = (int)pick(d, (uint32_t)seats),
-                               .kind = (engine_input_kind)k, .window = old,
+                               .kind = (engine_input_kind)k,
+                               .window = old,
                                .payload = k == ENGINE_SYSTEM ? withdraw : obj};
             ok &= expect_refused(d, &in, ENGINE_ECONFLICT, "closed window");
         }
     }
     /* Unknown kind. */
     {
-        engine_input in = {.seat = 0, .kind = (engine_input_kind)(4 + pick(d, 9)),
-                           .window = w[0].id, .payload = obj};
+        engine_input in = {.seat = 0,
+                           .kind = (engine_input_kind)(4 + pick(d, 9)),
+                           .window = w[0].id,
+                           .payload = obj};
         ok &= expect_refused(d, &in, ENGINE_EINVALID, "unknown kind");
         in.kind = (engine_input_kind)-1;
         ok &= expect_refused(d, &in, ENGINE_EINVALID, "negative kind");
     }
     /* Bad system inputs. */
     {
-        engine_input in = {.seat = 0, .kind = ENGINE_SYSTEM, .window = w[0].id,
+        engine_input in = {.seat = 0,
+                           .kind = ENGINE_SYSTEM,
+                           .window = w[0].id,
                            .payload = badsys};
         ok &= expect_refused(d, &in, ENGINE_EINVALID, "unknown action");
         in.payload = junk;
@@ -589,16 +601,18 @@ static int illegal_round(driver *d)
         int ghosts[3] = {ENGINE_PUBLIC, seats, 77};
         for (int k = 0; k < 3; k++) {
             engine_input in = {.seat = ghosts[k],
-                               .kind = win->mode == ENGINE_SEALED
-                                           ? ENGINE_ORDER
-                                           : ENGINE_PLAY,
-                               .window = win->id, .payload = obj};
+                               .kind = win->mode == ENGINE_SEALED ? ENGINE_ORDER
+                                                                  : ENGINE_PLAY,
+                               .window = win->id,
+                               .payload = obj};
             ok &= expect_refused(d, &in, ENGINE_EFORBIDDEN, "no such seat");
         }
         if (win->mode == ENGINE_OPEN) {
             /* An order to an open window; a play by a seat not acting. */
-            engine_input in = {.seat = in_win, .kind = ENGINE_ORDER,
-                               .window = win->id, .payload = obj};
+            engine_input in = {.seat = in_win,
+                               .kind = ENGINE_ORDER,
+                               .window = win->id,
+                               .payload = obj};
             ok &= expect_refused(d, &in, ENGINE_ECONFLICT, "order to open");
             in.kind = ENGINE_SYSTEM;
             in.payload = withdraw;
@@ -619,8 +633,10 @@ static int illegal_round(driver *d)
             ok &= expect_refused(d, &in, 0, "play with an unknown field");
         } else {
             /* A play to a sealed window; orders from outsiders. */
-            engine_input in = {.seat = in_win, .kind = ENGINE_PLAY,
-                               .window = win->id, .payload = obj};
+            engine_input in = {.seat = in_win,
+                               .kind = ENGINE_PLAY,
+                               .window = win->id,
+                               .payload = obj};
             ok &= expect_refused(d, &in, ENGINE_ECONFLICT, "play to sealed");
             if (out_win >= 0) {
                 in.seat = out_win;
@@ -676,9 +692,9 @@ static void test_illegal_inputs_every_ruleset(void)
             uint8_t key[32];
             make_seed(200000 + (uint64_t)n, key);
             engine_rng_init(&d.rng, key, 8);
-            int seats = rs->min_seats +
-                        (int)pick(&d, (uint32_t)(rs->max_seats -
-                                                 rs->min_seats + 1));
+            int seats =
+                rs->min_seats +
+                (int)pick(&d, (uint32_t)(rs->max_seats - rs->min_seats + 1));
             d.g = create_for(rs, seats, 5000 + (uint64_t)n, &err);
             REQUIRE(d.g);
             int rc = 0, steps = 0;
@@ -687,8 +703,8 @@ static void test_illegal_inputs_every_ruleset(void)
                     failures++;
                 rc = random_step(&d);
             }
-            CHECKF(rc == 1, "%s game %d ended with %d after %d steps",
-                   rs->id, n, rc, steps);
+            CHECKF(rc == 1, "%s game %d ended with %d after %d steps", rs->id,
+                   n, rc, steps);
             if (!illegal_round(&d)) /* and after the end */
                 failures++;
             engine_free(d.g);
@@ -710,8 +726,7 @@ static int check_invariants(const engine_game *g)
         ok = 0;
     for (int i = 0; i < n && i < 16; i++) {
         ok &= w[i].id[0] != '\0' && w[i].seats != 0 &&
-              (w[i].seats & ~all) == 0 &&
-              (w[i].submitted & ~w[i].seats) == 0 &&
+              (w[i].seats & ~all) == 0 && (w[i].submitted & ~w[i].seats) == 0 &&
               (w[i].mode == ENGINE_SEALED || w[i].submitted == 0) &&
               (w[i].mode == ENGINE_SEALED || w[i].mode == ENGINE_OPEN);
         for (int k = 0; k < i; k++)
@@ -733,9 +748,9 @@ static int check_invariants(const engine_game *g)
         {
             json_int_t seq = json_integer_value(json_object_get(e, "seq"));
             json_t *who = json_object_get(e, "seat");
-            ok &= seq > last && json_is_object(json_object_get(e, "entry")) &&
-                  (json_is_null(who) ||
-                   (s >= 0 && json_integer_value(who) == s));
+            ok &=
+                seq > last && json_is_object(json_object_get(e, "entry")) &&
+                (json_is_null(who) || (s >= 0 && json_integer_value(who) == s));
             last = seq;
         }
         ok &= json_is_array(log);
@@ -763,9 +778,9 @@ static void test_random_games_every_ruleset(void)
             uint8_t key[32];
             make_seed(300000 + (uint64_t)n, key);
             engine_rng_init(&d.rng, key, 9);
-            int seats = rs->min_seats +
-                        (int)pick(&d, (uint32_t)(rs->max_seats -
-                                                 rs->min_seats + 1));
+            int seats =
+                rs->min_seats +
+                (int)pick(&d, (uint32_t)(rs->max_seats - rs->min_seats + 1));
             d.g = create_for(rs, seats, 9000 + (uint64_t)n, &err);
             REQUIRE(d.g);
             int rc = 0, steps = 0;
@@ -774,8 +789,8 @@ static void test_random_games_every_ruleset(void)
                 steps++;
                 if (steps % 25 == 0 || rc != 0) {
                     if (!check_invariants(d.g)) {
-                        CHECKF(0, "%s game %d step %d: invariants", rs->id,
-                               n, steps);
+                        CHECKF(0, "%s game %d step %d: invariants", rs->id, n,
+                               steps);
                         bad++;
                         break;
                     }
@@ -788,8 +803,8 @@ static void test_random_games_every_ruleset(void)
                 }
             }
             if (rc != 1) {
-                CHECKF(0, "%s game %d: stopped with %d after %d steps",
-                       rs->id, n, rc, steps);
+                CHECKF(0, "%s game %d: stopped with %d after %d steps", rs->id,
+                       n, rc, steps);
                 bad++;
             }
             over += engine_is_over(d.g);
@@ -803,14 +818,12 @@ static void test_random_games_every_ruleset(void)
             uint8_t h[ENGINE_HASH_BYTES];
             int match = 0;
             CHECK(engine_replay_export(exp, h, &match, NULL, &err) == 0);
-            CHECKF(match, "%s game %d does not replay: %s", rs->id, n,
-                   err.msg);
+            CHECKF(match, "%s game %d does not replay: %s", rs->id, n, err.msg);
             json_decref(exp);
             engine_free(d.g);
             json_decref(d.inputs);
         }
-        CHECKF(over == games, "%s: %d of %d games ended", rs->id, over,
-               games);
+        CHECKF(over == games, "%s: %d of %d games ended", rs->id, over, games);
     }
 }
 
@@ -879,21 +892,18 @@ static void test_export_replay(void)
     /* Broken exports name the problem. */
     json_t *bad = json_deep_copy(exp);
     json_object_set_new(bad, "format", json_string("conclave-export/0"));
-    CHECK(engine_replay_export(bad, h2, &match, NULL, &err) ==
-          ENGINE_EINVALID);
+    CHECK(engine_replay_export(bad, h2, &match, NULL, &err) == ENGINE_EINVALID);
     CHECK_EQ_STR(err.field, "format");
     json_decref(bad);
     bad = json_deep_copy(exp);
     json_object_set_new(bad, "seed", json_string("1234"));
-    CHECK(engine_replay_export(bad, h2, &match, NULL, &err) ==
-          ENGINE_EINVALID);
+    CHECK(engine_replay_export(bad, h2, &match, NULL, &err) == ENGINE_EINVALID);
     CHECK_EQ_STR(err.field, "seed");
     json_decref(bad);
     bad = json_deep_copy(exp);
     json_object_set_new(json_array_get(json_object_get(bad, "inputs"), 1),
                         "seq", json_integer(1));
-    CHECK(engine_replay_export(bad, h2, &match, NULL, &err) ==
-          ENGINE_EINVALID);
+    CHECK(engine_replay_export(bad, h2, &match, NULL, &err) == ENGINE_EINVALID);
     CHECK_EQ_STR(err.field, "seq");
     json_decref(bad);
     bad = json_deep_copy(exp);
@@ -925,8 +935,8 @@ static void test_load_rejects_corrupt(void)
     REQUIRE(d.g);
     /* One held order so that "pending" is not empty. */
     json_t *p = json_pack("{s:s}", "throw", "rock");
-    engine_input in = {.seat = 0, .kind = ENGINE_ORDER, .window = "r1",
-                       .payload = p};
+    engine_input in = {
+        .seat = 0, .kind = ENGINE_ORDER, .window = "r1", .payload = p};
     CHECK(engine_apply(d.g, &in, NULL, &err) == 0);
     json_decref(p);
     json_t *good = engine_save(d.g);
@@ -1007,8 +1017,8 @@ static void test_views_logs_and_accessors(void)
 
     /* log_since(after): entries with seq > after. */
     json_t *p = json_pack("{s:s}", "throw", "rock");
-    engine_input in = {.seat = 0, .kind = ENGINE_ORDER, .window = "r1",
-                       .payload = p};
+    engine_input in = {
+        .seat = 0, .kind = ENGINE_ORDER, .window = "r1", .payload = p};
     CHECK(engine_apply(g, &in, NULL, &err) == 0);
     in.seat = 1;
     CHECK(engine_apply(g, &in, NULL, &err) == 0);
@@ -1016,9 +1026,8 @@ static void test_views_logs_and_accessors(void)
     CHECK(len >= 3);
     json_t *all = engine_log_since(g, 0, 0), *tail = engine_log_since(g, 0, 1);
     CHECK_EQ_INT(json_array_size(all), json_array_size(tail) + 1);
-    CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(all, 0),
-                                                    "seq")),
-                 1);
+    CHECK_EQ_INT(
+        json_integer_value(json_object_get(json_array_get(all, 0), "seq")), 1);
     json_decref(all);
     json_decref(tail);
     all = engine_log_since(g, 0, len);

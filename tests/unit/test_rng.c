@@ -47,8 +47,7 @@ static void ref_block(const uint8_t key[32], const uint8_t nonce[12],
                       uint32_t counter, uint8_t out[64])
 {
     uint32_t s[16], x[16];
-    s[0] = 0x61707865, s[1] = 0x3320646e, s[2] = 0x79622d32,
-    s[3] = 0x6b206574;
+    s[0] = 0x61707865, s[1] = 0x3320646e, s[2] = 0x79622d32, s[3] = 0x6b206574;
     for (int i = 0; i < 8; i++)
         s[4 + i] = le32(key + 4 * i);
     s[12] = counter;
@@ -203,8 +202,8 @@ static void test_matches_reference(void)
         engine_chacha20_blocks(key, nonce, counter, got, 5);
         for (int b = 0; b < 5; b++) {
             ref_block(key, nonce, counter + (uint32_t)b, want);
-            CHECKF(memcmp(got + 64 * b, want, 64) == 0, "trial %d block %d",
-                   t, b);
+            CHECKF(memcmp(got + 64 * b, want, 64) == 0, "trial %d block %d", t,
+                   b);
         }
     }
 }
@@ -280,8 +279,8 @@ static uint32_t draw_biased_byte(engine_rng *rng, uint32_t bound)
 
 /* Draw `draws` values below bound, fold them into `buckets` equal ranges
  * (buckets == bound for small bounds), return chi-square. */
-static double chi2_draws(draw_fn draw, uint32_t bound, int buckets,
-                         long draws, uint64_t stream)
+static double chi2_draws(draw_fn draw, uint32_t bound, int buckets, long draws,
+                         uint64_t stream)
 {
     uint8_t key[32] = {42};
     engine_rng rng;
@@ -439,12 +438,12 @@ static void test_save_load_midstream(void)
     json_decref(bad);
     char hex[65];
     engine_hex(key, 32, hex);
-    bad = json_pack("{s:s, s:i, s:i, s:i}", "key", hex, "stream", 0,
-                    "counter", 5, "pos", 0);
+    bad = json_pack("{s:s, s:i, s:i, s:i}", "key", hex, "stream", 0, "counter",
+                    5, "pos", 0);
     CHECK(engine_rng_load(&r, bad, &err) == ENGINE_EINTERNAL);
     json_decref(bad);
-    bad = json_pack("{s:s, s:i, s:i, s:i}", "key", hex, "stream", 0,
-                    "counter", 4, "pos", 257);
+    bad = json_pack("{s:s, s:i, s:i, s:i}", "key", hex, "stream", 0, "counter",
+                    4, "pos", 257);
     CHECK(engine_rng_load(&r, bad, &err) == ENGINE_EINTERNAL);
     json_decref(bad);
 }

@@ -34,13 +34,13 @@ static void nonce_for(int seat, int n, uint8_t nonce[ENGINE_NONCE_BYTES])
 }
 
 /* Give an order (JSON text) for seat in window. */
-static int order(engine_game *g, int seat, const char *window,
-                 const char *json, engine_receipt *receipt, engine_error *err)
+static int order(engine_game *g, int seat, const char *window, const char *json,
+                 engine_receipt *receipt, engine_error *err)
 {
     static int counter;
     json_t *p = json_loads(json, JSON_DECODE_ANY, NULL);
-    engine_input in = {.seat = seat, .kind = ENGINE_ORDER, .window = window,
-                       .payload = p};
+    engine_input in = {
+        .seat = seat, .kind = ENGINE_ORDER, .window = window, .payload = p};
     nonce_for(seat, ++counter, in.nonce);
     memset(err, 0, sizeof *err);
     int rc = engine_apply(g, &in, receipt, err);
@@ -52,8 +52,8 @@ static int system_input(engine_game *g, int seat, const char *window,
                         const char *action, engine_error *err)
 {
     json_t *p = json_pack("{s:s}", "action", action);
-    engine_input in = {.seat = seat, .kind = ENGINE_SYSTEM, .window = window,
-                       .payload = p};
+    engine_input in = {
+        .seat = seat, .kind = ENGINE_SYSTEM, .window = window, .payload = p};
     int rc = engine_apply(g, &in, NULL, err);
     json_decref(p);
     return rc;
@@ -61,8 +61,8 @@ static int system_input(engine_game *g, int seat, const char *window,
 
 static int timeout(engine_game *g, const char *window, engine_error *err)
 {
-    engine_input in = {.seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT,
-                       .window = window};
+    engine_input in = {
+        .seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .window = window};
     return engine_apply(g, &in, NULL, err);
 }
 
@@ -79,8 +79,8 @@ static int audience_sees(const engine_game *g, int seat, const char *needle)
 {
     json_t *v = engine_view(g, seat), *l = engine_log_since(g, seat, 0),
            *legal = engine_legal(g, seat);
-    int found = contains(v, needle) || contains(l, needle) ||
-                contains(legal, needle);
+    int found =
+        contains(v, needle) || contains(l, needle) || contains(legal, needle);
     json_decref(v);
     json_decref(l);
     json_decref(legal);
@@ -157,8 +157,8 @@ static void test_order_checks(void)
     uint8_t before[ENGINE_HASH_BYTES], after[ENGINE_HASH_BYTES];
     engine_hash(g, before);
     char long_note[200], ok_note[300];
-    snprintf(long_note, sizeof long_note, "{\"throw\":\"rock\",\"note\":\"%065d\"}",
-             0);
+    snprintf(long_note, sizeof long_note,
+             "{\"throw\":\"rock\",\"note\":\"%065d\"}", 0);
     /* 64 characters of two bytes each is fine: the limit counts characters */
     strcpy(ok_note, "{\"throw\":\"rock\",\"note\":\"");
     for (int i = 0; i < 64; i++)
@@ -174,23 +174,21 @@ static void test_order_checks(void)
         {0, "r1", "{\"throw\":\"lizard\"}", ENGINE_EINVALID, "throw"},
         {0, "r1", "{}", ENGINE_EINVALID, "throw"},
         {0, "r1", "{\"throw\":3}", ENGINE_EINVALID, "throw"},
-        {0, "r1", "{\"throw\":\"rock\",\"spock\":1}", ENGINE_EINVALID,
-         "spock"},
+        {0, "r1", "{\"throw\":\"rock\",\"spock\":1}", ENGINE_EINVALID, "spock"},
         {0, "r1", "{\"throw\":\"rock\",\"note\":7}", ENGINE_EINVALID, "note"},
         {0, "r1", "\"rock\"", ENGINE_EINVALID, NULL},
         {0, "r2", "{\"throw\":\"rock\"}", ENGINE_ECONFLICT, "window"},
         {0, "t1", "{\"throw\":\"rock\"}", ENGINE_ECONFLICT, "window"},
         {2, "r1", "{\"throw\":\"rock\"}", ENGINE_EFORBIDDEN, NULL},
-        {ENGINE_PUBLIC, "r1", "{\"throw\":\"rock\"}", ENGINE_EFORBIDDEN,
-         NULL},
+        {ENGINE_PUBLIC, "r1", "{\"throw\":\"rock\"}", ENGINE_EFORBIDDEN, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int rc = order(g, cases[i].seat, cases[i].window, cases[i].body, &r,
-                       &err);
+        int rc =
+            order(g, cases[i].seat, cases[i].window, cases[i].body, &r, &err);
         CHECKF(rc == cases[i].code, "case %zu: %d (%s)", i, rc, err.msg);
         if (cases[i].field)
-            CHECKF(strcmp(err.field, cases[i].field) == 0,
-                   "case %zu: field %s", i, err.field);
+            CHECKF(strcmp(err.field, cases[i].field) == 0, "case %zu: field %s",
+                   i, err.field);
         engine_hash(g, after);
         CHECKF(memcmp(before, after, sizeof before) == 0, "case %zu", i);
     }
@@ -198,8 +196,8 @@ static void test_order_checks(void)
     CHECK_EQ_STR(err.field, "note");
     /* A play to a sealed window is a conflict. */
     json_t *p = json_pack("{s:s}", "throw", "rock");
-    engine_input in = {.seat = 0, .kind = ENGINE_PLAY, .window = "r1",
-                       .payload = p};
+    engine_input in = {
+        .seat = 0, .kind = ENGINE_PLAY, .window = "r1", .payload = p};
     CHECK_EQ_INT(engine_apply(g, &in, NULL, &err), ENGINE_ECONFLICT);
     json_decref(p);
     engine_hash(g, after);
@@ -302,9 +300,8 @@ static void test_hidden_until_lock(void)
     /* The round was scored (rock beats scissors) and the next window
      * opened; no held orders. */
     v = engine_view(g, 0);
-    CHECK_EQ_INT(json_integer_value(json_array_get(json_object_get(v, "scores"),
-                                                   1)),
-                 1);
+    CHECK_EQ_INT(
+        json_integer_value(json_array_get(json_object_get(v, "scores"), 1)), 1);
     CHECK_EQ_INT(json_object_size(json_object_get(v, "my_orders")), 0);
     json_decref(v);
     engine_window w;
@@ -386,10 +383,10 @@ static void test_replacement_keeps_last(void)
     CHECK_EQ_INT(order(g, 0, "r1", "{\"throw\":\"paper\"}", &second, &err), 0);
     CHECK(strcmp(first.hex, second.hex) != 0);
     json_t *v = engine_view(g, 0);
-    CHECK_EQ_STR(json_string_value(json_object_get(
-                     json_object_get(json_object_get(v, "my_orders"), "r1"),
-                     "throw")),
-                 "paper");
+    CHECK_EQ_STR(
+        json_string_value(json_object_get(
+            json_object_get(json_object_get(v, "my_orders"), "r1"), "throw")),
+        "paper");
     json_decref(v);
     engine_window w;
     engine_windows(g, &w, 1);
@@ -397,9 +394,8 @@ static void test_replacement_keeps_last(void)
     CHECK_EQ_INT(order(g, 1, "r1", "{\"throw\":\"rock\"}", &r1, &err), 0);
     CHECK_EQ_STR(revealed_throw(g, 0), "paper");
     v = engine_view(g, 1);
-    CHECK_EQ_INT(json_integer_value(json_array_get(json_object_get(v, "scores"),
-                                                   0)),
-                 1);
+    CHECK_EQ_INT(
+        json_integer_value(json_array_get(json_object_get(v, "scores"), 0)), 1);
     json_decref(v);
     engine_free(g);
 }
@@ -429,8 +425,7 @@ static void test_withdraw(void)
     CHECK_EQ_INT(system_input(g, 1, "r1", "withdraw", &err), ENGINE_ECONFLICT);
     CHECK_EQ_INT(system_input(g, 0, "r9", "withdraw", &err), ENGINE_ECONFLICT);
     CHECK_EQ_INT(system_input(g, 0, NULL, "withdraw", &err), ENGINE_ECONFLICT);
-    CHECK_EQ_INT(system_input(g, 4, "r1", "withdraw", &err),
-                 ENGINE_EFORBIDDEN);
+    CHECK_EQ_INT(system_input(g, 4, "r1", "withdraw", &err), ENGINE_EFORBIDDEN);
     CHECK_EQ_INT(system_input(g, 0, "r1", "explode", &err), ENGINE_EINVALID);
     CHECK_EQ_STR(err.field, "action");
     engine_hash(g, h1);
@@ -455,9 +450,8 @@ static void test_timeout_defaults(void)
     engine_error err;
     engine_receipt r;
     /* Seat 0 ordered, seat 1 ran out of time. */
-    CHECK_EQ_INT(order(a, 0, "r1", "{\"throw\":\"rock\",\"note\":\"n\"}", &r,
-                       &err),
-                 0);
+    CHECK_EQ_INT(
+        order(a, 0, "r1", "{\"throw\":\"rock\",\"note\":\"n\"}", &r, &err), 0);
     engine_game *c = engine_clone(a);
     CHECK_EQ_INT(timeout(a, "r1", &err), 0);
     CHECK_EQ_INT(timeout(c, "r1", &err), 0);
@@ -579,8 +573,8 @@ static void test_bots(void)
         json_decref((json_t *)in.payload);
     }
     json_t *res = engine_result(g);
-    CHECK(json_integer_value(json_array_get(json_object_get(res, "scores"),
-                                            0)) >= 35);
+    CHECK(json_integer_value(
+              json_array_get(json_object_get(res, "scores"), 0)) >= 35);
     json_decref(res);
     engine_free(g);
 

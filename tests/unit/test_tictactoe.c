@@ -27,8 +27,8 @@ static int play(engine_game *g, int seat, const char *window, const char *json,
                 engine_error *err)
 {
     json_t *p = json_loads(json, JSON_DECODE_ANY, NULL);
-    engine_input in = {.seat = seat, .kind = ENGINE_PLAY, .window = window,
-                       .payload = p};
+    engine_input in = {
+        .seat = seat, .kind = ENGINE_PLAY, .window = window, .payload = p};
     memset(err, 0, sizeof *err);
     int rc = engine_apply(g, &in, NULL, err);
     json_decref(p);
@@ -108,8 +108,7 @@ static void test_initial_view_and_window(void)
     CHECK_EQ_INT(json_integer_value(json_object_get(v, "turn")), 0);
     CHECK(json_is_null(json_object_get(v, "winner")));
     CHECK(json_is_false(json_object_get(v, "draw")));
-    CHECK_EQ_STR(json_string_value(json_object_get(v, "ruleset")),
-                 "tictactoe");
+    CHECK_EQ_STR(json_string_value(json_object_get(v, "ruleset")), "tictactoe");
     CHECK_EQ_INT(json_integer_value(json_object_get(v, "seats")), 2);
     CHECK_EQ_INT(json_integer_value(json_object_get(v, "inputs")), 0);
     CHECK(json_is_false(json_object_get(v, "over")));
@@ -135,9 +134,8 @@ static void test_turns_and_windows(void)
     CHECK_EQ_STR(w.id, "t2");
     CHECK_EQ_INT(w.seats, 2u);
     json_t *v = engine_view(g, 0);
-    CHECK_EQ_INT(json_integer_value(json_array_get(json_object_get(v, "board"),
-                                                   4)),
-                 0);
+    CHECK_EQ_INT(
+        json_integer_value(json_array_get(json_object_get(v, "board"), 4)), 0);
     CHECK_EQ_INT(json_integer_value(json_object_get(v, "turn")), 1);
     CHECK_EQ_INT(json_integer_value(json_object_get(v, "inputs")), 1);
     json_decref(v);
@@ -190,8 +188,8 @@ static void test_illegal_plays(void)
     }
     /* An order to an open window is a conflict, too. */
     json_t *o = json_pack("{s:i}", "cell", 4);
-    engine_input in = {.seat = 1, .kind = ENGINE_ORDER, .window = "t2",
-                       .payload = o};
+    engine_input in = {
+        .seat = 1, .kind = ENGINE_ORDER, .window = "t2", .payload = o};
     CHECK_EQ_INT(engine_apply(g, &in, NULL, &err), ENGINE_ECONFLICT);
     json_decref(o);
     hash_of(g, after);
@@ -227,8 +225,8 @@ static void test_win(void)
     CHECK(json_is_true(json_object_get(v, "over")));
     json_decref(v);
     CHECK_EQ_INT(play(g, 1, "t6", "{\"cell\":5}", &err), ENGINE_EOVER);
-    engine_input t = {.seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT,
-                      .window = "t6"};
+    engine_input t = {
+        .seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .window = "t6"};
     CHECK_EQ_INT(engine_apply(g, &t, NULL, &err), ENGINE_EOVER);
     engine_free(g);
 }
@@ -261,8 +259,8 @@ static void test_timeout_forfeits(void)
     engine_error err;
     CHECK_EQ_INT(cell(g, 0, 4), 0);
     /* A timeout for a window that is not open: conflict, no change. */
-    engine_input t = {.seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT,
-                      .window = "t1"};
+    engine_input t = {
+        .seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .window = "t1"};
     CHECK_EQ_INT(engine_apply(g, &t, NULL, &err), ENGINE_ECONFLICT);
     t.window = "t2"; /* seat 1 to move, and out of time */
     CHECK_EQ_INT(engine_apply(g, &t, NULL, &err), 0);
@@ -306,17 +304,16 @@ static void test_legal(void)
     json_decref(l);
     /* Every listed choice is accepted. */
     l = engine_legal(g, 1);
-    json_t *choices =
-        json_object_get(json_array_get(json_object_get(l, "windows"), 0),
-                        "choices");
+    json_t *choices = json_object_get(
+        json_array_get(json_object_get(l, "windows"), 0), "choices");
     size_t i;
     json_t *c;
     json_array_foreach(choices, i, c)
     {
         engine_game *copy = engine_clone(g);
         engine_error err;
-        engine_input in = {.seat = 1, .kind = ENGINE_PLAY, .window = "t2",
-                           .payload = c};
+        engine_input in = {
+            .seat = 1, .kind = ENGINE_PLAY, .window = "t2", .payload = c};
         CHECK_EQ_INT(engine_apply(copy, &in, NULL, &err), 0);
         engine_free(copy);
     }

@@ -23,8 +23,8 @@
 static const char *const throws[3] = {"rock", "paper", "scissors"};
 
 typedef struct rps {
-    int rounds;                       /* rounds to play */
-    int played;                       /* rounds resolved; window "r<played+1>" */
+    int rounds; /* rounds to play */
+    int played; /* rounds resolved; window "r<played+1>" */
     int score[2];
     unsigned char hist[MAX_ROUNDS][2]; /* throws of each played round */
 } rps;
@@ -267,12 +267,11 @@ static json_t *view(const void *state, int seat)
     int over = is_over(r), lead = over ? leader(r) : -1;
     (void)seat; /* pending orders are the core's; the view holds only the
                    public record */
-    return json_pack("{s:i, s:o, s:[i,i], s:o, s:o, s:b}", "rounds", r->rounds,
-                     "round", over ? json_null() : json_integer(r->played + 1),
-                     "scores", r->score[0], r->score[1], "history",
-                     history_json(r), "winner",
-                     lead >= 0 ? json_integer(lead) : json_null(), "draw",
-                     over && lead < 0);
+    return json_pack(
+        "{s:i, s:o, s:[i,i], s:o, s:o, s:b}", "rounds", r->rounds, "round",
+        over ? json_null() : json_integer(r->played + 1), "scores", r->score[0],
+        r->score[1], "history", history_json(r), "winner",
+        lead >= 0 ? json_integer(lead) : json_null(), "draw", over && lead < 0);
 }
 
 static json_t *legal(const void *state, int seat, const char *window)

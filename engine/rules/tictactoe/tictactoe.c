@@ -114,15 +114,15 @@ static void *load(const json_t *saved, engine_error *err)
     for (int i = 0; i < 9; i++) {
         json_t *c = json_array_get(board, i);
         t.board[i] = json_is_null(c) ? -1 : (int)json_integer_value(c);
-        if (!json_is_null(c) && (!json_is_integer(c) || t.board[i] < 0 ||
-                                 t.board[i] > 1))
+        if (!json_is_null(c) &&
+            (!json_is_integer(c) || t.board[i] < 0 || t.board[i] > 1))
             goto corrupt;
         if (t.board[i] >= 0)
             count[t.board[i]]++;
     }
     if (!json_is_null(winner))
-        t.winner = json_is_integer(winner) ? (int)json_integer_value(winner)
-                                           : 9;
+        t.winner =
+            json_is_integer(winner) ? (int)json_integer_value(winner) : 9;
     if (t.moves != count[0] + count[1] || count[0] - count[1] < 0 ||
         count[0] - count[1] > 1 || t.winner < -1 || t.winner > 1 ||
         (!t.forfeit && t.winner != line_winner(t.board)) ||
@@ -219,8 +219,8 @@ static int timeout(void *state, engine_ctx *ctx, const char *window,
     int loser = to_move(t);
     t->winner = 1 - loser;
     t->forfeit = 1;
-    engine_ctx_log(ctx, json_pack("{s:s, s:i}", "type", "forfeit", "seat",
-                                  loser));
+    engine_ctx_log(ctx,
+                   json_pack("{s:s, s:i}", "type", "forfeit", "seat", loser));
     return 0;
 }
 
@@ -232,8 +232,8 @@ static json_t *view(const void *state, int seat)
     (void)seat; /* nothing is hidden */
     return json_pack("{s:o, s:o, s:o, s:b}", "board", board_json(t), "turn",
                      seat_or_null(is_over(t) ? -1 : to_move(t)), "winner",
-                     seat_or_null(t->winner),
-                     "draw", t->moves == 9 && t->winner < 0);
+                     seat_or_null(t->winner), "draw",
+                     t->moves == 9 && t->winner < 0);
 }
 
 static json_t *legal(const void *state, int seat, const char *window)
@@ -321,8 +321,8 @@ const engine_ruleset tictactoe_ruleset = {
     .summary = "Three in a row on a 3x3 board. Seat 0 moves first.",
     .min_seats = 2,
     .max_seats = 2,
-    .options_schema =
-        "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    .options_schema = "{\"type\":\"object\",\"properties\":{},"
+                      "\"additionalProperties\":false}",
     .setup = setup,
     .destroy = destroy,
     .clone = clone,
