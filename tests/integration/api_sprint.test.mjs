@@ -1,0 +1,115 @@
+// api_sprint.test.mjs - a whole game of Galactic Sprint for three through the
+// REST API: one human driven by this test (GET /legal, PUT /orders) against
+// two "basic" bots, played to the end; then the export replays. Skipped, with
+// the reason, only while the server does not list the sprint ruleset.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { BIN, createDatabase, dropDatabase, startServer, sleep } from './lib/server.mjs';
+import { client, newPlayer, newGame, NO_LIMITS } from './lib/api.mjs';
+
+const run = promisify(execFile);
+let db, srv, call, hasSprint;
+
+before(async () => {
+  db = createDatabase('apisp');
+  srv = await startServer({ db, env: NO_LIMITS });
+  call = client(srv.url);
+  const r = await call('GET', '/api/v1/rulesets');
+  hasSprint = r.body.some((x) => x.id === 'sprint');
+});
+
+after(async () => {
+  await srv?.stop();
+  if (db) dropDatabase(db);
+});
+
+// A placement for the human: a random enumerated choice paid with hand cards
+// that the placement itself does not use; explore when none can be paid.
+function placement(choices, hand, rnd) {
+  const options = [];
+  for (const c of choices) {
+    const used = new Set([c.development, c.world, c.convoy_world].filter((x) => x !== undefined));
+    const spare = hand.filter((id) => !used.has(id));
+    if (c.cost <= spare.length) options.push({ c, spare });
+  }
+  if (!options.length || rnd() < 0.15) return { action: 'explore' };
+  const { c, spare } = options[Math.floor(rnd() * options.length)];
+  const order = { ...c };
+  delete order.cost;
+  if (order.action !== 'explore') order.pay = spare.slice(0, c.cost);
+  return order;
+}
+
+test('a whole Galactic Sprint game: one human through REST and two basic bots', { timeout: 110000 }, async (t) => {
+  if (!hasSprint) {
+    t.skip('the sprint ruleset is not registered in this build (GET /api/v1/rulesets does not list it)');
+    return;
+  }
+  const human = await newPlayer(call, { prefix: 'human' });
+  const id = await newGame(call, 'sprint', [human], { bots: ['basic', 'basic'] });
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const stats = { orders: 0, explores: 0, refused: 0, polls: 0 };
+  const deadline = Date.now() + 95000;
+  let game;
+  for (;;) {
+    assert.ok(Date.now() < deadline, `the game did not end in time (${JSON.stringify(stats)})`);
+    const legal = await call('GET', `/api/v1/games/${id}/legal`, { token: human.token });
+    assert.equal(legal.status, 200);
+    if (!legal.body.windows.length) {
+      game = await call('GET', `/api/v1/games/${id}`, { token: human.token });
+      if (game.body.status !== 'running') break;
+      stats.polls += 1;
+      await sleep(20);
+      continue;
+    }
+    const w = legal.body.windows[0];
+    assert.equal(w.kind, 'order');
+    assert.equal(w.mode, 'sealed');
+    const view = await call('GET', `/api/v1/games/${id}/view`, { token: human.token });
+    if (view.body.my_orders?.[w.window]) {
+      await sleep(20); // ordered already; the bots are thinking
+      continue;
+    }
+    const hand = view.body.hand.map((c) => c.id);
+    let body;
+    if (w.shape.required?.includes('discard')) {
+      body = { discard: w.shape.properties.discard.items.enum.slice(0, w.shape.properties.discard.minItems) };
+    } else {
+      body = placement(w.choices, hand, rnd);
+    }
+    let r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, { token: human.token, body });
+    if (r.status === 422 && !body.discard) {
+      stats.refused += 1;
+      body = { action: 'explore' };
+      r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, { token: human.token, body });
+    }
+    if (r.status === 409) continue; // the window moved on meanwhile
+    assert.equal(r.status, 200, `${JSON.stringify(body)}: ${r.text}`);
+    assert.equal(r.body.seat, 0);
+    stats.orders += 1;
+    if (body.action === 'explore') stats.explores += 1;
+  }
+  assert.equal(game.body.status, 'finished', JSON.stringify(game.body.result));
+  assert.ok(stats.orders >= 3, JSON.stringify(stats));
+  assert.ok(Array.isArray(game.body.result.winners));
+  assert.equal(game.body.result.scores.length, 3);
+  assert.deepEqual(game.body.seats.map((s) => s.bot), [null, 'basic', 'basic']);
+  assert.match(game.body.seed, /^[0-9a-f]{64}$/);
+
+  const exp = await call('GET', `/api/v1/games/${id}/export`, { token: human.token });
+  assert.equal(exp.status, 200);
+  assert.ok(exp.body.inputs.filter((x) => x.kind === 'order' && x.seat === 0).length >= stats.orders);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-sprint-')), 'game.json');
+  fs.writeFileSync(file, JSON.stringify(exp.body));
+  const { stdout } = await run(BIN, ['replay', file]);
+  const replay = JSON.parse(stdout.trim().split('\n').at(-1));
+  assert.equal(replay.match, true);
+  assert.equal(replay.final_hash, exp.body.final_hash);
+  t.diagnostic(`rounds ${exp.body.result.rounds}, human orders ${stats.orders} (${stats.explores} explore, ${stats.refused} refused), scores ${exp.body.result.scores}`);
+});
