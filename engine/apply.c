@@ -139,7 +139,7 @@ static int lock_window(engine_game *g, const engine_window *w,
         json_object_set_new(item, "nonce", nonce_json(nonces[s]));
         if (defaults & (1u << s))
             json_object_set_new(item, "default", json_true());
-        if (!pub || json_array_append_new(list, item) != 0)
+        if (json_array_append_new(list, item) != 0 || !pub)
             g->oom = 1;
     }
     game_log_append(g, ENGINE_PUBLIC, reveal);
