@@ -160,12 +160,31 @@ static void on_read(const actor_view *v, void *ctx)
     }
 }
 
+/* Could id be a game id (store_new_id makes them)? Anything else is a 404
+ * at once, so made-up ids never reach the actors (each one looked up there
+ * holds a map entry until eviction). */
+static int id_plausible(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n >= STORE_ID_MAX)
+        return 0;
+    for (const char *c = id; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
+            return 0;
+    return 1;
+}
+
 /* Read game params[0] for the caller. Returns 0, or -1 with res filled. */
 static int read_game(api_request *req, api_response *res, game_read *r)
 {
     r->player_id = req->authenticated ? req->player_id : NULL;
     r->seat = -1;
     r->out = NULL;
+    if (!id_plausible(req->params[0])) {
+        api_problem(res, 404, "no such game", NULL);
+        return -1;
+    }
     if (!req->app->actors) {
         req_db_failed(res);
         return -1;

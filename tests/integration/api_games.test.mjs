@@ -338,6 +338,8 @@ test('unknown games are 404 on every game route', async () => {
     const r = await call(method, p, opts);
     assert.equal(r.status, 404, `${method} ${p}`);
   }
-  const long = await call('GET', `/api/v1/games/${'x'.repeat(100)}`);
-  assert.equal(long.status, 404);
+  for (const odd of ['x'.repeat(100), 'dot.ted', 'semi%3Bcolon', '%00']) {
+    const r = await call('GET', `/api/v1/games/${odd}`);
+    assert.equal(r.status, 404, odd);
+  }
 });
