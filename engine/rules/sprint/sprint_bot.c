@@ -358,7 +358,7 @@ static int best_rival(const sprint_state *s, int seat)
     const sprint_player *pl = &s->p[seat];
     if (s->solo)
         return -1;
-    int best = pl->rival, bestv = -1;
+    int best = -1, bestv = -1;
     for (int r = 0; r < s->seats; r++) {
         if (r == seat)
             continue;

@@ -128,14 +128,16 @@ int sprint_campaign_advance(const json_t *progress, const json_t *result,
         const json_t *v;
         json_object_foreach((json_t *)progress, k, v)
         {
-            if (strcmp(k, "games") && strcmp(k, "met") && strcmp(k, "status"))
+            if (strcmp(k, "games") != 0 && strcmp(k, "met") != 0 &&
+                strcmp(k, "status") != 0)
                 return engine_fail(err, ENGINE_EINVALID, k,
                                    "unknown field \"%s\" in progress", k);
         }
         const char *status =
             json_string_value(json_object_get(progress, "status"));
-        if (!status || (strcmp(status, "active") && strcmp(status, "won") &&
-                        strcmp(status, "lost")))
+        if (!status ||
+            (strcmp(status, "active") != 0 && strcmp(status, "won") != 0 &&
+             strcmp(status, "lost") != 0))
             return engine_fail(err, ENGINE_EINVALID, "status",
                                "status must be active, won or lost");
         if (strcmp(status, "active") != 0)

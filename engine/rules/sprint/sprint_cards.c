@@ -53,16 +53,14 @@ static int lookup(const char *const *names, int n, const char *s)
 /* ------------------------------------------------------------ parsing -- */
 
 /* Error naming the card (index and key when known) and the field. */
-static int card_fail(engine_error *err, int idx, const char *key,
-                     const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static int card_fail(engine_error *err, int idx, const char *key,
-                     const char *field, const char *fmt, ...)
+static __attribute__((format(printf, 5, 6))) int
+card_fail(engine_error *err, int idx, const char *key, const char *field,
+          const char *fmt, ...)
 {
     char what[200];
     va_list ap;
     va_start(ap, fmt);
+    /* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): false alarm */
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (key && *key)
@@ -103,8 +101,9 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
     const json_t *v;
     json_object_foreach((json_t *)a, k, v)
     {
-        if (strcmp(k, "type") && strcmp(k, "what") && strcmp(k, "amount") &&
-            strcmp(k, "every") && strcmp(k, "income"))
+        if (strcmp(k, "type") != 0 && strcmp(k, "what") != 0 &&
+            strcmp(k, "amount") != 0 && strcmp(k, "every") != 0 &&
+            strcmp(k, "income") != 0)
             return card_fail(err, idx, key, field, "has unknown field \"%s\"",
                              k);
     }

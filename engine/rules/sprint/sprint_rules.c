@@ -526,7 +526,7 @@ int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
                            c.total, c.total == 1 ? "" : "s", npay);
     const sprint_player *pl = &s->p[seat];
     for (size_t i = 0; i < npay; i++) {
-        uint8_t id;
+        uint8_t id = 0;
         if ((rc = get_card_id(json_array_get(jp, i), "pay", &id, err)))
             return rc;
         if (!hand_has(pl, id))
@@ -574,7 +574,7 @@ int sprint_discard_parse(const sprint_state *s, int seat, const json_t *order,
                            pl->must_discard, pl->must_discard == 1 ? "" : "s",
                            nd);
     for (size_t i = 0; i < nd; i++) {
-        uint8_t id;
+        uint8_t id = 0;
         int rc = get_card_id(json_array_get(jd, i), "discard", &id, err);
         if (rc)
             return rc;
@@ -749,7 +749,7 @@ static void score_income_limit(sprint_state *s, sprint_io *io)
                               (int)s->round));
         return;
     }
-    int order[SPRINT_MAX_SEATS];
+    int order[SPRINT_MAX_SEATS] = {0};
     income_order(s, order);
     json_t *jo = json_array(), *jd = json_array();
     for (int k = 0; k < s->seats; k++) {

@@ -173,7 +173,8 @@ json_t *sprint_legal_json(const sprint_state *s, int seat, const char *window)
 {
     char id[ENGINE_WINDOW_ID_MAX];
     if (seat < 0 || seat >= s->seats || sprint_window_id(s, id, sizeof id) ||
-        !window || strcmp(id, window) || !(sprint_window_seats(s) >> seat & 1))
+        !window || strcmp(id, window) != 0 ||
+        !(sprint_window_seats(s) >> seat & 1))
         return NULL;
     const sprint_player *p = &s->p[seat];
     if (s->phase == SPRINT_PHASE_PLACE) {
