@@ -419,7 +419,7 @@ json_t *engine_log_since(const engine_game *g, int seat, size_t after)
         if (l->seat != ENGINE_PUBLIC && l->seat != seat)
             continue;
         json_t *e = json_object();
-        json_object_set_new(e, "seq", json_integer((json_int_t)(i + 1)));
+        json_object_set_new(e, "seq", json_integer((json_int_t)i + 1));
         json_object_set_new(e, "seat",
                             l->seat == ENGINE_PUBLIC ? json_null()
                                                      : json_integer(l->seat));
