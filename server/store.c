@@ -110,7 +110,7 @@ int store_create_game(PGconn *c, const store_game *g)
                  "decode($6, 'hex'), $7, $8, $9::integer)",
                  9, p, NULL);
     for (int s = 0; !rc && s < g->seats; s++) {
-        char seat[8];
+        char seat[16];
         snprintf(seat, sizeof seat, "%d", s);
         const char *q[] = {g->game_id, seat,
                            g->seat_player[s][0] ? g->seat_player[s] : NULL,
@@ -275,24 +275,25 @@ void store_inputs_free(store_input *in, size_t n)
     free(in);
 }
 
-/* Bring the deadlines table in line with the windows open now. */
-static int sync_deadlines(PGconn *c, const store_append *a)
+int store_sync_deadlines(PGconn *c, const char *game_id,
+                         const engine_window *windows, int nwindows,
+                         int clock_seconds)
 {
     json_t *ids = json_array();
-    for (int i = 0; i < a->nwindows; i++)
-        json_array_append_new(ids, json_string(a->windows[i].id));
+    for (int i = 0; i < nwindows; i++)
+        json_array_append_new(ids, json_string(windows[i].id));
     char *ids_text = json_dumps(ids, JSON_COMPACT);
     json_decref(ids);
     char seconds[16];
-    snprintf(seconds, sizeof seconds, "%d", a->clock_seconds);
-    const char *p[] = {a->game_id, ids_text};
+    snprintf(seconds, sizeof seconds, "%d", clock_seconds);
+    const char *p[] = {game_id, ids_text};
     int rc = exec_ok(c, PGRES_COMMAND_OK,
                      "DELETE FROM deadlines WHERE game_id = $1 AND NOT "
                      "(window_id = ANY (ARRAY(SELECT "
                      "jsonb_array_elements_text($2::jsonb))))",
                      2, p, NULL);
-    if (!rc && a->clock_seconds > 0 && a->nwindows > 0) {
-        const char *q[] = {a->game_id, ids_text, seconds};
+    if (!rc && clock_seconds > 0 && nwindows > 0) {
+        const char *q[] = {game_id, ids_text, seconds};
         rc = exec_ok(c, PGRES_COMMAND_OK,
                      "INSERT INTO deadlines (game_id, window_id, due_at) "
                      "SELECT $1, w, now() + make_interval(secs => "
@@ -307,7 +308,7 @@ static int sync_deadlines(PGconn *c, const store_append *a)
 int store_append_input(PGconn *c, const store_append *a)
 {
     const store_input *in = a->input;
-    char expected[24], seq[24], seat[8], nonce_hex[2 * ENGINE_NONCE_BYTES + 1],
+    char expected[24], seq[24], seat[16], nonce_hex[2 * ENGINE_NONCE_BYTES + 1],
         req_hex[65], notify[STORE_ID_MAX + 24];
     snprintf(expected, sizeof expected, "%llu",
              (unsigned long long)a->expected_version);
@@ -359,7 +360,8 @@ int store_append_input(PGconn *c, const store_append *a)
                  10, pi, NULL);
     if (rc)
         goto done;
-    rc = sync_deadlines(c, a);
+    rc = store_sync_deadlines(c, a->game_id, a->windows, a->nwindows,
+                              a->clock_seconds);
     if (rc)
         goto done;
     if (a->final_status) {
@@ -414,7 +416,7 @@ int store_find_idempotent(PGconn *c, const char *game_id, int seat,
                           json_t **response)
 {
     *response = NULL;
-    char seat_s[8];
+    char seat_s[16];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {game_id, seat_s, key};
     PGresult *r;
