@@ -113,3 +113,45 @@ test('a whole Galactic Sprint game: one human through REST and two basic bots', 
   assert.equal(replay.final_hash, exp.body.final_hash);
   t.diagnostic(`rounds ${exp.body.result.rounds}, human orders ${stats.orders} (${stats.explores} explore, ${stats.refused} refused), scores ${exp.body.result.scores}`);
 });
+
+test('an order in a window without the caller\'s seat is 403 (Sprint explore window)', { timeout: 60000 }, async (t) => {
+  if (!hasSprint) {
+    t.skip('the sprint ruleset is not registered in this build (GET /api/v1/rulesets does not list it)');
+    return;
+  }
+  const explorer = await newPlayer(call, { prefix: 'expl' });
+  const builder = await newPlayer(call, { prefix: 'build' });
+  const id = await newGame(call, 'sprint', [explorer, builder], { bots: ['basic'] });
+  const legalOf = async (p) => (await call('GET', `/api/v1/games/${id}/legal`, { token: p.token })).body.windows;
+  const [place] = await legalOf(explorer);
+  assert.match(place.window, /\.place$/);
+  const e = await call('PUT', `/api/v1/games/${id}/orders/${place.window}`, { token: explorer.token, body: { action: 'explore' } });
+  assert.equal(e.status, 200, e.text);
+  const [mine] = await legalOf(builder);
+  const view = await call('GET', `/api/v1/games/${id}/view`, { token: builder.token });
+  const hand = view.body.hand.map((c) => c.id);
+  const body = placement(mine.choices.filter((c) => c.action !== 'explore'), hand, () => 0.5);
+  if (body.action === 'explore') {
+    t.skip('the builder could not pay for any placement in this deal');
+    return;
+  }
+  const b = await call('PUT', `/api/v1/games/${id}/orders/${mine.window}`, { token: builder.token, body });
+  assert.equal(b.status, 200, `${JSON.stringify(body)}: ${b.text}`);
+  // The placement resolved; the explorer now discards in a window without the builder.
+  let explore;
+  for (let i = 0; i < 200 && !explore; i++) {
+    const g = await call('GET', `/api/v1/games/${id}`, { token: builder.token });
+    explore = g.body.windows.find((w) => w.id.endsWith('.explore'));
+    if (!explore) await sleep(20);
+  }
+  assert.ok(explore, 'no explore window opened');
+  assert.ok(explore.seats.includes(0) && !explore.seats.includes(1), JSON.stringify(explore));
+  const notMine = await call('PUT', `/api/v1/games/${id}/orders/${explore.id}`, { token: builder.token, body: { discard: [hand[0]] } });
+  assert.equal(notMine.status, 403);
+  assert.match(notMine.body.detail, /seat 1/);
+  const withdraw = await call('DELETE', `/api/v1/games/${id}/orders/${explore.id}`, { token: builder.token });
+  assert.ok([403, 409].includes(withdraw.status), withdraw.text);
+  const legal = await legalOf(explorer);
+  assert.equal(legal[0].window, explore.id);
+  assert.ok(legal[0].shape.required.includes('discard'));
+});
