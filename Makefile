@@ -86,6 +86,18 @@ format:
 bench: deps $(BUILD)/conclave
 	@bash bench/run.sh
 
+# Benchmarks: the load generator (bench/*.c), built before `make bench` runs.
+BENCH_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/*.c))
+
+.PHONY: loadgen
+loadgen: $(BUILD)/bench/loadgen
+
+$(BUILD)/bench/loadgen: $(BENCH_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lcrypto -lm
+
+bench: $(BUILD)/bench/loadgen
+
 clean:
 	rm -rf build build-asan
 
