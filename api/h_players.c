@@ -12,6 +12,7 @@
 
 #include "api/auth.h"
 #include "api/body.h"
+#include "engine/rules/sprint/sprint.h"
 #include "server/lobby.h"
 #include "server/store.h"
 
@@ -235,11 +236,31 @@ void api_h_sessions_delete(api_request *req, api_response *res)
     req_db_release(req, c);
 }
 
-/* The Sprint solitaire campaign, derived from the player's finished
- * campaign games in order: a game whose options list no condition starts a
- * campaign; one whose list equals the conditions met so far continues it
- * (others are ignored). A won game adds its new conditions; four met wins
- * the campaign; a lost game ends it. */
+/* Same set of condition ids? (Both are short arrays of strings.) */
+static int same_ids(const json_t *a, const json_t *b)
+{
+    if (!json_is_array(a) || !json_is_array(b) ||
+        json_array_size(a) != json_array_size(b))
+        return 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        int found = 0;
+        for (size_t k = 0; k < json_array_size(b) && !found; k++)
+            found = json_equal(json_array_get(a, i), json_array_get(b, k));
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* The Galactic Sprint solitaire campaign (docs/games/sprint.md), derived
+ * from the player's finished campaign games in the order they ended and
+ * advanced with the ruleset's own sprint_campaign_advance: a game created
+ * with no condition met starts a campaign; one created with exactly the
+ * conditions met so far continues it; any other is not part of it. When a
+ * game meets several new conditions the first (magnate, warlord, tycoon,
+ * pathfinder) is checked off. Returns {"games","met","status"} plus
+ * "next_options" for the next campaign game; status "none" before any.
+ * NULL on a database failure. */
 static json_t *campaign_of(PGconn *c, const char *player_id)
 {
     const char *p[] = {player_id};
@@ -254,48 +275,37 @@ static json_t *campaign_of(PGconn *c, const char *player_id)
         1, p);
     if (!r)
         return NULL;
-    const char *status = "none";
-    json_t *met = json_array();
-    int games = 0;
+    json_t *progress = NULL;
     for (int i = 0; i < PQntuples(r); i++) {
         json_t *opt = json_loads(PQgetvalue(r, i, 0), JSON_DECODE_ANY, NULL);
         json_t *result = json_loads(PQgetvalue(r, i, 1), 0, NULL);
         int starts = json_is_array(opt) && json_array_size(opt) == 0;
-        int continues = strcmp(status, "active") == 0 && json_is_array(opt) &&
-                        json_array_size(opt) == json_array_size(met);
-        for (size_t k = 0; continues && k < json_array_size(opt); k++) {
-            int found = 0;
-            for (size_t m = 0; m < json_array_size(met); m++)
-                found |=
-                    json_equal(json_array_get(opt, k), json_array_get(met, m));
-            continues = found;
-        }
-        if (starts) {
-            json_array_clear(met);
-            games = 0;
-        }
-        if (starts || continues) {
-            games++;
-            if (json_is_true(json_object_get(result, "won"))) {
-                json_t *fresh = json_object_get(result, "new_conditions");
-                size_t k;
-                json_t *cond;
-                json_array_foreach(fresh, k, cond) json_array_append(met, cond);
-                status = json_array_size(met) >= 4 ? "won" : "active";
-            } else {
-                status = "lost";
-            }
+        const char *status =
+            json_string_value(json_object_get(progress, "status"));
+        int continues = status && strcmp(status, "active") == 0 &&
+                        same_ids(opt, json_object_get(progress, "met"));
+        json_t *next = NULL;
+        engine_error err = {0};
+        if ((starts || continues) &&
+            sprint_campaign_advance(starts ? NULL : progress, result, NULL,
+                                    &next, &err) == 0) {
+            json_decref(progress);
+            progress = next;
         }
         json_decref(opt);
         json_decref(result);
     }
     PQclear(r);
-    /* The next game continues an active campaign or starts a new one. */
-    json_t *next =
-        strcmp(status, "active") == 0 ? json_deep_copy(met) : json_array();
-    return json_pack("{ss si so s{so}}", "status", status, "games", games,
-                     "conditions_met", met, "next_options",
-                     "campaign_conditions_met", next);
+    if (!progress)
+        progress = json_pack("{s[] s[] ss}", "games", "met", "status", "none");
+    int active = strcmp(json_string_value(json_object_get(progress, "status")),
+                        "active") == 0;
+    json_object_set_new(
+        progress, "next_options",
+        json_pack("{so}", "campaign_conditions_met",
+                  active ? json_deep_copy(json_object_get(progress, "met"))
+                         : json_array()));
+    return progress;
 }
 
 void api_h_me(api_request *req, api_response *res)

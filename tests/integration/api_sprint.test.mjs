@@ -155,3 +155,61 @@ test('an order in a window without the caller\'s seat is 403 (Sprint explore win
   assert.equal(legal[0].window, explore.id);
   assert.ok(legal[0].shape.required.includes('discard'));
 });
+
+// Play a started game for one human seat to its end; returns the final game.
+async function playOut(id, human, rnd) {
+  const deadline = Date.now() + 40000;
+  for (;;) {
+    assert.ok(Date.now() < deadline, 'the game did not end in time');
+    const legal = await call('GET', `/api/v1/games/${id}/legal`, { token: human.token });
+    const w = legal.body.windows[0];
+    if (!w) {
+      const g = await call('GET', `/api/v1/games/${id}`, { token: human.token });
+      if (g.body.status !== 'running') return g.body;
+      await sleep(20);
+      continue;
+    }
+    const view = await call('GET', `/api/v1/games/${id}/view`, { token: human.token });
+    const hand = view.body.hand.map((c) => c.id);
+    let body = w.shape.required?.includes('discard')
+      ? { discard: w.shape.properties.discard.items.enum.slice(0, w.shape.properties.discard.minItems) }
+      : placement(w.choices, hand, rnd);
+    let r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, { token: human.token, body });
+    if (r.status === 422 && !body.discard) {
+      body = { action: 'explore' };
+      r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, { token: human.token, body });
+    }
+    assert.equal(r.status, 200, r.text);
+  }
+}
+
+test('GET /me follows a solitaire campaign played through REST', { timeout: 60000 }, async (t) => {
+  if (!hasSprint) {
+    t.skip('the sprint ruleset is not registered in this build (GET /api/v1/rulesets does not list it)');
+    return;
+  }
+  const solo = await newPlayer(call, { prefix: 'solo' });
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const order = ['magnate', 'warlord', 'tycoon', 'pathfinder'];
+  let games = [];
+  for (let game = 1; game <= 4; game++) {
+    const me = await call('GET', '/api/v1/me', { token: solo.token });
+    const next = me.body.campaign.next_options;
+    const id = await newGame(call, 'sprint', [solo], { options: next });
+    const end = await playOut(id, solo, rnd);
+    assert.equal(end.status, 'finished');
+    assert.equal(end.result.campaign, true);
+    const checked = end.result.new_conditions[0] ?? null;
+    if (next.campaign_conditions_met.length === 0) games = [];
+    games.push({ conditions_met: end.result.conditions_met, checked, chips: end.result.final.chips });
+    const met = [...next.campaign_conditions_met, ...(checked ? [checked] : [])].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const status = !checked ? 'lost' : met.length === 4 ? 'won' : 'active';
+    const after = await call('GET', '/api/v1/me', { token: solo.token });
+    assert.deepEqual(after.body.campaign, {
+      status, games, met, next_options: { campaign_conditions_met: status === 'active' ? met : [] },
+    });
+    t.diagnostic(`game ${game}: chips ${end.result.final.chips}, met ${end.result.conditions_met} -> ${status}`);
+    if (status !== 'active') break;
+  }
+});
