@@ -101,6 +101,13 @@ int store_write_snapshot(PGconn *c, const char *game_id, uint64_t seq,
 int store_find_idempotent(PGconn *c, const char *game_id, int seat,
                           const char *key, uint8_t request_hash[32],
                           json_t **response);
+/* Make the deadlines rows match the open windows: delete rows of other
+ * windows; windows without a row get now() + clock_seconds (0: none). Part
+ * of every append; also run when a game is loaded, so a new game's first
+ * windows get their deadlines. */
+int store_sync_deadlines(PGconn *c, const char *game_id,
+                         const engine_window *windows, int nwindows,
+                         int clock_seconds);
 /* Deadlines per open window of a game: {window: due RFC 3339}. NEW. */
 int store_load_deadlines(PGconn *c, const char *game_id, json_t **out);
 
