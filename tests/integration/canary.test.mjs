@@ -1,0 +1,1159 @@
+// canary.test.mjs - hidden-information canaries (docs/reliability.md).
+//
+// Random games of every ruleset (tic-tac-toe, rock-paper-scissors, Galactic
+// Sprint solitaire and 3-4 seats, bots and humans, a private lobby) are
+// played through the real server while everything any audience receives is
+// captured: REST answers (game, view, legal, log, export, errors and their
+// headers) for every seat, a spectator with a token and an anonymous caller;
+// every WebSocket frame (snapshots, patches, errors, the lobby feed); every
+// NOTIFY payload on conclave_games and conclave_lobbies (a psql LISTEN); and
+// every server log line (at debug level). Then each captured byte is held
+// against what its audience is entitled to:
+//
+//   - player tokens (and their SHA-256): only in answers to that player;
+//     passwords: never sent back at all;
+//   - a game's seed (hex, base64, base64url; it is also the RNG key): only
+//     in the game resource and the export once the game is over; and no
+//     64-hex string leaves that is not a published hash (seed_sha256,
+//     receipt, final_hash) or such a seed;
+//   - rps order notes (unique markers): the author always; everyone else
+//     only from the version that locked the window (the log: once it holds
+//     that window's reveal), and never for an order that was replaced,
+//     withdrawn or refused; error bodies, the lobby feed, NOTIFY payloads
+//     and log lines never carry one;
+//   - invite codes and private lobby ids: members only;
+//   - Galactic Sprint hands and payments, tracked by card id: in any view,
+//     game resource, legal answer, snapshot or patch an audience receives at
+//     version v, every card id must be in an empire at v (public) or in that
+//     seat's own hand at v; "pay"/"discard"/"hand" lists appear only in a
+//     seat's own pending orders, hand and legal shapes; public log entries
+//     name only cards in empires and no payments; private entries reach
+//     their seat only; the card catalogue of a view names only designs it
+//     references. An error oracle checks that naming a card in another
+//     seat's hand gets the same refusal as naming one in the deck.
+//
+// The export of a finished game is the one place where everything is
+// revealed: replaying needs the seed and every input (payments included).
+//
+// Positive controls (markers seen where they are allowed) show the scanner
+// works on real traffic, and a self-test feeds the checker planted leaks.
+// CANARY_SEED=<n> replays the test's own random choices.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
+import jsonpatch from 'fast-json-patch';
+import { createDatabase, dropDatabase, startServer, psql, sleep } from './lib/server.mjs';
+
+const QUICK = !!process.env.CONCLAVE_TEST_QUICK;
+const now = () => performance.now();
+
+// ------------------------------------------------------------ randomness --
+
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const SEED = Number(process.env.CANARY_SEED || randomBytes(4).readUInt32LE(0));
+const rnd = prng(SEED);
+const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
+const chance = (p) => rnd() < p;
+function sample(arr, n) {
+  const a = [...arr];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a.slice(0, n);
+}
+const hex = (n) => randomBytes(n).toString('hex');
+
+// --------------------------------------------------------------- capture --
+
+// A record is one thing one audience received:
+// {src: 'rest'|'ws'|'notify'|'serverlog', aud, kind, game, version, status,
+//  text, json, vlo, vhi}. kind: game, view, legal, log, export, ack, error,
+// other, ws-snapshot, ws-patch, ws-error, ws-lobbies, ws-lobby, ws-other.
+class Capture {
+  constructor() {
+    this.records = [];
+  }
+
+  add(r) {
+    this.records.push(r);
+    return r;
+  }
+}
+
+// An audience: who receives a record. player is null for anonymous callers;
+// seats maps game id -> seat for the games the player sits in.
+function audience(label, player = null) {
+  return { label, player, seats: new Map() };
+}
+
+function etagVersion(res) {
+  const e = res.headers.get('etag');
+  const m = e && /^"(\d+)"$/.exec(e);
+  return m ? Number(m[1]) : null;
+}
+
+// What a GET of a game path returns.
+function kindOf(method, p) {
+  if (method !== 'GET') return 'other';
+  const m = /^\/api\/v1\/games\/[^/?]+(\/(view|legal|log|export))?(\?.*)?$/.exec(p);
+  return m ? m[2] || 'game' : 'other';
+}
+
+// One REST call as aud, captured with its headers.
+async function call(cap, base, aud, method, p, { body, headers = {}, game = null, kind } = {}) {
+  kind = kind || kindOf(method, p);
+  const h = { ...headers };
+  if (aud.player?.token) h.authorization = `Bearer ${aud.player.token}`;
+  let payload;
+  if (body !== undefined) {
+    payload = typeof body === 'string' ? body : JSON.stringify(body);
+    h['content-type'] = 'application/json';
+  }
+  const t0 = now();
+  const res = await fetch(base + p, { method, headers: h, body: payload });
+  const text = await res.text();
+  const head = [...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  let version = etagVersion(res);
+  if (kind === 'game' && json && Number.isInteger(json.version)) version = json.version;
+  if (kind === 'ack' && json && Number.isInteger(json.version)) version = json.version;
+  const rec = cap.add({
+    src: 'rest', aud, method, path: p, status: res.status, text: `${head}\n\n${text}`, json, game,
+    kind: res.status >= 400 ? 'error' : kind, version, t0, t1: now(),
+  });
+  return { status: res.status, json, text, rec, version };
+}
+
+// A WebSocket connection of one audience; keeps, per game, the document
+// {view, windows} at every version it saw.
+class Tap {
+  constructor(cap, aud) {
+    this.cap = cap;
+    this.aud = aud;
+    this.games = new Map(); // game -> {version, doc, hist: Map(version -> doc)}
+    this.mismatches = 0;
+    this.waiters = [];
+    this.closed = false;
+  }
+
+  static async open(cap, url, aud) {
+    const tap = new Tap(cap, aud);
+    const ws = new WebSocket(url, 'conclave.v1');
+    tap.ws = ws;
+    ws.on('message', (data) => tap.onMessage(data.toString()));
+    ws.on('close', () => {
+      tap.closed = true;
+      tap.wake();
+    });
+    ws.on('error', () => {});
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    if (aud.player) tap.send({ type: 'auth', token: aud.player.token });
+    return tap;
+  }
+
+  send(m) {
+    this.ws.send(typeof m === 'string' ? m : JSON.stringify(m));
+  }
+
+  onMessage(text) {
+    let m = null;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      m = null;
+    }
+    const type = m && typeof m.type === 'string' ? m.type : 'other';
+    const kind = ['snapshot', 'patch', 'error', 'lobbies', 'lobby'].includes(type) ? `ws-${type}` : 'ws-other';
+    const version = type === 'snapshot' ? m.version : type === 'patch' ? m.to : null;
+    const t = now();
+    this.cap.add({ src: 'ws', aud: this.aud, kind, game: m?.game ?? null, version, text, json: m, t0: t, t1: t });
+    if (type === 'snapshot') {
+      const doc = { view: m.view, windows: m.windows };
+      const g = this.games.get(m.game) || { hist: new Map() };
+      g.version = m.version;
+      g.doc = doc;
+      g.hist.set(m.version, structuredClone(doc));
+      this.games.set(m.game, g);
+    } else if (type === 'patch') {
+      const g = this.games.get(m.game);
+      if (!g || g.version !== m.from) {
+        this.mismatches++;
+        this.send({ type: 'subscribe', game: m.game, ...(g ? { version: g.version } : {}) });
+      } else {
+        g.doc = jsonpatch.applyPatch(g.doc, m.ops, true, false).newDocument;
+        g.version = m.to;
+        g.hist.set(m.to, structuredClone(g.doc));
+      }
+    }
+    this.wake();
+  }
+
+  wake() {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  async until(fn, timeout = 10000, what = 'condition') {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const v = fn();
+      if (v) return v;
+      const left = end - Date.now();
+      if (left <= 0 || this.closed) throw new Error(`${this.aud.label}: timed out waiting for ${what}`);
+      await new Promise((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 100));
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  version(game) {
+    return this.games.get(game)?.version ?? null;
+  }
+
+  close() {
+    try {
+      this.ws.close();
+    } catch {
+      /* already closed */
+    }
+  }
+}
+
+// LISTEN conclave_games and conclave_lobbies with psql, polling so that psql
+// prints each notification it has received.
+function listenNotify(cap, url) {
+  const proc = spawn('psql', ['-X', '-q', '-At', url], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let buf = '';
+  const seen = [];
+  proc.stdout.on('data', (chunk) => {
+    buf += chunk;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      const m = /^Asynchronous notification "([^"]+)" with payload "(.*)" received from server process with PID \d+\.$/.exec(line);
+      if (m) {
+        seen.push({ channel: m[1], payload: m[2] });
+        const t = now();
+        cap.add({ src: 'notify', aud: null, kind: m[1], game: null, version: null, text: m[2], json: null, t0: t, t1: t });
+      }
+    }
+  });
+  proc.stdin.write('LISTEN conclave_games;\nLISTEN conclave_lobbies;\n');
+  const timer = setInterval(() => proc.stdin.write('SELECT 1;\n'), 50);
+  const exited = new Promise((r) => proc.on('exit', r));
+  let stopped = false;
+  return {
+    seen,
+    async stop() {
+      if (stopped) return exited;
+      stopped = true;
+      clearInterval(timer);
+      proc.stdin.write('SELECT 1;\n\\q\n');
+      proc.stdin.end();
+      await exited;
+    },
+  };
+}
+
+// -------------------------------------------------------------- markers --
+
+class Markers {
+  constructor() {
+    this.all = [];
+    this.byValue = new Map();
+  }
+
+  add(m) {
+    this.all.push(m);
+    this.byValue.set(m.value, m);
+    return m;
+  }
+}
+
+const sha256hex = (s) => createHash('sha256').update(s).digest('hex');
+
+// ------------------------------------------------------------ the world --
+
+class World {
+  constructor(srv, db) {
+    this.srv = srv;
+    this.db = db;
+    this.base = srv.url;
+    this.cap = new Capture();
+    this.markers = new Markers();
+    this.games = []; // game contexts
+    this.lobbies = []; // {id, code, members:Set(player)}
+    this.taps = [];
+    this.counter = 0;
+    this.stats = { oracle: 0, fallbacks: 0, lateOrders: 0, replaced: 0, withdrawn: 0, actions: 0 };
+  }
+
+  call(aud, method, p, opts) {
+    return call(this.cap, this.base, aud, method, p, opts);
+  }
+
+  // A new player (with a password marker when not a guest).
+  async player(prefix, guest = chance(0.5)) {
+    const name = `${prefix}${++this.counter}_${hex(3)}`.slice(0, 24);
+    const password = guest ? undefined : `CNRYpw${hex(8)}`;
+    const player = { name, password };
+    const aud = audience(`player ${name}`, player);
+    if (password) this.markers.add({ kind: 'password', value: password });
+    const r = await this.call(aud, 'POST', '/api/v1/players', { body: password ? { name, password } : { name } });
+    assert.equal(r.status, 201, r.text);
+    Object.assign(player, r.json);
+    this.tokenMarker(player, r.json.token);
+    if (password && chance(0.5)) {
+      // A second token from a session: both are the player's.
+      const s = await this.call(aud, 'POST', '/api/v1/sessions', { body: { name, password } });
+      assert.equal(s.status, 201, s.text);
+      this.tokenMarker(player, s.json.token);
+      player.token = s.json.token;
+    }
+    return aud;
+  }
+
+  tokenMarker(player, token) {
+    this.markers.add({ kind: 'token', value: token, player });
+    this.markers.add({ kind: 'tokenhash', value: sha256hex(token) });
+  }
+
+  async tap(aud) {
+    const t = await Tap.open(this.cap, this.srv.wsUrl, aud);
+    this.taps.push(t);
+    return t;
+  }
+}
+
+// Set up a game: humans (audiences) in seats, bots, a spectator with a
+// token, an anonymous caller; a WebSocket tap for each; the seed marker.
+async function setupGame(W, { ruleset, humans, bots = [], options, isPrivate = false, tag }) {
+  const hosts = [];
+  for (let i = 0; i < humans; i++) hosts.push(await W.player(`${tag}h`));
+  const spectator = await W.player(`${tag}sp`);
+  const anon = audience(`${tag} anonymous`);
+  const host = hosts[0];
+  const seats = humans + bots.length;
+  const lb = await W.call(host, 'POST', '/api/v1/lobbies', {
+    body: { ruleset, seats, ...(options ? { options } : {}), ...(isPrivate ? { private: true } : {}) },
+  });
+  assert.equal(lb.status, 201, lb.text);
+  const lobby = { id: lb.json.id, code: lb.json.invite_code, members: new Set([host.player]) };
+  W.lobbies.push(lobby);
+  if (isPrivate) {
+    assert.ok(lobby.code, 'a private lobby has an invite code');
+    W.markers.add({ kind: 'invite', value: lobby.code, lobby });
+    W.markers.add({ kind: 'lobbyid', value: lobby.id, lobby });
+    // Non-members asking for it: 404, nothing revealed.
+    const r1 = await W.call(spectator, 'GET', `/api/v1/lobbies/${lobby.id}`);
+    assert.equal(r1.status, 404, r1.text);
+    const r2 = await W.call(anon, 'GET', '/api/v1/lobbies?status=open');
+    assert.equal(r2.status, 200, r2.text);
+    await W.call(spectator, 'GET', '/api/v1/lobbies');
+  }
+  // Bots and joiners in a random order (seats are taken in order).
+  const steps = [...hosts.slice(1).map((a) => ({ a })), ...bots.map((level) => ({ level }))];
+  for (const st of sample(steps, steps.length)) {
+    if (st.a) {
+      lobby.members.add(st.a.player);
+      const j = await W.call(st.a, 'POST', `/api/v1/lobbies/${lobby.id}/seats`, { body: isPrivate ? { code: lobby.code } : {} });
+      assert.equal(j.status, 200, j.text);
+    } else {
+      const b = await W.call(host, 'POST', `/api/v1/lobbies/${lobby.id}/bots`, { body: { level: st.level } });
+      assert.equal(b.status, 200, b.text);
+    }
+  }
+  for (const a of hosts) await W.call(a, 'GET', `/api/v1/lobbies/${lobby.id}`);
+  await W.call(host, 'GET', '/api/v1/me');
+  const st = await W.call(host, 'POST', `/api/v1/lobbies/${lobby.id}/start`);
+  assert.equal(st.status, 201, st.text);
+  const id = st.json.game;
+  assert.match(id, /^[A-Za-z0-9_-]+$/);
+  // The seed, straight from the database, while the game runs.
+  const seed = psql(W.db, `SELECT encode(seed, 'hex') FROM games WHERE game_id = '${id}'`);
+  assert.match(seed, /^[0-9a-f]{64}$/);
+  const raw = Buffer.from(seed, 'hex');
+  for (const value of [seed, seed.toUpperCase(), raw.toString('base64'), raw.toString('base64url')]) {
+    W.markers.add({ kind: 'seed', value, game: id });
+  }
+  const g0 = await W.call(anon, 'GET', `/api/v1/games/${id}`, { game: id, kind: 'game' });
+  assert.equal(g0.status, 200, g0.text);
+  const seatAud = new Map();
+  for (const s of g0.json.seats) {
+    const a = s.player && hosts.find((h) => h.player.id === s.player.id);
+    if (a) {
+      a.seats.set(id, s.seat);
+      a.label = `${tag} seat ${s.seat}`;
+      seatAud.set(s.seat, a);
+    }
+  }
+  assert.equal(seatAud.size, humans);
+  spectator.label = `${tag} spectator`;
+  const auds = [...seatAud.values(), spectator, anon];
+  const ctx = {
+    W, id, ruleset, tag, seats, seatAud, spectator, anon, auds, lobby, seed,
+    taps: new Map(), notes: [], bots: bots.length, oracle: [],
+  };
+  for (const a of auds) {
+    const t = await W.tap(a);
+    t.send({ type: 'subscribe', game: id });
+    ctx.taps.set(a, t);
+    // A few malformed messages: their errors are captured too.
+    if (chance(0.5)) t.send('{"type":');
+    if (chance(0.5)) t.send({ type: 'subscribe', game: 'no-such-game' });
+    if (chance(0.3)) t.send({ type: 'unsubscribe', game: id, extra: 1 });
+  }
+  for (const t of ctx.taps.values()) await t.until(() => t.version(id) !== null, 10000, 'a snapshot');
+  W.games.push(ctx);
+  return ctx;
+}
+
+// Everything every audience can read about the game now, with the view
+// read before and after the log (the log's state lies between).
+async function probe(ctx) {
+  const { W, id } = ctx;
+  await Promise.all(
+    ctx.auds.map(async (a) => {
+      const v1 = await W.call(a, 'GET', `/api/v1/games/${id}/view`, { game: id, kind: 'view' });
+      await W.call(a, 'GET', `/api/v1/games/${id}`, { game: id, kind: 'game' });
+      await W.call(a, 'GET', `/api/v1/games/${id}/legal`, { game: id, kind: 'legal' });
+      const after = chance(0.7) ? 0 : Math.floor(rnd() * 20);
+      const lg = await W.call(a, 'GET', `/api/v1/games/${id}/log${after ? `?after=${after}` : ''}`, { game: id, kind: 'log' });
+      const v2 = await W.call(a, 'GET', `/api/v1/games/${id}/view`, { game: id, kind: 'view' });
+      lg.rec.vlo = v1.version;
+      lg.rec.vhi = v2.version;
+    }),
+  );
+}
+
+// Requests that fail, from every audience; their bodies are captured.
+async function errorProbes(ctx, window, held) {
+  const { W, id } = ctx;
+  const bad = { tictactoe: { cell: 42 }, rps: { throw: 'lizard' }, sprint: { action: 'warp' } }[ctx.ruleset];
+  await Promise.all(
+    ctx.auds.map(async (a) => {
+      if (!chance(0.35)) return;
+      const seat = a.seats.get(id);
+      const w = window || 'r1';
+      if (seat !== undefined) {
+        if (!held.has(seat)) await W.call(a, 'DELETE', `/api/v1/games/${id}/orders/${w}`, { game: id });
+        await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w}`, { game: id, body: bad });
+        await W.call(a, 'POST', `/api/v1/games/${id}/plays`, {
+          game: id, body: { window: w, ...bad }, headers: { 'idempotency-key': `bad-${hex(6)}` },
+        });
+      } else {
+        await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w}`, { game: id, body: { throw: 'rock' } });
+        await W.call(a, 'DELETE', `/api/v1/games/${id}/orders/${w}`, { game: id });
+      }
+      await W.call(a, 'GET', `/api/v1/games/${id}/log?after=zz`, { game: id });
+      await W.call(a, 'GET', `/api/v1/games/${id}/export`, { game: id });
+      await W.call(a, 'GET', `/api/v1/games/zz${hex(4)}`, { game: id });
+    }),
+  );
+}
+
+async function gameNow(ctx) {
+  const r = await ctx.W.call(ctx.spectator, 'GET', `/api/v1/games/${ctx.id}`, { game: ctx.id, kind: 'game' });
+  assert.equal(r.status, 200, r.text);
+  return r.json;
+}
+
+// -------------------------------------------------------------- drivers --
+
+async function driveTictactoe(ctx) {
+  const { W, id } = ctx;
+  const end = Date.now() + 60000;
+  while (Date.now() < end) {
+    const g = await gameNow(ctx);
+    if (g.status !== 'running') return;
+    const w = g.windows[0];
+    const a = w && ctx.seatAud.get(w.seats[0]);
+    if (!a) {
+      await sleep(10);
+      continue;
+    }
+    const free = g.view.board.map((c, i) => (c === null ? i : -1)).filter((i) => i >= 0);
+    const r = await W.call(a, 'POST', `/api/v1/games/${id}/plays`, {
+      game: id, kind: 'ack', body: { window: w.id, cell: pick(free) }, headers: { 'idempotency-key': `c-${hex(8)}` },
+    });
+    assert.equal(r.status, 200, r.text);
+    W.stats.actions++;
+    await probe(ctx);
+    await errorProbes(ctx, w.id, new Set());
+  }
+  assert.fail(`${ctx.tag}: the game did not finish`);
+}
+
+// rps: each human seat orders with a note marker; some first order, then
+// replace or withdraw (those notes must never be seen by anyone else).
+async function driveRps(ctx) {
+  const { W, id } = ctx;
+  const end = Date.now() + 90000;
+  const throwOf = () => pick(['rock', 'paper', 'scissors']);
+  const note = (seat, w) => {
+    const value = `CNRY${ctx.tag}s${seat}${w}x${hex(6)}`;
+    const m = W.markers.add({ kind: 'note', value, game: id, seat, window: w });
+    ctx.notes.push(m);
+    return value;
+  };
+  while (Date.now() < end) {
+    const g = await gameNow(ctx);
+    if (g.status !== 'running') return;
+    const w = g.windows[0];
+    const todo = [...ctx.seatAud.keys()].filter((s) => !w.submitted.includes(s));
+    if (todo.length === 0) {
+      await sleep(10);
+      continue;
+    }
+    const held = new Set(w.submitted);
+    for (const seat of sample(todo, todo.length)) {
+      const a = ctx.seatAud.get(seat);
+      const put = (body) =>
+        W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body });
+      // Only an order that cannot lock the window may be replaced: another
+      // human seat (which only this test moves) must still be missing. The
+      // export says afterwards which note was revealed.
+      const otherHumans = [...ctx.seatAud.keys()].filter((s) => s !== seat && !held.has(s));
+      if (otherHumans.length > 0 && chance(0.6)) {
+        const r = await put({ throw: throwOf(), note: note(seat, w.id) });
+        assert.equal(r.status, 200, r.text);
+        await probe(ctx);
+        await errorProbes(ctx, w.id, new Set([...held, seat]));
+        if (chance(0.5)) {
+          const d = await W.call(a, 'DELETE', `/api/v1/games/${id}/orders/${w.id}`, { game: id });
+          assert.equal(d.status, 204, d.text);
+          W.stats.withdrawn++;
+          await probe(ctx);
+        } else {
+          W.stats.replaced++;
+        }
+      }
+      const body = { throw: throwOf() };
+      if (chance(0.85)) body.note = note(seat, w.id);
+      const r = await put(body);
+      if (r.status === 409) {
+        W.stats.lateOrders++; // the window locked meanwhile (a timeout cannot; a bug if seen)
+      } else {
+        assert.equal(r.status, 200, r.text);
+      }
+      held.add(seat);
+      W.stats.actions++;
+      await probe(ctx);
+      await errorProbes(ctx, w.id, held);
+    }
+  }
+  assert.fail(`${ctx.tag}: the game did not finish`);
+}
+
+const handIds = (doc) => (doc?.view?.hand || []).map((c) => c.id);
+const empireIds = (doc) => (doc?.view?.players || []).flatMap((p) => (p.empire || []).map((c) => c.id));
+
+// Does naming a card in another seat's hand get the same refusal as naming
+// one in the deck (or a bot's hand)? Runs before seat `a` orders in a place
+// window, so no hand can change meanwhile.
+async function sprintOracle(ctx, a, seat, w, legal, hand) {
+  const { W, id } = ctx;
+  const pub = ctx.taps.get(ctx.anon).games.get(id).doc;
+  const taken = new Set([...hand, ...empireIds(pub)]);
+  const otherHands = [];
+  for (const [s, oa] of ctx.seatAud) {
+    if (s === seat) continue;
+    for (const c of handIds(ctx.taps.get(oa).games.get(id).doc)) {
+      otherHands.push(c);
+      taken.add(c);
+    }
+  }
+  // Ids of 12 and more, so that an id is not mistaken for a count when the
+  // answers are compared with the id blanked out.
+  const hidden = [];
+  for (let c = 12; c < 110; c++) if (!taken.has(c)) hidden.push(c);
+  const probes = [...sample(otherHands.filter((c) => c >= 12), 2), ...sample(hidden, 2)];
+  if (probes.length < 2) return;
+  // A legal placement paid with one card too foreign: the hand check, not
+  // the count check, must refuse it.
+  const paid = legal.windows[0].choices.filter((c) => c.cost >= 1);
+  const withPay = paid.length ? pick(paid) : null;
+  const shapes = [
+    (c) => ({ action: 'develop', development: c }),
+    (c) => ({ action: 'settle', world: c }),
+    (c) => ({ action: 'both', development: c, world: c }),
+  ];
+  if (withPay) {
+    const placed = new Set([withPay.development, withPay.world, withPay.convoy_world]);
+    const own = hand.filter((x) => !placed.has(x));
+    shapes.push((c) => {
+      const o = { ...withPay, pay: [...own.slice(0, withPay.cost - 1), c] };
+      delete o.cost;
+      return o;
+    });
+  }
+  for (const [k, shape] of shapes.entries()) {
+    const answers = [];
+    for (const c of probes) {
+      const r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w}`, { game: id, body: shape(c) });
+      assert.equal(r.status, 422, `${ctx.tag}: an order naming card ${c} (not in the hand) was not refused: ${r.text}`);
+      const norm = `${r.json?.field ?? ''}|${String(r.json?.detail ?? '').replace(new RegExp(`\\b${c}\\b`, 'g'), '#')}`;
+      answers.push({ c, where: otherHands.includes(c) ? 'other hand' : 'hidden', norm });
+    }
+    ctx.oracle.push({ shape: k, answers });
+    W.stats.oracle++;
+  }
+}
+
+// A random legal place order for a human seat, payment chosen at random.
+function sprintPlaceOrder(ctx, seat, legal, hand) {
+  const win = legal.windows[0];
+  const c = pick(win.choices);
+  const order = { ...c };
+  delete order.cost;
+  const placed = new Set([c.development, c.world, c.convoy_world].filter((x) => x !== undefined));
+  const payFrom = hand.filter((x) => !placed.has(x));
+  if (c.action !== 'explore') order.pay = sample(payFrom, c.cost);
+  if (ctx.seats > 1 && chance(0.3)) order.rival = pick([...Array(ctx.seats).keys()].filter((s) => s !== seat));
+  return order;
+}
+
+async function driveSprint(ctx) {
+  const { W, id } = ctx;
+  const end = Date.now() + (QUICK ? 240000 : 150000);
+  while (Date.now() < end) {
+    const g = await gameNow(ctx);
+    if (g.status !== 'running') return;
+    let acted = false;
+    for (const w of g.windows) {
+      const todo = w.seats.filter((s) => ctx.seatAud.has(s) && !w.submitted.includes(s));
+      const held = new Set(w.submitted);
+      for (const seat of sample(todo, todo.length)) {
+        const a = ctx.seatAud.get(seat);
+        const tap = ctx.taps.get(a);
+        // Our own doc must be current before we read our hand from it.
+        const lg = await W.call(a, 'GET', `/api/v1/games/${id}/legal`, { game: id, kind: 'legal' });
+        assert.equal(lg.status, 200, lg.text);
+        const win = lg.json.windows.find((x) => x.window === w.id);
+        if (!win) continue;
+        await tap.until(() => tap.version(id) >= lg.version, 10000, 'our own view');
+        const hand = handIds(tap.games.get(id).hist.get(lg.version) || tap.games.get(id).doc);
+        const put = (body) => W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body });
+        let order;
+        if (w.id.endsWith('.place')) {
+          if (chance(0.3)) await sprintOracle(ctx, a, seat, w.id, lg.json, hand);
+          order = sprintPlaceOrder(ctx, seat, lg.json, hand);
+          // Sometimes an order first that is then replaced (if others are
+          // still missing it cannot lock the window).
+          const missing = w.seats.filter((s) => s !== seat && !held.has(s) && ctx.seatAud.has(s));
+          if (missing.length && chance(0.3)) {
+            const first = await put(sprintPlaceOrder(ctx, seat, lg.json, hand));
+            if (first.status === 200) {
+              W.stats.replaced++;
+              await probe(ctx);
+            }
+          }
+        } else {
+          const n = win.choices?.[0]?.discard_count ?? win.shape.properties.discard.minItems;
+          order = { discard: sample(hand, n) };
+        }
+        let r = await put(order);
+        if (r.status === 422) {
+          W.stats.fallbacks++;
+          r = await put(w.id.endsWith('.place') ? { action: 'explore' } : { discard: sample(hand, win.shape.properties.discard.minItems) });
+        }
+        assert.equal(r.status, 200, `${ctx.tag} ${w.id} seat ${seat}: ${r.text} (order ${JSON.stringify(order)})`);
+        held.add(seat);
+        acted = true;
+        W.stats.actions++;
+        await probe(ctx);
+        await errorProbes(ctx, w.id, held);
+      }
+    }
+    if (!acted) await sleep(10);
+  }
+  assert.fail(`${ctx.tag}: the game did not finish`);
+}
+
+// After the end: wait for every tap to hold the final version, then read
+// the game (now with its seed) and the export as every audience.
+async function finish(ctx) {
+  const { W, id } = ctx;
+  const g = await gameNow(ctx);
+  assert.notEqual(g.status, 'running');
+  for (const t of ctx.taps.values()) await t.until(() => t.version(id) >= g.version, 10000, 'the final version');
+  await probe(ctx);
+  for (const a of ctx.auds) {
+    const gr = await W.call(a, 'GET', `/api/v1/games/${id}`, { game: id, kind: 'game' });
+    assert.equal(gr.json.seed, ctx.seed, 'the game resource shows the seed once the game is over');
+    const ex = await W.call(a, 'GET', `/api/v1/games/${id}/export`, { game: id, kind: 'export' });
+    assert.equal(ex.status, 200, ex.text);
+    ctx.export = ex.json;
+  }
+  assert.equal(ctx.export.seed, ctx.seed);
+  assert.equal(sha256hex(Buffer.from(ctx.seed, 'hex')), ctx.export.seed_sha256, 'the published seed_sha256 matches');
+  ctx.finalVersion = g.version;
+  // Which note was revealed, and at which version each window locked.
+  ctx.lockVersion = new Map();
+  const lastOrder = new Map(); // window/seat -> input
+  for (const inp of ctx.export.inputs) {
+    if (!inp.window) continue;
+    if (inp.kind === 'order' || inp.kind === 'timeout') ctx.lockVersion.set(inp.window, inp.seq);
+    if (inp.kind === 'order') lastOrder.set(`${inp.window}/${inp.seat}`, inp);
+    if (inp.kind === 'system' && inp.payload?.action === 'withdraw') lastOrder.delete(`${inp.window}/${inp.seat}`);
+  }
+  for (const m of ctx.notes) {
+    const last = lastOrder.get(`${m.window}/${m.seat}`);
+    m.revealed = !!last && last.payload?.note === m.value;
+    m.lock = ctx.lockVersion.get(m.window);
+  }
+}
+
+// -------------------------------------------------------------- checker --
+
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+// Is record r entitled to see marker m?
+function entitled(r, m) {
+  const player = r.aud?.player;
+  switch (m.kind) {
+    case 'token':
+      return !!player && player === m.player && (r.src === 'rest' || r.src === 'ws');
+    case 'tokenhash':
+    case 'password':
+      return false;
+    case 'seed':
+      return r.game === m.game && r.status === 200 &&
+        ((r.kind === 'game' && r.json?.status && r.json.status !== 'running') || r.kind === 'export');
+    case 'invite':
+    case 'lobbyid':
+      if (m.kind === 'lobbyid' && (r.src === 'notify' || r.src === 'serverlog')) return true; // ids only, to operators
+      return !!player && m.lobby.members.has(player) && (r.src === 'rest' || r.src === 'ws');
+    case 'note': {
+      if (r.src !== 'rest' && r.src !== 'ws') return false;
+      if (r.game !== m.game) return false;
+      if (r.aud?.seats.get(m.game) === m.seat) return true;
+      if (r.kind === 'export' && r.status === 200) return true;
+      if (!m.revealed) return false;
+      if (['game', 'view', 'legal', 'ack', 'ws-snapshot', 'ws-patch'].includes(r.kind) && Number.isInteger(r.version)) {
+        return r.version >= m.lock;
+      }
+      if (r.kind === 'log') {
+        return (r.json?.entries || []).some((e) => e.entry?.type === 'reveal' && e.entry.window === m.window);
+      }
+      return false; // errors, lobby feed, anything else
+    }
+    default:
+      return false;
+  }
+}
+
+// Scan every record for every marker and every 64-hex string.
+function scanMarkers(records, markers, publicHex) {
+  const leaks = [];
+  const allowedSeen = new Map(); // kind -> count of sightings where allowed
+  const cnry = /CNRY[A-Za-z0-9]+/g;
+  const hex64 = /(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])/g;
+  const literals = markers.all.filter((m) => !m.value.startsWith('CNRY') && !/^[0-9A-Fa-f]{64}$/.test(m.value));
+  const lit = literals.length ? new RegExp(literals.map((m) => esc(m.value)).join('|'), 'g') : null;
+  const seen = (r, m) => {
+    if (entitled(r, m)) allowedSeen.set(m.kind, (allowedSeen.get(m.kind) || 0) + 1);
+    else leaks.push({ what: `${m.kind} marker`, marker: m.value, record: describe(r) });
+  };
+  for (const r of records) {
+    const text = r.text || '';
+    for (const x of text.matchAll(cnry)) {
+      const m = markers.byValue.get(x[0]);
+      if (m) seen(r, m);
+      else leaks.push({ what: 'unknown CNRY string (a marker cut or altered)', marker: x[0], record: describe(r) });
+    }
+    if (lit) for (const x of text.matchAll(lit)) seen(r, markers.byValue.get(x[0]));
+    for (const x of text.matchAll(hex64)) {
+      const h = x[0];
+      const m = markers.byValue.get(h);
+      if (m) seen(r, m);
+      else if (!publicHex.has(h.toLowerCase())) leaks.push({ what: 'unexplained 64-hex string (seed, key or hash?)', marker: h, record: describe(r) });
+    }
+  }
+  return { leaks, allowedSeen };
+}
+
+function describe(r) {
+  const who = r.aud ? r.aud.label : r.src;
+  const what = r.src === 'rest' ? `${r.method} ${r.path} -> ${r.status}` : `${r.src} ${r.kind}`;
+  const body = String(r.text).split('\n\n').slice(-1)[0].replace(/\s+/g, ' ');
+  return `${who}: ${what} (game ${r.game ?? '-'}, version ${r.version ?? '-'}): ${body.slice(0, 300)}`;
+}
+
+// Every published 64-hex value seen in client records (seed_sha256,
+// receipts, final hashes, card data hashes).
+function collectPublicHex(records) {
+  const out = new Set();
+  const keys = new Set(['seed_sha256', 'receipt', 'final_hash', 'sha256']);
+  const walk = (v) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (keys.has(k) && typeof x === 'string') out.add(x.toLowerCase());
+        else walk(x);
+      }
+    }
+  };
+  for (const r of records) if (r.src === 'rest' || r.src === 'ws') walk(r.json);
+  return out;
+}
+
+// ---- Galactic Sprint: card ids ----
+
+const ID_KEYS = new Set(['development', 'world', 'convoy_world']);
+const ID_LISTS = new Set(['pay', 'discard', 'hand', 'cards', 'placed', 'enum']);
+// Lists that are only ever a seat's own: payments, discards, the hand, the
+// cards drawn (and the enum of a legal discard shape).
+const PRIVATE_LISTS = new Set(['pay', 'discard', 'hand', 'cards', 'enum']);
+
+// Every card id in v: {path, id, list} (list: the key of the id list it is
+// in, if any).
+function cardIds(v, path = [], out = []) {
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => cardIds(x, [...path, i], out));
+  } else if (v && typeof v === 'object') {
+    if (Number.isInteger(v.id) && typeof v.card === 'string') out.push({ path, id: v.id, card: v.card });
+    for (const [k, x] of Object.entries(v)) {
+      if (ID_KEYS.has(k) && Number.isInteger(x)) out.push({ path: [...path, k], id: x });
+      else if (ID_LISTS.has(k) && Array.isArray(x)) {
+        x.forEach((y, i) => {
+          if (Number.isInteger(y)) out.push({ path: [...path, k, i], id: y, list: k });
+          else cardIds(y, [...path, k, i], out);
+        });
+        if (PRIVATE_LISTS.has(k) && x.some((y) => Number.isInteger(y) || (y && typeof y === 'object'))) {
+          out.push({ path: [...path, k], list: k, whole: true });
+        }
+      } else if (k !== 'id') cardIds(x, [...path, k], out);
+    }
+  }
+  return out;
+}
+
+function pointer(p) {
+  return p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function checkSprint(ctx) {
+  const leaks = [];
+  let checked = 0;
+  let skipped = 0;
+  const { id } = ctx;
+  const pubHist = ctx.taps.get(ctx.anon).games.get(id).hist;
+  const specHist = ctx.taps.get(ctx.spectator).games.get(id).hist;
+  const pubAt = (v) => pubHist.get(v) || specHist.get(v);
+  const seatHist = new Map([...ctx.seatAud].map(([s, a]) => [s, ctx.taps.get(a).games.get(id).hist]));
+  const pubIds = (v) => {
+    const d = pubAt(v);
+    return d ? new Set(empireIds(d)) : null;
+  };
+  const leak = (what, r, extra) => leaks.push({ what: `sprint: ${what}`, marker: extra, record: describe(r) });
+
+  // The state itself: no card in two places.
+  for (const [v, d] of pubHist) {
+    const pub = new Set(empireIds(d));
+    const owner = new Map();
+    for (const [s, h] of seatHist) {
+      for (const c of handIds(h.get(v))) {
+        if (pub.has(c)) leaks.push({ what: 'sprint: a hand card is in an empire', marker: c, record: `version ${v}` });
+        if (owner.has(c)) leaks.push({ what: 'sprint: a card in two hands', marker: c, record: `version ${v}` });
+        owner.set(c, s);
+      }
+    }
+  }
+
+  // ids in a versioned document of audience a at version v.
+  const checkDoc = (r, a, v, items, where) => {
+    const seat = a.seats.get(id);
+    const pub = pubIds(v);
+    const own = seat !== undefined ? seatHist.get(seat).get(v) : null;
+    if (!pub || (seat !== undefined && !own)) {
+      skipped++;
+      return;
+    }
+    checked++;
+    const mine = new Set(handIds(own));
+    for (const it of items) {
+      const path = it.path.join('/');
+      const ownPlace = seat !== undefined && (
+        /^view\/my_orders\//.test(path) || /^my_orders\//.test(path) || where === 'legal');
+      if (it.whole) {
+        if (it.list === 'hand' && seat !== undefined && (path === 'view/hand' || path === 'hand')) continue;
+        if ((it.list === 'pay' || it.list === 'discard' || it.list === 'enum') && ownPlace) continue;
+        leak(`a "${it.list}" list at ${where} ${path}`, r, it.list);
+        continue;
+      }
+      if (it.id === undefined) continue;
+      if (pub.has(it.id)) continue;
+      if (mine.has(it.id)) continue;
+      leak(`card ${it.id} at ${where} ${path} is in no empire and not the audience's own`, r, it.id);
+    }
+  };
+
+  for (const r of ctx.W.cap.records) {
+    if (r.game !== id || !(r.src === 'rest' || r.src === 'ws') || !r.json) continue;
+    const a = r.aud;
+    if (r.kind === 'export') continue;
+    if (r.kind === 'view' && Number.isInteger(r.version)) {
+      checkDoc(r, a, r.version, cardIds(r.json, ['view']), 'view');
+      catalogue(r, r.json, leak);
+    } else if (r.kind === 'game' && Number.isInteger(r.version)) {
+      checkDoc(r, a, r.version, cardIds(r.json), 'game');
+      catalogue(r, r.json.view, leak);
+    } else if (r.kind === 'legal' && Number.isInteger(r.version)) {
+      checkDoc(r, a, r.version, cardIds(r.json), 'legal');
+    } else if (r.kind === 'ws-snapshot') {
+      checkDoc(r, a, r.version, cardIds({ view: r.json.view, windows: r.json.windows }), 'snapshot');
+      catalogue(r, r.json.view, leak);
+    } else if (r.kind === 'ws-patch') {
+      const items = [];
+      for (const op of r.json.ops || []) {
+        if (!('value' in op)) continue;
+        const p = pointer(op.path);
+        const last = p[p.length - 1];
+        const v = op.value;
+        if (typeof last === 'number' && ID_LISTS.has(p[p.length - 2]) && Number.isInteger(v)) {
+          items.push({ path: p, id: v, list: p[p.length - 2] });
+        } else if (typeof last === 'string' && (ID_KEYS.has(last) || last === 'id') && Number.isInteger(v)) {
+          items.push({ path: p, id: v });
+        } else if (typeof last === 'string' && ID_LISTS.has(last) && Array.isArray(v)) {
+          items.push(...cardIds({ [last]: v }, p.slice(0, -1)));
+        } else {
+          items.push(...cardIds(v, p));
+        }
+      }
+      checkDoc(r, a, r.version, items, 'patch');
+    } else if (r.kind === 'ack' || r.kind === 'error' || r.kind.startsWith('ws-')) {
+      const items = cardIds(r.json).filter((it) => it.whole);
+      for (const it of items) leak(`a "${it.list}" list in ${r.kind}`, r, it.list);
+    } else if (r.kind === 'log') {
+      const seat = a.seats.get(id);
+      const lo = r.vlo ?? 0;
+      const hi = r.vhi ?? ctx.finalVersion;
+      const pub = new Set();
+      for (let v = lo; v <= hi; v++) for (const c of pubIds(v) || []) pub.add(c);
+      checked++;
+      for (const e of r.json.entries || []) {
+        if (e.seat !== null && e.seat !== undefined) {
+          if (e.seat !== seat) leak(`a private log entry of seat ${e.seat}`, r, e.seq);
+          continue; // the seat's own: entitled forever
+        }
+        for (const it of cardIds(e.entry, ['entry'])) {
+          if (it.whole) leak(`a "${it.list}" list in a public log entry`, r, it.list);
+          else if (it.id !== undefined && !pub.has(it.id)) leak(`card ${it.id} in a public log entry is in no empire`, r, it.id);
+        }
+      }
+    }
+  }
+
+  // The oracle: the refusal must not depend on where a hidden card is.
+  for (const o of ctx.oracle) {
+    const norms = new Set(o.answers.map((x) => x.norm));
+    if (norms.size > 1) {
+      leaks.push({
+        what: 'sprint: a refusal depends on where a hidden card is',
+        marker: o.shape,
+        record: o.answers.map((x) => `${x.c} (${x.where}): ${x.norm}`).join(' | '),
+      });
+    }
+  }
+  return { leaks, checked, skipped };
+}
+
+// The design catalogue of a view names only designs the view references.
+function catalogue(r, view, leak) {
+  if (!view || !view.cards) return;
+  const refs = new Set(cardIds(view).filter((x) => x.card).map((x) => x.card));
+  if (view.survey_card) refs.add(view.survey_card);
+  for (const key of Object.keys(view.cards)) {
+    if (!refs.has(key)) leak(`the catalogue names design "${key}" that nothing in the view shows`, r, key);
+  }
+}
+
+function checkNotify(records, gameIds) {
+  const leaks = [];
+  for (const r of records.filter((x) => x.src === 'notify')) {
+    const ok = r.kind === 'conclave_games'
+      ? /^[A-Za-z0-9_-]+:\d+$/.test(r.text) && gameIds.has(r.text.split(':')[0])
+      : r.kind === 'conclave_lobbies' && /^[A-Za-z0-9_-]+$/.test(r.text);
+    if (!ok) leaks.push({ what: 'a NOTIFY payload that is not an id', marker: r.text, record: describe(r) });
+  }
+  return leaks;
+}
+
+function analyse(W) {
+  const records = W.cap.records;
+  const publicHex = collectPublicHex(records);
+  const scan = scanMarkers(records, W.markers, publicHex);
+  const leaks = [...scan.leaks];
+  leaks.push(...checkNotify(records, new Set(W.games.map((g) => g.id))));
+  let sprintChecked = 0;
+  let sprintSkipped = 0;
+  for (const ctx of W.games.filter((g) => g.ruleset === 'sprint')) {
+    const s = checkSprint(ctx);
+    leaks.push(...s.leaks);
+    sprintChecked += s.checked;
+    sprintSkipped += s.skipped;
+  }
+  return { leaks, allowedSeen: scan.allowedSeen, sprintChecked, sprintSkipped };
+}
+
+// ---------------------------------------------------------------- tests --
+
+test('the checker finds planted leaks (self-test)', () => {
+  const cap = new Capture();
+  const markers = new Markers();
+  const alice = { id: 'a', token: 'T'.repeat(43) };
+  const A = audience('alice', alice);
+  const B = audience('bob', { id: 'b', token: 'U'.repeat(43) });
+  A.seats.set('g', 0);
+  B.seats.set('g', 1);
+  markers.add({ kind: 'token', value: alice.token, player: alice });
+  const seed = 'ab'.repeat(32);
+  markers.add({ kind: 'seed', value: seed, game: 'g' });
+  const note = markers.add({ kind: 'note', value: 'CNRYself1', game: 'g', seat: 0, window: 'r1', revealed: true, lock: 5 });
+  const hidden = markers.add({ kind: 'note', value: 'CNRYself2', game: 'g', seat: 0, window: 'r1', revealed: false, lock: 5 });
+  void note;
+  void hidden;
+  const rec = (aud, kind, version, text, json = null, extra = {}) =>
+    cap.add({ src: 'rest', aud, kind, game: 'g', version, status: 200, text, json, method: 'GET', path: '/x', ...extra });
+  // allowed
+  rec(A, 'view', 3, 'CNRYself1 CNRYself2');
+  rec(B, 'view', 5, 'CNRYself1');
+  rec(A, 'other', null, alice.token);
+  rec(B, 'game', 9, seed, { status: 'finished' });
+  // leaks
+  rec(B, 'view', 4, 'CNRYself1'); // before the lock
+  rec(B, 'view', 9, 'CNRYself2'); // a replaced note, after the lock
+  rec(B, 'error', null, 'CNRYself1', null, { status: 409 });
+  rec(B, 'other', null, alice.token); // someone else's token
+  rec(B, 'game', 9, seed, { status: 'running' }); // the seed while running
+  rec(B, 'view', 9, 'cd'.repeat(32)); // an unexplained hex string
+  cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, text: sha256hex(alice.token) });
+  markers.add({ kind: 'tokenhash', value: sha256hex(alice.token) });
+  const { leaks, allowedSeen } = scanMarkers(cap.records, markers, new Set());
+  assert.equal(leaks.length, 7, JSON.stringify(leaks, null, 1));
+  assert.equal(allowedSeen.get('note'), 3);
+  // Sprint: a hand card of seat 1 in seat 0's view; a pay list in public.
+  const ids = cardIds({ view: { hand: [{ id: 3, card: 'x' }], players: [{ empire: [{ id: 7, card: 'y' }] }], my_orders: { w: { pay: [3] } } } });
+  assert.deepEqual(ids.filter((x) => x.id !== undefined).map((x) => x.id).sort(), [3, 3, 7]);
+  assert.ok(ids.some((x) => x.whole && x.list === 'pay'));
+  const n = checkNotify([{ src: 'notify', kind: 'conclave_games', text: 'g:3' }, { src: 'notify', kind: 'conclave_games', text: 'g:3 CNRYx' }], new Set(['g']));
+  assert.equal(n.length, 1);
+});
+
+test('no hidden fact reaches anyone not entitled to it, by any path', { timeout: 600000 }, async () => {
+  console.log(`# canary seed ${SEED} (CANARY_SEED=${SEED} repeats the test's choices)`);
+  const db = createDatabase('canary');
+  let srv;
+  const W0 = { cap: new Capture() };
+  const notify = listenNotify(W0.cap, db);
+  try {
+    srv = await startServer({
+      db,
+      env: { CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_LOG_LEVEL: 'debug' },
+    });
+    const W = new World(srv, db);
+    W.cap = W0.cap;
+    // The lobby feed, anonymous and as a player.
+    const feedAnon = await W.tap(audience('lobby feed (anonymous)'));
+    feedAnon.send({ type: 'subscribe_lobbies' });
+    const feedPlayer = await W.tap(await W.player('feed'));
+    feedPlayer.send({ type: 'subscribe_lobbies' });
+
+    const plans = [
+      { ruleset: 'tictactoe', humans: 2, tag: 'T1', isPrivate: true },
+      { ruleset: 'tictactoe', humans: 1, bots: [pick(['random', 'basic'])], tag: 'T2' },
+      { ruleset: 'rps', humans: 2, options: { rounds: QUICK ? 3 : 5 + Math.floor(rnd() * 4) }, tag: 'R1' },
+      { ruleset: 'rps', humans: 2, options: { rounds: 3 }, tag: 'R2', isPrivate: true },
+      { ruleset: 'rps', humans: 1, bots: [pick(['random', 'basic'])], options: { rounds: QUICK ? 3 : 6 }, tag: 'R3' },
+      { ruleset: 'sprint', humans: 1, options: {}, tag: 'S1' },
+      { ruleset: 'sprint', humans: 2, bots: ['basic'], options: { target_vp: 20 + Math.floor(rnd() * 6) }, tag: 'S3' },
+      {
+        ruleset: 'sprint', humans: chance(0.5) ? 2 : 3, bots: ['basic'], options: { target_vp: 20 + Math.floor(rnd() * 6) }, tag: 'S4',
+      },
+      ...(QUICK ? [] : [{ ruleset: 'sprint', humans: 2, options: { target_vp: 20 }, tag: 'S2' }]),
+    ];
+    // Sprint with 4 seats: fill with bots.
+    const s4 = plans.find((p) => p.tag === 'S4');
+    while (s4.humans + s4.bots.length < 4) s4.bots.push(pick(['random', 'basic']));
+    const drivers = { tictactoe: driveTictactoe, rps: driveRps, sprint: driveSprint };
+    const t0 = Date.now();
+    await Promise.all(
+      plans.map(async (plan) => {
+        const ctx = await setupGame(W, plan);
+        await probe(ctx);
+        await drivers[plan.ruleset](ctx);
+        await finish(ctx);
+      }),
+    );
+    const playSeconds = (Date.now() - t0) / 1000;
+    await sleep(300);
+    for (const t of W.taps) t.close();
+    await notify.stop();
+    await srv.stop();
+    for (const line of srv.lines) {
+      W.cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, version: null, text: line, json: null });
+    }
+    srv = null;
+
+    // Sanity of the capture itself.
+    const recs = W.cap.records;
+    const bytes = recs.reduce((n, r) => n + Buffer.byteLength(r.text || ''), 0);
+    const count = (f) => recs.filter(f).length;
+    const by = (src) => count((r) => r.src === src);
+    assert.equal(srv, null);
+    const crashed = recs.filter((r) => r.src === 'serverlog' && /AddressSanitizer|runtime error|Segmentation/.test(r.text));
+    assert.equal(crashed.length, 0, crashed.map((r) => r.text).join('\n'));
+
+    const { leaks, allowedSeen, sprintChecked, sprintSkipped } = analyse(W);
+    const mism = W.taps.reduce((n, t) => n + t.mismatches, 0);
+    console.log(`# canary: ${W.games.length} games (${W.games.map((g) => g.tag).join(' ')}) played in ${playSeconds.toFixed(1)} s; ${W.stats.actions} human actions, ${W.stats.replaced} replaced and ${W.stats.withdrawn} withdrawn orders, ${W.stats.oracle} oracle probes, ${W.stats.fallbacks} sprint fallbacks`);
+    console.log(`# canary: captured ${recs.length} records, ${(bytes / 1e6).toFixed(1)} MB: REST ${by('rest')} (errors ${count((r) => r.kind === 'error')}), WebSocket ${by('ws')} (snapshots ${count((r) => r.kind === 'ws-snapshot')}, patches ${count((r) => r.kind === 'ws-patch')}, errors ${count((r) => r.kind === 'ws-error')}, lobby feed ${count((r) => r.kind === 'ws-lobbies' || r.kind === 'ws-lobby')}), NOTIFY ${by('notify')}, server log lines ${by('serverlog')}`);
+    console.log(`# canary: ${W.markers.all.length} markers (${[...new Set(W.markers.all.map((m) => m.kind))].map((k) => `${k} ${W.markers.all.filter((m) => m.kind === k).length}`).join(', ')}); revealed notes ${W.games.flatMap((g) => g.notes).filter((m) => m.revealed).length}`);
+    console.log(`# canary: seen where entitled: ${[...allowedSeen].map(([k, n]) => `${k} ${n}`).join(', ')}; sprint documents checked ${sprintChecked} (skipped ${sprintSkipped}); patch chain mismatches ${mism}`);
+    const oracleKinds = new Set(W.games.flatMap((g) => g.oracle.map((o) => o.answers[0].norm)));
+    console.log(`# canary: oracle refusals (card id blanked): ${[...oracleKinds].slice(0, 8).join(' / ')}`);
+    console.log(`# canary: leaks ${leaks.length}`);
+    for (const l of leaks.slice(0, 40)) console.log(`# LEAK ${l.what}: ${l.marker}\n#   ${l.record}`);
+
+    // The capture saw what it should (so a quiet result means something).
+    assert.ok(by('notify') > 0, 'NOTIFY payloads were captured');
+    assert.ok(count((r) => r.kind === 'ws-patch') > 0, 'patches were captured');
+    assert.ok(count((r) => r.kind === 'ws-lobbies') > 0, 'the lobby feed was captured');
+    assert.ok(count((r) => r.kind === 'ws-error') > 0, 'WebSocket errors were captured');
+    assert.ok(count((r) => r.kind === 'error') > 0, 'REST errors were captured');
+    for (const k of ['token', 'seed', 'note', 'invite']) assert.ok(allowedSeen.get(k) > 0, `positive control: ${k} markers seen where allowed`);
+    assert.ok(sprintChecked > 100, `sprint documents checked: ${sprintChecked}`);
+    assert.equal(leaks.length, 0, `${leaks.length} leaks (see the # LEAK lines)`);
+  } finally {
+    if (srv) await srv.stop();
+    await notify.stop().catch(() => {});
+    dropDatabase(db);
+  }
+});
