@@ -97,3 +97,28 @@ int api_authenticate(api_request *req, api_response *res)
     }
     return 0;
 }
+
+int auth_lookup(PGconn *c, const char *token, char *player_id, size_t idlen,
+                char *name, size_t namelen)
+{
+    char hash[2 * ENGINE_HASH_BYTES + 1];
+    auth_token_hash(token, hash);
+    const char *params[] = {hash};
+    PGresult *r = PQexecParams(
+        c,
+        "SELECT p.id, p.name FROM tokens t JOIN players p ON p.id = "
+        "t.player_id WHERE t.token_hash = decode($1, 'hex') AND "
+        "t.revoked_at IS NULL",
+        1, NULL, params, NULL, NULL, 0);
+    int rc = -1;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+        rc = PQntuples(r) == 1 ? 0 : 1;
+        if (rc == 0) {
+            snprintf(player_id, idlen, "%s", PQgetvalue(r, 0, 0));
+            if (name)
+                snprintf(name, namelen, "%s", PQgetvalue(r, 0, 1));
+        }
+    }
+    PQclear(r);
+    return rc;
+}

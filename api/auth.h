@@ -9,6 +9,9 @@
 
 #include "api/api.h"
 
+#include <libpq-fe.h>
+#include <stddef.h>
+
 #define AUTH_TOKEN_CHARS 43 /* base64url of 32 bytes, no padding */
 
 /* Resolve the Authorization header for req's route. Returns 0 when the
@@ -21,5 +24,13 @@ int api_authenticate(api_request *req, api_response *res);
 int auth_new_token(char *out, char *hash_hex);
 /* SHA-256 hex of a presented token. */
 void auth_token_hash(const char *token, char *hash_hex);
+
+/* The player a bearer token belongs to, on the caller's connection c (any
+ * thread; the WebSocket hub uses it for {"type":"auth"}). Returns 0 and
+ * fills player_id (idlen bytes) and, when name is not NULL, name (namelen
+ * bytes); 1 when the token is unknown or revoked; -1 on a database failure
+ * (db_conn_broken(c) then says whether the connection itself failed). */
+int auth_lookup(PGconn *c, const char *token, char *player_id, size_t idlen,
+                char *name, size_t namelen);
 
 #endif
