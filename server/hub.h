@@ -22,13 +22,19 @@ typedef struct hub hub;
 hub *hub_start(app *a, char *err, size_t errlen);
 /* The port actually bound. */
 int hub_port(const hub *h);
+/* The HTTP port actually bound, for the default allowed origins
+ * (http://localhost:PORT and http://127.0.0.1:PORT when
+ * cfg->allowed_origins is empty). Main thread, before the server announces
+ * that it is listening; until then cfg->http_port is used. */
+void hub_set_http_port(hub *h, int http_port);
 /* Close every connection and stop the service thread. */
 void hub_stop(hub *h);
 /* An actor committed (or caught up to) version of game_id. Matches
  * actor_listener_fn; ctx is the hub. */
 void hub_game_version(void *ctx, const char *game_id, uint64_t version);
 /* A lobby was created or changed (here or, via NOTIFY conclave_lobbies, in
- * another process). */
+ * another process). lobby_id NULL: changes may have been missed (the LISTEN
+ * connection came back), so lobby subscribers get the whole list again. */
 void hub_lobby_changed(hub *h, const char *lobby_id);
 
 #endif

@@ -5,6 +5,8 @@
  */
 #include "server/listener.h"
 
+#include "server/hub.h"
+#include "server/lobby.h"
 #include "server/log.h"
 
 #include <poll.h>
@@ -21,11 +23,17 @@ struct listener {
     atomic_int stopping;
 };
 
-/* Handle every pending notification; payload is "game_id:version". */
+/* Handle every pending notification: "game_id:version" on conclave_games,
+ * a lobby id on conclave_lobbies (for the hub's lobby feed). */
 static void drain(listener *l, PGconn *c)
 {
     PGnotify *n;
     while ((n = PQnotifies(c))) {
+        if (strcmp(n->relname, LOBBY_CHANNEL) == 0) {
+            hub_lobby_changed(l->app->hub, n->extra);
+            PQfreemem(n);
+            continue;
+        }
         const char *colon = strrchr(n->extra, ':');
         if (colon && colon > n->extra && (size_t)(colon - n->extra) < 64) {
             char id[64];
@@ -47,8 +55,8 @@ static void *listener_main(void *arg)
         PGconn *c = db_connect(l->app->cfg->database_url,
                                l->app->cfg->db_connect_timeout, err,
                                sizeof err);
-        PGresult *r = c ? PQexecParams(c, "LISTEN conclave_games", 0, NULL,
-                                       NULL, NULL, NULL, 0)
+        PGresult *r = c ? PQexec(c, "LISTEN conclave_games; "
+                                    "LISTEN " LOBBY_CHANNEL)
                         : NULL;
         if (!c || PQresultStatus(r) != PGRES_COMMAND_OK) {
             PQclear(r);
@@ -60,8 +68,10 @@ static void *listener_main(void *arg)
         }
         PQclear(r);
         log_info("listening_for_games", NULL);
-        if (ever_connected)
-            actors_catch_up_all(l->actors); /* missed while away */
+        if (ever_connected) { /* missed while away */
+            actors_catch_up_all(l->actors);
+            hub_lobby_changed(l->app->hub, NULL);
+        }
         ever_connected = 1;
         while (!atomic_load(&l->stopping)) {
             struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};

@@ -2,7 +2,9 @@
  * listener.h - LISTEN conclave_games: learn about inputs other processes
  * commit, so held games (and their WebSocket subscribers) catch up. After
  * the connection drops and returns, every held game is caught up, since
- * notifications sent meanwhile were lost.
+ * notifications sent meanwhile were lost. Also LISTEN conclave_lobbies for
+ * the hub's lobby feed (after a reconnect, lobby subscribers get the whole
+ * list again).
  */
 #ifndef CONCLAVE_LISTENER_H
 #define CONCLAVE_LISTENER_H

@@ -8,6 +8,7 @@
 #include "server/actor.h"
 #include "server/app.h"
 #include "server/commands.h"
+#include "server/hub.h"
 #include "server/listener.h"
 #include "server/log.h"
 #include "server/migrate.h"
@@ -141,6 +142,10 @@ int cmd_serve(int argc, char **argv)
     a.actors = actors_start(&a, err, sizeof err);
     if (!a.actors)
         goto fail;
+    a.hub = hub_start(&a, err, sizeof err);
+    if (!a.hub)
+        goto fail;
+    actors_set_listener(a.actors, hub_game_version, a.hub);
     listen = listener_start(&a, a.actors, err, sizeof err);
     if (!listen)
         goto fail;
@@ -150,9 +155,10 @@ int cmd_serve(int argc, char **argv)
     http = api_server_start(&a, err, sizeof err);
     if (!http)
         goto fail;
+    hub_set_http_port(a.hub, api_server_port(http));
     log_info("listening", json_pack("{si si}", "http_port",
                                     api_server_port(http), "ws_port",
-                                    cfg.ws_port));
+                                    hub_port(a.hub)));
 
     int sig = 0;
     sigwait(&stop_signals, &sig);
@@ -164,10 +170,12 @@ fail:
     log_error("start_failed", json_pack("{ss}", "error", err));
 stop:
     /* Outside in: no new requests, then no new timeouts or catch-ups, then
-     * the actors finish what is queued, then the database goes. */
+     * the WebSocket hub (it pins and reads games), then the actors finish
+     * what is queued, then the database goes. */
     api_server_stop(http);
     scheduler_stop(sched);
     listener_stop(listen);
+    hub_stop(a.hub);
     actors_stop(a.actors);
     db_pool_destroy(a.db);
     if (status == 0)

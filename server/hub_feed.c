@@ -1,0 +1,803 @@
+/*
+ * hub_feed.c - what the WebSocket hub sends: per-audience views of games
+ * diffed into JSON Patches, resume from a version, the lobby feed, and the
+ * hub worker that runs client requests which may block. The connection side
+ * is hub.c; threads and locks are described in hub_internal.h.
+ *
+ * The document. For each game and audience (a seat, or the public) the hub
+ * keeps D = {"view": engine_view(game, audience), "windows": [...]} at the
+ * game's version, where windows is the REST game resource's list:
+ * [{"id","mode":"sealed"|"open","seats":[...],"submitted":[...],
+ *   "deadline":null|RFC 3339}]. A snapshot carries D's two members next to
+ * "type", "game" and "version"; a patch {"from","to","ops"} is the RFC 6902
+ * diff from D at `from` to D at `to` (paths start with /view or /windows).
+ * A client that builds {"view": s.view, "windows": s.windows} from a
+ * snapshot and applies each patch whose `from` equals its version holds
+ * exactly the next snapshot's document. Every committed version the hub
+ * sees produces one patch per audience, even an empty one, so versions
+ * chain without holes; `to` may skip versions the process never saw.
+ *
+ * Sharing: each new version is rendered once per audience (on the actor
+ * worker that committed it, under actors_read) and diffed once; the patch
+ * and snapshot texts are refcounted and queued on every subscriber.
+ *
+ * Resume: each audience keeps its last HUB_HISTORY patches. Subscribing
+ * with the version held sends the patches since (nothing if current), or a
+ * snapshot when the version is unknown, too old, or ahead of this process.
+ *
+ * Not here: authorization beyond seats (every game is public to watch, as
+ * GET /api/v1/games/{id} is), and game state itself (the actors own it).
+ */
+#include "server/hub_internal.h"
+
+#include "api/auth.h"
+#include "server/jsonpatch.h"
+#include "server/lobby.h"
+#include "server/log.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DB_WAIT_MS 2000
+
+static unsigned bucket_of(const char *id)
+{
+    unsigned v = 2166136261u;
+    while (*id)
+        v = (v ^ (unsigned char)*id++) * 16777619u;
+    return v % HUB_GAME_BUCKETS;
+}
+
+/* -------------------------------------------------------------- jobs --- */
+
+/* Under hub.lock (any thread). */
+void hub_job_push_locked(hub *h, hub_job *j)
+{
+    j->next = NULL;
+    if (h->jobs_tail)
+        h->jobs_tail->next = j;
+    else
+        h->jobs_head = j;
+    h->jobs_tail = j;
+    pthread_cond_signal(&h->cv);
+}
+
+/* ------------------------------------------------------------ render --- */
+
+/* The REST game resource's windows, with deadlines. Any thread holding the
+ * actor's lock (v is only valid there). NULL when out of memory. */
+static json_t *windows_json(const actor_view *v)
+{
+    engine_window buf[16], *w = buf;
+    int n = engine_windows(v->game, buf, 16);
+    if (n > 16) {
+        w = malloc((size_t)n * sizeof *w);
+        if (!w)
+            return NULL;
+        n = engine_windows(v->game, w, n);
+    }
+    json_t *arr = json_array();
+    for (int i = 0; arr && i < n; i++) {
+        json_t *seats = json_array(), *submitted = json_array();
+        for (int s = 0; s < ENGINE_MAX_SEATS; s++) {
+            if (w[i].seats >> s & 1)
+                json_array_append_new(seats, json_integer(s));
+            if (w[i].mode == ENGINE_SEALED && (w[i].submitted >> s & 1))
+                json_array_append_new(submitted, json_integer(s));
+        }
+        json_t *deadline = json_object_get(v->deadlines, w[i].id);
+        json_t *o =
+            json_pack("{ss ss so so sO}", "id", w[i].id, "mode",
+                      w[i].mode == ENGINE_SEALED ? "sealed" : "open", "seats",
+                      seats, "submitted", submitted, "deadline",
+                      json_is_string(deadline) ? deadline : json_null());
+        if (!o || json_array_append_new(arr, o) != 0) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    }
+    if (w != buf)
+        free(w);
+    return arr;
+}
+
+/* D for one audience; NULL when out of memory. */
+static json_t *render_doc(const actor_view *v, int seat)
+{
+    json_t *view = engine_view(v->game, seat);
+    json_t *windows = windows_json(v);
+    if (!view || !windows) {
+        json_decref(view);
+        json_decref(windows);
+        return NULL;
+    }
+    return json_pack("{so so}", "view", view, "windows", windows);
+}
+
+/* Bring every audience of g to v's version: render, diff, keep the patch
+ * and the new snapshot, queue the patch on each subscriber. Under g->lock
+ * inside actors_read. Returns 1 when the lws thread must be woken. */
+static int advance_game(hub *h, hub_game *g, const actor_view *v)
+{
+    int wake = 0;
+    for (hub_aud *a = g->auds; a; a = a->next) {
+        if (a->doc && a->version >= v->version)
+            continue;
+        json_t *doc = render_doc(v, a->seat);
+        if (!doc)
+            continue;
+        json_t *snap_j = json_pack(
+            "{ss ss sI sO sO}", "type", "snapshot", "game", g->id, "version",
+            (json_int_t)v->version, "view", json_object_get(doc, "view"),
+            "windows", json_object_get(doc, "windows"));
+        hub_msg *snap = snap_j ? hub_msg_json(snap_j, HUB_MSG_SEQ) : NULL;
+        json_decref(snap_j);
+        hub_msg *patch = NULL;
+        if (a->doc) {
+            json_t *ops = jsonpatch_diff(a->doc, doc);
+            json_t *p =
+                ops ? json_pack("{ss ss sI sI so}", "type", "patch", "game",
+                                g->id, "from", (json_int_t)a->version, "to",
+                                (json_int_t)v->version, "ops", ops)
+                    : NULL;
+            patch = p ? hub_msg_json(p, HUB_MSG_SEQ) : NULL;
+            json_decref(p);
+        }
+        if (!snap || (a->doc && !patch)) {
+            /* Out of memory: keep the old document; the next version is
+             * diffed against it, so the sequence stays whole. */
+            hub_msg_unref(snap);
+            hub_msg_unref(patch);
+            json_decref(doc);
+            log_error("hub_render_failed", json_pack("{ss}", "game", g->id));
+            continue;
+        }
+        json_decref(a->doc);
+        a->doc = doc;
+        pthread_mutex_lock(&h->lock);
+        hub_msg_unref(a->snap);
+        a->snap = snap;
+        if (patch) {
+            if (a->hlen == HUB_HISTORY) {
+                hub_msg_unref(a->hist[a->hhead].m);
+                a->hhead = (a->hhead + 1) % HUB_HISTORY;
+                a->hlen--;
+            }
+            int i = (a->hhead + a->hlen) % HUB_HISTORY;
+            a->hist[i].from = a->version;
+            a->hist[i].to = v->version;
+            a->hist[i].m = patch; /* the history keeps our reference */
+            a->hlen++;
+            for (hub_sub *s = a->subs; s; s = s->aud_next)
+                wake |= hub_enqueue_locked(h, s->conn, patch);
+        }
+        a->version = v->version;
+        pthread_mutex_unlock(&h->lock);
+    }
+    return wake;
+}
+
+/* ------------------------------------------------------------- games --- */
+
+/* Find (or create) the entry for id and take a reference. Under hub.lock.
+ * NULL when absent and !create, or out of memory. */
+static hub_game *game_get_locked(hub *h, const char *id, int create)
+{
+    unsigned b = bucket_of(id);
+    hub_game *g = h->games[b];
+    while (g && strcmp(g->id, id) != 0)
+        g = g->next;
+    if (!g && create) {
+        g = calloc(1, sizeof *g);
+        if (!g)
+            return NULL;
+        snprintf(g->id, sizeof g->id, "%s", id);
+        pthread_mutex_init(&g->lock, NULL);
+        g->idle_since = hub_now();
+        g->next = h->games[b];
+        h->games[b] = g;
+    }
+    if (g)
+        g->refs++;
+    return g;
+}
+
+static void game_free(hub_game *g)
+{
+    while (g->auds) {
+        hub_aud *a = g->auds;
+        g->auds = a->next;
+        json_decref(a->doc);
+        hub_msg_unref(a->snap);
+        for (int i = 0; i < a->hlen; i++)
+            hub_msg_unref(a->hist[(a->hhead + i) % HUB_HISTORY].m);
+        free(a);
+    }
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+}
+
+typedef struct version_ctx {
+    hub *h;
+    hub_game *g;
+    int wake;
+} version_ctx;
+
+/* Actor worker, under the actor's lock. */
+static void version_read(const actor_view *v, void *arg)
+{
+    version_ctx *x = arg;
+    pthread_mutex_lock(&x->g->lock);
+    x->wake |= advance_game(x->h, x->g, v);
+    pthread_mutex_unlock(&x->g->lock);
+}
+
+/* Actor worker threads, right after a commit or a catch-up (not under the
+ * actor's lock). Games nobody here watches cost one map lookup. */
+void hub_feed_game_version(hub *h, const char *game_id, uint64_t version)
+{
+    (void)version; /* rendered at the committed version actors_read shows */
+    pthread_mutex_lock(&h->lock);
+    hub_game *g = game_get_locked(h, game_id, 0);
+    pthread_mutex_unlock(&h->lock);
+    if (!g)
+        return;
+    version_ctx x = {h, g, 0};
+    actors_read(h->actors, game_id, version_read, &x);
+    pthread_mutex_lock(&h->lock);
+    g->refs--;
+    pthread_mutex_unlock(&h->lock);
+    if (x.wake)
+        hub_wake(h);
+}
+
+/* ------------------------------------------------------ subscriptions -- */
+
+/* Unlink s from its audience and its connection's count, and free it (the
+ * caller unlinks it from the connection's list). Under hub.lock. */
+static void sub_free_locked(hub_sub *s)
+{
+    hub_aud *a = s->aud;
+    if (s->aud_prev)
+        s->aud_prev->aud_next = s->aud_next;
+    else
+        a->subs = s->aud_next;
+    if (s->aud_next)
+        s->aud_next->aud_prev = s->aud_prev;
+    if (--a->game->nsubs == 0)
+        a->game->idle_since = hub_now();
+    s->conn->nsubs--;
+    free(s);
+}
+
+/* Whether c follows game_id. Under hub.lock. */
+static int c_subscribed(const hub_conn *c, const char *game_id)
+{
+    for (const hub_sub *s = c->subs; s; s = s->conn_next)
+        if (strcmp(s->aud->game->id, game_id) == 0)
+            return 1;
+    return 0;
+}
+
+/* Remove c's subscription to game_id, if any. Under hub.lock. */
+static void unsubscribe_locked(hub_conn *c, const char *game_id)
+{
+    hub_sub *prev = NULL;
+    for (hub_sub *s = c->subs; s; prev = s, s = s->conn_next) {
+        if (strcmp(s->aud->game->id, game_id) == 0) {
+            if (prev)
+                prev->conn_next = s->conn_next;
+            else
+                c->subs = s->conn_next;
+            sub_free_locked(s);
+            return;
+        }
+    }
+}
+
+static void lobby_unsub_locked(hub *h, hub_conn *c)
+{
+    if (!c->lobby_sub)
+        return;
+    if (c->lobby_prev)
+        c->lobby_prev->lobby_next = c->lobby_next;
+    else
+        h->lobby_subs = c->lobby_next;
+    if (c->lobby_next)
+        c->lobby_next->lobby_prev = c->lobby_prev;
+    c->lobby_prev = c->lobby_next = NULL;
+    c->lobby_sub = 0;
+    h->nlobby_subs--;
+}
+
+/* lws thread (the connection closed). Under hub.lock. */
+void hub_conn_unsubscribe_all_locked(hub *h, hub_conn *c)
+{
+    while (c->subs) {
+        hub_sub *s = c->subs;
+        c->subs = s->conn_next;
+        sub_free_locked(s);
+    }
+    lobby_unsub_locked(h, c);
+}
+
+/* lws thread, in the writeable callback after an overflow. Under hub.lock:
+ * snapshots are complete and current there, so no database or rendering is
+ * needed. */
+void hub_resync_locked(hub *h, hub_conn *c)
+{
+    for (hub_sub *s = c->subs; s; s = s->conn_next)
+        if (s->aud->snap)
+            hub_queue_push_locked(c, s->aud->snap);
+    if (c->lobby_sub && h->lobbies_msg)
+        hub_queue_push_locked(c, h->lobbies_msg);
+}
+
+/* The messages that bring a client holding `held` (-1: nothing) up to a's
+ * version: nothing, the patches since, or a snapshot. Under hub.lock. */
+static int send_initial_locked(hub *h, hub_conn *c, hub_aud *a, int64_t held)
+{
+    if (held >= 0 && (uint64_t)held == a->version)
+        return 0;
+    if (held >= 0 && (uint64_t)held < a->version) {
+        int start = -1;
+        for (int i = 0; i < a->hlen; i++) {
+            int k = (a->hhead + i) % HUB_HISTORY;
+            if (a->hist[k].from == (uint64_t)held)
+                start = i;
+        }
+        int whole = start >= 0;
+        for (int i = start; whole && i + 1 < a->hlen; i++)
+            whole = a->hist[(a->hhead + i) % HUB_HISTORY].to ==
+                    a->hist[(a->hhead + i + 1) % HUB_HISTORY].from;
+        if (whole &&
+            a->hist[(a->hhead + a->hlen - 1) % HUB_HISTORY].to == a->version) {
+            int wake = 0;
+            for (int i = start; i < a->hlen; i++)
+                wake |= hub_enqueue_locked(
+                    h, c, a->hist[(a->hhead + i) % HUB_HISTORY].m);
+            return wake;
+        }
+    }
+    return hub_enqueue_locked(h, c, a->snap);
+}
+
+typedef struct sub_ctx {
+    hub *h;
+    hub_game *g;
+    hub_conn *c;
+    int64_t held;
+    int wake;
+    int failed;
+} sub_ctx;
+
+/* Hub worker, under the actor's lock. */
+static void sub_read(const actor_view *v, void *arg)
+{
+    sub_ctx *x = arg;
+    hub *h = x->h;
+    hub_game *g = x->g;
+    hub_conn *c = x->c;
+    int seat = ENGINE_PUBLIC;
+    for (int s = 0; c->player_id[0] && s < v->meta->seats; s++) {
+        if (strcmp(v->meta->seat_player[s], c->player_id) == 0) {
+            seat = s;
+            break;
+        }
+    }
+    pthread_mutex_lock(&g->lock);
+    hub_aud *a = g->auds;
+    while (a && a->seat != seat)
+        a = a->next;
+    if (!a) {
+        a = calloc(1, sizeof *a);
+        if (!a) {
+            pthread_mutex_unlock(&g->lock);
+            x->failed = 1;
+            return;
+        }
+        a->game = g;
+        a->seat = seat;
+        pthread_mutex_lock(&h->lock);
+        a->next = g->auds;
+        g->auds = a;
+        pthread_mutex_unlock(&h->lock);
+    }
+    x->wake |= advance_game(h, g, v);
+    hub_sub *s = a->snap ? calloc(1, sizeof *s) : NULL;
+    if (!s) {
+        pthread_mutex_unlock(&g->lock);
+        x->failed = 1;
+        return;
+    }
+    pthread_mutex_lock(&h->lock);
+    if (c->wsi && c->nsubs < HUB_MAX_SUBS + c_subscribed(c, g->id)) {
+        unsubscribe_locked(c, g->id); /* a resubscribe replaces it */
+        s->conn = c;
+        s->aud = a;
+        s->aud_next = a->subs;
+        if (a->subs)
+            a->subs->aud_prev = s;
+        a->subs = s;
+        s->conn_next = c->subs;
+        c->subs = s;
+        c->nsubs++;
+        g->nsubs++;
+        x->wake |= send_initial_locked(h, c, a, x->held);
+        s = NULL;
+    }
+    pthread_mutex_unlock(&h->lock);
+    pthread_mutex_unlock(&g->lock);
+    free(s);
+}
+
+/* Hub worker. */
+static void job_subscribe(hub *h, hub_job *j)
+{
+    pthread_mutex_lock(&h->lock);
+    /* The cap is checked here, in request order, so an unsubscribe sent
+     * just before counts. */
+    int full =
+        c_subscribed(j->conn, j->arg) == 0 && j->conn->nsubs >= HUB_MAX_SUBS;
+    hub_game *g = full ? NULL : game_get_locked(h, j->arg, 1);
+    pthread_mutex_unlock(&h->lock);
+    if (full) {
+        hub_send_error(h, j->conn, 429,
+                       "at most 64 game subscriptions per connection; "
+                       "unsubscribe from one first",
+                       j->arg);
+        return;
+    }
+    if (!g) {
+        hub_send_error(h, j->conn, 503, "the server is out of memory", j->arg);
+        return;
+    }
+    if (!g->pinned) {
+        actors_pin(h->actors, g->id, 1); /* other processes' inputs reach */
+        g->pinned = 1;
+    }
+    sub_ctx x = {h, g, j->conn, j->version, 0, 0};
+    int rc = actors_read(h->actors, g->id, sub_read, &x);
+    pthread_mutex_lock(&h->lock);
+    g->refs--;
+    if (rc != 0 && g->nsubs == 0)
+        g->idle_since = 0; /* nothing to keep: let the next sweep go */
+    pthread_mutex_unlock(&h->lock);
+    if (x.wake)
+        hub_wake(h);
+    if (rc == 404)
+        hub_send_error(h, j->conn, 404, "no such game", g->id);
+    else if (rc != 0)
+        hub_send_error(h, j->conn, 503,
+                       "the game cannot be loaded right now; subscribe "
+                       "again shortly",
+                       g->id);
+    else if (x.failed)
+        hub_send_error(h, j->conn, 503, "the server is out of memory", g->id);
+}
+
+static void job_unsubscribe(hub *h, hub_job *j)
+{
+    pthread_mutex_lock(&h->lock);
+    unsubscribe_locked(j->conn, j->arg);
+    pthread_mutex_unlock(&h->lock);
+}
+
+static void job_auth(hub *h, hub_job *j)
+{
+    hub_conn *c = j->conn;
+    pthread_mutex_lock(&h->lock);
+    int subscribed = c->nsubs > 0;
+    pthread_mutex_unlock(&h->lock);
+    if (c->authed || subscribed) {
+        hub_send_error(h, c, 409,
+                       c->authed ? "this connection is already "
+                                   "authenticated; open a new one to change "
+                                   "players"
+                                 : "authenticate before subscribing: "
+                                   "unsubscribe, or open a new connection",
+                       NULL);
+        return;
+    }
+    PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
+    if (!db) {
+        hub_send_error(h, c, 503,
+                       "the database is unreachable; authenticate again "
+                       "shortly",
+                       NULL);
+        return;
+    }
+    char player[STORE_ID_MAX];
+    int rc = auth_lookup(db, j->arg, player, sizeof player, NULL, 0);
+    db_release(h->app->db, db, rc < 0 && db_conn_broken(db));
+    if (rc == 0) {
+        snprintf(c->player_id, sizeof c->player_id, "%s", player);
+        c->authed = 1;
+    } else if (rc == 1) {
+        hub_send_error(h, c, 401,
+                       "the token is unknown or was revoked; sign in again "
+                       "(this connection stays a spectator)",
+                       NULL);
+    } else {
+        hub_send_error(h, c, 503,
+                       "the database is unreachable; authenticate again "
+                       "shortly",
+                       NULL);
+    }
+}
+
+/* ------------------------------------------------------- lobby feed --- */
+
+/* Rebuild the "lobbies" message from h->lobbies and queue msg (the new
+ * "lobbies" message itself when msg is NULL) on every lobby subscriber.
+ * Hub worker. */
+static void lobbies_publish(hub *h, json_t *one)
+{
+    json_t *all =
+        json_pack("{ss sO}", "type", "lobbies", "lobbies", h->lobbies);
+    hub_msg *list = all ? hub_msg_json(all, HUB_MSG_SEQ) : NULL;
+    json_decref(all);
+    json_t *ev =
+        one ? json_pack("{ss sO}", "type", "lobby", "lobby", one) : NULL;
+    hub_msg *event = ev ? hub_msg_json(ev, HUB_MSG_SEQ) : NULL;
+    json_decref(ev);
+    if (!list || (one && !event)) {
+        hub_msg_unref(list);
+        hub_msg_unref(event);
+        h->lobbies_reload_due = 1;
+        return;
+    }
+    int wake = 0;
+    pthread_mutex_lock(&h->lock);
+    hub_msg_unref(h->lobbies_msg);
+    h->lobbies_msg = list;
+    hub_msg *send = one ? event : list;
+    for (hub_conn *c = h->lobby_subs; c; c = c->lobby_next)
+        wake |= hub_enqueue_locked(h, c, send);
+    pthread_mutex_unlock(&h->lock);
+    hub_msg_unref(event);
+    if (wake)
+        hub_wake(h);
+}
+
+/* Load the open public lobbies. Hub worker. 0, or -1 (database). */
+static int lobbies_load(hub *h)
+{
+    PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
+    if (!db)
+        return -1;
+    int status = 0;
+    json_t *list = lobby_list_open(db, NULL, &status);
+    db_release(h->app->db, db, !list && db_conn_broken(db));
+    if (!list)
+        return -1;
+    json_decref(h->lobbies);
+    h->lobbies = list;
+    h->lobbies_loaded = 1;
+    h->lobbies_reload_due = 0;
+    return 0;
+}
+
+static void job_lobbies(hub *h, hub_job *j)
+{
+    hub_conn *c = j->conn;
+    if (!h->lobbies_loaded) {
+        if (lobbies_load(h) != 0) {
+            hub_send_error(h, c, 503,
+                           "the database is unreachable; subscribe again "
+                           "shortly",
+                           NULL);
+            return;
+        }
+        lobbies_publish(h, NULL); /* nobody subscribed yet: builds it */
+    }
+    int wake = 0;
+    pthread_mutex_lock(&h->lock);
+    if (c->wsi) {
+        if (!c->lobby_sub) {
+            c->lobby_sub = 1;
+            c->lobby_prev = NULL;
+            c->lobby_next = h->lobby_subs;
+            if (h->lobby_subs)
+                h->lobby_subs->lobby_prev = c;
+            h->lobby_subs = c;
+            h->nlobby_subs++;
+        }
+        wake = hub_enqueue_locked(h, c, h->lobbies_msg);
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (wake)
+        hub_wake(h);
+}
+
+/* Index of lobby id in h->lobbies, or -1. */
+static int lobby_index(hub *h, const char *id)
+{
+    size_t i;
+    json_t *l;
+    json_array_foreach(h->lobbies, i, l)
+    {
+        const char *lid = json_string_value(json_object_get(l, "id"));
+        if (lid && strcmp(lid, id) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* A lobby changed. Private lobbies never reach the feed: lobby_load with
+ * no viewer answers 404 for them. */
+static void job_lobby_changed(hub *h, const char *id)
+{
+    if (!h->lobbies_loaded)
+        return; /* nobody listens; the next subscriber loads the list */
+    PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
+    if (!db) {
+        h->lobbies_reload_due = 1;
+        return;
+    }
+    int status = 0;
+    json_t *lobby = lobby_load(db, id, NULL, &status);
+    db_release(h->app->db, db, status == 503 && db_conn_broken(db));
+    int at = lobby_index(h, id);
+    if (status == 503) {
+        h->lobbies_reload_due = 1;
+    } else if (!lobby || json_is_true(json_object_get(lobby, "private"))) {
+        if (at >= 0) { /* gone: send the whole list again */
+            json_array_remove(h->lobbies, (size_t)at);
+            lobbies_publish(h, NULL);
+        }
+    } else {
+        const char *st = json_string_value(json_object_get(lobby, "status"));
+        if (st && strcmp(st, "open") == 0) {
+            if (at >= 0) {
+                json_array_set(h->lobbies, (size_t)at, lobby);
+            } else {
+                json_array_insert(h->lobbies, 0, lobby); /* newest first */
+                while (json_array_size(h->lobbies) > LOBBY_LIST_MAX)
+                    json_array_remove(h->lobbies,
+                                      json_array_size(h->lobbies) - 1);
+            }
+        } else if (at >= 0) {
+            json_array_remove(h->lobbies, (size_t)at);
+        }
+        lobbies_publish(h, lobby);
+    }
+    json_decref(lobby);
+}
+
+static void lobbies_reload(hub *h)
+{
+    if (!h->lobbies_loaded)
+        return;
+    if (lobbies_load(h) != 0) {
+        h->lobbies_reload_due = 1;
+        return;
+    }
+    lobbies_publish(h, NULL);
+}
+
+/* ------------------------------------------------------------ worker --- */
+
+/* Free games nobody has watched for HUB_GRACE_SECONDS (all of them when
+ * force), releasing their pins; drop the lobby list when nobody listens. */
+static void sweep(hub *h, int force)
+{
+    hub_game *gone = NULL;
+    double now = hub_now();
+    pthread_mutex_lock(&h->lock);
+    for (int b = 0; b < HUB_GAME_BUCKETS; b++) {
+        hub_game **link = &h->games[b];
+        while (*link) {
+            hub_game *g = *link;
+            if (force || (g->nsubs == 0 && g->refs == 0 &&
+                          now - g->idle_since > HUB_GRACE_SECONDS)) {
+                *link = g->next;
+                g->next = gone;
+                gone = g;
+            } else {
+                link = &g->next;
+            }
+        }
+    }
+    int drop_lobbies = h->lobbies_loaded && (force || h->nlobby_subs == 0);
+    if (drop_lobbies) {
+        hub_msg_unref(h->lobbies_msg);
+        h->lobbies_msg = NULL;
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (drop_lobbies) {
+        json_array_clear(h->lobbies);
+        h->lobbies_loaded = 0;
+        h->lobbies_reload_due = 0;
+    }
+    while (gone) {
+        hub_game *g = gone;
+        gone = g->next;
+        if (g->pinned && h->actors)
+            actors_pin(h->actors, g->id, -1);
+        game_free(g);
+    }
+    if (!force && h->lobbies_reload_due)
+        lobbies_reload(h);
+}
+
+static void run(hub *h, hub_job *j)
+{
+    if (!j->conn && j->kind != JOB_LOBBY_CHANGED && j->kind != JOB_LOBBY_RELOAD)
+        return; /* connection jobs always carry their connection */
+    switch (j->kind) {
+    case JOB_AUTH:
+        job_auth(h, j);
+        break;
+    case JOB_SUBSCRIBE:
+        job_subscribe(h, j);
+        break;
+    case JOB_UNSUBSCRIBE:
+        job_unsubscribe(h, j);
+        break;
+    case JOB_LOBBIES:
+        job_lobbies(h, j);
+        break;
+    case JOB_LOBBY_CHANGED:
+        job_lobby_changed(h, j->arg);
+        break;
+    case JOB_LOBBY_RELOAD:
+        lobbies_reload(h);
+        break;
+    }
+}
+
+/* The hub worker: requests in arrival order (so a connection's auth is
+ * settled before its next subscribe), and a sweep once a second. */
+void *hub_worker_main(void *arg)
+{
+    hub *h = arg;
+    double next_sweep = hub_now() + 1;
+    pthread_mutex_lock(&h->lock);
+    while (!h->worker_stop) {
+        hub_job *j = h->jobs_head;
+        if (!j && hub_now() < next_sweep) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 1;
+            pthread_cond_timedwait(&h->cv, &h->lock, &until);
+            continue;
+        }
+        int skip = 0;
+        if (j) {
+            h->jobs_head = j->next;
+            if (!h->jobs_head)
+                h->jobs_tail = NULL;
+            skip = j->conn && !j->conn->wsi; /* it closed meanwhile */
+        }
+        pthread_mutex_unlock(&h->lock);
+        if (j && !skip)
+            run(h, j);
+        if (hub_now() >= next_sweep) {
+            sweep(h, 0);
+            next_sweep = hub_now() + 1;
+        }
+        pthread_mutex_lock(&h->lock);
+        if (j) {
+            if (j->conn) {
+                j->conn->jobs--;
+                hub_conn_put_locked(h, j->conn);
+            }
+            free(j);
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+    return NULL;
+}
+
+/* Main thread, from hub_stop after every thread ended. */
+void hub_feed_free(hub *h)
+{
+    sweep(h, 1);
+    json_decref(h->lobbies);
+    h->lobbies = NULL;
+    hub_msg_unref(h->lobbies_msg);
+    h->lobbies_msg = NULL;
+}

@@ -1,0 +1,232 @@
+/*
+ * hub_internal.h - the WebSocket hub's shared internals: connections and
+ * their outgoing queues (hub.c, the libwebsockets side) and games,
+ * audiences, the lobby feed and the hub worker (hub_feed.c). Not a public
+ * interface: only hub.c and hub_feed.c include it.
+ *
+ * Threads:
+ *   - the lws service thread owns the libwebsockets context: it accepts,
+ *     reads, parses client messages and writes; it never touches the
+ *     database or an actor's lock.
+ *   - the hub worker runs client requests that may block (auth lookups,
+ *     subscriptions that load a game, the lobby feed's queries) in the order
+ *     each connection sent them, and sweeps idle games once a second.
+ *   - actor workers call hub_game_version after each committed version and
+ *     render the new views right there, under actors_read.
+ *   - the LISTEN thread calls hub_lobby_changed.
+ *
+ * Locks, in the order they nest (outermost first):
+ *   an actor's lock (held by actors_read while its callback runs)
+ *     -> hub_game.lock (rendering one game's audiences)
+ *       -> hub.lock (everything shared with the lws thread: the game map,
+ *          subscriptions, connection queues, the dirty list, the job queue,
+ *          the lobby subscribers)
+ * The lws thread takes only hub.lock. actors_pin is called with no hub lock
+ * held (it takes the actors' map lock, which nests outside actor locks).
+ */
+#ifndef CONCLAVE_HUB_INTERNAL_H
+#define CONCLAVE_HUB_INTERNAL_H
+
+#include "server/actor.h"
+#include "server/hub.h"
+#include "server/store.h"
+
+#include <jansson.h>
+#include <libwebsockets.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define HUB_MAX_SUBS 64       /* game subscriptions per connection */
+#define HUB_MAX_JOBS 16       /* requests in flight per connection */
+#define HUB_HISTORY 32        /* patches kept per audience for resume */
+#define HUB_QUEUE_DEFAULT 128 /* patches etc. queued per connection */
+#define HUB_GAME_BUCKETS 1024
+#define HUB_GRACE_SECONDS 30 /* a game without subscribers stays this long */
+#define HUB_TOKEN_MAX 128
+
+/* One outgoing text frame, shared (refcounted) by every connection it is
+ * queued on. The text starts LWS_PRE bytes into buf, as lws_write needs. */
+typedef enum {
+    HUB_MSG_SEQ,  /* part of a sequence (snapshot, patch, lobbies, lobby):
+                     superseded by a resync, so dropped while one is due */
+    HUB_MSG_REPLY /* pong, error: stands alone */
+} hub_msg_kind;
+
+typedef struct hub_msg {
+    atomic_int refs;
+    hub_msg_kind kind;
+    size_t len;
+    unsigned char buf[]; /* LWS_PRE + len + 1 (NUL) bytes */
+} hub_msg;
+
+/* NULL when out of memory. refs starts at 1. */
+hub_msg *hub_msg_json(const json_t *j, hub_msg_kind kind);
+hub_msg *hub_msg_error(int status, const char *detail, const char *game);
+hub_msg *hub_msg_ref(hub_msg *m);
+void hub_msg_unref(hub_msg *m);
+
+struct hub_aud;
+struct hub_game;
+
+/* A connection's subscription to one game, linked into the audience's list
+ * and the connection's list. All fields: hub.lock. */
+typedef struct hub_sub {
+    struct hub_conn *conn;
+    struct hub_aud *aud;
+    struct hub_sub *aud_prev, *aud_next;
+    struct hub_sub *conn_next;
+} hub_sub;
+
+/* One WebSocket connection. Allocated at ESTABLISHED; freed when the lws
+ * side has closed it and no queued job refers to it (refs). */
+typedef struct hub_conn {
+    /* hub.lock: */
+    struct lws *wsi; /* NULL once closed */
+    int refs;        /* 1 while open, +1 per queued job */
+    hub_msg **q;     /* ring of queued messages, qcap entries */
+    uint16_t qhead, qlen, qcap;
+    uint16_t nreplies; /* HUB_MSG_REPLY messages among them */
+    uint16_t nsubs;    /* game subscriptions */
+    uint16_t jobs;     /* requests queued for the worker */
+    uint8_t resync;    /* queue overflowed: snapshots are due */
+    uint8_t dirty;     /* on the hub's dirty list */
+    uint8_t lobby_sub; /* on the lobby feed */
+    hub_sub *subs;
+    struct hub_conn *next_dirty;
+    struct hub_conn *lobby_prev, *lobby_next;
+    /* hub worker only: */
+    uint8_t authed;               /* an auth request was answered */
+    char player_id[STORE_ID_MAX]; /* "" for a spectator */
+    /* lws thread only: */
+    uint8_t in_message; /* fragments of a message are arriving */
+    uint8_t rx_paused;  /* reading stopped until replies drain */
+    uint8_t binary;
+    uint32_t rxlen;
+    char *rx;          /* reassembly buffer, NULL between messages */
+    struct hub_ip *ip; /* per-IP connection count */
+} hub_conn;
+
+/* What one audience (a seat, or the public) of one game has been sent. */
+typedef struct hub_aud {
+    struct hub_game *game;
+    int seat;    /* a seat, or ENGINE_PUBLIC */
+    json_t *doc; /* hub_game.lock: {"view","windows"} at version */
+    /* hub.lock: */
+    uint64_t version; /* of doc and snap */
+    hub_msg *snap;    /* the snapshot message at version */
+    struct {
+        uint64_t from, to;
+        hub_msg *m;
+    } hist[HUB_HISTORY]; /* ring: the last patches, oldest at hhead */
+    int hhead, hlen;
+    hub_sub *subs;
+    struct hub_aud *next; /* added under both locks; read under either */
+} hub_aud;
+
+/* A game this process has (or recently had) subscribers for. */
+typedef struct hub_game {
+    char id[STORE_ID_MAX];
+    pthread_mutex_t lock; /* serializes rendering of the audiences */
+    /* hub.lock: */
+    int refs;          /* threads using it outside hub.lock */
+    int nsubs;         /* subscriptions over all audiences */
+    double idle_since; /* when nsubs last became 0 */
+    hub_aud *auds;
+    struct hub_game *next; /* map bucket chain */
+    /* hub worker only: */
+    int pinned; /* holds an actors_pin */
+} hub_game;
+
+typedef enum {
+    JOB_AUTH,
+    JOB_SUBSCRIBE,
+    JOB_UNSUBSCRIBE,
+    JOB_LOBBIES,       /* subscribe_lobbies */
+    JOB_LOBBY_CHANGED, /* arg: the lobby id */
+    JOB_LOBBY_RELOAD   /* the LISTEN connection came back */
+} hub_job_kind;
+
+typedef struct hub_job {
+    struct hub_job *next;
+    hub_job_kind kind;
+    hub_conn *conn;          /* holds a reference; NULL for lobby events */
+    int64_t version;         /* subscribe: the version held, or -1 */
+    char arg[HUB_TOKEN_MAX]; /* token, game id or lobby id */
+} hub_job;
+
+typedef struct hub_ip {
+    struct hub_ip *next;
+    int count;
+    char addr[48];
+} hub_ip;
+
+struct hub {
+    app *app;
+    actors *actors;
+    struct lws_context *ctx;
+    struct lws_vhost *vhost;
+    lws_retry_bo_t retry;
+    pthread_t lws_thread, worker;
+    int lws_started, worker_started;
+    atomic_int stopping;
+    atomic_int http_port; /* for the default allowed origins */
+    int port;
+    int queue_max; /* messages queued per connection */
+    size_t max_message;
+
+    pthread_mutex_t lock;
+    pthread_cond_t cv;                 /* the worker waits on it for jobs */
+    int worker_stop;                   /* lock */
+    hub_game *games[HUB_GAME_BUCKETS]; /* lock */
+    hub_conn *dirty;                   /* lock: connections with new messages */
+    hub_job *jobs_head, *jobs_tail;    /* lock */
+    hub_conn *lobby_subs;              /* lock */
+    int nlobby_subs;                   /* lock */
+    hub_msg *lobbies_msg;              /* lock: the current "lobbies" message */
+    hub_msg *pong;                     /* constant */
+    long nconns;                       /* lock */
+
+    /* hub worker only: */
+    json_t *lobbies; /* the open public lobbies, newest first */
+    int lobbies_loaded;
+    int lobbies_reload_due; /* a change could not be loaded: reload */
+
+    /* lws thread only: */
+    hub_ip *ips[256];
+};
+
+/* ---- hub.c, called by hub_feed.c ---- */
+
+/* Queue m on c (takes a new reference); under hub.lock. Returns 1 when the
+ * lws thread must be woken (c newly dirty). */
+int hub_enqueue_locked(hub *h, hub_conn *c, hub_msg *m);
+/* Append m to c's queue ignoring the cap (resync snapshots); under
+ * hub.lock. -1 when out of memory. */
+int hub_queue_push_locked(hub_conn *c, hub_msg *m);
+/* Wake the lws thread after enqueue_locked said so; no lock needed. */
+void hub_wake(hub *h);
+/* Drop a job's reference on c; under hub.lock. */
+void hub_conn_put_locked(hub *h, hub_conn *c);
+/* Send an error to c from any thread (takes hub.lock). */
+void hub_send_error(hub *h, hub_conn *c, int status, const char *detail,
+                    const char *game);
+
+/* ---- hub_feed.c, called by hub.c ---- */
+
+/* The worker thread's body. */
+void *hub_worker_main(void *arg);
+/* Remove every subscription of c (it closed); under hub.lock. */
+void hub_conn_unsubscribe_all_locked(hub *h, hub_conn *c);
+/* Queue the current snapshot of each of c's games and the lobby list
+ * (after its queue overflowed); under hub.lock. */
+void hub_resync_locked(hub *h, hub_conn *c);
+/* Render and send game_id's new version (actor worker threads). */
+void hub_feed_game_version(hub *h, const char *game_id, uint64_t version);
+/* Free every game, audience and lobby (hub_stop, after the threads). */
+void hub_feed_free(hub *h);
+/* Queue a job (takes ownership); wakes the worker. Under hub.lock. */
+void hub_job_push_locked(hub *h, hub_job *j);
+double hub_now(void);
+
+#endif
