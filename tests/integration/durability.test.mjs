@@ -119,8 +119,9 @@ async function playSeat(srvRef, game, seat, token, acks, stats) {
 async function drill(disrupt) {
   const db = createDatabase('drill');
   const srvRef = {};
-  // Every client shares one IP and two tokens: lift the rate limit.
-  const env = { CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000' };
+  // A hundred clients share one IP and two tokens: lift the rate limit and
+  // the per-IP connection cap, which are there for real clients.
+  const env = { CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_HTTP_PER_IP: '1000' };
   let srv = await startServer({ db, env });
   srvRef.url = srv.url;
   const ports = { ...env, CONCLAVE_HTTP_PORT: String(srv.httpPort), CONCLAVE_WS_PORT: String(srv.wsPort) };

@@ -10,7 +10,7 @@ const GAMES = 20;
 
 test('two processes share games without losing or doubling an input', { timeout: 180000 }, async () => {
   const db = createDatabase('multi');
-  const env = { CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000' };
+  const env = { CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_HTTP_PER_IP: '1000' };
   const a = await startServer({ db, env });
   const b = await startServer({ db, env });
   try {
