@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomInt } from 'node:crypto';
-import { createDatabase, dropDatabase, startServer, http, sleep } from './lib/server.mjs';
+import { createDatabase, dropDatabase, startServer, http, psql, sleep } from './lib/server.mjs';
 import { HubClient, stopClean, newPlayer, newGame, getGame, play, order } from './lib/ws.mjs';
 
 const FAST = { CONCLAVE_RATE: '100000', CONCLAVE_RATE_BURST: '100000' };
@@ -325,6 +325,48 @@ test('two processes on one database: subscribers on B follow inputs committed on
     assert.equal(lobby.status, 201);
     await cl.until(() => cl.lobbies?.has(lobby.body.id), { what: 'the lobby on B' });
     for (const c of [ca, cs, cl]) c.close();
+  } finally {
+    await stopClean(b2);
+  }
+});
+
+test('after its LISTEN connection drops, process B catches up games and resends the lobby list', async () => {
+  const b2 = await startServer({ db, env: FAST });
+  try {
+    const a = await newPlayer(srv.url, 'lsta');
+    const b = await newPlayer(srv.url, 'lstb');
+    const game = await newGame(srv.url, 'tictactoe', [a, b]);
+    const cs = await follow(b2, game, null);
+    const cl = await HubClient.connect(b2.wsUrl);
+    cl.send({ type: 'subscribe_lobbies' });
+    await cl.next('lobbies');
+    await settled(srv.url, cs, game, null, 'spectator on B');
+    const listFrames = () => cl.messages.filter((m) => m.type === 'lobbies').length;
+    for (let round = 0; round < 3; round++) {
+      // Cut B's LISTEN connection, then change things at once through A:
+      // their notifications are likely sent while B is not listening.
+      // (B started after A, so B's LISTEN backend is the newest one)
+      const lists = listFrames();
+      const killed = psql(
+        db,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' ORDER BY backend_start DESC LIMIT 1",
+      );
+      assert.equal(killed, 't');
+      const r = await getGame(srv.url, game, null);
+      if (r.status === 'running') {
+        const free = r.view.board.map((v, i) => (v === null ? i : -1)).filter((i) => i >= 0);
+        const res = await play(srv.url, game, r.windows[0].seats[0] === 0 ? a.token : b.token, { window: r.windows[0].id, cell: free[0] });
+        assert.equal(res.status, 200, res.text);
+      }
+      const lobby = await http(srv.url, 'POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'tictactoe', seats: 2 } });
+      assert.equal(lobby.status, 201);
+      await settled(srv.url, cs, game, null, 'spectator on B after a reconnect');
+      await cl.until(() => cl.lobbies.has(lobby.body.id), { what: 'the lobby made while B was away' });
+      // the reconnect itself sends the whole list again
+      await cl.until(() => listFrames() > lists, { what: 'the lobby list again after the reconnect' });
+    }
+    cs.close();
+    cl.close();
   } finally {
     await stopClean(b2);
   }
