@@ -62,7 +62,7 @@ if (sizes.length) {
   for (const n of sizes) {
     const o = load(`play-conclave-${n}.json`);
     const t = load(`play-bgio-${n}.json`);
-    const errs = (r) => (r ? Object.entries(r.errors).filter(([k]) => ['play', 'setup', 'register', 'ws', 'ws_lost', 'http_transport'].includes(k)).reduce((a, [, v]) => a + v, 0) : '-');
+    const errs = (r) => (r ? Object.entries(r.errors).filter(([k]) => ['play', 'setup', 'register', 'ws', 'ws_lost'].includes(k)).reduce((a, [, v]) => a + v, 0) : '-');
     const oc = o?.cpu_per_move_us ?? {};
     const tc = t?.cpu_per_move_us ?? {};
     say(
