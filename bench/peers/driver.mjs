@@ -84,6 +84,7 @@ const R = {
   errors: { play: 0, setup: 0, register: 0, ws: 0, ws_lost: 0, http_transport: 0, gaps: 0, resubscribes: 0, version_mismatch: 0 },
   moveLat: new Samples(), setupLat: new Samples(),
   messages: 0,
+  retries: 0,
 };
 const inWindow = (t) => R.t0 > 0 && t >= R.t0 && t < R.tEnd;
 function complain(kind, what) {
@@ -92,7 +93,16 @@ function complain(kind, what) {
 }
 
 // One keep-alive agent per player, one socket each: like one browser each.
-function post(agent, path, body) {
+// A request on a reused connection that the server closed meanwhile (Node's
+// 5 s keep-alive timeout) fails with ECONNRESET; like a browser, try it once
+// more on a new connection, and count it.
+async function post(agent, path, body) {
+  const first = await post1(agent, path, body);
+  if (first.status !== 0 || !/ECONNRESET|EPIPE|socket hang up/.test(first.text)) return first;
+  R.retries++;
+  return post1(agent, path, body);
+}
+function post1(agent, path, body) {
   return new Promise((resolve) => {
     const data = JSON.stringify(body);
     const req = http.request(
@@ -109,10 +119,7 @@ function post(agent, path, body) {
         });
       },
     );
-    req.on('error', (e) => {
-      R.errors.http_transport++;
-      resolve({ status: 0, json: null, text: String(e) });
-    });
+    req.on('error', (e) => resolve({ status: 0, json: null, text: String(e) }));
     req.end(data);
   });
 }
@@ -217,6 +224,7 @@ class Game {
     p1.sync(matchID);
   }
   failed(what, res) {
+    if (res.status === 0) R.errors.http_transport++;
     complain('setup', `${what}: ${res.status} ${res.text.slice(0, 200)}`);
     this.phase = 'idle';
     setTimeout(() => this.setup(), 200);
@@ -285,7 +293,7 @@ const out = {
     end: SERVER_PID ? procKb(SERVER_PID, 'VmRSS') : -1,
     hwm: SERVER_PID ? procKb(SERVER_PID, 'VmHWM') : -1,
   },
-  client: { ws_messages_in: R.messages },
+  client: { ws_messages_in: R.messages, http_retries_after_reset: R.retries },
 };
 const text = JSON.stringify(out);
 console.log(text);
