@@ -1,0 +1,314 @@
+// game.js - the game screen's controller, shared by every ruleset: loads
+// GET /api/v1/games/{id}, follows the game on the WebSocket (snapshots and
+// patches of {view, windows}), reads the log (GET /log?after=SEQ) and the
+// legal choices (GET /legal) as they change, refreshes the status and
+// result when the game ends, and hands a model to the ruleset's renderer
+// (sprint.js, tictactoe.js, rps.js). Players act through the controller:
+// sealed orders (PUT/DELETE /orders/{window}) and open plays (POST /plays
+// with an Idempotency-Key).
+
+import { api, ApiError, randomKey } from './api.js';
+import { h, render, toast, announce } from './ui.js';
+import { tickCountdown, seatName } from './gamekit.js';
+import { sprintRenderer } from './sprint.js';
+import { tictactoeRenderer } from './tictactoe.js';
+import { rpsRenderer } from './rps.js';
+
+const RENDERERS = { sprint: sprintRenderer, tictactoe: tictactoeRenderer, rps: rpsRenderer };
+
+export function gameScreen(main, ctx, id) {
+  const c = new GameController(main, ctx, id);
+  c.start();
+  return c;
+}
+
+class GameController {
+  constructor(main, ctx, id) {
+    this.main = main;
+    this.ctx = ctx;
+    this.id = id;
+    this.meta = null; // the game resource (status, seats, you, result ...)
+    this.version = null;
+    this.view = null;
+    this.windows = [];
+    this.log = []; // [{seq, seat, entry}]
+    this.logSeq = 0;
+    this.legal = null; // {window, data}
+    this.error = null;
+    this.destroyed = false;
+    this.renderer = null;
+    this.timers = [];
+    this.root = h('div.game');
+    render(main, this.root, h('p.muted', { id: 'game-loading' }, 'Loading the game…'));
+  }
+
+  get you() {
+    return this.meta ? this.meta.you : null;
+  }
+
+  seatName(i) {
+    return seatName(this.meta && this.meta.seats, i);
+  }
+
+  async start() {
+    await this.loadMeta();
+    if (this.destroyed) return;
+    this.unwatch = this.ctx.live.watchGame(
+      this.id,
+      this.meta ? { version: this.meta.version, view: this.meta.view, windows: this.meta.windows } : null,
+      (s) => this.onState(s),
+      (err) => {
+        if (err.status === 404) {
+          this.error = new ApiError(404, { detail: 'There is no such game.' });
+          this.draw();
+        }
+      },
+    );
+    let wasOpen = this.ctx.live.status === 'open';
+    this.unstatus = this.ctx.live.onStatus((s) => {
+      // Back online: catch up with what REST knows (log, result).
+      const reopened = s === 'open' && !wasOpen;
+      wasOpen = s === 'open';
+      if (reopened && this.meta) {
+        this.fetchLog();
+        if (this.meta.status === 'running') this.loadMeta();
+      }
+    });
+    this.timers.push(setInterval(() => this.root.querySelectorAll('[data-deadline]').forEach(tickCountdown), 1000));
+  }
+
+  async loadMeta(tries = 0) {
+    try {
+      const g = await api.game(this.id);
+      if (this.destroyed) return;
+      const first = !this.meta;
+      const youChanged = this.meta && this.meta.you !== g.you;
+      this.meta = g;
+      this.error = null;
+      if (first || this.version === null || g.version > this.version) {
+        this.version = g.version;
+        this.view = g.view;
+        this.windows = g.windows;
+      }
+      if (first) {
+        const title = await this.ctx.rulesetTitle(g.ruleset);
+        this.title = title;
+        document.title = `${title} – Conclave`;
+        const make = RENDERERS[g.ruleset];
+        this.renderer = make ? make(this) : genericRenderer(this);
+      }
+      if (youChanged) this.legal = null;
+      this.fetchLog();
+      this.draw();
+    } catch (e) {
+      if (this.destroyed) return;
+      if (e instanceof ApiError && e.status === 0) {
+        // Offline: the socket's reconnection will bring us back.
+        if (!this.meta) this.timers.push(setTimeout(() => this.loadMeta(tries + 1), 1500));
+        return;
+      }
+      this.error = e;
+      this.draw();
+    }
+  }
+
+  onState(s) {
+    const before = this.view;
+    this.version = s.version;
+    this.view = s.view;
+    this.windows = s.windows || [];
+    if (this.meta) {
+      this.meta.version = s.version;
+      // No window left: the game is over (or aborted); fetch the result.
+      if (!this.windows.length && this.meta.status === 'running') this.awaitEnd();
+    }
+    this.fetchLog();
+    if (before !== this.view) this.draw();
+  }
+
+  async awaitEnd(tries = 0) {
+    if (this.ending && tries === 0) return;
+    this.ending = true;
+    try {
+      const g = await api.game(this.id);
+      if (this.destroyed) return;
+      if (g.status !== 'running') {
+        this.meta = { ...g };
+        this.ending = false;
+        announce('The game is over');
+        this.ctx.refreshMe();
+        this.draw();
+        return;
+      }
+    } catch {
+      /* retry below */
+    }
+    if (tries < 20 && !this.destroyed) this.timers.push(setTimeout(() => this.awaitEnd(tries + 1), 500));
+    else this.ending = false;
+  }
+
+  fetchLog() {
+    if (this.logBusy) {
+      this.logAgain = true;
+      return;
+    }
+    this.logBusy = true;
+    api
+      .log(this.id, this.logSeq)
+      .then((r) => {
+        if (this.destroyed) return;
+        const fresh = (r.entries || []).filter((e) => e.seq > this.logSeq);
+        if (fresh.length) {
+          this.log.push(...fresh);
+          this.logSeq = fresh[fresh.length - 1].seq;
+          this.draw();
+        }
+      })
+      .catch(() => {})
+      .finally(() => {
+        this.logBusy = false;
+        if (this.logAgain) {
+          this.logAgain = false;
+          this.fetchLog();
+        }
+      });
+  }
+
+  // The window that waits on you now, or null.
+  myWindow() {
+    const you = this.you;
+    if (you === null || you === undefined) return null;
+    return (this.windows || []).find((w) => w.seats.includes(you)) || null;
+  }
+
+  // GET /legal for the window that waits on you (once per window).
+  async fetchLegal() {
+    const w = this.myWindow();
+    if (!w) return null;
+    if (this.legal && this.legal.window === w.id) return this.legal.data;
+    if (this.legalBusy === w.id) return null;
+    this.legalBusy = w.id;
+    try {
+      const r = await api.legal(this.id);
+      const mine = (r.windows || []).find((x) => x.window === w.id) || null;
+      this.legal = { window: w.id, data: mine };
+      this.draw();
+      return mine;
+    } catch {
+      return null;
+    } finally {
+      this.legalBusy = null;
+    }
+  }
+
+  legalFor(windowId) {
+    return this.legal && this.legal.window === windowId ? this.legal.data : null;
+  }
+
+  // Sealed orders, remembered for this browser (a reload shows them).
+  savedOrder(windowId) {
+    try {
+      return JSON.parse(localStorage.getItem(`conclave.order.${this.id}.${windowId}`) || 'null');
+    } catch {
+      return null;
+    }
+  }
+
+  async putOrder(windowId, order) {
+    const r = await api.putOrder(this.id, windowId, order);
+    localStorage.setItem(`conclave.order.${this.id}.${windowId}`, JSON.stringify({ order, receipt: r.receipt }));
+    announce('Order submitted');
+    return r;
+  }
+
+  async withdraw(windowId) {
+    await api.withdrawOrder(this.id, windowId);
+    localStorage.removeItem(`conclave.order.${this.id}.${windowId}`);
+    announce('Order withdrawn');
+  }
+
+  // An open-window play; the same key is reused when the network failed,
+  // so a retried play is not applied twice.
+  async play(body) {
+    const key = randomKey();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await api.play(this.id, body, key);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 0 && attempt < 3) {
+          await new Promise((r) => setTimeout(r, 800 * (attempt + 1)));
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
+  // Receipts this browser kept, to check against the revealed ones.
+  receiptOk(entry) {
+    const saved = this.savedOrder(entry.window);
+    if (!saved || !saved.receipt) return null;
+    return saved.receipt === entry.receipt;
+  }
+
+  model() {
+    const m = this.meta;
+    return {
+      id: this.id,
+      ruleset: m.ruleset,
+      title: this.title,
+      status: m.status,
+      you: m.you,
+      seats: m.seats,
+      result: m.result,
+      version: this.version,
+      view: this.view,
+      windows: this.windows,
+      log: this.log,
+      myWindow: this.myWindow(),
+      spectator: m.you === null || m.you === undefined,
+    };
+  }
+
+  draw() {
+    if (this.destroyed) return;
+    if (this.error && !this.meta) {
+      render(this.main, h('section.panel', h('h1', 'Game'), h('p.error', { role: 'alert' }, this.error.detail || String(this.error)), h('p', h('a', { href: this.ctx.href('/') }, 'Back to the lobbies'))));
+      return;
+    }
+    if (!this.meta || !this.renderer) return;
+    if (!this.root.isConnected || this.main.childElementCount > 1) render(this.main, this.root);
+    const m = this.model();
+    try {
+      this.renderer.update(this.root, m);
+    } catch (e) {
+      console.error(e);
+      toast(`Could not show the game: ${e.message}`, 'error');
+    }
+    if (m.myWindow && (!this.legal || this.legal.window !== m.myWindow.id)) this.fetchLegal();
+  }
+
+  destroy() {
+    this.destroyed = true;
+    if (this.unwatch) this.unwatch();
+    if (this.unstatus) this.unstatus();
+    for (const t of this.timers) {
+      clearInterval(t);
+      clearTimeout(t);
+    }
+    if (this.renderer && this.renderer.destroy) this.renderer.destroy();
+  }
+}
+
+// A ruleset this page has no table for: the view as text, so nothing is
+// hidden from a player who can still act through the API.
+function genericRenderer(c) {
+  return {
+    update(root, m) {
+      render(
+        root,
+        h('section.panel', h('h1', m.title || m.ruleset), h('p.muted', `Status: ${m.status} · version ${m.version}`), h('pre.raw', JSON.stringify(m.view, null, 2))),
+      );
+    },
+  };
+}
