@@ -1,0 +1,117 @@
+// browser.mjs - helpers for the browser tests: a headless Chromium driven by
+// playwright-core, pages opened on a test server (with the WebSocket port in
+// the URL), every WebSocket frame a page receives recorded, console errors
+// collected, screenshots written to tests/out/screenshots/, and players
+// created through the page itself.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { ROOT } from '../../integration/lib/server.mjs';
+
+export const SHOTS = path.join(ROOT, 'tests', 'out', 'screenshots');
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function chromiumPath() {
+  for (const p of [process.env.CONCLAVE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+    if (p && fs.existsSync(p)) return p;
+  }
+  return null;
+}
+
+// A browser; playwright gives every launch a fresh, temporary profile
+// directory (its own user-data-dir), removed when the browser closes.
+export async function launch() {
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ARGS, timeout: 60000 });
+  return {
+    browser,
+    async close() {
+      await browser.close().catch(() => {});
+    },
+  };
+}
+
+// A new context and page. Records WebSocket frames (page.frames_in), REST
+// bodies (page.rest), console errors and page errors (page.problems).
+export async function openPage(browser, { viewport = { width: 1280, height: 900 }, isMobile = false } = {}) {
+  const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20000);
+  page.framesIn = [];
+  page.rest = [];
+  page.problems = [];
+  page.sockets = [];
+  page.on('websocket', (ws) => {
+    page.sockets.push(ws);
+    ws.on('framereceived', (f) => page.framesIn.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8')));
+  });
+  page.on('response', async (res) => {
+    if (!res.url().includes('/api/')) return;
+    try {
+      page.rest.push({ url: res.url(), status: res.status(), body: await res.text() });
+    } catch {
+      /* body gone (navigation) */
+    }
+  });
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource|ERR_CONNECTION_REFUSED|WebSocket connection/.test(m.text()))
+      page.problems.push(`console: ${m.text()}`);
+  });
+  return { context, page };
+}
+
+export function pageUrl(server, p = '/') {
+  const u = new URL(p, server.url);
+  u.searchParams.set('ws', String(server.wsPort));
+  return u.toString();
+}
+
+export async function shot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+// Pick a guest name on the home page.
+export async function signUpGuest(page, server, name) {
+  await page.goto(pageUrl(server, '/'));
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await page.locator('[data-testid="who"]', { hasText: name }).waitFor();
+  await waitLive(page);
+}
+
+export async function waitLive(page, timeout = 20000) {
+  await page.locator('#conn[data-state="open"]').waitFor({ timeout });
+}
+
+// Create a lobby with the form on the home page; returns the lobby id.
+export async function createLobby(page, { game = 'Galactic Sprint', seats = 1, options = {}, isPrivate = false, clock = null } = {}) {
+  const form = page.locator('section.create');
+  await form.getByLabel('Game', { exact: true }).selectOption({ label: game });
+  await form.getByLabel('Seats').fill(String(seats));
+  for (const [label, value] of Object.entries(options)) await form.getByLabel(label).fill(String(value));
+  if (isPrivate) await form.getByLabel(/Private/).check();
+  if (clock) {
+    await form.getByLabel('Clock').selectOption(clock.mode);
+    await form.getByLabel('Seconds per turn').fill(String(clock.seconds));
+  }
+  await form.getByRole('button', { name: 'Create lobby' }).click();
+  await page.waitForURL(/\/lobby\//);
+  return new URL(page.url()).pathname.split('/').pop();
+}
+
+export function gameIdOf(page) {
+  return new URL(page.url()).pathname.split('/').pop();
+}

@@ -1,0 +1,158 @@
+// solitaire.test.mjs - a new player opens the page, picks a name, creates a
+// one-seat Galactic Sprint lobby with the form, starts it and plays all 7
+// rounds through the table to the result screen; then the campaign screen.
+// Screenshots of the lobby list, the table and the result go to
+// tests/out/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createDatabase, dropDatabase, startServer } from '../integration/lib/server.mjs';
+import { chromiumPath, launch, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive } from './lib/browser.mjs';
+import { nextWindow, playMove, chooseMove, submitMove, handCards } from './lib/sprint.mjs';
+
+const skip = chromiumPath() ? false : 'no Chromium installed';
+let db, server, chrome;
+
+before(async () => {
+  if (skip) return;
+  db = createDatabase('web');
+  server = await startServer({ db });
+  chrome = await launch();
+});
+
+after(async () => {
+  if (chrome) await chrome.close();
+  if (server) await server.stop();
+  if (db) dropDatabase(db);
+});
+
+test('a new player plays a solitaire Sprint game through the page to the result', { skip, timeout: 180000 }, async () => {
+  const { page, context } = await openPage(chrome.browser);
+  await signUpGuest(page, server, 'Solveig');
+  assert.equal(await page.evaluate(() => localStorage.getItem('conclave.token')) !== null, true, 'the token is remembered');
+
+  // Other players' lobbies and a running game make the list worth a
+  // screenshot.
+  const other = await openPage(chrome.browser);
+  await signUpGuest(other.page, server, 'Tamsin');
+  await other.page.getByRole('button', { name: 'Quick solitaire Sprint' }).click();
+  await other.page.waitForURL(/\/game\//);
+  await other.page.goto(pageUrl(server, '/'));
+  await createLobby(other.page, { game: 'Galactic Sprint', seats: 3, options: { 'Target VP': 40 }, clock: { mode: 'live', seconds: 90 } });
+  const third = await openPage(chrome.browser);
+  await signUpGuest(third.page, server, 'Ulrich');
+  await createLobby(third.page, { game: 'Tic-tac-toe', seats: 2 });
+  await page.goto(pageUrl(server, '/'));
+  await page.locator('.lobby-row', { hasText: 'Tamsin' }).waitFor();
+  await page.locator('.lobby-row', { hasText: 'Ulrich' }).waitFor();
+  await page.locator('li[data-game-id] .tag-live').waitFor();
+  // The filter keeps one game's lobbies.
+  await page.locator('#lobby-filter').selectOption('tictactoe');
+  await page.locator('.lobby-row', { hasText: 'Tamsin' }).waitFor({ state: 'detached' });
+  await page.locator('#lobby-filter').selectOption('');
+  await shot(page, 'lobby');
+  await third.context.close();
+
+  await createLobby(page, { game: 'Galactic Sprint', seats: 1 });
+  await page.getByRole('heading', { name: 'Galactic Sprint lobby' }).waitFor();
+  await page.getByRole('button', { name: 'Start game' }).click();
+  await page.waitForURL(/\/game\//);
+  await waitLive(page);
+  await page.getByTestId('round').filter({ hasText: 'Round 1 of 7' }).waitFor();
+  assert.equal((await handCards(page)).length, 6, 'six cards dealt');
+
+  // Before submitting, the page explains what is not allowed.
+  await nextWindow(page, null);
+  await page.locator('label.action:has(input[value="settle"])').click();
+  const worlds = await page.locator('#slot-world option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  const placeable = await page.locator('section.hand [data-can-place~="settle"]').evaluateAll((els) => els.map((e) => e.dataset.cardId));
+  const blocked = worlds.find((w) => !placeable.includes(w));
+  if (blocked) {
+    await page.locator('#slot-world').selectOption(blocked);
+    await page.locator('#order-problems').filter({ hasText: /below defence|the cost is|needs a card|alien world/ }).waitFor();
+    assert.ok(await page.getByTestId('submit-order').isDisabled(), 'an impossible placement cannot be submitted');
+  }
+  // The server's 422 detail is shown as it is (the order is changed on the
+  // way to make the server refuse it).
+  await page.locator('label.action:has(input[value="explore"])').click();
+  await page.route('**/orders/**', (route) =>
+    route.request().method() === 'PUT' ? route.continue({ postData: JSON.stringify({ action: 'settle' }) }) : route.continue(),
+  );
+  await page.getByTestId('submit-order').click();
+  await page.getByTestId('server-error').filter({ hasText: 'action settle needs a world' }).waitFor();
+  await page.unroute('**/orders/**');
+
+  let last = null;
+  const moves = [];
+  let tableShot = false;
+  for (;;) {
+    const w = await nextWindow(page, last);
+    if (!w) break;
+    // The table mid-decision: a card being placed and paid for.
+    const canBuild = await page.locator('section.hand [data-can-place~="settle"]').count();
+    if (!tableShot && /^r[3-9]\.place$/.test(w) && canBuild && (await page.locator('.empire-cards [data-card-id]').count()) >= 2) {
+      tableShot = true;
+      const done = await chooseMove(page, w, { strategy: 'build' });
+      await shot(page, 'sprint-table');
+      moves.push({ window: w, ...(await submitMove(page, w, done)) });
+      last = w;
+      continue;
+    }
+    moves.push({ window: w, ...(await playMove(page, w, { strategy: 'build' })) });
+    last = w;
+  }
+  await page.getByTestId('result').waitFor();
+  if (!tableShot) await shot(page, 'sprint-table');
+  const rounds = new Set(moves.filter((m) => m.window.endsWith('.place')).map((m) => m.window));
+  assert.equal(rounds.size, 7, `seven placement rounds, got ${[...rounds].join(' ')}`);
+  assert.ok(moves.some((m) => m.kind === 'settle' || m.kind === 'develop'), 'something was built');
+  const built = await page.locator('.empire-cards [data-card-id]').count();
+  assert.ok(built >= 1, 'the empire has cards');
+  const headline = await page.locator('#result-h').textContent();
+  assert.match(headline, /Victory|Defeat/);
+  assert.match(await page.locator('.result-sub').textContent(), /after 7 rounds/);
+  await page.getByTestId('result').scrollIntoViewIfNeeded();
+  await shot(page, 'sprint-result');
+
+  // The log tells the story, and the receipts were checked.
+  const log = await page.locator('.log-list').textContent();
+  assert.match(log, /Scored:/);
+  assert.match(log, /The game ended after round 7/);
+  assert.match(log, /resolved as sent/);
+
+  // The campaign screen reads GET /me.
+  await page.getByRole('link', { name: /Solitaire campaign|Campaign progress/ }).click();
+  await page.getByTestId('campaign-status').waitFor();
+  assert.equal(await page.getByTestId('campaign-status').getAttribute('data-status'), 'none');
+  await page.getByRole('button', { name: 'Start a new campaign' }).click();
+  await page.waitForURL(/\/game\//);
+  await page.locator('.top-line .tag', { hasText: 'campaign game' }).waitFor();
+
+  assert.deepEqual(page.problems, [], 'no script errors');
+  await context.close();
+  await other.context.close();
+});
+
+test('on a phone-sized screen the table fits and the keyboard can play', { skip, timeout: 120000 }, async () => {
+  const { page, context } = await openPage(chrome.browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await signUpGuest(page, server, 'Pocket');
+  await page.getByRole('button', { name: 'Quick solitaire Sprint' }).click();
+  await page.waitForURL(/\/game\//);
+  const w = await nextWindow(page, null);
+  assert.equal(w, 'r1.place');
+  // Nothing wider than the screen.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow}px`);
+  // Keyboard only: the actions are radio buttons, the cards are buttons.
+  await page.locator('input[name="action"][value="explore"]').focus();
+  await page.keyboard.press('Space');
+  await page.getByTestId('submit-order').focus();
+  await page.keyboard.press('Enter');
+  await nextWindow(page, 'r1.place');
+  const focusable = await page.locator('section.hand button.card').count();
+  assert.ok(focusable >= 6, 'hand cards are buttons');
+  const label = await page.locator('section.hand button.card').first().getAttribute('aria-label');
+  assert.match(label, /cost|defence/, 'cards have a text alternative');
+  await shot(page, 'sprint-phone');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
