@@ -36,14 +36,14 @@ static const setting settings[] = {
     STR_SETTING("database-url", "DATABASE_URL", database_url,
                 "libpq connection string (postgresql:///conclave)"),
     INT_SETTING("db-pool", "CONCLAVE_DB_POOL", db_pool, 1, 256,
-                "database connections in the pool (8)"),
+                "database connections in the pool (16)"),
     INT_SETTING("db-connect-timeout", "CONCLAVE_DB_CONNECT_TIMEOUT",
                 db_connect_timeout, 1, 60,
                 "seconds before a database connect attempt fails (3)"),
     INT_SETTING("workers", "CONCLAVE_WORKERS", workers, 1, 256,
-                "game actor worker threads (4)"),
+                "game actor worker threads (8)"),
     INT_SETTING("http-threads", "CONCLAVE_HTTP_THREADS", http_threads, 1, 256,
-                "HTTP worker threads (4)"),
+                "HTTP worker threads (16)"),
     INT_SETTING("http-timeout", "CONCLAVE_HTTP_TIMEOUT", http_timeout, 1, 3600,
                 "seconds an idle HTTP connection is kept (30)"),
     INT_SETTING("http-per-ip", "CONCLAVE_HTTP_PER_IP", http_per_ip, 1, 100000,
@@ -109,10 +109,10 @@ int config_from_env(config *c, char *err, size_t errlen)
     snprintf(c->bind_address, sizeof c->bind_address, "0.0.0.0");
     snprintf(c->database_url, sizeof c->database_url,
              "postgresql:///conclave");
-    c->db_pool = 8;
+    c->db_pool = 16;
     c->db_connect_timeout = 3;
-    c->workers = 4;
-    c->http_threads = 4;
+    c->workers = 8;
+    c->http_threads = 16;
     c->http_timeout = 30;
     c->http_per_ip = 64;
     c->snapshot_every = 50;

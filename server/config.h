@@ -13,10 +13,10 @@ typedef struct config {
     int ws_port;              /* CONCLAVE_WS_PORT, --ws-port (8081) */
     char bind_address[64];    /* CONCLAVE_BIND (0.0.0.0) */
     char database_url[1024];  /* DATABASE_URL, --database-url */
-    int db_pool;              /* CONCLAVE_DB_POOL: connections (8) */
+    int db_pool;              /* CONCLAVE_DB_POOL: connections (16) */
     int db_connect_timeout;   /* CONCLAVE_DB_CONNECT_TIMEOUT: seconds (3) */
-    int workers;              /* CONCLAVE_WORKERS: game actor threads (4) */
-    int http_threads;         /* CONCLAVE_HTTP_THREADS: MHD pool (4) */
+    int workers;              /* CONCLAVE_WORKERS: game actor threads (8) */
+    int http_threads;         /* CONCLAVE_HTTP_THREADS: MHD pool (16) */
     int http_timeout;         /* CONCLAVE_HTTP_TIMEOUT: idle seconds (30) */
     int http_per_ip;          /* CONCLAVE_HTTP_PER_IP: connections (64) */
     int snapshot_every;       /* CONCLAVE_SNAPSHOT_EVERY: inputs (50) */

@@ -308,10 +308,8 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
 int store_append_input(PGconn *c, const store_append *a)
 {
     const store_input *in = a->input;
-    char expected[24], seq[24], seat[16], nonce_hex[2 * ENGINE_NONCE_BYTES + 1],
-        req_hex[65], notify[STORE_ID_MAX + 24];
-    snprintf(expected, sizeof expected, "%llu",
-             (unsigned long long)a->expected_version);
+    char seq[24], seat[16], nonce_hex[2 * ENGINE_NONCE_BYTES + 1], req_hex[65],
+        notify[STORE_ID_MAX + 24];
     snprintf(seq, sizeof seq, "%llu",
              (unsigned long long)a->expected_version + 1);
     snprintf(seat, sizeof seat, "%d", in->seat);
@@ -324,72 +322,76 @@ int store_append_input(PGconn *c, const store_append *a)
     char *response = a->response
                          ? json_dumps(a->response, JSON_COMPACT | JSON_SORT_KEYS)
                          : NULL;
+    char *result = a->final_status && a->result
+                       ? json_dumps(a->result, JSON_COMPACT | JSON_SORT_KEYS)
+                       : NULL;
+    /* One statement bumps the version from the expected one (and records
+     * the end of the game) and inserts the input only if that row moved:
+     * atomic on its own, so a game without a clock commits in one round
+     * trip. A clocked game also syncs its deadlines in the same
+     * transaction. */
+    const char *params[] = {a->game_id,
+                            seq,
+                            in->seat == ENGINE_PUBLIC ? NULL : seat,
+                            engine_input_kind_name(in->kind),
+                            in->window[0] ? in->window : NULL,
+                            payload,
+                            in->has_nonce ? nonce_hex : NULL,
+                            a->idem_key,
+                            a->idem_key ? req_hex : NULL,
+                            response,
+                            a->final_status,
+                            result,
+                            a->final_hash};
+    int clocked = a->clock_seconds > 0;
     PGresult *r = NULL;
-    int rc = exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL);
+    int rc = clocked ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL)
+                     : STORE_OK;
     if (rc)
         goto done;
-    const char *pv[] = {a->game_id, expected};
     rc = exec_ok(c, PGRES_COMMAND_OK,
-                 "UPDATE games SET version = version + 1, updated_at = now() "
-                 "WHERE game_id = $1 AND version = $2::bigint AND "
-                 "status = 'running'",
-                 2, pv, &r);
+                 "WITH g AS (UPDATE games SET version = version + 1, "
+                 " updated_at = now(), status = coalesce($11, status), "
+                 " result = coalesce($12::jsonb, result), "
+                 " final_hash = coalesce($13, final_hash) "
+                 " WHERE game_id = $1 AND version = $2::bigint - 1 AND "
+                 " status = 'running' RETURNING game_id) "
+                 "INSERT INTO game_inputs (game_id, seq, seat, kind, "
+                 "window_id, payload, nonce, idem_key, request_hash, response) "
+                 "SELECT g.game_id, $2::bigint, $3::integer, $4, $5, $6, "
+                 "decode($7, 'hex'), $8, decode($9, 'hex'), $10::jsonb FROM g",
+                 13, params, &r);
     if (rc)
         goto done;
     if (strcmp(PQcmdTuples(r), "1") != 0) {
-        rc = STORE_ECONFLICT;
+        rc = STORE_ECONFLICT; /* the version moved on */
         goto done;
     }
-    PQclear(r);
-    r = NULL;
-    const char *pi[] = {a->game_id,
-                        seq,
-                        in->seat == ENGINE_PUBLIC ? NULL : seat,
-                        engine_input_kind_name(in->kind),
-                        in->window[0] ? in->window : NULL,
-                        payload,
-                        in->has_nonce ? nonce_hex : NULL,
-                        a->idem_key,
-                        a->idem_key ? req_hex : NULL,
-                        response};
-    rc = exec_ok(c, PGRES_COMMAND_OK,
-                 "INSERT INTO game_inputs (game_id, seq, seat, kind, "
-                 "window_id, payload, nonce, idem_key, request_hash, response) "
-                 "VALUES ($1, $2::bigint, $3::integer, $4, $5, $6, "
-                 "decode($7, 'hex'), $8, decode($9, 'hex'), $10::jsonb)",
-                 10, pi, NULL);
-    if (rc)
-        goto done;
-    rc = store_sync_deadlines(c, a->game_id, a->windows, a->nwindows,
-                              a->clock_seconds);
-    if (rc)
-        goto done;
-    if (a->final_status) {
-        char *result = a->result ? json_dumps(a->result, JSON_COMPACT |
-                                                             JSON_SORT_KEYS)
-                                 : NULL;
-        const char *pf[] = {a->game_id, a->final_status, result,
-                            a->final_hash};
-        rc = exec_ok(c, PGRES_COMMAND_OK,
-                     "UPDATE games SET status = $2, result = $3::jsonb, "
-                     "final_hash = $4 WHERE game_id = $1",
-                     4, pf, NULL);
-        free(result);
+    if (clocked) {
+        rc = store_sync_deadlines(c, a->game_id, a->windows, a->nwindows,
+                                  a->clock_seconds);
+        if (!rc)
+            rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
         if (rc)
             goto done;
     }
+    /* Tell other processes after the commit, in a transaction of its own:
+     * a NOTIFY inside the append would hold Postgres's notify lock until
+     * the commit is flushed, serialising every game's commits. If this
+     * process dies between the two, other processes learn of the version
+     * at the game's next notification or on their next append (which
+     * catches up on the version conflict). */
     const char *pn[] = {notify};
-    rc = exec_ok(c, PGRES_TUPLES_OK,
-                 "SELECT pg_notify('conclave_games', $1)", 1, pn, NULL);
-    if (rc)
-        goto done;
-    rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
+    if (exec_ok(c, PGRES_TUPLES_OK, "SELECT pg_notify('conclave_games', $1)",
+                1, pn, NULL) != STORE_OK)
+        log_warn("notify_failed", json_pack("{ss}", "game", a->game_id));
 done:
     PQclear(r);
     if (rc)
         rollback(c);
     free(payload);
     free(response);
+    free(result);
     return rc;
 }
 
