@@ -22,6 +22,9 @@ int api_authenticate(api_request *req, api_response *res);
 /* A fresh token into out[AUTH_TOKEN_CHARS + 1] and its SHA-256 in hex into
  * hash_hex[65]. Returns 0, or -1 if the OS random source fails. */
 int auth_new_token(char *out, char *hash_hex);
+/* Forget a token (by its SHA-256 hex) in this process's short-lived token
+ * cache: call it when the token is revoked. */
+void auth_forget(const char *hash_hex);
 /* SHA-256 hex of a presented token. */
 void auth_token_hash(const char *token, char *hash_hex);
 

@@ -219,6 +219,7 @@ void api_h_sessions_delete(api_request *req, api_response *res)
         return;
     }
     auth_token_hash(h + 7, hash);
+    auth_forget(hash);
     PGconn *c = req_db(req, res);
     if (!c)
         return;
