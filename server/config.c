@@ -60,6 +60,9 @@ static const setting settings[] = {
                 256, 1048576, "largest WebSocket message in bytes (16384)"),
     INT_SETTING("ws-per-ip", "CONCLAVE_WS_PER_IP", ws_per_ip, 1, 1000000,
                 "WebSocket connections allowed per client IP (10000)"),
+    INT_SETTING("ws-queue", "CONCLAVE_WS_QUEUE", ws_queue, 1, 4096,
+                "WebSocket messages queued per connection before a slow "
+                "reader gets a fresh snapshot (128)"),
     INT_SETTING("ws-ping", "CONCLAVE_WS_PING", ws_ping_seconds, 1, 3600,
                 "seconds between WebSocket pings; no pong in as many again "
                 "closes (10)"),
@@ -121,6 +124,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->rate_burst = 200;
     c->ws_max_message = 16384;
     c->ws_per_ip = 10000;
+    c->ws_queue = 128;
     c->ws_ping_seconds = 10;
     snprintf(c->web_root, sizeof c->web_root, "web");
     snprintf(c->sql_dir, sizeof c->sql_dir, "sql");

@@ -25,6 +25,9 @@ typedef struct config {
     int rate_burst;           /* CONCLAVE_RATE_BURST: bucket size (200) */
     int ws_max_message;       /* CONCLAVE_WS_MAX_MESSAGE: bytes (16384) */
     int ws_per_ip;            /* CONCLAVE_WS_PER_IP: connections (10000) */
+    int ws_queue;             /* CONCLAVE_WS_QUEUE: messages queued per
+                                 connection before a slow reader is
+                                 resynchronised with snapshots (128) */
     int ws_ping_seconds;      /* CONCLAVE_WS_PING: seconds (10) */
     char allowed_origins[1024]; /* CONCLAVE_ALLOWED_ORIGINS: comma list;
                                    "" = the server's own HTTP origin */

@@ -736,12 +736,7 @@ hub *hub_start(app *a, char *err, size_t errlen)
     h->actors = a->actors;
     h->max_message =
         cfg->ws_max_message > 0 ? (size_t)cfg->ws_max_message : 16384;
-    h->queue_max = HUB_QUEUE_DEFAULT;
-    /* CONCLAVE_WS_QUEUE: messages queued per connection before a slow
-     * reader is resynchronised with snapshots (tests make it small). */
-    const char *q = getenv("CONCLAVE_WS_QUEUE");
-    if (q && atoi(q) >= 1 && atoi(q) <= 4096)
-        h->queue_max = atoi(q);
+    h->queue_max = cfg->ws_queue > 0 ? cfg->ws_queue : HUB_QUEUE_DEFAULT;
     atomic_init(&h->stopping, 0);
     atomic_init(&h->http_port, cfg->http_port);
     pthread_mutex_init(&h->lock, NULL);
