@@ -286,6 +286,13 @@ class GameController {
       toast(`Could not show the game: ${e.message}`, 'error');
     }
     if (m.myWindow && (!this.legal || this.legal.window !== m.myWindow.id)) this.fetchLegal();
+    // The tab title and screen readers say when something waits on you.
+    const waiting = m.myWindow && !(m.myWindow.submitted || []).includes(m.you);
+    document.title = `${waiting ? '● ' : ''}${this.title || 'Game'} – Conclave`;
+    if (waiting && this.announced !== m.myWindow.id) {
+      this.announced = m.myWindow.id;
+      announce('Your move');
+    }
   }
 
   destroy() {

@@ -237,7 +237,7 @@ export function homeScreen(main, ctx) {
         ? h('p.muted', 'Loading…')
         : list.length
           ? h('ul.lobby-list', list.map(lobbyRow))
-          : h('p.muted.empty', 'No open lobbies', st.filter ? ` for ${titleOf(st.filter)}` : '', '. Create one!'),
+          : h('p.muted.empty', 'No open lobbies', st.filter ? ` for ${titleOf(st.filter)}` : '', session.token ? '. Create one!' : '. Pick a name to create one.'),
     );
   }
 

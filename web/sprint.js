@@ -600,7 +600,7 @@ export function sprintRenderer(c) {
     });
     const survey = v.cards[v.survey_card];
     const centre =
-      me && me.survey_available && v.phase !== 'over'
+      me && me.survey_available && v.phase === 'place'
         ? cardFace(survey, {
             key: 'card-survey',
             role: sel.survey ? 'placing' : null,

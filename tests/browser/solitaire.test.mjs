@@ -89,7 +89,8 @@ test('a new player plays a solitaire Sprint game through the page to the result'
     if (!w) break;
     // The table mid-decision: a card being placed and paid for.
     const canBuild = await page.locator('section.hand [data-can-place~="settle"]').count();
-    if (!tableShot && /^r[3-9]\.place$/.test(w) && canBuild && (await page.locator('.empire-cards [data-card-id]').count()) >= 2) {
+    const handSize = await page.locator('section.hand [data-card-id]').count();
+    if (!tableShot && /^r[3-9]\.place$/.test(w) && canBuild && handSize >= 5 && (await page.locator('.empire-cards [data-card-id]').count()) >= 2) {
       tableShot = true;
       const done = await chooseMove(page, w, { strategy: 'build' });
       await shot(page, 'sprint-table');
