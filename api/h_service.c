@@ -4,6 +4,7 @@
  */
 #include "api/api.h"
 
+#include "server/hub.h"
 #include "server/metrics.h"
 #include "server/migrate.h"
 
@@ -15,8 +16,10 @@
 
 void api_h_healthz(api_request *req, api_response *res)
 {
-    (void)req;
-    api_json(res, 200, json_pack("{ss}", "status", "ok"));
+    app *a = req->app;
+    int ws_port = a->hub ? hub_port(a->hub) : a->cfg->ws_port;
+    api_json(res, 200,
+             json_pack("{ss si}", "status", "ok", "ws_port", ws_port));
 }
 
 void api_h_readyz(api_request *req, api_response *res)
