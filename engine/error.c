@@ -14,10 +14,7 @@ int engine_fail(engine_error *err, int code, const char *field, const char *fmt,
     va_list ap;
     va_start(ap, fmt);
     if (err) {
-        /* clang-tidy 14 reports this va_list as uninitialized when it
-         * analyses this file after another in the same run (not alone): a
-         * false positive. */
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap); /* NOLINT */
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         err->code = code;
         snprintf(err->field, sizeof err->field, "%s", field ? field : "");
     }

@@ -60,7 +60,6 @@ card_fail(engine_error *err, int idx, const char *key, const char *field,
     char what[200];
     va_list ap;
     va_start(ap, fmt);
-    /* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): false alarm */
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (key && *key)
