@@ -612,3 +612,42 @@ test('garbage on the HTTP and WebSocket ports', { timeout: 120000 }, async () =>
   console.log(`# garbage: ${results.join('; ')}`);
   if (witness) witness.ws.close();
 });
+
+// Errors quote the client's input, cut with printf's precision ("%.40s"),
+// which can split a UTF-8 character; and a path may carry bytes that are
+// not UTF-8 at all. The answer must still be a problem document (REST) or
+// an error message (WebSocket), never an empty body or silence.
+test('errors that quote non-ASCII input are still well-formed', { timeout: 60000 }, async () => {
+  const odd = 'a' + 'é'.repeat(60); // 'a' first: every cut lands inside an é
+  const a = await newPlayer('utf');
+  const b = await newPlayer('utf');
+  const problem = (what, r, status) => {
+    assert.equal(r.status, status, `${what}: ${r.text}`);
+    assert.ok(r.json && typeof r.json.detail === 'string' && r.json.detail.length > 0, `${what}: a problem document, got ${JSON.stringify(r.text)}`);
+  };
+  problem('an unknown body field', await request('POST', '/api/v1/players', { body: { [odd]: 1 } }), 422);
+  problem('an unknown lobby option', await request('POST', '/api/v1/lobbies', {
+    token: a.token, body: { ruleset: 'rps', seats: 2, options: { [odd]: 1 } },
+  }), 422);
+  const l = await request('POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'rps', seats: 2 } });
+  await request('POST', `/api/v1/lobbies/${l.json.id}/seats`, { token: b.token, body: {} });
+  const game = (await request('POST', `/api/v1/lobbies/${l.json.id}/start`, { token: a.token })).json.game;
+  problem('an unknown order field', await request('PUT', `/api/v1/games/${game}/orders/r1`, {
+    token: a.token, body: { throw: 'rock', [odd]: 1 },
+  }), 422);
+  problem('a window id that is not UTF-8', await request('PUT', `/api/v1/games/${game}/orders/%FF%FE`, {
+    token: a.token, body: { throw: 'rock' },
+  }), 409);
+  problem('a long non-ASCII window id', await request('POST', `/api/v1/games/${game}/plays`, {
+    token: a.token, body: { window: odd.slice(0, 40), cell: 1 }, headers: { 'idempotency-key': 'k1' },
+  }), 409);
+
+  const ws = await wsOpen();
+  ws.ws.send(JSON.stringify({ type: odd }));
+  ws.ws.send(JSON.stringify({ type: 'ping', [odd]: 1 }));
+  ws.ws.send(JSON.stringify({ type: 'subscribe', game: odd }));
+  await until(() => ws.messages.filter((m) => m.type === 'error').length === 3, 5000, 'three error messages');
+  for (const m of ws.messages) assert.ok(m.status >= 400 && m.detail.length > 0, JSON.stringify(m));
+  ws.ws.close();
+  await witnessOk();
+});
