@@ -3,6 +3,8 @@
  */
 #include "api/api.h"
 
+#include "engine/engine.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,13 +40,24 @@ void api_json(api_response *res, int status, json_t *body)
 void api_problem(api_response *res, int status, const char *detail,
                  const char *field)
 {
+    /* The detail and field may quote the client's input, cut inside a
+     * UTF-8 character or not UTF-8 at all: jansson would refuse them and
+     * leave the answer without a body, so such bytes become '?'. */
+    char *d = strdup(detail ? detail : status_title(status));
+    char *f = field && *field ? strdup(field) : NULL;
+    if (d)
+        engine_utf8_clean(d);
+    if (f)
+        engine_utf8_clean(f);
     /* "about:blank": the status code says it all; the title is its phrase
      * and the detail says what to change (RFC 9457, section 4.2.1). */
     json_t *p = json_pack("{ss ss si ss}", "type", "about:blank", "title",
                           status_title(status), "status", status, "detail",
-                          detail ? detail : status_title(status));
-    if (field && *field)
-        json_object_set_new(p, "field", json_string(field));
+                          d ? d : status_title(status));
+    if (f)
+        json_object_set_new(p, "field", json_string(f));
+    free(d);
+    free(f);
     api_json(res, status, p);
 }
 

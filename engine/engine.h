@@ -49,9 +49,17 @@ typedef struct engine_error {
     char msg[256];    /* human-readable reason, safe to show to the actor */
 } engine_error;
 
-/* Fill err (may be NULL) and return code. printf-style. */
+/* Fill err (may be NULL) and return code. printf-style. The message and
+ * the field are made valid UTF-8 (engine_utf8_clean), since they may quote
+ * input cut in the middle of a character. */
 int engine_fail(engine_error *err, int code, const char *field, const char *fmt,
                 ...) __attribute__((format(printf, 4, 5)));
+
+/* Replace, in place, every byte of the NUL-terminated s that is not part of
+ * a valid UTF-8 sequence (truncated, overlong, a surrogate, above U+10FFFF)
+ * with '?'. Text that quotes input through printf's "%.40s" can end inside
+ * a character, and JSON encoders refuse such strings. Cannot fail. */
+void engine_utf8_clean(char *s);
 
 /* ------------------------------------------------------------------ RNG --
  * A ChaCha20 keystream (RFC 8439, libcrypto) keyed by a 32-byte key, with a
