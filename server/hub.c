@@ -92,8 +92,14 @@ hub_msg *hub_msg_json(const json_t *j, hub_msg_kind kind)
 
 hub_msg *hub_msg_error(int status, const char *detail, const char *game)
 {
+    /* The detail may quote the client's message cut inside a UTF-8
+     * character ("%.40s"); jansson would refuse it and the client would
+     * get no answer at all. */
+    char clean[512];
+    snprintf(clean, sizeof clean, "%s", detail);
+    engine_utf8_clean(clean);
     json_t *j = json_pack("{ss si ss}", "type", "error", "status", status,
-                          "detail", detail);
+                          "detail", clean);
     if (j && game)
         json_object_set_new(j, "game", json_string(game));
     hub_msg *m = j ? hub_msg_json(j, HUB_MSG_REPLY) : NULL;
