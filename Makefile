@@ -8,6 +8,7 @@
 #   make lint       cppcheck and clang-tidy
 #   make format     clang-format in place
 #   make bench      benchmarks (see bench/README.md)
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS (60) each (tests/fuzz/fuzz.mk)
 #   make clean      remove build output (the private database in var/ stays)
 
 CC      ?= cc
@@ -97,6 +98,8 @@ $(BUILD)/bench/loadgen: $(BENCH_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lcrypto -lm
 
 bench: $(BUILD)/bench/loadgen
+
+include tests/fuzz/fuzz.mk
 
 clean:
 	rm -rf build build-asan

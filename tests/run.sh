@@ -10,6 +10,8 @@
 #      or exits non-zero with nothing failed counts as one failure.
 #   3. Integration and browser tests: tests/integration/*.test.mjs and
 #      tests/browser/*.test.mjs, one `node --test` per file, counted from its TAP summary.
+#   4. Fuzz smoke run: tests/fuzz/run.sh --smoke, every libFuzzer harness for 10 s
+#      (skipped without clang; CONCLAVE_FUZZ_SMOKE=0 skips it), one count per harness.
 #
 # Environment given to every test: DATABASE_URL; CONCLAVE_BIN, the absolute path of the
 # server binary; CONCLAVE_ROOT, the checkout; CONCLAVE_PRIVATE_PG=1 when the database is
@@ -235,4 +237,23 @@ elif ((!interrupted)); then
         fi
         report "$label" "$p" "$f" "$ms" "$log" "$note"
     done
+fi
+
+# --- fuzz smoke run -------------------------------------------------------------------
+# Each harness for FUZZ_SMOKE_SECONDS (10) from its seed corpus; a crash, leak or broken
+# invariant fails it. `make fuzz` runs them longer (tests/fuzz/run.sh).
+if ((!interrupted)) && [[ ${CONCLAVE_FUZZ_SMOKE:-1} != 0 ]]; then
+    log=$OUT/fuzz.log
+    t0=$(now_ms)
+    run_logged "$log" bash tests/fuzz/run.sh --smoke
+    rc=$?
+    ms=$(($(now_ms) - t0))
+    p=0 f=1 note="no RESULT line"
+    line=$(grep -a '^RESULT fuzz: ' "$log" | tail -n 1)
+    if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+        p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} note=""
+        grep -aq '^skip fuzz' "$log" && note="skipped: no clang with libFuzzer"
+        if ((rc != 0 && f == 0)); then f=1 note=$(why_status "$rc"); fi
+    fi
+    report "fuzz (smoke, tests/fuzz/run.sh)" "$p" "$f" "$ms" "$log" "$note"
 fi
