@@ -74,7 +74,10 @@ export async function chooseMove(page, windowId, { strategy = 'build' } = {}) {
       await move.locator(`label.action:has(input[value="${action}"])`).click();
       await page.locator(`[data-key="${pick.key}"]`).click();
       const status = page.locator('#pay-status');
-      await status.waitFor();
+      await status.waitFor({ timeout: 10000 }).catch(async () => {
+        const why = await page.locator('#order-problems').textContent().catch(() => '(no problems listed)');
+        throw new Error(`no payment shown after choosing ${action} ${JSON.stringify(pick)}: ${why}`);
+      });
       const need = Number(await status.getAttribute('data-need'));
       await clickPayCards(page, need);
       return { kind: action, card: pick.key, paid: need };
