@@ -7,7 +7,8 @@
  * Covers: snapshot + inputs equals replay from scratch; two systems applying
  * to the same games concurrently (gapless versions, nothing applied twice,
  * identical final hashes); deadlines fire exactly once with two schedulers;
- * overdue deadlines fire after a restart.
+ * overdue deadlines fire after a restart; idle games leave memory (unless
+ * pinned by subscribers) and reload unchanged.
  */
 #include "engine/engine.h"
 #include "server/actor.h"
@@ -436,6 +437,36 @@ static void test_overdue_deadlines_fire_after_restart(void)
     sys_stop(&z);
 }
 
+static void test_idle_games_leave_memory_and_come_back(void)
+{
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game("tictactoe", "{}", 2, "none", 0, 950, id) == 0);
+    sys x;
+    sys_start(&x, 0);
+    x.cfg.idle_evict_seconds = 1;
+    peek before = {.seat = -1};
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &before), 0);
+    CHECK_EQ_INT(actors_count(x.app.actors), 1);
+    /* A pinned game stays however idle it is. */
+    actors_pin(x.app.actors, id, 1);
+    sleep(2);
+    actors_evict_idle(x.app.actors);
+    CHECK_EQ_INT(actors_count(x.app.actors), 1);
+    actors_pin(x.app.actors, id, -1);
+    sleep(2);
+    actors_evict_idle(x.app.actors);
+    CHECK_EQ_INT(actors_count(x.app.actors), 0);
+    /* Used again, it is reloaded from the store, unchanged. */
+    peek after = {.seat = -1};
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &after), 0);
+    CHECK_EQ_INT(after.version, before.version);
+    CHECK(memcmp(after.hash, before.hash, 32) == 0);
+    /* An unknown game is a 404, and does not stay in memory for long. */
+    CHECK_EQ_INT(actors_read(x.app.actors, "nosuchgame", peek_fn, &after),
+                 404);
+    sys_stop(&x);
+}
+
 int main(void)
 {
     const char *base = getenv("DATABASE_URL");
@@ -486,6 +517,7 @@ int main(void)
     RUN(test_two_systems_share_games);
     RUN(test_deadlines_fire_once);
     RUN(test_overdue_deadlines_fire_after_restart);
+    RUN(test_idle_games_leave_memory_and_come_back);
 
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
     PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
