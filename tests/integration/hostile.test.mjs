@@ -122,11 +122,12 @@ async function newTictactoe(a, b) {
 }
 
 // Play tic-tac-toe games until `samples` latencies of game requests (read
-// the game, play, read the view) are collected.
-async function playMeasured(a, b, samples) {
+// the game, play, read the view) are collected and `seconds` have passed.
+async function playMeasured(a, b, samples, seconds = 0) {
   const lat = [];
   let games = 0;
-  while (lat.length < samples) {
+  const end = Date.now() + seconds * 1000;
+  while (lat.length < samples || Date.now() < end) {
     const id = await newTictactoe(a, b);
     games++;
     const tokens = [a.token, b.token];
@@ -349,6 +350,10 @@ async function witnessOk() {
 test('slowloris up to the per-IP cap does not slow a playing client down', { timeout: 240000 }, async () => {
   const rounds = QUICK ? 2 : 4;
   const block = QUICK ? 150 : 300;
+  // Each block outlasts the idle timeout twice over: the trickling
+  // connections must live through it, the idle ones are closed and come
+  // back, all while the player plays.
+  const blockSeconds = 2 * TIMEOUT_S + 1;
   const a = await newPlayer('calm');
   const b = await newPlayer('calm');
   await playMeasured(a, b, 60); // warm up
@@ -376,8 +381,9 @@ test('slowloris up to the per-IP cap does not slow a playing client down', { tim
   let heldOpen = 0;
   let trickling = 0;
   let attackSeconds = 0;
+  let idleCycles = 0;
   for (let r = 0; r < rounds; r++) {
-    const n = await playMeasured(a, b, block);
+    const n = await playMeasured(a, b, block, blockSeconds);
     normal.lat.push(...n.lat);
     normal.games += n.games;
     const slow = [];
@@ -390,13 +396,14 @@ test('slowloris up to the per-IP cap does not slow a playing client down', { tim
     await until(() => slow.every((s) => s.opened > 0), 10000, 'the slow connections');
     await sleep(500);
     const t0 = Date.now();
-    const m = await playMeasured(a, b, block);
+    const m = await playMeasured(a, b, block, blockSeconds);
     attackSeconds += (Date.now() - t0) / 1000;
     attacked.lat.push(...m.lat);
     attacked.games += m.games;
     const trick = slow.filter((s) => s.mode !== 'idle');
     trickling += trick.length;
     heldOpen += trick.filter((s) => s.closed === 0).length;
+    idleCycles += slow.filter((s) => s.mode === 'idle').reduce((k, s) => k + s.closed, 0);
     slowCount = slow.length;
     for (const s of slow) s.stop();
     await sleep(300);
@@ -404,13 +411,14 @@ test('slowloris up to the per-IP cap does not slow a playing client down', { tim
 
   const f = (x) => x.toFixed(2);
   const line = (name, r) => `${name}: ${r.lat.length} requests in ${r.games} games, p50 ${f(pct(r.lat, 0.5))} ms, p99 ${f(pct(r.lat, 0.99))} ms, max ${f(Math.max(...r.lat))} ms`;
-  console.log(`# slowloris: ${rounds} rounds of ${block} requests each way; ${slowCount} slow connections from 3 addresses (cap ${PER_IP} each, timeout ${TIMEOUT_S} s), ${attackSeconds.toFixed(1)} s under attack`);
+  console.log(`# slowloris: ${rounds} rounds of at least ${block} requests and ${blockSeconds} s each way; ${slowCount} slow connections from 3 addresses (cap ${PER_IP} each, timeout ${TIMEOUT_S} s), ${attackSeconds.toFixed(1)} s under attack, ${idleCycles} idle connections closed by the timeout and reopened meanwhile`);
   console.log(`# ${line('normal', normal)}`);
   console.log(`# ${line('under attack', attacked)}`);
   console.log(`# trickling connections held open through their block: ${heldOpen}/${trickling}; over the cap refused at once: ${refused}/${over.length}; idle connections closed by the timeout after ${f(Math.min(...idleCloses) / 1000)}-${f(Math.max(...idleCloses) / 1000)} s`);
 
   assert.equal(refused, over.length, 'connections over the per-IP cap are refused');
   assert.ok(heldOpen >= trickling * 0.95, `the attack held its connections (${heldOpen}/${trickling})`);
+  assert.ok(idleCycles >= PER_IP * rounds, `idle connections cycled through the timeout during the attack (${idleCycles})`);
   assert.ok(Math.min(...idleCloses) >= (TIMEOUT_S - 1) * 1000 && Math.max(...idleCloses) <= (TIMEOUT_S + 3) * 1000,
     `idle connections close after about ${TIMEOUT_S} s`);
   const p99n = pct(normal.lat, 0.99);
