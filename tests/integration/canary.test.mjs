@@ -1126,7 +1126,7 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     await sleep(300);
     for (const t of W.taps) t.close();
     await notify.stop();
-    await srv.stop();
+    const exit = await srv.stop();
     for (const line of srv.lines) {
       W.cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, version: null, text: line, json: null });
     }
@@ -1139,6 +1139,8 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     const by = (src) => count((r) => r.src === src);
     const crashed = recs.filter((r) => r.src === 'serverlog' && /AddressSanitizer|runtime error|Segmentation/.test(r.text));
     assert.equal(crashed.length, 0, crashed.map((r) => r.text).join('\n'));
+    // A clean exit (under ASan: no leak report either).
+    assert.equal(exit.code, 0, `the server exited with ${exit.code ?? exit.signal}`);
 
     const { leaks, allowedSeen, sprintChecked, sprintSkipped } = analyse(W);
     const mism = W.taps.reduce((n, t) => n + t.mismatches, 0);
