@@ -10,12 +10,9 @@
  *   - on success diff(A, result) applied to A gives the result.
  * A broken invariant aborts, which libFuzzer reports as a crash.
  *
- * Not part of the Makefile. Build and run (corpus in tests/fuzz/corpus):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. \
- *       tests/fuzz/fuzz_jsonpatch.c server/jsonpatch.c -ljansson \
- *       -o build-fuzz/fuzz_jsonpatch
- *   mkdir -p build-fuzz/corpus && build-fuzz/fuzz_jsonpatch \
- *       build-fuzz/corpus tests/fuzz/corpus/jsonpatch -max_total_time=30
+ * Built and run by `make fuzz` (tests/fuzz/fuzz.mk; FUZZ_SECONDS sets the
+ * time), and for a short smoke run by `make test`; the seed corpus is
+ * tests/fuzz/corpus/jsonpatch.
  */
 #include "server/jsonpatch.h"
 
