@@ -165,7 +165,8 @@ PGconn *db_acquire(db_pool *p, int wait_ms)
 void db_release(db_pool *p, PGconn *c, int broken)
 {
     if (c && !broken && PQtransactionStatus(c) != PQTRANS_IDLE) {
-        PGresult *r = PQexec(c, "ROLLBACK"); /* constant, no data */
+        PGresult *r =
+            PQexecParams(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0);
         PQclear(r);
     }
     pthread_mutex_lock(&p->lock);

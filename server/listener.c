@@ -55,10 +55,16 @@ static void *listener_main(void *arg)
         PGconn *c = db_connect(l->app->cfg->database_url,
                                l->app->cfg->db_connect_timeout, err,
                                sizeof err);
-        PGresult *r = c ? PQexec(c, "LISTEN conclave_games; "
-                                    "LISTEN " LOBBY_CHANNEL)
+        PGresult *r = c ? PQexecParams(c, "LISTEN conclave_games", 0, NULL,
+                                       NULL, NULL, NULL, 0)
                         : NULL;
-        if (!c || PQresultStatus(r) != PGRES_COMMAND_OK) {
+        int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+        r = ok ? PQexecParams(c, "LISTEN " LOBBY_CHANNEL, 0, NULL, NULL, NULL,
+                              NULL, 0)
+               : NULL;
+        ok = ok && PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!c || !ok) {
             PQclear(r);
             if (c)
                 PQfinish(c);
