@@ -160,10 +160,12 @@ static void test_order_checks(void)
     snprintf(long_note, sizeof long_note,
              "{\"throw\":\"rock\",\"note\":\"%065d\"}", 0);
     /* 64 characters of two bytes each is fine: the limit counts characters */
-    strcpy(ok_note, "{\"throw\":\"rock\",\"note\":\"");
+    size_t len = (size_t)snprintf(ok_note, sizeof ok_note,
+                                  "{\"throw\":\"rock\",\"note\":\"");
     for (int i = 0; i < 64; i++)
-        strcat(ok_note, "\xc3\xa9");
-    strcat(ok_note, "\"}");
+        len += (size_t)snprintf(ok_note + len, sizeof ok_note - len,
+                                "\xc3\xa9");
+    snprintf(ok_note + len, sizeof ok_note - len, "\"}");
 
     static const struct {
         int seat;

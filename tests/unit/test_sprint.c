@@ -293,8 +293,7 @@ static char *mutated(const char *key, const char *replacement)
     char *out = malloc(n);
     size_t pre = (size_t)(at - src);
     memcpy(out, src, pre);
-    strcpy(out + pre, replacement);
-    strcat(out, end);
+    snprintf(out + pre, n - pre, "%s%s", replacement, end);
     return out;
 }
 
@@ -1233,9 +1232,10 @@ static void test_order_errors_name_the_field(void)
                      "{\"action\":\"develop\",\"development\":%d,\"pay\":[%d",
                      dev, dev);
             int need = d->cost - 1;
+            size_t len = strlen(buf);
             for (int k = 1; k < need; k++)
-                strcat(buf, ",0");
-            strcat(buf, "]}");
+                len += (size_t)snprintf(buf + len, sizeof buf - len, ",0");
+            snprintf(buf + len, sizeof buf - len, "]}");
             CHECK_EQ_INT(check(&s, 0, json_loads(buf, 0, NULL), &err),
                          ENGINE_EINVALID);
             CHECK_EQ_STR(err.field, "pay");
