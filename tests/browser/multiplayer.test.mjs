@@ -8,25 +8,17 @@
 // page mid-game and finds the game where it was, order included.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDatabase, dropDatabase, startServer, sleep } from '../integration/lib/server.mjs';
-import { chromiumPath, launch, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive } from './lib/browser.mjs';
+import { sleep } from '../integration/lib/server.mjs';
+import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
 import { pending, playMove, handCards } from './lib/sprint.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (skip) return;
-  db = createDatabase('web');
-  server = await startServer({ db });
-  chrome = await launch();
+  if (!skip) ({ db, server, chrome } = await startStack());
 });
-
-after(async () => {
-  if (chrome) await chrome.close();
-  if (server) await server.stop();
-  if (db) dropDatabase(db);
-});
+after(() => stopStack({ db, server, chrome }));
 
 // Every {id, card} reference anywhere in a JSON value.
 function cardRefs(v, out = []) {

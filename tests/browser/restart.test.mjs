@@ -4,25 +4,17 @@
 // end. A page reload after the restart finds the game too.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDatabase, dropDatabase, startServer } from '../integration/lib/server.mjs';
-import { chromiumPath, launch, openPage, signUpGuest, waitLive } from './lib/browser.mjs';
+import { startServer } from '../integration/lib/server.mjs';
+import { chromiumPath, openPage, signUpGuest, waitLive, startStack, stopStack } from './lib/browser.mjs';
 import { nextWindow, playMove, handCards } from './lib/sprint.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (skip) return;
-  db = createDatabase('web');
-  server = await startServer({ db });
-  chrome = await launch();
+  if (!skip) ({ db, server, chrome } = await startStack());
 });
-
-after(async () => {
-  if (chrome) await chrome.close();
-  if (server) await server.stop();
-  if (db) dropDatabase(db);
-});
+after(() => stopStack({ db, server, chrome }));
 
 test('killing and restarting the server mid-game: the page reconnects and the game goes on', { skip, timeout: 180000 }, async (t) => {
   const { page, context } = await openPage(chrome.browser);

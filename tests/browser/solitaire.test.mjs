@@ -5,25 +5,16 @@
 // tests/out/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDatabase, dropDatabase, startServer } from '../integration/lib/server.mjs';
-import { chromiumPath, launch, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive } from './lib/browser.mjs';
+import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
 import { nextWindow, playMove, chooseMove, submitMove, handCards } from './lib/sprint.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (skip) return;
-  db = createDatabase('web');
-  server = await startServer({ db });
-  chrome = await launch();
+  if (!skip) ({ db, server, chrome } = await startStack());
 });
-
-after(async () => {
-  if (chrome) await chrome.close();
-  if (server) await server.stop();
-  if (db) dropDatabase(db);
-});
+after(() => stopStack({ db, server, chrome }));
 
 test('a new player plays a solitaire Sprint game through the page to the result', { skip, timeout: 180000 }, async () => {
   const { page, context } = await openPage(chrome.browser);

@@ -4,24 +4,15 @@
 // an Idempotency-Key header.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDatabase, dropDatabase, startServer } from '../integration/lib/server.mjs';
-import { chromiumPath, launch, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive } from './lib/browser.mjs';
+import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (skip) return;
-  db = createDatabase('web');
-  server = await startServer({ db });
-  chrome = await launch();
+  if (!skip) ({ db, server, chrome } = await startStack());
 });
-
-after(async () => {
-  if (chrome) await chrome.close();
-  if (server) await server.stop();
-  if (db) dropDatabase(db);
-});
+after(() => stopStack({ db, server, chrome }));
 
 test('tic-tac-toe between two browsers, joined by an invite link', { skip, timeout: 120000 }, async () => {
   const A = await openPage(chrome.browser);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { ROOT } from '../../integration/lib/server.mjs';
+import { ROOT, createDatabase, dropDatabase, startServer } from '../../integration/lib/server.mjs';
 
 export const SHOTS = path.join(ROOT, 'tests', 'out', 'screenshots');
 
@@ -114,4 +114,20 @@ export async function createLobby(page, { game = 'Galactic Sprint', seats = 1, o
 
 export function gameIdOf(page) {
   return new URL(page.url()).pathname.split('/').pop();
+}
+
+// What every browser test file starts with: a fresh database, a server on
+// it and a headless Chromium. stopStack takes the values current at the end
+// (a test may have restarted the server).
+export async function startStack(prefix = 'web') {
+  const db = createDatabase(prefix);
+  const server = await startServer({ db });
+  const chrome = await launch();
+  return { db, server, chrome };
+}
+
+export async function stopStack({ db, server, chrome }) {
+  if (chrome) await chrome.close();
+  if (server) await server.stop();
+  if (db) dropDatabase(db);
 }
