@@ -463,6 +463,25 @@ static int require_open(const lobby_row *l, api_response *res)
     return -1;
 }
 
+/* Put a player or a bot (sql sets the column from $3 = value) into the
+ * requested or first free seat, commit the change, answer with the lobby. */
+static void fill_seat(api_request *req, api_response *res, PGconn *c,
+                      lobby_row *l, const json_t *seat_field, const char *sql,
+                      const char *value)
+{
+    int seat = pick_seat(l, seat_field, res);
+    if (seat < 0)
+        return;
+    char seat_s[16];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    const char *p[] = {l->id, seat_s, value};
+    if (exec_cmd(c, sql, 3, p) || finish_change(c, l->id)) {
+        req_db_failed(res);
+        return;
+    }
+    answer_lobby(req, res, c, l->id, 200);
+}
+
 void api_h_lobby_join(api_request *req, api_response *res)
 {
     static const body_field fields[] = {{"seat", BODY_INTEGER, 0},
@@ -488,21 +507,10 @@ void api_h_lobby_join(api_request *req, api_response *res)
         api_problem(res, 409, d, NULL);
         goto out;
     }
-    int seat = pick_seat(&l, json_object_get(body, "seat"), res);
-    if (seat < 0)
-        goto out;
-    char seat_s[16];
-    snprintf(seat_s, sizeof seat_s, "%d", seat);
-    const char *p[] = {l.id, seat_s, req->player_id};
-    if (exec_cmd(c,
-                 "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = $1 "
-                 "AND seat = $2::integer",
-                 3, p) ||
-        finish_change(c, l.id)) {
-        req_db_failed(res);
-        goto out;
-    }
-    answer_lobby(req, res, c, l.id, 200);
+    fill_seat(req, res, c, &l, json_object_get(body, "seat"),
+              "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = $1 "
+              "AND seat = $2::integer",
+              req->player_id);
 out:
     row_clear(&l);
     req_db_release(req, c);
@@ -573,21 +581,10 @@ void api_h_lobby_bot(api_request *req, api_response *res)
     }
     if (require_open(&l, res))
         goto out;
-    int seat = pick_seat(&l, json_object_get(body, "seat"), res);
-    if (seat < 0)
-        goto out;
-    char seat_s[16];
-    snprintf(seat_s, sizeof seat_s, "%d", seat);
-    const char *p[] = {l.id, seat_s, level};
-    if (exec_cmd(c,
-                 "UPDATE lobby_seats SET bot = $3 WHERE lobby_id = $1 AND "
-                 "seat = $2::integer",
-                 3, p) ||
-        finish_change(c, l.id)) {
-        req_db_failed(res);
-        goto out;
-    }
-    answer_lobby(req, res, c, l.id, 200);
+    fill_seat(req, res, c, &l, json_object_get(body, "seat"),
+              "UPDATE lobby_seats SET bot = $3 WHERE lobby_id = $1 AND "
+              "seat = $2::integer",
+              level);
 out:
     row_clear(&l);
     req_db_release(req, c);
