@@ -476,6 +476,7 @@ export function lobbyScreen(main, ctx, id, code) {
   const act = (fn) => async () => {
     if (st.busy) return;
     st.busy = true;
+    draw();
     showError(err, null);
     try {
       const l = await fn();
@@ -616,6 +617,10 @@ export function lobbyScreen(main, ctx, id, code) {
           : h('p.muted', 'This lobby is closed.'),
       h('p', h('a', { href: ctx.href('/') }, '← All lobbies')),
     );
+    // While a request is in flight the actions wait (a click would be
+    // ignored), so show them disabled rather than drop the click.
+    root.setAttribute('aria-busy', st.busy ? 'true' : 'false');
+    if (st.busy) for (const b of root.querySelectorAll('button:not([data-key="copy"])')) b.disabled = true;
   }
 
   const unwatch = ctx.live.watchLobbies((msg) => {
