@@ -1,0 +1,33 @@
+/*
+ * errors.h - the server's own kinds of failure, for every layer under the
+ * edges (actors, store, lobbies, players, tokens, the hub's feed).
+ *
+ * The server speaks no HTTP: a server function answers with one of these
+ * kinds plus a reason written for the player; api/ maps a kind to an HTTP
+ * status in one table in api/ and the WebSocket hub maps it to the
+ * "code" of its error messages. Kinds are stable; add new ones at the end.
+ */
+#ifndef CONCLAVE_ERRORS_H
+#define CONCLAVE_ERRORS_H
+
+typedef enum srv_kind {
+    SRV_OK = 0,
+    SRV_INVALID,       /* malformed or illegal input (the field is named) */
+    SRV_UNAUTHORIZED,  /* no identity, or a token that is unknown/revoked */
+    SRV_FORBIDDEN,     /* known identity, not allowed to do this */
+    SRV_NOT_FOUND,     /* no such game, lobby, player, window */
+    SRV_CONFLICT,      /* the state does not allow it now (window closed...) */
+    SRV_PRECONDITION,  /* an expected version (If-Match) did not hold */
+    SRV_GONE,          /* it existed and ended (a finished game's window) */
+    SRV_TOO_LARGE,     /* over a size limit */
+    SRV_TOO_MANY,      /* over a rate or a quota */
+    SRV_UNAVAILABLE,   /* the database is down or the server is stopping */
+    SRV_INTERNAL,      /* a bug or out of memory: never the client's fault */
+    SRV_KIND_COUNT
+} srv_kind;
+
+/* A short stable name ("not_found", "conflict", ...) for logs and the
+ * WebSocket "code". "internal" for a value out of range. Cannot fail. */
+const char *srv_kind_name(srv_kind k);
+
+#endif
