@@ -242,6 +242,12 @@ int engine_apply(engine_game *g, const engine_input *in,
 /* Open windows into out[0..max); returns the number open (may exceed max);
  * 0 once the game is over. `submitted` is filled for sealed windows. */
 int engine_windows(const engine_game *g, engine_window *out, int max);
+/* Every open window, however many: a malloc'd array of *n windows (the
+ * caller frees it), filled as engine_windows does. NULL with *n = 0 when
+ * none is open; NULL with *n = 0 also when memory runs out (callers that
+ * must tell the two apart check engine_windows(g, NULL, 0)). This is the
+ * one way to list windows without a cap. */
+engine_window *engine_windows_all(const engine_game *g, int *n);
 
 /* What seat (or ENGINE_PUBLIC) may see now: the ruleset's view, plus the
  * common fields "ruleset", "seats", "inputs" (count applied), "over", and for

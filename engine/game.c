@@ -306,6 +306,30 @@ int engine_windows(const engine_game *g, engine_window *out, int max)
     return n;
 }
 
+engine_window *engine_windows_all(const engine_game *g, int *n)
+{
+    *n = 0;
+    int want = engine_windows(g, NULL, 0);
+    if (want <= 0)
+        return NULL;
+    for (;;) {
+        engine_window *list = malloc((size_t)want * sizeof *list);
+        if (!list)
+            return NULL;
+        int got = engine_windows(g, list, want);
+        if (got <= want) {
+            *n = got;
+            if (got == 0) {
+                free(list);
+                return NULL;
+            }
+            return list;
+        }
+        free(list); /* cannot happen for a const game; be safe anyway */
+        want = got;
+    }
+}
+
 json_t *engine_view(const engine_game *g, int seat)
 {
     if (seat < 0 || seat >= g->seats)
