@@ -96,13 +96,15 @@ static void effect_words(const skirmish_ability *a, char *buf, size_t n)
         break;
     case SKIRMISH_K_PARRY:
         if (a->target == SKIRMISH_TG_SELF)
-            snprintf(buf, n, "an attack on it, on the stack, strikes %d less",
-                     a->amount);
+            snprintf(buf, n,
+                     "parry %d (an attack on it, on the stack, strikes "
+                     "%d less)",
+                     a->amount, a->amount);
         else
             snprintf(buf, n,
-                     "an attack on it or on an ally within %d, on the "
-                     "stack, strikes %d less",
-                     a->range, a->amount);
+                     "parry %d (an attack on it or on an ally within "
+                     "%d, on the stack, strikes %d less)",
+                     a->amount, a->range, a->amount);
         break;
     case SKIRMISH_K_COUNTERSPELL:
         snprintf(buf, n, "cancel a spell on the stack%s", tag);
