@@ -1452,15 +1452,16 @@ static void test_engine_defaults_and_options(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *o = json_loads(bad[i].opts, 0, NULL);
         memset(&err, 0, sizeof err);
-        CHECKF(rs->check_options(o, bad[i].seats, &err) == ENGINE_EINVALID,
+        CHECKF(engine_check_options(rs, o, bad[i].seats, &err) ==
+                   ENGINE_EINVALID,
                "accepted %s", bad[i].opts);
         CHECK_EQ_STR(err.field, bad[i].field);
         json_decref(o);
     }
     json_t *o = J("{\"target_vp\":30}");
-    CHECK_EQ_INT(rs->check_options(o, 3, &err), 0);
+    CHECK_EQ_INT(engine_check_options(rs, o, 3, &err), 0);
     json_decref(o);
-    CHECK_EQ_INT(rs->check_options(NULL, 5, &err), ENGINE_EINVALID);
+    CHECK_EQ_INT(engine_check_options(rs, NULL, 5, &err), ENGINE_EINVALID);
     /* Timeout defaults: explore, then keep the first cards. */
     engine_game *g = engine_create("sprint", "g-def", NULL, 2, seed32, &err);
     REQUIRE(g);
