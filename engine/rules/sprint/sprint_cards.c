@@ -205,12 +205,10 @@ static const char *const card_fields[] = {
     "cost",   "defence", "colour",   "faction",   "vp",
     "income", "explore", "military", "abilities", NULL};
 
-static int parse_card(const json_t *c, int idx, sprint_design *d,
-                      engine_error *err)
+/* parse_card, section 1: key, known fields, name and type. */
+static int parse_card_identity(const json_t *c, int idx, sprint_design *d,
+                               engine_error *err)
 {
-    memset(d, 0, sizeof *d);
-    if (!json_is_object(c))
-        return card_fail(err, idx, NULL, "card", "must be an object");
     const json_t *jk = json_object_get(c, "key");
     const char *key = json_is_string(jk) ? json_string_value(jk) : NULL;
     if (!key || !*key || strlen(key) >= SPRINT_KEY_MAX ||
@@ -245,98 +243,148 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
     else
         return card_fail(err, idx, key, "type",
                          "must be \"development\" or \"world\"");
+    return 0;
+}
+
+/* parse_card, section 2: the central card, or how many copies. */
+static int parse_card_count(const json_t *c, int idx, sprint_design *d,
+                            engine_error *err)
+{
     const json_t *jc = json_object_get(c, "central");
-    if (jc && !json_is_true(jc))
-        return card_fail(err, idx, key, "central", "must be true when present");
-    d->central = jc != NULL;
     int x;
+    if (jc && !json_is_true(jc))
+        return card_fail(err, idx, d->key, "central",
+                         "must be true when present");
+    d->central = jc != NULL;
     if (d->central) {
         if (json_object_get(c, "count"))
-            return card_fail(err, idx, key, "count",
+            return card_fail(err, idx, d->key, "count",
                              "must be absent on the central card (one per "
                              "player, outside the deck)");
         if (d->kind != SPRINT_DEVELOPMENT)
-            return card_fail(err, idx, key, "type",
+            return card_fail(err, idx, d->key, "type",
                              "of the central card must be development");
-    } else {
-        if (get_int(c, "count", 1, 8, -1, &x) < 0 || x < 0)
-            return card_fail(err, idx, key, "count", "must be an integer 1..8");
-        d->count = (uint8_t)x;
+        return 0;
     }
+    if (get_int(c, "count", 1, 8, -1, &x) < 0 || x < 0)
+        return card_fail(err, idx, d->key, "count", "must be an integer 1..8");
+    d->count = (uint8_t)x;
+    return 0;
+}
+
+/* parse_card, section 3 for a development: its cost, and no world fields. */
+static int parse_card_development(const json_t *c, int idx, sprint_design *d,
+                                  engine_error *err)
+{
+    const char *key = d->key;
+    int x;
+    if (json_object_get(c, "defence"))
+        return card_fail(err, idx, key, "defence",
+                         "is only for military worlds");
+    if (json_object_get(c, "colour") || json_object_get(c, "faction"))
+        return card_fail(err, idx, key,
+                         json_object_get(c, "colour") ? "colour" : "faction",
+                         "is only for worlds");
+    if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0)
+        return card_fail(err, idx, key, "cost", "must be an integer 0..9");
+    d->cost = (int8_t)x;
+    return 0;
+}
+
+/* parse_card, section 3 for a world: cost or defence, colour, faction. */
+static int parse_card_world(const json_t *c, int idx, sprint_design *d,
+                            engine_error *err)
+{
+    const char *key = d->key;
     const json_t *jcost = json_object_get(c, "cost");
     const json_t *jdef = json_object_get(c, "defence");
-    if (d->kind == SPRINT_DEVELOPMENT) {
-        if (jdef)
+    int x;
+    if ((jcost != NULL) == (jdef != NULL))
+        return card_fail(err, idx, key, jcost ? "defence" : "cost",
+                         "a world needs exactly one of cost (paid) or "
+                         "defence (military)");
+    d->military_world = jdef != NULL;
+    if (d->military_world) {
+        if (get_int(c, "defence", 1, 9, -1, &x) < 0 || x < 0)
             return card_fail(err, idx, key, "defence",
-                             "is only for military worlds");
-        if (json_object_get(c, "colour") || json_object_get(c, "faction"))
-            return card_fail(err, idx, key,
-                             json_object_get(c, "colour") ? "colour"
-                                                          : "faction",
-                             "is only for worlds");
-        if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0)
-            return card_fail(err, idx, key, "cost", "must be an integer 0..9");
-        d->cost = (int8_t)x;
-    } else {
-        if ((jcost != NULL) == (jdef != NULL))
-            return card_fail(err, idx, key, jcost ? "defence" : "cost",
-                             "a world needs exactly one of cost (paid) or "
-                             "defence (military)");
-        d->military_world = jdef != NULL;
-        if (d->military_world) {
-            if (get_int(c, "defence", 1, 9, -1, &x) < 0 || x < 0)
-                return card_fail(err, idx, key, "defence",
-                                 "must be an integer 1..9");
-        } else if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0) {
-            return card_fail(err, idx, key, "cost", "must be an integer 0..9");
-        }
-        d->cost = (int8_t)x;
-        const json_t *jcol = json_object_get(c, "colour");
-        int col = json_is_string(jcol) ? lookup(colour_names, SPRINT_NCOLOURS,
-                                                json_string_value(jcol))
-                                       : -1;
-        if (col < 0)
-            return card_fail(err, idx, key, "colour",
-                             "must be grey, azure, jade, amber or violet");
-        d->colour = (uint8_t)col;
-        const json_t *jf = json_object_get(c, "faction");
-        if (jf) {
-            const char *f = json_is_string(jf) ? json_string_value(jf) : "";
-            if (strcmp(f, "rebel") == 0)
-                d->faction = SPRINT_REBEL;
-            else if (strcmp(f, "alien") == 0)
-                d->faction = SPRINT_ALIEN;
-            else
-                return card_fail(err, idx, key, "faction",
-                                 "must be \"rebel\" or \"alien\"");
-            if (d->faction == SPRINT_REBEL && !d->military_world)
-                return card_fail(err, idx, key, "faction",
-                                 "rebel worlds must be military (defence)");
-        }
+                             "must be an integer 1..9");
+    } else if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0) {
+        return card_fail(err, idx, key, "cost", "must be an integer 0..9");
     }
+    d->cost = (int8_t)x;
+    const json_t *jcol = json_object_get(c, "colour");
+    int col = json_is_string(jcol) ? lookup(colour_names, SPRINT_NCOLOURS,
+                                            json_string_value(jcol))
+                                   : -1;
+    if (col < 0)
+        return card_fail(err, idx, key, "colour",
+                         "must be grey, azure, jade, amber or violet");
+    d->colour = (uint8_t)col;
+    const json_t *jf = json_object_get(c, "faction");
+    if (!jf)
+        return 0;
+    const char *f = json_is_string(jf) ? json_string_value(jf) : "";
+    if (strcmp(f, "rebel") == 0)
+        d->faction = SPRINT_REBEL;
+    else if (strcmp(f, "alien") == 0)
+        d->faction = SPRINT_ALIEN;
+    else
+        return card_fail(err, idx, key, "faction",
+                         "must be \"rebel\" or \"alien\"");
+    if (d->faction == SPRINT_REBEL && !d->military_world)
+        return card_fail(err, idx, key, "faction",
+                         "rebel worlds must be military (defence)");
+    return 0;
+}
+
+/* parse_card, section 4: the icons and the abilities. */
+static int parse_card_effects(const json_t *c, int idx, sprint_design *d,
+                              engine_error *err)
+{
     static const char *const icons[] = {"vp", "income", "explore", "military"};
     int8_t *slots[] = {&d->vp, &d->income, &d->explore, &d->military};
+    int x;
     for (int i = 0; i < 4; i++) {
         if (get_int(c, icons[i], 0, 9, 0, &x) < 0)
-            return card_fail(err, idx, key, icons[i],
+            return card_fail(err, idx, d->key, icons[i],
                              "must be an integer 0..9");
         *slots[i] = (int8_t)x;
     }
     const json_t *ja = json_object_get(c, "abilities");
-    if (ja) {
-        if (!json_is_array(ja) || json_array_size(ja) > SPRINT_MAX_ABILITIES)
-            return card_fail(err, idx, key, "abilities",
-                             "must be an array of at most %d abilities",
-                             SPRINT_MAX_ABILITIES);
-        for (size_t i = 0; i < json_array_size(ja); i++) {
-            int rc = parse_ability(json_array_get(ja, i), idx, key, (int)i, d,
-                                   &d->ab[i], err);
-            if (rc)
-                return rc;
-            d->nab++;
-        }
+    if (!ja)
+        return 0;
+    if (!json_is_array(ja) || json_array_size(ja) > SPRINT_MAX_ABILITIES)
+        return card_fail(err, idx, d->key, "abilities",
+                         "must be an array of at most %d abilities",
+                         SPRINT_MAX_ABILITIES);
+    for (size_t i = 0; i < json_array_size(ja); i++) {
+        int rc = parse_ability(json_array_get(ja, i), idx, d->key, (int)i, d,
+                               &d->ab[i], err);
+        if (rc)
+            return rc;
+        d->nab++;
     }
     return 0;
+}
+
+/* One card of cards.json into d, section by section; fills err naming the
+ * card and field at fault. */
+static int parse_card(const json_t *c, int idx, sprint_design *d,
+                      engine_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (!json_is_object(c))
+        return card_fail(err, idx, NULL, "card", "must be an object");
+    int rc = parse_card_identity(c, idx, d, err);
+    if (rc == 0)
+        rc = parse_card_count(c, idx, d, err);
+    if (rc == 0)
+        rc = d->kind == SPRINT_DEVELOPMENT
+                 ? parse_card_development(c, idx, d, err)
+                 : parse_card_world(c, idx, d, err);
+    if (rc == 0)
+        rc = parse_card_effects(c, idx, d, err);
+    return rc;
 }
 
 int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
