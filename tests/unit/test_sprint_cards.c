@@ -80,6 +80,31 @@ static char *mutated(const char *key, const char *replacement)
     return out;
 }
 
+/* Ability text is written once, in cards.json: every card with an ability
+ * (or the central card) has some, each ability's numbers appear in it, and
+ * clients get it unchanged. */
+static void test_card_texts(void)
+{
+    for (int i = 0; i < CS->ndesigns; i++) {
+        const sprint_design *d = &CS->designs[i];
+        CHECKF((d->nab > 0 || d->central) == (d->text[0] != 0),
+               "%s: text \"%s\" for %d abilities", d->key, d->text, d->nab);
+        for (int k = 0; k < d->nab; k++) {
+            const sprint_ability *a = &d->ab[k];
+            int nums[3] = {a->amount, a->every > 1 ? a->every : 0, a->income};
+            for (int n = 0; n < 3; n++) {
+                char num[16];
+                snprintf(num, sizeof num, "%d", nums[n]);
+                CHECKF(nums[n] == 0 || strstr(d->text, num),
+                       "%s: text \"%s\" does not say %s", d->key, d->text, num);
+            }
+        }
+        json_t *j = sprint_design_json(d);
+        CHECK_EQ_STR(json_string_value(json_object_get(j, "text")), d->text);
+        json_decref(j);
+    }
+}
+
 static void test_card_validation_rejects_bad_files(void)
 {
     expect_bad("{", "cards.json line");
@@ -162,6 +187,10 @@ static void test_card_validation_rejects_bad_files(void)
          "\"type\": \"development\", \"central\": true, \"count\": 1, "
          "\"cost\": 1}",
          "(wayfinder_cadre): count must be absent on the central card"},
+        {"salvage_crews",
+         "{\"key\": \"salvage_crews\", \"name\": \"Salvage Crews\", \"type\": "
+         "\"development\", \"count\": 3, \"cost\": 1, \"text\": 7}",
+         "(salvage_crews): text must be a string"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *text = mutated(cases[i].key, cases[i].line);
@@ -188,6 +217,7 @@ int main(void)
     if (sprint_test_init())
         return 1;
     RUN(test_builtin_cards);
+    RUN(test_card_texts);
     RUN(test_card_validation_rejects_bad_files);
     return TEST_SUMMARY();
 }

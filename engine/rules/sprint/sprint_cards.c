@@ -1,8 +1,9 @@
 /*
  * sprint_cards.c - Galactic Sprint's card data: parses and validates
  * cards.json (embedded by sprint_cards_data.S) into an immutable table,
- * generates each card's rules text from its data, and renders the public
- * card catalogue for clients.
+ * and renders the public card catalogue for clients. A card's ability text
+ * is written once, in cards.json ("text"), and passed through to clients
+ * and to the rules document (scripts/sprint-cards.mjs).
  *
  * Card effects are data drawn from a small vocabulary (sprint.h); the rules
  * in sprint_rules.c interpret them. Nothing here knows about games in play.
@@ -201,9 +202,9 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
 }
 
 static const char *const card_fields[] = {
-    "key",    "name",    "type",     "count",     "central",
-    "cost",   "defence", "colour",   "faction",   "vp",
-    "income", "explore", "military", "abilities", NULL};
+    "key",      "name",      "type",    "count", "central", "cost",
+    "defence",  "colour",    "faction", "vp",    "income",  "explore",
+    "military", "abilities", "text",    NULL};
 
 /* parse_card, section 1: key, known fields, name and type. */
 static int parse_card_identity(const json_t *c, int idx, sprint_design *d,
@@ -234,6 +235,15 @@ static int parse_card_identity(const json_t *c, int idx, sprint_design *d,
                          "must be a string of 1..%d bytes",
                          SPRINT_NAME_MAX - 1);
     memcpy(d->name, json_string_value(jn), strlen(json_string_value(jn)) + 1);
+    const json_t *jtext = json_object_get(c, "text");
+    if (jtext && (!json_is_string(jtext) ||
+                  strlen(json_string_value(jtext)) >= SPRINT_TEXT_MAX))
+        return card_fail(err, idx, key, "text",
+                         "must be a string of at most %d bytes",
+                         SPRINT_TEXT_MAX - 1);
+    if (jtext)
+        memcpy(d->text, json_string_value(jtext),
+               strlen(json_string_value(jtext)) + 1);
     const json_t *jt = json_object_get(c, "type");
     const char *type = json_is_string(jt) ? json_string_value(jt) : "";
     if (strcmp(type, "development") == 0)
@@ -503,112 +513,8 @@ int sprint_total_cards(const sprint_cardset *cs, int seats)
     return cs->ndeck + seats;
 }
 
-/* ------------------------------------------------------------- texts -- */
-
-/* "jade world", "military icon" ... (singular or plural) */
-static const char *what_words(int what, int plural)
-{
-    static const char *const one[SPRINT_W_COUNT] = {
-        "card",           "development",        "world",
-        "military world", "non-military world", "rebel world",
-        "alien world",    "grey world",         "azure world",
-        "jade world",     "amber world",        "violet world",
-        "military icon",  "explore icon",       "income icon"};
-    static const char *const many[SPRINT_W_COUNT] = {
-        "cards",           "developments",        "worlds",
-        "military worlds", "non-military worlds", "rebel worlds",
-        "alien worlds",    "grey worlds",         "azure worlds",
-        "jade worlds",     "amber worlds",        "violet worlds",
-        "military icons",  "explore icons",       "income icons"};
-    if (what < 0 || what >= SPRINT_W_COUNT)
-        return "?";
-    return plural ? many[what] : one[what];
-}
-
-static void ability_text(const sprint_ability *a, char *buf, size_t n)
-{
-    switch (a->type) {
-    case SPRINT_AB_DISCOUNT:
-        snprintf(buf, n, "Your %s cost %d less to place.",
-                 what_words(a->what, 1), a->amount);
-        break;
-    case SPRINT_AB_MILITARY_VS:
-        snprintf(buf, n, "+%d military against %s only.", a->amount,
-                 what_words(a->what, 1));
-        break;
-    case SPRINT_AB_PAY_MILITARY:
-        snprintf(buf, n,
-                 "You may pay for a military world instead of "
-                 "conquering it, at its defence minus 1 (never an "
-                 "alien world).");
-        break;
-    case SPRINT_AB_CONVOY:
-        snprintf(buf, n,
-                 "When you place this world, you may also place a "
-                 "second %s from your hand this round.",
-                 a->what == SPRINT_W_WORLD ? "world" : what_words(a->what, 0));
-        break;
-    case SPRINT_AB_VP_PER:
-    case SPRINT_AB_VP_PER_RIVAL:
-    case SPRINT_AB_INCOME_PER: {
-        char per[64];
-        if (a->every > 1)
-            snprintf(per, sizeof per, "every %d %s", a->every,
-                     what_words(a->what, 1));
-        else
-            snprintf(per, sizeof per, "each %s", what_words(a->what, 0));
-        snprintf(buf, n, "+%d %s for %s in %s.", a->amount,
-                 a->type == SPRINT_AB_INCOME_PER ? "income" : "VP", per,
-                 a->type == SPRINT_AB_VP_PER_RIVAL
-                     ? "the empire of the rival you choose"
-                     : "your empire");
-        break;
-    }
-    case SPRINT_AB_BONUS_IF:
-        if (a->amount && a->income)
-            snprintf(buf, n,
-                     "+%d VP and +%d income if you have at least one "
-                     "other %s (once).",
-                     a->amount, a->income, what_words(a->what, 0));
-        else
-            snprintf(buf, n,
-                     "+%d %s if you have at least one other %s "
-                     "(once).",
-                     a->amount ? a->amount : a->income,
-                     a->amount ? "VP" : "income", what_words(a->what, 0));
-        break;
-    case SPRINT_AB_TOP_MILITARY:
-        snprintf(buf, n,
-                 "At income, draw %d more card%s if no empire has "
-                 "more military than yours (at least 1).",
-                 a->amount, a->amount == 1 ? "" : "s");
-        break;
-    default:
-        snprintf(buf, n, "?");
-    }
-}
-
-void sprint_design_text(const sprint_design *d, char *buf, size_t n)
-{
-    size_t used = 0;
-    buf[0] = 0;
-    if (d->central)
-        used += (size_t)snprintf(buf, n,
-                                 "Central: each player may place it "
-                                 "once per game instead of a "
-                                 "development from hand.");
-    for (int i = 0; i < d->nab && used < n; i++) {
-        char one[200];
-        ability_text(&d->ab[i], one, sizeof one);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "",
-                                 one);
-    }
-}
-
 json_t *sprint_design_json(const sprint_design *d)
 {
-    char text[600];
-    sprint_design_text(d, text, sizeof text);
     json_t *o = json_object();
     json_object_set_new(o, "key", json_string(d->key));
     json_object_set_new(o, "name", json_string(d->name));
@@ -652,7 +558,7 @@ json_t *sprint_design_json(const sprint_design *d)
         json_array_append_new(abs, ja);
     }
     json_object_set_new(o, "abilities", abs);
-    json_object_set_new(o, "text", json_string(text));
+    json_object_set_new(o, "text", json_string(d->text));
     return o;
 }
 
