@@ -354,10 +354,9 @@ static int apply_timeout(engine_game *g, const engine_input *in,
             nonces[s] = p->nonce;
             continue;
         }
-        json_t *d = rs->default_order_rng
-                        ? rs->default_order_rng(g->state, s, w.id, &g->rng)
-                    : rs->default_order ? rs->default_order(g->state, s, w.id)
-                                        : NULL;
+        json_t *d = rs->default_order
+                        ? rs->default_order(g->state, s, w.id, &g->rng)
+                        : NULL;
         engine_error ignored = {0};
         if (!json_is_object(d) || !rs->check_order ||
             rs->check_order(g->state, s, w.id, d, &ignored) != 0) {

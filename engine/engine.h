@@ -44,9 +44,9 @@ enum {
 };
 
 typedef struct engine_error {
-    int code;         /* one of ENGINE_E*, 0 when no error */
-    char field[64];   /* the payload field at fault, "" when none */
-    char msg[256];    /* human-readable reason, safe to show to the actor */
+    int code;       /* one of ENGINE_E*, 0 when no error */
+    char field[64]; /* the payload field at fault, "" when none */
+    char msg[256];  /* human-readable reason, safe to show to the actor */
 } engine_error;
 
 /* Fill err (may be NULL) and return code. printf-style. The message and
@@ -73,9 +73,9 @@ void engine_utf8_clean(char *s);
 typedef struct engine_rng {
     uint8_t key[32];
     uint64_t stream;
-    uint32_t counter;   /* next 64-byte block to generate */
-    uint8_t buf[256];   /* generated, not yet consumed keystream */
-    uint16_t pos, len;  /* consumed/filled bytes of buf */
+    uint32_t counter;  /* next 64-byte block to generate */
+    uint8_t buf[256];  /* generated, not yet consumed keystream */
+    uint16_t pos, len; /* consumed/filled bytes of buf */
 } engine_rng;
 
 /* Cannot fail. */
@@ -134,15 +134,15 @@ typedef enum {
 } engine_input_kind;
 
 typedef struct engine_input {
-    int seat;                  /* acting seat; ENGINE_PUBLIC for timeout/abort */
+    int seat; /* acting seat; ENGINE_PUBLIC for timeout/abort */
     engine_input_kind kind;
-    const char *window;        /* window id; may be NULL for abort */
-    const json_t *payload;     /* borrowed; the order, the play, or NULL.
-                                  A play may also carry "window" (as the API
-                                  body does); it must then equal window and
-                                  the ruleset never sees it. */
-    uint8_t nonce[ENGINE_NONCE_BYTES]; /* orders only: from the caller's
-                                          per-order nonce source (OS random) */
+    const char *window;    /* window id; may be NULL for abort */
+    const json_t *payload; /* borrowed; the order, the play, or NULL.
+                              A play may also carry "window" (as the API
+                              body does); it must then equal window and
+                              the ruleset never sees it. */
+    uint8_t nonce[ENGINE_NONCE_BYTES];     /* orders only: from the caller's
+                                              per-order nonce source (OS random) */
     char window_buf[ENGINE_WINDOW_ID_MAX]; /* storage engine_bot_action
                                               points window at */
 } engine_input;
@@ -193,6 +193,12 @@ const engine_ruleset *const *engine_rulesets(size_t *n);
 /* A description for clients: {"id","title","summary","min_seats",
  * "max_seats","options": JSON Schema}. */
 json_t *engine_ruleset_describe(const engine_ruleset *rs);
+/* Check a game's options (NULL means none) for a seat count: the seat count
+ * in range (field "seats"), options an object, every key declared in the
+ * ruleset's options table with a value of its kind, then the ruleset's own
+ * rules across fields and seats. 0, or ENGINE_EINVALID naming the field. */
+int engine_check_options(const engine_ruleset *rs, const json_t *options,
+                         int seats, engine_error *err);
 
 /* --------------------------------------------------------------- games -- */
 typedef struct engine_game engine_game;

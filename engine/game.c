@@ -180,28 +180,8 @@ engine_game *engine_create(const char *ruleset_id, const char *game_id,
         engine_fail(&e, ENGINE_EINVALID, "seed", "a game needs a seed");
         goto fail;
     }
-    if (seats < rs->min_seats || seats > rs->max_seats ||
-        seats > ENGINE_MAX_SEATS) {
-        engine_fail(&e, ENGINE_EINVALID, "seats",
-                    "%s needs %d to %d seats, got %d", rs->title, rs->min_seats,
-                    rs->max_seats, seats);
+    if (engine_check_options(rs, options, seats, &e) != 0)
         goto fail;
-    }
-    if (options && !json_is_object(options)) {
-        engine_fail(&e, ENGINE_EINVALID, "options",
-                    "options must be a JSON object");
-        goto fail;
-    }
-    if (rs->check_options) {
-        if (rs->check_options(options, seats, &e) != 0)
-            goto fail;
-    } else if (options && json_object_size(options) > 0) {
-        const char *key =
-            json_object_iter_key(json_object_iter((json_t *)options));
-        engine_fail(&e, ENGINE_EINVALID, key, "%s takes no options (got %s)",
-                    rs->title, key);
-        goto fail;
-    }
     g = game_alloc(rs, game_id, options, seats, seed);
     if (!g) {
         engine_fail(&e, ENGINE_EINTERNAL, "", "out of memory");

@@ -76,12 +76,7 @@ const engine_ruleset *const *engine_rulesets(size_t *n)
 
 json_t *engine_ruleset_describe(const engine_ruleset *rs)
 {
-    json_t *schema = NULL;
-    if (rs->options_schema)
-        schema = json_loads(rs->options_schema, 0, NULL);
-    if (!schema)
-        schema = json_pack("{s:s, s:{}, s:b}", "type", "object", "properties",
-                           "additionalProperties", 0);
+    json_t *schema = engine_options_schema(rs->options);
     return json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "id", rs->id, "title",
                      rs->title, "summary", rs->summary, "min_seats",
                      rs->min_seats, "max_seats", rs->max_seats, "options",

@@ -32,20 +32,101 @@ int engine_ctx_seats(const engine_ctx *ctx);
 void engine_ctx_log(engine_ctx *ctx, json_t *entry);
 void engine_ctx_log_private(engine_ctx *ctx, int seat, json_t *entry);
 
+/* ------------------------------------------------------------- options -- */
+
+/* A ruleset's options are declared once, as a table of engine_option ending
+ * with {0}. The engine makes from it both the JSON Schema clients see
+ * (engine_ruleset_describe) and the check every game's options pass
+ * (engine_check_options), and setup reads values with engine_option_int. */
+typedef enum engine_option_kind {
+    ENGINE_OPTION_BOOL,  /* true or false; absent means false */
+    ENGINE_OPTION_INT,   /* an integer in min..max; absent means def */
+    ENGINE_OPTION_NAMES, /* an array of at most max distinct names taken from
+                            choices; absent means none */
+} engine_option_kind;
+
+typedef struct engine_option {
+    const char *name; /* the key in the options object; NULL ends a table */
+    engine_option_kind kind;
+    const char *title;          /* for players: the schema's "description" */
+    int min, max;               /* INT: the range; NAMES: max is max items */
+    int def;                    /* INT: the value when absent (in range) */
+    const char *const *choices; /* NAMES: the allowed names, NULL-ended */
+} engine_option;
+
+/* Check options (NULL means none) against table (NULL means no options):
+ * an object whose every key is a declared option holding a value of its
+ * kind. Fills err naming the field at fault (ENGINE_EINVALID). This is
+ * exactly what the table's JSON Schema accepts. */
+int engine_options_valid(const engine_option *table, const json_t *options,
+                         engine_error *err);
+/* The JSON Schema of table, a new object ({"type":"object",
+ * "properties":{...},"additionalProperties":false}); NULL on OOM. */
+json_t *engine_options_schema(const engine_option *table);
+/* The value of an INT or BOOL option from options already checked: the
+ * given value, else the declared default (def for INT, 0 for BOOL); 0 for a
+ * name table does not declare. */
+int engine_option_int(const engine_option *table, const json_t *options,
+                      const char *name);
+
+/* ------------------------------------------------- plain-data states -- */
+
+/* Helpers for a ruleset whose state is one flat struct of ints (no
+ * pointers): clone is a copy, destroy is free(), and save/load follow a
+ * table of engine_field ending with {0}. The saved document is an object
+ * with one key per field, all required, no others. */
+typedef enum engine_field_kind {
+    ENGINE_FIELD_INT,  /* an integer in min..max */
+    ENGINE_FIELD_BOOL, /* 0 or 1, saved as false / true */
+    ENGINE_FIELD_SEAT, /* -1 (saved as null) or a seat 0..max */
+    ENGINE_FIELD_NAME, /* an index into names, saved as that name */
+} engine_field_kind;
+
+typedef struct engine_field {
+    const char *name; /* the key in the saved object; NULL ends a table */
+    engine_field_kind kind;
+    size_t offset;            /* offsetof the int (or the array's first) */
+    int min, max;             /* INT: the range; SEAT: the highest seat */
+    const char *const *names; /* NAME: the names, NULL-ended */
+    /* Arrays: len > 0 makes the field an int array saved as a JSON array
+     * of len rows of cols ints each (cols 0 or 1: a flat array of ints;
+     * cols 2 and up: each row an array). With has_count, the array holds
+     * only as many rows as the int at count_offset says (saved: that many;
+     * loaded: sets it, at most len). */
+    int len, cols;
+    int has_count;
+    size_t count_offset;
+} engine_field;
+
+/* A malloc'd copy of the size bytes at state; NULL on OOM. */
+void *engine_plain_clone(const void *state, size_t size);
+/* The saved document of state (a new object); NULL on OOM. */
+json_t *engine_plain_save(const void *state, const engine_field *fields);
+/* Fill state (which the caller zeroed) from saved; ENGINE_EINTERNAL naming
+ * the field if saved does not match fields (wrong type, out of range,
+ * missing or unknown key). On failure state may be partly written: load
+ * into a local, check what the table cannot say, then clone it. */
+int engine_plain_load(void *state, const json_t *saved,
+                      const engine_field *fields, engine_error *err);
+
+/* ------------------------------------------------------------ the table -- */
+
 struct engine_ruleset {
     const char *id;      /* stable, [a-z0-9_]+ */
     const char *title;   /* for players */
     const char *summary; /* one or two sentences for the lobby */
     int min_seats, max_seats;
-    const char *options_schema; /* JSON Schema (text) of the options object */
+    const engine_option *options; /* the options table; NULL: none */
 
     /* Optional one-time start-up work: parse and validate the ruleset's data
      * (cards, boards) into an immutable table. Called by engine_init before
      * any game exists; a failure is a clear start-up error. NULL if none. */
     int (*init)(engine_error *err);
 
-    /* Check options (NULL means defaults) for a seat count; fill err naming
-     * the field. Optional: NULL accepts only an empty/NULL options object. */
+    /* Optional: the rules on options the table cannot state (rules across
+     * fields, or on the seat count), stated in the options' titles too.
+     * Called only with options the table accepted (NULL for none) and a
+     * seat count in range; fill err naming the field. */
     int (*check_options)(const json_t *options, int seats, engine_error *err);
 
     /* Build the initial state (deal, shuffle...). May log. */
@@ -67,8 +148,14 @@ struct engine_ruleset {
      * JSON object. */
     int (*check_order)(const void *state, int seat, const char *window,
                        const json_t *order, engine_error *err);
-    /* The order a seat gets when the window times out without one (NEW). */
-    json_t *(*default_order)(const void *state, int seat, const char *window);
+    /* The order a seat gets when the window times out without one (NEW).
+     * rng is the game's, so a default that needs chance (a random throw)
+     * draws from it and replay reproduces the draw; a ruleset whose
+     * defaults need no chance ignores it. The core checks the answer with
+     * check_order; NULL (or no function) means the window cannot time out
+     * for that seat, an internal error. */
+    json_t *(*default_order)(const void *state, int seat, const char *window,
+                             engine_rng *rng);
     /* The part of a seat's order everyone may see on reveal (NEW); NULL
      * function means the whole order is public after lock. */
     json_t *(*public_order)(const void *state, int seat, const char *window,
@@ -100,12 +187,6 @@ struct engine_ruleset {
 
     int (*is_over)(const void *state);
     json_t *(*result)(const void *state); /* NEW; NULL while running */
-
-    /* Optional, sealed windows: like default_order, for defaults that need
-     * chance (a random throw). rng is the game's, so replay reproduces the
-     * draw. When set, the core calls it instead of default_order. NEW. */
-    json_t *(*default_order_rng)(const void *state, int seat,
-                                 const char *window, engine_rng *rng);
 };
 
 #endif

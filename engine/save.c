@@ -198,7 +198,7 @@ engine_game *engine_load(const json_t *saved, engine_error *err)
                     "saved options, seats, inputs or seed are corrupt");
         goto fail;
     }
-    if (rs->check_options && rs->check_options(options, (int)seats, &e) != 0) {
+    if (engine_check_options(rs, options, (int)seats, &e) != 0) {
         e.code = ENGINE_EINTERNAL;
         goto fail;
     }

@@ -5,9 +5,6 @@
 //
 //   node scripts/sprint-cards.mjs           rewrite the section in place
 //   node scripts/sprint-cards.mjs --check   exit 1 if the section is stale
-//
-// The ability texts follow the same wording as sprint_design_text in
-// engine/rules/sprint/sprint_cards.c (what clients see); keep them in step.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,68 +15,9 @@ const docPath = join(root, 'docs/games/sprint.md');
 const BEGIN = '<!-- cards:begin -->';
 const END = '<!-- cards:end -->';
 
-const one = {
-  card: 'card', development: 'development', world: 'world',
-  military_world: 'military world', civil_world: 'non-military world',
-  rebel_world: 'rebel world', alien_world: 'alien world',
-  grey_world: 'grey world', azure_world: 'azure world', jade_world: 'jade world',
-  amber_world: 'amber world', violet_world: 'violet world',
-  military_icon: 'military icon', explore_icon: 'explore icon',
-  income_icon: 'income icon',
-};
-const many = Object.fromEntries(Object.entries(one).map(([k, v]) => [
-  k, v === 'card' ? 'cards' : v.replace(/(world|development|icon)$/, '$1s'),
-]));
-
-function abilityText(a) {
-  const amount = a.amount ?? 0;
-  switch (a.type) {
-    case 'discount':
-      return `Your ${many[a.what]} cost ${amount} less to place.`;
-    case 'military_vs':
-      return `+${amount} military against ${many[a.what]} only.`;
-    case 'pay_military':
-      return 'You may pay for a military world instead of conquering it, at ' +
-        'its defence minus 1 (never an alien world).';
-    case 'convoy':
-      return 'When you place this world, you may also place a second ' +
-        `${a.what === 'world' ? 'world' : one[a.what]} from your hand this round.`;
-    case 'vp_per':
-    case 'vp_per_rival':
-    case 'income_per': {
-      const every = a.every ?? 1;
-      const per = every > 1 ? `every ${every} ${many[a.what]}` : `each ${one[a.what]}`;
-      const unit = a.type === 'income_per' ? 'income' : 'VP';
-      const where = a.type === 'vp_per_rival'
-        ? 'the empire of the rival you choose' : 'your empire';
-      return `+${amount} ${unit} for ${per} in ${where}.`;
-    }
-    case 'bonus_if': {
-      const inc = a.income ?? 0;
-      if (amount && inc) {
-        return `+${amount} VP and +${inc} income if you have at least one ` +
-          `other ${one[a.what]} (once).`;
-      }
-      return `+${amount || inc} ${amount ? 'VP' : 'income'} if you have at ` +
-        `least one other ${one[a.what]} (once).`;
-    }
-    case 'top_military':
-      return `At income, draw ${amount} more card${amount === 1 ? '' : 's'} if ` +
-        'no empire has more military than yours (at least 1).';
-    default:
-      throw new Error(`unknown ability type ${a.type}`);
-  }
-}
-
-function cardText(c) {
-  const parts = [];
-  if (c.central) {
-    parts.push('Central: each player may place it once per game instead of ' +
-      'a development from hand.');
-  }
-  for (const a of c.abilities ?? []) parts.push(abilityText(a));
-  return parts.join(' ');
-}
+// Each card's ability text is written once, in cards.json ("text"): the
+// engine hands the same text to clients in every view.
+const cardText = (c) => c.text ?? '';
 
 const esc = (s) => String(s).replace(/\|/g, '\\|');
 

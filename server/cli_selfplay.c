@@ -12,6 +12,11 @@
  * every finished game is replayed from its export (engine_replay_export);
  * that is slow and meant for correctness, not for the speed figure.
  *
+ * --bot names one bot level for every seat, or a comma list with one level
+ * per seat ("basic,random": seat 0 basic, seat 1 random) for tables of
+ * mixed bots. The results histogram counts winning seats, "draw", "loss"
+ * (nobody won and it is not a draw: a solitaire game lost) and "aborted".
+ *
  * The clock is read here, not in the engine (which has none).
  */
 #include <errno.h>
@@ -28,6 +33,7 @@
 #define BOT_STREAM 2
 #define MAX_INPUTS_PER_GAME 1000000
 #define MAX_SEED_BYTES 64
+#define MAX_LEVEL 32
 
 typedef struct selfplay_opts {
     const engine_ruleset *rs;
@@ -35,7 +41,8 @@ typedef struct selfplay_opts {
     long games;
     uint8_t seed[MAX_SEED_BYTES];
     size_t seed_len;
-    const char *bot;
+    const char *bot; /* as given: one level, or one per seat */
+    char bots[ENGINE_MAX_SEATS][MAX_LEVEL]; /* each seat's level */
     json_t *options;
     int check;
 } selfplay_opts;
@@ -45,14 +52,17 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: conclave selfplay --ruleset ID [--seats N] [--games G] "
             "[--seed HEX]\n"
-            "                         [--bot random|basic] [--options JSON] "
-            "[--check]\n\n"
+            "                         [--bot LEVEL[,LEVEL...]] [--options "
+            "JSON] [--check]\n\n"
             "Play G games (default 1000) between bots in-process and print "
             "one JSON line:\n"
             "{\"ruleset\",\"seats\",\"games\",\"bot\",\"inputs\",\"seconds\","
             "\"games_per_s\",\"inputs_per_s\",\"results\":{...}}.\n"
             "--seats defaults to the ruleset's minimum, --seed (1 to 64 bytes "
             "in hex) to 00.\n"
+            "--bot (default random) is one level for every seat, or a comma "
+            "list of one\nlevel per seat (basic,random: seat 0 basic, seat 1 "
+            "random).\n"
             "--check verifies save/load after every input and replays every "
             "game from its\nexport; exit status 1 if anything disagrees.\n");
 }
@@ -65,6 +75,42 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     if (errno || end == s || *end || v < lo || v > hi)
         return -1;
     *out = v;
+    return 0;
+}
+
+/* Fill o->bots from o->bot: one level for every seat, or exactly one per
+ * seat. Returns 0, or 2 after printing a usage error. */
+static int split_bots(selfplay_opts *o)
+{
+    const char *p = o->bot;
+    int n = 0;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= MAX_LEVEL) {
+            fprintf(stderr,
+                    "conclave selfplay: --bot \"%s\": each level must be 1 "
+                    "to %d characters\n",
+                    o->bot, MAX_LEVEL - 1);
+            return 2;
+        }
+        if (n < ENGINE_MAX_SEATS) {
+            memcpy(o->bots[n], p, len);
+            o->bots[n][len] = '\0';
+        }
+        n++;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    if (n != 1 && n != o->seats) {
+        fprintf(stderr,
+                "conclave selfplay: --bot lists %d levels for %d seats; give "
+                "one level for all seats or one per seat\n",
+                n, o->seats);
+        return 2;
+    }
+    for (int i = 1; n == 1 && i < o->seats; i++)
+        memcpy(o->bots[i], o->bots[0], MAX_LEVEL);
     return 0;
 }
 
@@ -140,7 +186,7 @@ static int parse_args(int argc, char **argv, selfplay_opts *o)
         return 2;
     }
     o->seats = seats ? (int)seats : o->rs->min_seats;
-    return 0;
+    return split_bots(o);
 }
 
 /* K = SHA-256("conclave-selfplay/1" || seed): the key of the run's seed
@@ -154,8 +200,8 @@ static void run_key(const selfplay_opts *o, uint8_t out[ENGINE_HASH_BYTES])
     engine_sha256(buf, sizeof tag - 1 + o->seed_len, out);
 }
 
-/* The histogram key of a result: "aborted", "draw", or the winning seats
- * ("0", "1,2"). */
+/* The histogram key of a result: "aborted", "draw", "loss" (no winner and
+ * no draw: a solitaire game lost), or the winning seats ("0", "1,2"). */
 static void result_key(const json_t *res, char *out, size_t size)
 {
     const json_t *winners = json_object_get(res, "winners");
@@ -166,7 +212,8 @@ static void result_key(const json_t *res, char *out, size_t size)
         return;
     }
     if (json_array_size(winners) == 0) {
-        snprintf(out, size, "draw");
+        snprintf(out, size, "%s",
+                 json_is_true(json_object_get(res, "draw")) ? "draw" : "loss");
         return;
     }
     out[0] = '\0';
@@ -263,7 +310,8 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
         int seat = 0;
         while (seat < ENGINE_MAX_SEATS && !(todo & (1u << seat)))
             seat++;
-        if (engine_bot_action(g, seat, o->bot, bots, &in, &err) != 0) {
+        const char *level = o->bots[seat < o->seats ? seat : 0];
+        if (engine_bot_action(g, seat, level, bots, &in, &err) != 0) {
             fprintf(stderr, "conclave selfplay: game %ld, seat %d: %s\n", index,
                     seat, err.msg);
             goto done;
@@ -277,7 +325,7 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
             fprintf(stderr,
                     "conclave selfplay: game %ld: the %s bot's %s "
                     "was refused: %s\n",
-                    index, o->bot, engine_input_kind_name(in.kind), err.msg);
+                    index, level, engine_input_kind_name(in.kind), err.msg);
             goto done;
         }
         (*inputs)++;
@@ -338,14 +386,17 @@ int cmd_selfplay(int argc, char **argv)
             secs = 1e-9;
         /* Rates are per wall-clock second; cpu_seconds tells how much of
          * that this process ran, for a busy machine. */
-        json_t *out =
-            json_pack("{s:s, s:i, s:I, s:s, s:I, s:f, s:f, s:I, s:I, s:O, s:b}",
-                      "ruleset", o.rs->id, "seats", o.seats, "games",
-                      (json_int_t)o.games, "bot", o.bot, "inputs",
-                      (json_int_t)inputs, "seconds", secs, "cpu_seconds", cpu,
-                      "games_per_s", (json_int_t)((double)o.games / secs),
-                      "inputs_per_s", (json_int_t)((double)inputs / secs),
-                      "results", histogram, "checked", o.check);
+        json_t *levels = json_array();
+        for (int i = 0; i < o.seats; i++)
+            json_array_append_new(levels, json_string(o.bots[i]));
+        json_t *out = json_pack(
+            "{s:s, s:i, s:I, s:s, s:o, s:I, s:f, s:f, s:I, s:I, s:O, s:b}",
+            "ruleset", o.rs->id, "seats", o.seats, "games", (json_int_t)o.games,
+            "bot", o.bot, "bots", levels, "inputs", (json_int_t)inputs,
+            "seconds", secs, "cpu_seconds", cpu, "games_per_s",
+            (json_int_t)((double)o.games / secs), "inputs_per_s",
+            (json_int_t)((double)inputs / secs), "results", histogram,
+            "checked", o.check);
         json_dumpf(out, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
         fputc('\n', stdout);
         json_decref(out);

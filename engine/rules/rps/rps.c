@@ -11,6 +11,7 @@
  * (drawn from the game RNG, so replays agree). After the last round the
  * higher score wins; equal scores draw.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +21,13 @@
 #define MAX_ROUNDS 99
 #define NOTE_MAX 64
 
-static const char *const throws[3] = {"rock", "paper", "scissors"};
+static const char *const throws[4] = {"rock", "paper", "scissors", NULL};
 
 typedef struct rps {
     int rounds; /* rounds to play */
     int played; /* rounds resolved; window "r<played+1>" */
     int score[2];
-    unsigned char hist[MAX_ROUNDS][2]; /* throws of each played round */
+    int hist[MAX_ROUNDS][2]; /* throws of each played round (0..2) */
 } rps;
 
 /* 0 rock, 1 paper, 2 scissors; -1 if not a throw. */
@@ -54,28 +55,19 @@ static int is_over(const void *state)
 
 /* ------------------------------------------------------------- options -- */
 
-static int check_options(const json_t *options, int seats, engine_error *err)
-{
-    const char *key;
-    json_t *val;
-    (void)seats; /* min_seats = max_seats = 2 already */
-    json_object_foreach((json_t *)options, key, val)
-    {
-        if (strcmp(key, "rounds") != 0)
-            return engine_fail(err, ENGINE_EINVALID, key,
-                               "unknown option \"%.40s\"", key);
-        if (!json_is_integer(val) || json_integer_value(val) < 1 ||
-            json_integer_value(val) > MAX_ROUNDS)
-            return engine_fail(err, ENGINE_EINVALID, "rounds",
-                               "rounds must be an integer from 1 to %d",
-                               MAX_ROUNDS);
-    }
-    return 0;
-}
+static const engine_option options[] = {
+    {.name = "rounds",
+     .kind = ENGINE_OPTION_INT,
+     .title = "rounds to play",
+     .min = 1,
+     .max = MAX_ROUNDS,
+     .def = 3},
+    {0},
+};
 
 /* ------------------------------------------------- state as plain data -- */
 
-static void *setup(engine_ctx *ctx, const json_t *options, int seats,
+static void *setup(engine_ctx *ctx, const json_t *opts, int seats,
                    engine_error *err)
 {
     (void)ctx, (void)seats;
@@ -84,69 +76,56 @@ static void *setup(engine_ctx *ctx, const json_t *options, int seats,
         engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
         return NULL;
     }
-    const json_t *rounds = json_object_get(options, "rounds");
-    r->rounds = rounds ? (int)json_integer_value(rounds) : 3;
+    r->rounds = engine_option_int(options, opts, "rounds");
     return r;
-}
-
-static void destroy(void *state)
-{
-    free(state);
 }
 
 static void *clone(const void *state)
 {
-    rps *r = malloc(sizeof *r);
-    if (r)
-        memcpy(r, state, sizeof *r);
-    return r;
+    return engine_plain_clone(state, sizeof(rps));
 }
 
-static json_t *history_json(const rps *r)
-{
-    json_t *h = json_array();
-    for (int i = 0; i < r->played; i++)
-        json_array_append_new(h, json_pack("[s,s]", throws[r->hist[i][0]],
-                                           throws[r->hist[i][1]]));
-    return h;
-}
+/* The saved document: {"rounds", "history": [[throw, throw] per round
+ * played]}; played is the history's length and the scores follow from it,
+ * so a saved game cannot disagree with itself. */
+static const engine_field fields[] = {
+    {.name = "rounds",
+     .kind = ENGINE_FIELD_INT,
+     .offset = offsetof(rps, rounds),
+     .min = 1,
+     .max = MAX_ROUNDS},
+    {.name = "history",
+     .kind = ENGINE_FIELD_NAME,
+     .offset = offsetof(rps, hist),
+     .names = throws,
+     .len = MAX_ROUNDS,
+     .cols = 2,
+     .has_count = 1,
+     .count_offset = offsetof(rps, played)},
+    {0},
+};
 
 static json_t *save(const void *state)
 {
-    const rps *r = state;
-    return json_pack("{s:i, s:o}", "rounds", r->rounds, "history",
-                     history_json(r));
+    return engine_plain_save(state, fields);
 }
 
-/* The score is derived from the history, so a saved game cannot disagree
- * with itself. */
 static void *load(const json_t *saved, engine_error *err)
 {
     rps r = {0};
-    json_t *hist = NULL, *round;
-    size_t i;
-    if (json_unpack((json_t *)saved, "{s:i, s:o !}", "rounds", &r.rounds,
-                    "history", &hist) != 0 ||
-        r.rounds < 1 || r.rounds > MAX_ROUNDS || !json_is_array(hist) ||
-        json_array_size(hist) > (size_t)r.rounds)
-        goto corrupt;
-    json_array_foreach(hist, i, round)
-    {
-        const char *a = NULL, *b = NULL;
-        if (json_unpack(round, "[s,s!]", &a, &b) != 0 || throw_index(a) < 0 ||
-            throw_index(b) < 0)
-            goto corrupt;
-        r.hist[i][0] = (unsigned char)throw_index(a);
-        r.hist[i][1] = (unsigned char)throw_index(b);
-        int w = round_winner(throw_index(a), throw_index(b));
+    if (engine_plain_load(&r, saved, fields, err) != 0)
+        return NULL;
+    if (r.played > r.rounds) {
+        engine_fail(err, ENGINE_EINTERNAL, "state",
+                    "saved rps state is corrupt");
+        return NULL;
+    }
+    for (int i = 0; i < r.played; i++) {
+        int w = round_winner(r.hist[i][0], r.hist[i][1]);
         if (w >= 0)
             r.score[w]++;
-        r.played++;
     }
     return clone(&r);
-corrupt:
-    engine_fail(err, ENGINE_EINTERNAL, "state", "saved rps state is corrupt");
-    return NULL;
 }
 
 /* ------------------------------------------------------- sealed windows -- */
@@ -215,8 +194,8 @@ static int check_order(const void *state, int seat, const char *window,
 }
 
 /* A seat that let the clock run out throws at random, from the game RNG. */
-static json_t *default_order_rng(const void *state, int seat,
-                                 const char *window, engine_rng *rng)
+static json_t *default_order(const void *state, int seat, const char *window,
+                             engine_rng *rng)
 {
     (void)state, (void)seat, (void)window;
     return json_pack("{s:s}", "throw", throws[engine_rng_below(rng, 3)]);
@@ -240,8 +219,8 @@ static int resolve(void *state, engine_ctx *ctx, const char *window,
                                "seat %d has no throw", s);
     }
     int w = round_winner(t[0], t[1]);
-    r->hist[r->played][0] = (unsigned char)t[0];
-    r->hist[r->played][1] = (unsigned char)t[1];
+    r->hist[r->played][0] = t[0];
+    r->hist[r->played][1] = t[1];
     r->played++;
     if (w >= 0)
         r->score[w]++;
@@ -259,6 +238,15 @@ static int resolve(void *state, engine_ctx *ctx, const char *window,
 static int leader(const rps *r)
 {
     return r->score[0] == r->score[1] ? -1 : r->score[0] > r->score[1] ? 0 : 1;
+}
+
+static json_t *history_json(const rps *r)
+{
+    json_t *h = json_array();
+    for (int i = 0; i < r->played; i++)
+        json_array_append_new(h, json_pack("[s,s]", throws[r->hist[i][0]],
+                                           throws[r->hist[i][1]]));
+    return h;
 }
 
 static json_t *view(const void *state, int seat)
@@ -339,19 +327,15 @@ const engine_ruleset rps_ruleset = {
                "after the last round wins.",
     .min_seats = 2,
     .max_seats = 2,
-    .options_schema =
-        "{\"type\":\"object\",\"properties\":{\"rounds\":{\"type\":"
-        "\"integer\",\"minimum\":1,\"maximum\":99,\"default\":3}},"
-        "\"additionalProperties\":false}",
-    .check_options = check_options,
+    .options = options,
     .setup = setup,
-    .destroy = destroy,
+    .destroy = free,
     .clone = clone,
     .save = save,
     .load = load,
     .windows = windows,
     .check_order = check_order,
-    .default_order_rng = default_order_rng,
+    .default_order = default_order,
     .resolve = resolve,
     .view = view,
     .legal = legal,

@@ -12,92 +12,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char options_schema[] =
-    "{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{"
-    "\"solitaire\":{\"type\":\"boolean\",\"description\":\"solitaire rules "
-    "(7 rounds, imaginary rival); implied by, and only allowed with, one "
-    "seat\"},"
-    "\"target_vp\":{\"type\":\"integer\",\"minimum\":20,\"maximum\":100,"
-    "\"default\":50,\"description\":\"VP chips that end the game (solitaire: "
-    "that win it)\"},"
-    "\"campaign_conditions_met\":{\"type\":\"array\",\"uniqueItems\":true,"
-    "\"maxItems\":3,\"items\":{\"enum\":[\"magnate\",\"warlord\",\"tycoon\","
-    "\"pathfinder\"]},\"description\":\"solitaire campaign: conditions met in "
-    "earlier games; makes this a campaign game\"}}}";
+static const char *const condition_ids[] = {"magnate", "warlord", "tycoon",
+                                            "pathfinder", NULL};
+
+/* The options' types and ranges; the rules on seats are in sp_check_options
+ * and stated in the titles. */
+static const engine_option sprint_options[] = {
+    {.name = "solitaire",
+     .kind = ENGINE_OPTION_BOOL,
+     .title = "solitaire rules (7 rounds, imaginary rival); implied by, and "
+              "only allowed with, one seat"},
+    {.name = "target_vp",
+     .kind = ENGINE_OPTION_INT,
+     .title = "VP chips that end the game (solitaire: that win it)",
+     .min = 20,
+     .max = 100,
+     .def = 50},
+    {.name = "campaign_conditions_met",
+     .kind = ENGINE_OPTION_NAMES,
+     .title = "solitaire campaign: conditions met in earlier games; makes "
+              "this a campaign game; only with one seat",
+     .max = 3,
+     .choices = condition_ids},
+    {0},
+};
 
 typedef struct opts {
     int solo, target, campaign;
     unsigned met;
 } opts;
 
-static int parse_options(const json_t *o, int seats, opts *out,
-                         engine_error *err)
+/* Options the table accepted, read into o. */
+static void read_options(const json_t *o, int seats, opts *out)
 {
+    const json_t *met = json_object_get(o, "campaign_conditions_met");
     memset(out, 0, sizeof *out);
-    out->target = 50;
+    out->target = engine_option_int(sprint_options, o, "target_vp");
     out->solo = seats == 1;
-    if (seats < 1 || seats > SPRINT_MAX_SEATS)
-        return engine_fail(err, ENGINE_EINVALID, "seats",
-                           "Galactic Sprint takes 1 to %d seats, got %d",
-                           SPRINT_MAX_SEATS, seats);
-    if (!o || json_is_null(o))
-        return 0;
-    if (!json_is_object(o))
-        return engine_fail(err, ENGINE_EINVALID, "",
-                           "options must be an "
-                           "object");
-    const char *k;
-    const json_t *v;
-    json_object_foreach((json_t *)o, k, v)
-    {
-        if (strcmp(k, "solitaire") == 0) {
-            if (!json_is_boolean(v))
-                return engine_fail(err, ENGINE_EINVALID, k,
-                                   "solitaire must be true or false");
-            if (json_is_true(v) != (seats == 1))
-                return engine_fail(err, ENGINE_EINVALID, k,
-                                   seats == 1 ? "solitaire: one seat is always "
-                                                "a solitaire game"
-                                              : "solitaire needs exactly one "
-                                                "seat, got %d",
-                                   seats);
-        } else if (strcmp(k, "target_vp") == 0) {
-            if (!json_is_integer(v) || json_integer_value(v) < 20 ||
-                json_integer_value(v) > 100)
-                return engine_fail(err, ENGINE_EINVALID, k,
-                                   "target_vp must be an integer 20..100");
-            out->target = (int)json_integer_value(v);
-        } else if (strcmp(k, "campaign_conditions_met") == 0) {
-            if (seats != 1)
-                return engine_fail(err, ENGINE_EINVALID, k,
-                                   "campaign_conditions_met is only for "
-                                   "solitaire (one seat)");
-            if (!json_is_array(v) || json_array_size(v) > 3)
-                return engine_fail(err, ENGINE_EINVALID, k,
-                                   "campaign_conditions_met must be an array "
-                                   "of at most 3 condition ids");
-            out->campaign = 1;
-            for (size_t i = 0; i < json_array_size(v); i++) {
-                const char *id = json_string_value(json_array_get(v, i));
-                unsigned bit = id ? sprint_condition_bit(id) : 0;
-                if (!bit)
-                    return engine_fail(err, ENGINE_EINVALID, k,
-                                       "campaign_conditions_met[%zu] must be "
-                                       "magnate, warlord, tycoon or "
-                                       "pathfinder",
-                                       i);
-                if (out->met & bit)
-                    return engine_fail(err, ENGINE_EINVALID, k,
-                                       "campaign_conditions_met lists %s "
-                                       "twice",
-                                       id);
-                out->met |= bit;
-            }
-        } else {
-            return engine_fail(err, ENGINE_EINVALID, k, "unknown option \"%s\"",
-                               k);
-        }
-    }
+    out->campaign = met != NULL;
+    for (size_t i = 0; i < json_array_size(met); i++)
+        out->met |=
+            sprint_condition_bit(json_string_value(json_array_get(met, i)));
+}
+
+/* What the table cannot say: solitaire is exactly one seat, and a campaign
+ * is solitaire only. */
+static int sp_check_options(const json_t *o, int seats, engine_error *err)
+{
+    const json_t *solo = json_object_get(o, "solitaire");
+    if (solo && json_is_true(solo) != (seats == 1))
+        return engine_fail(err, ENGINE_EINVALID, "solitaire",
+                           seats == 1 ? "solitaire: one seat is always "
+                                        "a solitaire game"
+                                      : "solitaire needs exactly one "
+                                        "seat, got %d",
+                           seats);
+    if (json_object_get(o, "campaign_conditions_met") && seats != 1)
+        return engine_fail(err, ENGINE_EINVALID, "campaign_conditions_met",
+                           "campaign_conditions_met is only for "
+                           "solitaire (one seat)");
     return 0;
 }
 
@@ -106,20 +79,16 @@ static int sp_init(engine_error *err)
     return sprint_cards_init(err);
 }
 
-static int sp_check_options(const json_t *options, int seats, engine_error *err)
-{
-    opts o;
-    return parse_options(options, seats, &o, err);
-}
-
 static void *sp_setup(engine_ctx *ctx, const json_t *options, int seats,
                       engine_error *err)
 {
     opts o;
     /* engine_init should have run; loading here keeps a forgetful caller
-     * working (single-threaded start-up is still the caller's duty). */
-    if (sprint_cards_init(err) || parse_options(options, seats, &o, err))
+     * working (single-threaded start-up is still the caller's duty). The
+     * core has checked the options. */
+    if (sprint_cards_init(err))
         return NULL;
+    read_options(options, seats, &o);
     sprint_state *s = malloc(sizeof *s);
     if (!s) {
         engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
@@ -131,17 +100,10 @@ static void *sp_setup(engine_ctx *ctx, const json_t *options, int seats,
     return s;
 }
 
-static void sp_destroy(void *state)
-{
-    free(state);
-}
-
+/* sprint_state is plain data (card ids, counters; no pointers). */
 static void *sp_clone(const void *state)
 {
-    sprint_state *s = malloc(sizeof *s);
-    if (s)
-        memcpy(s, state, sizeof *s);
-    return s;
+    return engine_plain_clone(state, sizeof(sprint_state));
 }
 
 static json_t *sp_save(const void *state)
@@ -214,8 +176,11 @@ static int sp_check_order(const void *state, int seat, const char *window,
     return sprint_discard_parse(s, seat, order, ids, &n, err);
 }
 
-static json_t *sp_default_order(const void *state, int seat, const char *window)
+/* Needs no chance: rng is unused. */
+static json_t *sp_default_order(const void *state, int seat, const char *window,
+                                engine_rng *rng)
 {
+    (void)rng;
     const sprint_state *s = state;
     if (window_ok(s, seat, window, NULL))
         return NULL;
@@ -292,7 +257,7 @@ static int sp_resolve(void *state, engine_ctx *ctx, const char *window,
         json_t *def = NULL;
         const json_t *o = orders ? orders[i] : NULL;
         if (!o)
-            o = def = sp_default_order(s, i, window);
+            o = def = sp_default_order(s, i, window, NULL);
         int rc = sprint_discard_parse(s, i, o, ids[i], &counts[i], err);
         json_decref(def);
         if (rc)
@@ -340,11 +305,11 @@ const engine_ruleset sprint_ruleset = {
                "1-4 players, with solitaire and a 4-game campaign.",
     .min_seats = 1,
     .max_seats = SPRINT_MAX_SEATS,
-    .options_schema = options_schema,
+    .options = sprint_options,
     .init = sp_init,
     .check_options = sp_check_options,
     .setup = sp_setup,
-    .destroy = sp_destroy,
+    .destroy = free,
     .clone = sp_clone,
     .save = sp_save,
     .load = sp_load,

@@ -23,6 +23,7 @@ extern const struct engine_ruleset sprint_ruleset;
 #define SPRINT_MAX_ABILITIES 4
 #define SPRINT_KEY_MAX 40
 #define SPRINT_NAME_MAX 48
+#define SPRINT_TEXT_MAX 320 /* a card's ability text, with its NUL */
 
 enum { SPRINT_DEVELOPMENT = 0, SPRINT_WORLD = 1 };
 enum {
@@ -78,6 +79,7 @@ typedef struct sprint_ability {
 typedef struct sprint_design {
     char key[SPRINT_KEY_MAX];   /* stable id, [a-z0-9_]+ */
     char name[SPRINT_NAME_MAX]; /* shown to players */
+    char text[SPRINT_TEXT_MAX]; /* ability text from cards.json; "" if none */
     uint8_t kind;               /* SPRINT_DEVELOPMENT / SPRINT_WORLD */
     uint8_t military_world;     /* worlds: conquered by military */
     uint8_t colour, faction;    /* worlds */

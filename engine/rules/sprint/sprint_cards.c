@@ -1,8 +1,9 @@
 /*
  * sprint_cards.c - Galactic Sprint's card data: parses and validates
  * cards.json (embedded by sprint_cards_data.S) into an immutable table,
- * generates each card's rules text from its data, and renders the public
- * card catalogue for clients.
+ * and renders the public card catalogue for clients. A card's ability text
+ * is written once, in cards.json ("text"), and passed through to clients
+ * and to the rules document (scripts/sprint-cards.mjs).
  *
  * Card effects are data drawn from a small vocabulary (sprint.h); the rules
  * in sprint_rules.c interpret them. Nothing here knows about games in play.
@@ -201,16 +202,14 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
 }
 
 static const char *const card_fields[] = {
-    "key",    "name",    "type",     "count",     "central",
-    "cost",   "defence", "colour",   "faction",   "vp",
-    "income", "explore", "military", "abilities", NULL};
+    "key",      "name",      "type",    "count", "central", "cost",
+    "defence",  "colour",    "faction", "vp",    "income",  "explore",
+    "military", "abilities", "text",    NULL};
 
-static int parse_card(const json_t *c, int idx, sprint_design *d,
-                      engine_error *err)
+/* parse_card, section 1: key, known fields, name and type. */
+static int parse_card_identity(const json_t *c, int idx, sprint_design *d,
+                               engine_error *err)
 {
-    memset(d, 0, sizeof *d);
-    if (!json_is_object(c))
-        return card_fail(err, idx, NULL, "card", "must be an object");
     const json_t *jk = json_object_get(c, "key");
     const char *key = json_is_string(jk) ? json_string_value(jk) : NULL;
     if (!key || !*key || strlen(key) >= SPRINT_KEY_MAX ||
@@ -236,6 +235,15 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
                          "must be a string of 1..%d bytes",
                          SPRINT_NAME_MAX - 1);
     memcpy(d->name, json_string_value(jn), strlen(json_string_value(jn)) + 1);
+    const json_t *jtext = json_object_get(c, "text");
+    if (jtext && (!json_is_string(jtext) ||
+                  strlen(json_string_value(jtext)) >= SPRINT_TEXT_MAX))
+        return card_fail(err, idx, key, "text",
+                         "must be a string of at most %d bytes",
+                         SPRINT_TEXT_MAX - 1);
+    if (jtext)
+        memcpy(d->text, json_string_value(jtext),
+               strlen(json_string_value(jtext)) + 1);
     const json_t *jt = json_object_get(c, "type");
     const char *type = json_is_string(jt) ? json_string_value(jt) : "";
     if (strcmp(type, "development") == 0)
@@ -245,98 +253,148 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
     else
         return card_fail(err, idx, key, "type",
                          "must be \"development\" or \"world\"");
+    return 0;
+}
+
+/* parse_card, section 2: the central card, or how many copies. */
+static int parse_card_count(const json_t *c, int idx, sprint_design *d,
+                            engine_error *err)
+{
     const json_t *jc = json_object_get(c, "central");
-    if (jc && !json_is_true(jc))
-        return card_fail(err, idx, key, "central", "must be true when present");
-    d->central = jc != NULL;
     int x;
+    if (jc && !json_is_true(jc))
+        return card_fail(err, idx, d->key, "central",
+                         "must be true when present");
+    d->central = jc != NULL;
     if (d->central) {
         if (json_object_get(c, "count"))
-            return card_fail(err, idx, key, "count",
+            return card_fail(err, idx, d->key, "count",
                              "must be absent on the central card (one per "
                              "player, outside the deck)");
         if (d->kind != SPRINT_DEVELOPMENT)
-            return card_fail(err, idx, key, "type",
+            return card_fail(err, idx, d->key, "type",
                              "of the central card must be development");
-    } else {
-        if (get_int(c, "count", 1, 8, -1, &x) < 0 || x < 0)
-            return card_fail(err, idx, key, "count", "must be an integer 1..8");
-        d->count = (uint8_t)x;
+        return 0;
     }
+    if (get_int(c, "count", 1, 8, -1, &x) < 0 || x < 0)
+        return card_fail(err, idx, d->key, "count", "must be an integer 1..8");
+    d->count = (uint8_t)x;
+    return 0;
+}
+
+/* parse_card, section 3 for a development: its cost, and no world fields. */
+static int parse_card_development(const json_t *c, int idx, sprint_design *d,
+                                  engine_error *err)
+{
+    const char *key = d->key;
+    int x;
+    if (json_object_get(c, "defence"))
+        return card_fail(err, idx, key, "defence",
+                         "is only for military worlds");
+    if (json_object_get(c, "colour") || json_object_get(c, "faction"))
+        return card_fail(err, idx, key,
+                         json_object_get(c, "colour") ? "colour" : "faction",
+                         "is only for worlds");
+    if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0)
+        return card_fail(err, idx, key, "cost", "must be an integer 0..9");
+    d->cost = (int8_t)x;
+    return 0;
+}
+
+/* parse_card, section 3 for a world: cost or defence, colour, faction. */
+static int parse_card_world(const json_t *c, int idx, sprint_design *d,
+                            engine_error *err)
+{
+    const char *key = d->key;
     const json_t *jcost = json_object_get(c, "cost");
     const json_t *jdef = json_object_get(c, "defence");
-    if (d->kind == SPRINT_DEVELOPMENT) {
-        if (jdef)
+    int x;
+    if ((jcost != NULL) == (jdef != NULL))
+        return card_fail(err, idx, key, jcost ? "defence" : "cost",
+                         "a world needs exactly one of cost (paid) or "
+                         "defence (military)");
+    d->military_world = jdef != NULL;
+    if (d->military_world) {
+        if (get_int(c, "defence", 1, 9, -1, &x) < 0 || x < 0)
             return card_fail(err, idx, key, "defence",
-                             "is only for military worlds");
-        if (json_object_get(c, "colour") || json_object_get(c, "faction"))
-            return card_fail(err, idx, key,
-                             json_object_get(c, "colour") ? "colour"
-                                                          : "faction",
-                             "is only for worlds");
-        if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0)
-            return card_fail(err, idx, key, "cost", "must be an integer 0..9");
-        d->cost = (int8_t)x;
-    } else {
-        if ((jcost != NULL) == (jdef != NULL))
-            return card_fail(err, idx, key, jcost ? "defence" : "cost",
-                             "a world needs exactly one of cost (paid) or "
-                             "defence (military)");
-        d->military_world = jdef != NULL;
-        if (d->military_world) {
-            if (get_int(c, "defence", 1, 9, -1, &x) < 0 || x < 0)
-                return card_fail(err, idx, key, "defence",
-                                 "must be an integer 1..9");
-        } else if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0) {
-            return card_fail(err, idx, key, "cost", "must be an integer 0..9");
-        }
-        d->cost = (int8_t)x;
-        const json_t *jcol = json_object_get(c, "colour");
-        int col = json_is_string(jcol) ? lookup(colour_names, SPRINT_NCOLOURS,
-                                                json_string_value(jcol))
-                                       : -1;
-        if (col < 0)
-            return card_fail(err, idx, key, "colour",
-                             "must be grey, azure, jade, amber or violet");
-        d->colour = (uint8_t)col;
-        const json_t *jf = json_object_get(c, "faction");
-        if (jf) {
-            const char *f = json_is_string(jf) ? json_string_value(jf) : "";
-            if (strcmp(f, "rebel") == 0)
-                d->faction = SPRINT_REBEL;
-            else if (strcmp(f, "alien") == 0)
-                d->faction = SPRINT_ALIEN;
-            else
-                return card_fail(err, idx, key, "faction",
-                                 "must be \"rebel\" or \"alien\"");
-            if (d->faction == SPRINT_REBEL && !d->military_world)
-                return card_fail(err, idx, key, "faction",
-                                 "rebel worlds must be military (defence)");
-        }
+                             "must be an integer 1..9");
+    } else if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0) {
+        return card_fail(err, idx, key, "cost", "must be an integer 0..9");
     }
+    d->cost = (int8_t)x;
+    const json_t *jcol = json_object_get(c, "colour");
+    int col = json_is_string(jcol) ? lookup(colour_names, SPRINT_NCOLOURS,
+                                            json_string_value(jcol))
+                                   : -1;
+    if (col < 0)
+        return card_fail(err, idx, key, "colour",
+                         "must be grey, azure, jade, amber or violet");
+    d->colour = (uint8_t)col;
+    const json_t *jf = json_object_get(c, "faction");
+    if (!jf)
+        return 0;
+    const char *f = json_is_string(jf) ? json_string_value(jf) : "";
+    if (strcmp(f, "rebel") == 0)
+        d->faction = SPRINT_REBEL;
+    else if (strcmp(f, "alien") == 0)
+        d->faction = SPRINT_ALIEN;
+    else
+        return card_fail(err, idx, key, "faction",
+                         "must be \"rebel\" or \"alien\"");
+    if (d->faction == SPRINT_REBEL && !d->military_world)
+        return card_fail(err, idx, key, "faction",
+                         "rebel worlds must be military (defence)");
+    return 0;
+}
+
+/* parse_card, section 4: the icons and the abilities. */
+static int parse_card_effects(const json_t *c, int idx, sprint_design *d,
+                              engine_error *err)
+{
     static const char *const icons[] = {"vp", "income", "explore", "military"};
     int8_t *slots[] = {&d->vp, &d->income, &d->explore, &d->military};
+    int x;
     for (int i = 0; i < 4; i++) {
         if (get_int(c, icons[i], 0, 9, 0, &x) < 0)
-            return card_fail(err, idx, key, icons[i],
+            return card_fail(err, idx, d->key, icons[i],
                              "must be an integer 0..9");
         *slots[i] = (int8_t)x;
     }
     const json_t *ja = json_object_get(c, "abilities");
-    if (ja) {
-        if (!json_is_array(ja) || json_array_size(ja) > SPRINT_MAX_ABILITIES)
-            return card_fail(err, idx, key, "abilities",
-                             "must be an array of at most %d abilities",
-                             SPRINT_MAX_ABILITIES);
-        for (size_t i = 0; i < json_array_size(ja); i++) {
-            int rc = parse_ability(json_array_get(ja, i), idx, key, (int)i, d,
-                                   &d->ab[i], err);
-            if (rc)
-                return rc;
-            d->nab++;
-        }
+    if (!ja)
+        return 0;
+    if (!json_is_array(ja) || json_array_size(ja) > SPRINT_MAX_ABILITIES)
+        return card_fail(err, idx, d->key, "abilities",
+                         "must be an array of at most %d abilities",
+                         SPRINT_MAX_ABILITIES);
+    for (size_t i = 0; i < json_array_size(ja); i++) {
+        int rc = parse_ability(json_array_get(ja, i), idx, d->key, (int)i, d,
+                               &d->ab[i], err);
+        if (rc)
+            return rc;
+        d->nab++;
     }
     return 0;
+}
+
+/* One card of cards.json into d, section by section; fills err naming the
+ * card and field at fault. */
+static int parse_card(const json_t *c, int idx, sprint_design *d,
+                      engine_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (!json_is_object(c))
+        return card_fail(err, idx, NULL, "card", "must be an object");
+    int rc = parse_card_identity(c, idx, d, err);
+    if (rc == 0)
+        rc = parse_card_count(c, idx, d, err);
+    if (rc == 0)
+        rc = d->kind == SPRINT_DEVELOPMENT
+                 ? parse_card_development(c, idx, d, err)
+                 : parse_card_world(c, idx, d, err);
+    if (rc == 0)
+        rc = parse_card_effects(c, idx, d, err);
+    return rc;
 }
 
 int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
@@ -455,112 +513,8 @@ int sprint_total_cards(const sprint_cardset *cs, int seats)
     return cs->ndeck + seats;
 }
 
-/* ------------------------------------------------------------- texts -- */
-
-/* "jade world", "military icon" ... (singular or plural) */
-static const char *what_words(int what, int plural)
-{
-    static const char *const one[SPRINT_W_COUNT] = {
-        "card",           "development",        "world",
-        "military world", "non-military world", "rebel world",
-        "alien world",    "grey world",         "azure world",
-        "jade world",     "amber world",        "violet world",
-        "military icon",  "explore icon",       "income icon"};
-    static const char *const many[SPRINT_W_COUNT] = {
-        "cards",           "developments",        "worlds",
-        "military worlds", "non-military worlds", "rebel worlds",
-        "alien worlds",    "grey worlds",         "azure worlds",
-        "jade worlds",     "amber worlds",        "violet worlds",
-        "military icons",  "explore icons",       "income icons"};
-    if (what < 0 || what >= SPRINT_W_COUNT)
-        return "?";
-    return plural ? many[what] : one[what];
-}
-
-static void ability_text(const sprint_ability *a, char *buf, size_t n)
-{
-    switch (a->type) {
-    case SPRINT_AB_DISCOUNT:
-        snprintf(buf, n, "Your %s cost %d less to place.",
-                 what_words(a->what, 1), a->amount);
-        break;
-    case SPRINT_AB_MILITARY_VS:
-        snprintf(buf, n, "+%d military against %s only.", a->amount,
-                 what_words(a->what, 1));
-        break;
-    case SPRINT_AB_PAY_MILITARY:
-        snprintf(buf, n,
-                 "You may pay for a military world instead of "
-                 "conquering it, at its defence minus 1 (never an "
-                 "alien world).");
-        break;
-    case SPRINT_AB_CONVOY:
-        snprintf(buf, n,
-                 "When you place this world, you may also place a "
-                 "second %s from your hand this round.",
-                 a->what == SPRINT_W_WORLD ? "world" : what_words(a->what, 0));
-        break;
-    case SPRINT_AB_VP_PER:
-    case SPRINT_AB_VP_PER_RIVAL:
-    case SPRINT_AB_INCOME_PER: {
-        char per[64];
-        if (a->every > 1)
-            snprintf(per, sizeof per, "every %d %s", a->every,
-                     what_words(a->what, 1));
-        else
-            snprintf(per, sizeof per, "each %s", what_words(a->what, 0));
-        snprintf(buf, n, "+%d %s for %s in %s.", a->amount,
-                 a->type == SPRINT_AB_INCOME_PER ? "income" : "VP", per,
-                 a->type == SPRINT_AB_VP_PER_RIVAL
-                     ? "the empire of the rival you choose"
-                     : "your empire");
-        break;
-    }
-    case SPRINT_AB_BONUS_IF:
-        if (a->amount && a->income)
-            snprintf(buf, n,
-                     "+%d VP and +%d income if you have at least one "
-                     "other %s (once).",
-                     a->amount, a->income, what_words(a->what, 0));
-        else
-            snprintf(buf, n,
-                     "+%d %s if you have at least one other %s "
-                     "(once).",
-                     a->amount ? a->amount : a->income,
-                     a->amount ? "VP" : "income", what_words(a->what, 0));
-        break;
-    case SPRINT_AB_TOP_MILITARY:
-        snprintf(buf, n,
-                 "At income, draw %d more card%s if no empire has "
-                 "more military than yours (at least 1).",
-                 a->amount, a->amount == 1 ? "" : "s");
-        break;
-    default:
-        snprintf(buf, n, "?");
-    }
-}
-
-void sprint_design_text(const sprint_design *d, char *buf, size_t n)
-{
-    size_t used = 0;
-    buf[0] = 0;
-    if (d->central)
-        used += (size_t)snprintf(buf, n,
-                                 "Central: each player may place it "
-                                 "once per game instead of a "
-                                 "development from hand.");
-    for (int i = 0; i < d->nab && used < n; i++) {
-        char one[200];
-        ability_text(&d->ab[i], one, sizeof one);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "",
-                                 one);
-    }
-}
-
 json_t *sprint_design_json(const sprint_design *d)
 {
-    char text[600];
-    sprint_design_text(d, text, sizeof text);
     json_t *o = json_object();
     json_object_set_new(o, "key", json_string(d->key));
     json_object_set_new(o, "name", json_string(d->name));
@@ -604,7 +558,7 @@ json_t *sprint_design_json(const sprint_design *d)
         json_array_append_new(abs, ja);
     }
     json_object_set_new(o, "abilities", abs);
-    json_object_set_new(o, "text", json_string(text));
+    json_object_set_new(o, "text", json_string(d->text));
     return o;
 }
 

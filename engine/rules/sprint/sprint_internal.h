@@ -117,10 +117,8 @@ int sprint_cards_init(engine_error *err);
 /* Design of an instance (deck or survey). cs must be the active set. */
 const sprint_design *sprint_design_of(const sprint_cardset *cs, int inst);
 int sprint_total_cards(const sprint_cardset *cs, int seats);
-/* The design as client JSON (NEW), with a generated "text". */
+/* The design as client JSON (NEW), with its "text" from cards.json. */
 json_t *sprint_design_json(const sprint_design *d);
-/* Rules text generated from the data into buf. */
-void sprint_design_text(const sprint_design *d, char *buf, size_t n);
 const char *sprint_what_name(int what);
 const char *sprint_colour_name(int colour);
 

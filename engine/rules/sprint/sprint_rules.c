@@ -387,6 +387,16 @@ static int get_mode(const json_t *v, const char *field, uint8_t *out,
     return 0;
 }
 
+static int plan_has_dev(const sprint_plan *p)
+{
+    return p->action == SPRINT_ACT_DEVELOP || p->action == SPRINT_ACT_BOTH;
+}
+
+static int plan_has_world(const sprint_plan *p)
+{
+    return p->action == SPRINT_ACT_SETTLE || p->action == SPRINT_ACT_BOTH;
+}
+
 /* The default mode of a world: conquer military worlds, pay for others. */
 static uint8_t default_mode(int inst)
 {
@@ -398,35 +408,22 @@ static uint8_t default_mode(int inst)
                                                         : SPRINT_MODE_PAY;
 }
 
-int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
-                      sprint_plan *p, engine_error *err)
+/* sprint_plan_parse, section 1: the action, and only the fields it allows. */
+static int plan_action(const json_t *order, sprint_plan *p, engine_error *err)
 {
-    memset(p, 0, sizeof *p);
-    p->dev = p->world = p->convoy = SPRINT_NONE;
-    p->rival = -1;
-    if (!json_is_object(order))
-        return engine_fail(err, ENGINE_EINVALID, "",
-                           "the order must be an "
-                           "object");
+    static const char *const acts[] = {"develop", "settle", "both", "explore"};
+    static const int codes[] = {SPRINT_ACT_DEVELOP, SPRINT_ACT_SETTLE,
+                                SPRINT_ACT_BOTH, SPRINT_ACT_EXPLORE};
     const char *act = json_string_value(json_object_get(order, "action"));
-    if (!act)
+    int found = -1;
+    for (int i = 0; act && i < 4; i++)
+        if (strcmp(act, acts[i]) == 0)
+            found = i;
+    if (found < 0)
         return engine_fail(err, ENGINE_EINVALID, "action",
                            "action must be develop, settle, both or explore");
-    if (strcmp(act, "develop") == 0)
-        p->action = SPRINT_ACT_DEVELOP;
-    else if (strcmp(act, "settle") == 0)
-        p->action = SPRINT_ACT_SETTLE;
-    else if (strcmp(act, "both") == 0)
-        p->action = SPRINT_ACT_BOTH;
-    else if (strcmp(act, "explore") == 0)
-        p->action = SPRINT_ACT_EXPLORE;
-    else
-        return engine_fail(err, ENGINE_EINVALID, "action",
-                           "action must be develop, settle, both or explore");
-    int has_dev =
-        p->action == SPRINT_ACT_DEVELOP || p->action == SPRINT_ACT_BOTH;
-    int has_world =
-        p->action == SPRINT_ACT_SETTLE || p->action == SPRINT_ACT_BOTH;
+    p->action = (uint8_t)codes[found];
+    int has_dev = plan_has_dev(p), has_world = plan_has_world(p);
     const char *k;
     const json_t *v;
     json_object_foreach((json_t *)order, k, v)
@@ -449,81 +446,96 @@ int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
             return engine_fail(err, ENGINE_EINVALID, k,
                                "%s is not allowed with action %s", k, act);
     }
-    int rc;
+    return 0;
+}
+
+/* sprint_plan_parse, section 2: the rival whose empire a card counts. */
+static int plan_rival(const sprint_state *s, int seat, const json_t *order,
+                      sprint_plan *p, engine_error *err)
+{
     const json_t *jr = json_object_get(order, "rival");
-    if (jr) {
-        if (s->solo)
-            return engine_fail(err, ENGINE_EINVALID, "rival",
-                               "rival: there are no opponents in a solitaire "
-                               "game");
-        if (!json_is_integer(jr) || json_integer_value(jr) < 0 ||
-            json_integer_value(jr) >= s->seats ||
-            json_integer_value(jr) == seat)
-            return engine_fail(err, ENGINE_EINVALID, "rival",
-                               "rival must be another seat 0..%d",
-                               s->seats - 1);
-        p->rival = (int8_t)json_integer_value(jr);
-    }
-    if (has_dev) {
-        const json_t *js = json_object_get(order, "survey");
-        const json_t *jd = json_object_get(order, "development");
-        if (js && !json_is_boolean(js))
-            return engine_fail(err, ENGINE_EINVALID, "survey",
-                               "survey must be true or false");
-        p->survey = json_is_true(js);
-        if (p->survey && jd)
-            return engine_fail(err, ENGINE_EINVALID, "development",
-                               "give either development or survey:true, not "
-                               "both");
-        if (!p->survey) {
-            if (!jd)
-                return engine_fail(err, ENGINE_EINVALID, "development",
-                                   "action %s needs a development (or "
-                                   "survey:true)",
-                                   act);
-            if ((rc = get_card_id(jd, "development", &p->dev, err)))
-                return rc;
-        }
-    }
-    if (has_world) {
-        const json_t *jw = json_object_get(order, "world");
-        if (!jw)
-            return engine_fail(err, ENGINE_EINVALID, "world",
-                               "action %s needs a world", act);
-        if ((rc = get_card_id(jw, "world", &p->world, err)))
-            return rc;
-        const json_t *jm = json_object_get(order, "world_mode");
-        p->world_mode = default_mode(p->world);
-        if (jm && (rc = get_mode(jm, "world_mode", &p->world_mode, err)))
-            return rc;
-        const json_t *jc = json_object_get(order, "convoy_world");
-        const json_t *jcm = json_object_get(order, "convoy_mode");
-        if (jcm && !jc)
-            return engine_fail(err, ENGINE_EINVALID, "convoy_mode",
-                               "convoy_mode needs convoy_world");
-        if (jc) {
-            if ((rc = get_card_id(jc, "convoy_world", &p->convoy, err)))
-                return rc;
-            p->convoy_mode = default_mode(p->convoy);
-            if (jcm &&
-                (rc = get_mode(jcm, "convoy_mode", &p->convoy_mode, err)))
-                return rc;
-        }
-    }
-    sprint_cost c;
-    if ((rc = sprint_plan_cost(s, seat, p, &c, err)))
-        return rc;
-    if (p->action == SPRINT_ACT_EXPLORE)
+    if (!jr)
         return 0;
+    if (s->solo)
+        return engine_fail(err, ENGINE_EINVALID, "rival",
+                           "rival: there are no opponents in a solitaire "
+                           "game");
+    if (!json_is_integer(jr) || json_integer_value(jr) < 0 ||
+        json_integer_value(jr) >= s->seats || json_integer_value(jr) == seat)
+        return engine_fail(err, ENGINE_EINVALID, "rival",
+                           "rival must be another seat 0..%d", s->seats - 1);
+    p->rival = (int8_t)json_integer_value(jr);
+    return 0;
+}
+
+/* sprint_plan_parse, section 3: the development (or the survey card). */
+static int plan_development(const json_t *order, const char *act,
+                            sprint_plan *p, engine_error *err)
+{
+    const json_t *js = json_object_get(order, "survey");
+    const json_t *jd = json_object_get(order, "development");
+    if (js && !json_is_boolean(js))
+        return engine_fail(err, ENGINE_EINVALID, "survey",
+                           "survey must be true or false");
+    p->survey = json_is_true(js);
+    if (p->survey && jd)
+        return engine_fail(err, ENGINE_EINVALID, "development",
+                           "give either development or survey:true, not "
+                           "both");
+    if (p->survey)
+        return 0;
+    if (!jd)
+        return engine_fail(err, ENGINE_EINVALID, "development",
+                           "action %s needs a development (or "
+                           "survey:true)",
+                           act);
+    return get_card_id(jd, "development", &p->dev, err);
+}
+
+/* sprint_plan_parse, section 4: the world, its mode, and a convoy world. */
+static int plan_world(const json_t *order, const char *act, sprint_plan *p,
+                      engine_error *err)
+{
+    int rc;
+    const json_t *jw = json_object_get(order, "world");
+    if (!jw)
+        return engine_fail(err, ENGINE_EINVALID, "world",
+                           "action %s needs a world", act);
+    if ((rc = get_card_id(jw, "world", &p->world, err)))
+        return rc;
+    const json_t *jm = json_object_get(order, "world_mode");
+    p->world_mode = default_mode(p->world);
+    if (jm && (rc = get_mode(jm, "world_mode", &p->world_mode, err)))
+        return rc;
+    const json_t *jc = json_object_get(order, "convoy_world");
+    const json_t *jcm = json_object_get(order, "convoy_mode");
+    if (jcm && !jc)
+        return engine_fail(err, ENGINE_EINVALID, "convoy_mode",
+                           "convoy_mode needs convoy_world");
+    if (!jc)
+        return 0;
+    if ((rc = get_card_id(jc, "convoy_world", &p->convoy, err)))
+        return rc;
+    p->convoy_mode = default_mode(p->convoy);
+    if (jcm && (rc = get_mode(jcm, "convoy_mode", &p->convoy_mode, err)))
+        return rc;
+    return 0;
+}
+
+/* sprint_plan_parse, section 5: the cards that pay, exactly the cost. */
+static int plan_payment(const sprint_state *s, int seat, const json_t *order,
+                        int cost, sprint_plan *p, engine_error *err)
+{
+    int rc;
     const json_t *jp = json_object_get(order, "pay");
     if (jp && !json_is_array(jp))
         return engine_fail(err, ENGINE_EINVALID, "pay",
                            "pay must be an array of card ids from your hand");
     size_t npay = jp ? json_array_size(jp) : 0;
-    if ((int)npay != c.total)
+    if ((int)npay != cost)
         return engine_fail(err, ENGINE_EINVALID, "pay",
-                           "cost %d needs %d discard%s, got %zu", c.total,
-                           c.total, c.total == 1 ? "" : "s", npay);
+                           "cost %d needs %d discard%s, got %zu", cost, cost,
+                           cost == 1 ? "" : "s", npay);
     const sprint_player *pl = &s->p[seat];
     for (size_t i = 0; i < npay; i++) {
         uint8_t id = 0;
@@ -544,6 +556,32 @@ int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
     }
     p->npay = (uint8_t)npay;
     return 0;
+}
+
+int sprint_plan_parse(const sprint_state *s, int seat, const json_t *order,
+                      sprint_plan *p, engine_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->dev = p->world = p->convoy = SPRINT_NONE;
+    p->rival = -1;
+    if (!json_is_object(order))
+        return engine_fail(err, ENGINE_EINVALID, "",
+                           "the order must be an "
+                           "object");
+    int rc = plan_action(order, p, err);
+    if (rc == 0)
+        rc = plan_rival(s, seat, order, p, err);
+    const char *act = json_string_value(json_object_get(order, "action"));
+    if (rc == 0 && plan_has_dev(p))
+        rc = plan_development(order, act, p, err);
+    if (rc == 0 && plan_has_world(p))
+        rc = plan_world(order, act, p, err);
+    sprint_cost c;
+    if (rc == 0)
+        rc = sprint_plan_cost(s, seat, p, &c, err);
+    if (rc == 0 && p->action != SPRINT_ACT_EXPLORE)
+        rc = plan_payment(s, seat, order, c.total, p, err);
+    return rc;
 }
 
 int sprint_discard_parse(const sprint_state *s, int seat, const json_t *order,

@@ -10,6 +10,7 @@
  * nothing hidden, no chance: every audience gets the same view and the game
  * RNG is never drawn from (bots use the RNG they are handed).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,68 +71,58 @@ static void *setup(engine_ctx *ctx, const json_t *options, int seats,
     return t;
 }
 
-static void destroy(void *state)
-{
-    free(state);
-}
-
 static void *clone(const void *state)
 {
-    ttt *t = malloc(sizeof *t);
-    if (t)
-        memcpy(t, state, sizeof *t);
-    return t;
+    return engine_plain_clone(state, sizeof(ttt));
 }
 
-static json_t *board_json(const ttt *t)
-{
-    json_t *b = json_array();
-    for (int i = 0; i < 9; i++)
-        json_array_append_new(b, seat_or_null(t->board[i]));
-    return b;
-}
+/* The saved document: {"board": [seat or null x 9], "moves", "winner": seat
+ * or null, "forfeit"}. */
+static const engine_field fields[] = {
+    {.name = "board",
+     .kind = ENGINE_FIELD_SEAT,
+     .offset = offsetof(ttt, board),
+     .max = 1,
+     .len = 9},
+    {.name = "moves",
+     .kind = ENGINE_FIELD_INT,
+     .offset = offsetof(ttt, moves),
+     .max = 9},
+    {.name = "winner",
+     .kind = ENGINE_FIELD_SEAT,
+     .offset = offsetof(ttt, winner),
+     .max = 1},
+    {.name = "forfeit",
+     .kind = ENGINE_FIELD_BOOL,
+     .offset = offsetof(ttt, forfeit)},
+    {0},
+};
 
 static json_t *save(const void *state)
 {
-    const ttt *t = state;
-    return json_pack("{s:o, s:i, s:o, s:b}", "board", board_json(t), "moves",
-                     t->moves, "winner", seat_or_null(t->winner), "forfeit",
-                     t->forfeit);
+    return engine_plain_save(state, fields);
 }
 
-/* Trust nothing in a saved document: rebuild, then check it is a position
- * the rules can reach. */
+/* Trust nothing in a saved document: the field table checks the shape, then
+ * this checks it is a position the rules can reach. */
 static void *load(const json_t *saved, engine_error *err)
 {
-    json_t *board = NULL, *winner = NULL;
     ttt t = {.winner = -1};
     int count[2] = {0, 0};
-    if (json_unpack((json_t *)saved, "{s:o, s:i, s:o, s:b !}", "board", &board,
-                    "moves", &t.moves, "winner", &winner, "forfeit",
-                    &t.forfeit) != 0 ||
-        json_array_size(board) != 9)
-        goto corrupt;
-    for (int i = 0; i < 9; i++) {
-        json_t *c = json_array_get(board, i);
-        t.board[i] = json_is_null(c) ? -1 : (int)json_integer_value(c);
-        if (!json_is_null(c) &&
-            (!json_is_integer(c) || t.board[i] < 0 || t.board[i] > 1))
-            goto corrupt;
+    if (engine_plain_load(&t, saved, fields, err) != 0)
+        return NULL;
+    for (int i = 0; i < 9; i++)
         if (t.board[i] >= 0)
             count[t.board[i]]++;
-    }
-    if (!json_is_null(winner))
-        t.winner =
-            json_is_integer(winner) ? (int)json_integer_value(winner) : 9;
     if (t.moves != count[0] + count[1] || count[0] - count[1] < 0 ||
-        count[0] - count[1] > 1 || t.winner < -1 || t.winner > 1 ||
+        count[0] - count[1] > 1 ||
         (!t.forfeit && t.winner != line_winner(t.board)) ||
-        (t.forfeit && t.winner < 0))
-        goto corrupt;
+        (t.forfeit && t.winner < 0)) {
+        engine_fail(err, ENGINE_EINTERNAL, "state",
+                    "saved tic-tac-toe is corrupt");
+        return NULL;
+    }
     return clone(&t);
-corrupt:
-    engine_fail(err, ENGINE_EINTERNAL, "state", "saved tic-tac-toe is corrupt");
-    return NULL;
 }
 
 /* -------------------------------------------------------------- windows -- */
@@ -225,6 +216,14 @@ static int timeout(void *state, engine_ctx *ctx, const char *window,
 }
 
 /* ---------------------------------------------------- what seats can see -- */
+
+static json_t *board_json(const ttt *t)
+{
+    json_t *b = json_array();
+    for (int i = 0; i < 9; i++)
+        json_array_append_new(b, seat_or_null(t->board[i]));
+    return b;
+}
 
 static json_t *view(const void *state, int seat)
 {
@@ -321,10 +320,8 @@ const engine_ruleset tictactoe_ruleset = {
     .summary = "Three in a row on a 3x3 board. Seat 0 moves first.",
     .min_seats = 2,
     .max_seats = 2,
-    .options_schema = "{\"type\":\"object\",\"properties\":{},"
-                      "\"additionalProperties\":false}",
     .setup = setup,
-    .destroy = destroy,
+    .destroy = free,
     .clone = clone,
     .save = save,
     .load = load,
