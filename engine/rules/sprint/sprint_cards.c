@@ -397,6 +397,28 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
     return rc;
 }
 
+/* The card set's identity, which saved games carry: SHA-256 of the
+ * canonical JSON of the data without each card's "text". The text is
+ * presentation, so rewording a card keeps saved games loadable, while any
+ * change to what the rules read makes the old saves refuse to load. */
+static int rules_hash(const json_t *root, char out[2 * ENGINE_HASH_BYTES + 1],
+                      engine_error *err)
+{
+    json_t *copy = json_deep_copy(root);
+    json_t *cards = json_object_get(copy, "cards");
+    for (size_t i = 0; i < json_array_size(cards); i++)
+        json_object_del(json_array_get(cards, i), "text");
+    char *canon = copy ? engine_canonical_json(copy) : NULL;
+    json_decref(copy);
+    if (!canon)
+        return engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
+    uint8_t h[ENGINE_HASH_BYTES];
+    engine_sha256(canon, strlen(canon), h);
+    free(canon);
+    engine_hex(h, sizeof h, out);
+    return 0;
+}
+
 int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
                        engine_error *err)
 {
@@ -477,9 +499,7 @@ int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
                          out->ndeck);
         goto done;
     }
-    uint8_t h[ENGINE_HASH_BYTES];
-    engine_sha256(text, len, h);
-    engine_hex(h, sizeof h, out->sha256);
+    rc = rules_hash(root, out->sha256, err);
 done:
     json_decref(root);
     return rc;
