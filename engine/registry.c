@@ -8,6 +8,8 @@
  * engine/rules/sprint/sprint.c exists (the build compiles every rules file;
  * after adding that file to an existing build directory, rebuild this one:
  * `touch engine/registry.c`). -DCONCLAVE_NO_SPRINT leaves it out.
+ * A test may add its own example ruleset with engine_register_ruleset
+ * before engine_init; the server never does.
  */
 #include <stdlib.h>
 #include <string.h>

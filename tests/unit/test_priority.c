@@ -530,6 +530,19 @@ static void test_undo_with_consent(void)
     CHECK_EQ_INT(pass(&r, 0), 0);
     CHECK_EQ_INT(sys(&r, 1, "{\"action\":\"undo_consent\"}"), ENGINE_ECONFLICT);
     finish(&r);
+
+    /* A pass made for the other seat by its rule is acting too. */
+    REQUIRE(start(&r, 2, hands2));
+    CHECK_EQ_INT(sys(&r, 1, "{\"action\":\"respond\",\"until\":\"my_turn\"}"),
+                 0);
+    REQUIRE(playc(&r, 0, "{\"action\":\"cast\",\"card\":0,\"target\":1}") == 0);
+    CHECK_EQ_INT(pass(&r, 0), 0); /* seat 1 passes by rule: it resolves */
+    CHECK_EQ_INT(life(r.g, 1), 7);
+    CHECK_EQ_INT(sys(&r, 0, "{\"action\":\"undo\"}"), 0);
+    CHECK_EQ_INT(life(r.g, 1), 7); /* asked, not done */
+    CHECK_EQ_INT(sys(&r, 1, "{\"action\":\"undo_consent\"}"), 0);
+    CHECK_EQ_INT(life(r.g, 1), 10);
+    finish(&r);
 }
 
 static void test_seat_set_log_entries(void)
