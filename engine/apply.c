@@ -36,6 +36,10 @@ static void begin(engine_game *g, undo *u)
 
 static int finish(engine_game *g, const undo *u, int rc, engine_error *e)
 {
+    if (rc == 0 && !g->ruleset_marked)
+        game_touch(g, ENGINE_AUDIENCE_ALL); /* the ruleset did not say */
+    if (rc == 0 && !g->oom)
+        rc = prio_settle(g, e); /* triggers, automatic passes */
     if (rc == 0 && g->oom)
         rc = engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
     if (rc != 0) {
@@ -245,6 +249,7 @@ static int apply_order(engine_game *g, const engine_input *in,
     pending_order *p = game_pending_find(g, w.id, seat);
     size_t nlog = g->nlog;
     g->oom = 0;
+    game_touch(g, 1u << seat); /* its "my_orders" */
     game_log_append(g, ENGINE_PUBLIC, seat_entry("submitted", w.id, seat));
     if (g->oom) {
         game_log_truncate(g, nlog);
@@ -297,7 +302,10 @@ static int apply_play(engine_game *g, const engine_input *in, engine_error *e)
     engine_ctx ctx = {g};
     undo u;
     begin(g, &u);
-    rc = finish(g, &u, g->rs->play(g->state, &ctx, seat, w.id, play, e), e);
+    rc = prio_is_window(g, w.id)
+             ? prio_play(g, seat, play, e)
+             : g->rs->play(g->state, &ctx, seat, w.id, play, e);
+    rc = finish(g, &u, rc, e);
     json_decref(stripped);
     return rc;
 }
@@ -334,9 +342,10 @@ static int apply_timeout(engine_game *g, const engine_input *in,
     game_log_append(g, ENGINE_PUBLIC, entry);
     if (w.mode == ENGINE_OPEN) {
         engine_ctx ctx = {g};
-        rc = rs->timeout ? rs->timeout(g->state, &ctx, w.id, e)
-                         : engine_fail(e, ENGINE_ECONFLICT, "window",
-                                       "window \"%s\" has no clock", w.id);
+        rc = prio_is_window(g, w.id) ? prio_timeout(g, e)
+             : rs->timeout           ? rs->timeout(g->state, &ctx, w.id, e)
+                           : engine_fail(e, ENGINE_ECONFLICT, "window",
+                                         "window \"%s\" has no clock", w.id);
         return finish(g, &u, rc, e);
     }
 
@@ -389,6 +398,9 @@ static int apply_system(engine_game *g, const engine_input *in, engine_error *e)
     if (!json_is_object(p))
         return engine_fail(e, ENGINE_EINVALID, "action",
                            "a system input is {\"action\": ...}");
+    action = json_string_value(json_object_get(p, "action"));
+    if (action && prio_is_system(action))
+        return prio_system(g, in, action, e); /* respond.c */
     json_object_foreach((json_t *)p, key, val)
     {
         if (strcmp(key, "action") != 0)
@@ -438,6 +450,7 @@ static int apply_system(engine_game *g, const engine_input *in, engine_error *e)
                            in->seat, w.id);
     size_t nlog = g->nlog;
     g->oom = 0;
+    game_touch(g, 1u << in->seat);
     game_log_append(g, ENGINE_PUBLIC, seat_entry("withdrawn", w.id, in->seat));
     if (g->oom) {
         game_log_truncate(g, nlog);
@@ -462,6 +475,12 @@ int engine_apply(engine_game *g, const engine_input *in,
     int rc;
     if (!g || !in)
         return engine_fail(err, ENGINE_EINVALID, "", "no input");
+    /* What this input touches and whether it reveals anything hidden (for
+     * engine_touched and for undo, respond.c). */
+    uint32_t touched = g->touched;
+    engine_rng rng = g->rng;
+    g->touched = 0;
+    g->touch_marked = g->ruleset_marked = g->revealed = 0;
     if (engine_is_over(g)) {
         rc = engine_fail(&e, ENGINE_EOVER, "", "the game is over");
         goto fail;
@@ -490,8 +509,15 @@ int engine_apply(engine_game *g, const engine_input *in,
     /* A lock, a play or an abort may have closed other sealed windows; their
      * held orders go, never revealed. */
     game_pending_prune(g);
+    if (!g->touch_marked)
+        g->touched = ENGINE_AUDIENCE_ALL;
+    prio_input_end(g, in, 1,
+                   g->revealed || rng.counter != g->rng.counter ||
+                       rng.pos != g->rng.pos || rng.len != g->rng.len);
     return 0;
 fail:
+    g->touched = touched;
+    prio_input_end(g, in, 0, 0);
     if (e.code == 0)
         engine_fail(&e, rc ? rc : ENGINE_EINTERNAL, "", "input refused");
     if (err)

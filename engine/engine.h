@@ -31,6 +31,10 @@
 #define ENGINE_HASH_BYTES 32
 #define ENGINE_SEED_BYTES 32
 #define ENGINE_PUBLIC (-1) /* the audience of spectators */
+/* Audience masks (engine_touched): bit s for seat s, this bit for the
+ * spectators' public view. */
+#define ENGINE_AUDIENCE_PUBLIC (UINT32_C(1) << 31)
+#define ENGINE_AUDIENCE_ALL UINT32_C(0xffffffff)
 
 /* Error codes. The comment gives the HTTP status the API maps each to. */
 enum {
@@ -130,7 +134,9 @@ typedef enum {
     ENGINE_PLAY = 1,    /* a public play in an open window */
     ENGINE_TIMEOUT = 2, /* the clock ran out for the window's missing seats */
     ENGINE_SYSTEM = 3,  /* engine-level: {"action":"withdraw"} for a seat's
-                           sealed order, {"action":"abort"} ends the game */
+                           sealed order, {"action":"abort"} ends the game;
+                           the priority actions "respond", "undo",
+                           "undo_consent", "undo_refuse" (see engine_apply) */
 } engine_input_kind;
 
 typedef struct engine_input {
@@ -186,6 +192,10 @@ typedef struct engine_ruleset engine_ruleset; /* see engine/ruleset.h */
  * call it from main before starting threads. Returns 0 or fills err. */
 int engine_init(engine_error *err);
 
+/* Add a ruleset the build does not list (a test's own example ruleset),
+ * before engine_init and from main like it. Returns 0; ENGINE_ECONFLICT
+ * after engine_init or past a few; ENGINE_EINVALID for a taken id. */
+int engine_register_ruleset(const engine_ruleset *rs, engine_error *err);
 /* Borrowed; NULL when unknown. */
 const engine_ruleset *engine_ruleset_find(const char *id);
 /* All registered rulesets, in registry order; *n receives the count. */
@@ -238,7 +248,19 @@ engine_game *engine_clone(const engine_game *g);
  *    Open: the ruleset's timeout rule applies (ENGINE_ECONFLICT if none);
  *  - SYSTEM {"action":"withdraw"} with a window: removes the seat's held
  *    order (ENGINE_ECONFLICT if it holds none); {"action":"abort"} ends the
- *    game, dropping held orders unrevealed; anything else ENGINE_EINVALID.
+ *    game, dropping held orders unrevealed; the priority actions below;
+ *    anything else ENGINE_EINVALID.
+ * Priority windows (rulesets that use priority and the stack, see
+ * engine/priority.c): the core lists one open window "STEP.N" whose seat is
+ * the one holding priority. A PLAY {"action":"pass"} there passes (it may
+ * carry "until" and "stop_if_targeted" to set a response rule at once); any
+ * other play goes to the ruleset. A TIMEOUT there is a pass unless the
+ * ruleset says otherwise. SYSTEM {"action":"respond","until":
+ * "stack_changes"|"my_turn"|"end_of_turn"|"never","stop_if_targeted":bool}
+ * sets the seat's response rule (window ignored); {"action":"undo"} takes
+ * back the seat's last undoable play, or asks the other seats to agree;
+ * {"action":"undo_consent"} / {"action":"undo_refuse"} answer such a
+ * request. ENGINE_ECONFLICT when there is nothing to undo or answer.
  * Nothing in an error reveals another seat's held order. The one exception
  * to "unchanged": ENGINE_EINTERNAL after running out of memory inside a
  * ruleset's change; discard such a game and rebuild it from its inputs. */
@@ -258,6 +280,9 @@ engine_window *engine_windows_all(const engine_game *g, int *n);
 /* What seat (or ENGINE_PUBLIC) may see now: the ruleset's view, plus the
  * common fields "ruleset", "seats", "inputs" (count applied), "over", and for
  * a seat its own pending sealed orders under "my_orders" {window: order}.
+ * Once a game has used priority the core adds "priority" (window, step,
+ * holder, active, turn, round, passed, undo, and for a seat "my_rule") and
+ * "stack" (bottom first; hidden parts only for the seats allowed them).
  * A seat number out of range gets the public view. NULL on OOM. */
 json_t *engine_view(const engine_game *g, int seat);
 
@@ -281,8 +306,10 @@ int engine_bot_action(const engine_game *g, int seat, const char *level,
 /* Log entries after index `after` (0 = from the start) that seat may see:
  * [{"seq":N,"seat":null|SEAT,"entry":{...}}] where seq counts every entry
  * of the game from 1 (so a seat sees gaps where others' private entries
- * are) and "seat" is the one audience of a private entry. A seat out of
- * range sees the public entries. The entries are copies. NULL on OOM. */
+ * are) and "seat" is the one audience of a private entry. An entry for a
+ * set of seats has "seat":null and "seats":[...], and reaches only those
+ * seats (never spectators). A seat out of range sees the public entries.
+ * The entries are copies. NULL on OOM. */
 json_t *engine_log_since(const engine_game *g, int seat, size_t after);
 size_t engine_log_length(const engine_game *g);
 
@@ -296,6 +323,14 @@ engine_game *engine_load(const json_t *saved, engine_error *err);
 /* SHA-256 of the canonical JSON of engine_save; equal exactly when the
  * saved states are. Aborts the process only if memory runs out. */
 void engine_hash(const engine_game *g, uint8_t out[ENGINE_HASH_BYTES]);
+
+/* The audiences whose view (apart from the common fields "inputs" and
+ * "over") the last successful engine_apply may have changed: a mask of
+ * seat bits and ENGINE_AUDIENCE_PUBLIC. Rulesets narrow it with
+ * engine_ctx_touch; otherwise any ruleset change, any priority or stack
+ * change, and a loaded or new game count as ENGINE_AUDIENCE_ALL. Not part
+ * of the saved state. Cannot fail. */
+uint32_t engine_touched(const engine_game *g);
 
 int engine_is_over(const engine_game *g);
 /* 1 if a SYSTEM abort ended the game (engine_is_over is then 1 too). */

@@ -20,11 +20,16 @@ typedef struct pending_order {
     uint8_t nonce[ENGINE_NONCE_BYTES];
 } pending_order;
 
-/* One log line: everyone sees it (seat == ENGINE_PUBLIC) or one seat. */
+/* One log line: everyone sees it (seat == ENGINE_PUBLIC, seats == 0), one
+ * seat (seat >= 0), or a set of seats (seat == ENGINE_PUBLIC, seats != 0;
+ * never spectators). */
 typedef struct log_line {
     int seat;
+    uint32_t seats;
     json_t *entry; /* owned; never changed after it is appended */
 } log_line;
+
+typedef struct prio_core prio_core; /* engine/priority.h */
 
 struct engine_game {
     const engine_ruleset *rs;
@@ -43,6 +48,13 @@ struct engine_game {
     log_line *log;
     size_t nlog, cap_log;
     int oom; /* a log append failed to allocate during this apply */
+
+    prio_core *prio;    /* priority, the stack, response rules, undo; NULL
+                           until a ruleset uses them (engine/priority.c) */
+    uint32_t touched;   /* audiences the last apply touched */
+    int touch_marked;   /* touched was set by someone during this apply */
+    int ruleset_marked; /* the ruleset narrowed it (engine_ctx_touch) */
+    int revealed;       /* engine_ctx_revealed during this apply */
 };
 
 struct engine_ctx {
@@ -51,6 +63,15 @@ struct engine_ctx {
 
 /* Append a log line (steals entry). On allocation failure sets g->oom. */
 void game_log_append(engine_game *g, int seat, json_t *entry);
+/* Append a line for a set of seats (steals entry; see log_line). */
+void game_log_append_seats(engine_game *g, uint32_t seats, json_t *entry);
+/* Add audiences to what this apply touched. */
+void game_touch(engine_game *g, uint32_t audiences);
+/* [seat, ...] for the bits of a seat mask (NEW); NULL on OOM. */
+json_t *game_seat_list(uint32_t seats);
+/* The mask of a [seat, ...] list of seats in 0..nseats-1; 0 when it is not
+ * such a list (or is empty or has a seat twice). */
+uint32_t game_seat_mask(const json_t *list, int nseats);
 /* Drop log lines past n (undoing a failed apply). */
 void game_log_truncate(engine_game *g, size_t n);
 /* The held order of seat in window, or NULL. */
@@ -66,5 +87,7 @@ engine_game *game_alloc(const engine_ruleset *rs, const char *id,
                         const uint8_t seed[ENGINE_SEED_BYTES]);
 /* 1 if engine_init has run. */
 int registry_ready(void);
+
+#include "priority.h"
 
 #endif

@@ -29,13 +29,14 @@ engine_game *game_alloc(const engine_ruleset *rs, const char *id,
         goto fail;
     memcpy(g->seed, seed, ENGINE_SEED_BYTES);
     engine_rng_init(&g->rng, seed, STREAM_GAME);
+    g->touched = ENGINE_AUDIENCE_ALL;
     return g;
 fail:
     engine_free(g);
     return NULL;
 }
 
-void game_log_append(engine_game *g, int seat, json_t *entry)
+static void log_append(engine_game *g, int seat, uint32_t seats, json_t *entry)
 {
     if (!entry) {
         g->oom = 1;
@@ -53,8 +54,19 @@ void game_log_append(engine_game *g, int seat, json_t *entry)
         g->cap_log = cap;
     }
     g->log[g->nlog].seat = seat;
+    g->log[g->nlog].seats = seats;
     g->log[g->nlog].entry = entry;
     g->nlog++;
+}
+
+void game_log_append(engine_game *g, int seat, json_t *entry)
+{
+    log_append(g, seat, 0, entry);
+}
+
+void game_log_append_seats(engine_game *g, uint32_t seats, json_t *entry)
+{
+    log_append(g, ENGINE_PUBLIC, seats, entry);
 }
 
 void game_log_truncate(engine_game *g, size_t n)
@@ -94,19 +106,24 @@ void game_pending_drop_window(engine_game *g, const char *window)
 static int list_windows(const engine_game *g, engine_window *buf, int max,
                         engine_window **list)
 {
+    engine_window pw;
     *list = buf;
     if (engine_is_over(g))
         return 0;
     int n = g->rs->windows(g->state, buf, max);
-    if (n > max) {
-        engine_window *big = malloc((size_t)n * sizeof *big);
+    int extra = prio_window(g, &pw); /* the core's priority window, last */
+    n = n < 0 ? 0 : n;
+    if (n + extra > max) {
+        engine_window *big = malloc((size_t)(n + extra) * sizeof *big);
         if (!big)
             return -1;
         int again = g->rs->windows(g->state, big, n);
-        n = again < n ? again : n;
+        n = again < n ? (again < 0 ? 0 : again) : n;
         *list = big;
     }
-    return n < 0 ? 0 : n;
+    if (extra)
+        (*list)[n++] = pw;
+    return n;
 }
 
 void game_pending_prune(engine_game *g)
@@ -152,6 +169,7 @@ void engine_ctx_log_private(engine_ctx *ctx, int seat, json_t *entry)
         json_decref(entry); /* no such audience: never make it public */
         return;
     }
+    ctx->g->revealed = 1; /* a private line may show a seat something */
     game_log_append(ctx->g, seat, entry);
 }
 
@@ -189,11 +207,12 @@ engine_game *engine_create(const char *ruleset_id, const char *game_id,
     }
     engine_ctx ctx = {g};
     g->state = rs->setup(&ctx, g->options, seats, &e);
-    if (!g->state || g->oom) {
+    if (!g->state || g->oom || prio_settle(g, &e) != 0) {
         if (e.code == 0 || g->oom)
             engine_fail(&e, ENGINE_EINTERNAL, "", "setup failed");
         goto fail;
     }
+    g->touched = ENGINE_AUDIENCE_ALL;
     return g;
 fail:
     engine_free(g);
@@ -209,6 +228,7 @@ void engine_free(engine_game *g)
 {
     if (!g)
         return;
+    prio_free(g->prio, g->rs);
     if (g->state)
         g->rs->destroy(g->state);
     for (size_t i = 0; g->pending && i < g->npending; i++)
@@ -229,8 +249,11 @@ engine_game *engine_clone(const engine_game *g)
     c->rng = g->rng;
     c->inputs = g->inputs;
     c->aborted = g->aborted;
+    c->touched = g->touched;
     c->state = g->rs->clone(g->state);
     if (!c->state)
+        goto fail;
+    if (g->prio && !(c->prio = prio_clone(g->prio, g->rs)))
         goto fail;
     if (g->npending) {
         c->pending = malloc(g->npending * sizeof *c->pending);
@@ -254,6 +277,7 @@ engine_game *engine_clone(const engine_game *g)
          * shares them (jansson's reference counts are atomic). */
         for (size_t i = 0; i < g->nlog; i++) {
             c->log[i].seat = g->log[i].seat;
+            c->log[i].seats = g->log[i].seats;
             c->log[i].entry = json_incref(g->log[i].entry);
         }
         c->nlog = g->nlog;
@@ -331,6 +355,7 @@ json_t *engine_view(const engine_game *g, int seat)
                                     json_deep_copy(g->pending[i].order));
         json_object_set_new(v, "my_orders", mine);
     }
+    prio_view(g, seat, v);
     return v;
 }
 
@@ -349,7 +374,9 @@ json_t *engine_legal(const engine_game *g, int seat)
     for (int i = 0; i < n; i++) {
         if (!(list[i].seats & (1u << seat)))
             continue;
-        json_t *l = g->rs->legal(g->state, seat, list[i].id);
+        json_t *l = prio_is_window(g, list[i].id)
+                        ? prio_legal(g, seat)
+                        : g->rs->legal(g->state, seat, list[i].id);
         if (!json_is_object(l)) {
             json_decref(l);
             continue;
@@ -386,8 +413,10 @@ int engine_bot_action(const engine_game *g, int seat, const char *level,
             continue;
         if (w->mode == ENGINE_SEALED && game_pending_find(g, w->id, seat))
             continue; /* already ordered; a bot does not second-guess */
-        json_t *payload =
-            g->rs->bot(g->state, seat, w->id, level ? level : "random", rng);
+        json_t *payload = prio_is_window(g, w->id)
+                              ? prio_bot(g, seat, level ? level : "random", rng)
+                              : g->rs->bot(g->state, seat, w->id,
+                                           level ? level : "random", rng);
         if (!payload) {
             rc = engine_fail(err, ENGINE_EINVALID, "level",
                              "%s has no bot level \"%s\"", g->rs->title,
@@ -422,11 +451,15 @@ json_t *engine_log_since(const engine_game *g, int seat, size_t after)
         const log_line *l = &g->log[i];
         if (l->seat != ENGINE_PUBLIC && l->seat != seat)
             continue;
+        if (l->seats && (seat < 0 || !(l->seats & (1u << seat))))
+            continue; /* a seat set: only its seats, never spectators */
         json_t *e = json_object();
         json_object_set_new(e, "seq", json_integer((json_int_t)i + 1));
         json_object_set_new(e, "seat",
                             l->seat == ENGINE_PUBLIC ? json_null()
                                                      : json_integer(l->seat));
+        if (l->seats)
+            json_object_set_new(e, "seats", game_seat_list(l->seats));
         json_object_set_new(e, "entry", json_deep_copy(l->entry));
         if (json_array_append_new(arr, e) != 0) {
             json_decref(arr);

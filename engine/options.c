@@ -45,6 +45,30 @@ static int check_names(const engine_option *o, const json_t *v,
     return 0;
 }
 
+/* One HANDS value: per seat, an array of at most max choices. */
+static int check_hands(const engine_option *o, const json_t *v,
+                       engine_error *err)
+{
+    if (!json_is_array(v) || json_array_size(v) > ENGINE_MAX_SEATS)
+        return engine_fail(err, ENGINE_EINVALID, o->name,
+                           "%s must be an array of at most %d hands", o->name,
+                           ENGINE_MAX_SEATS);
+    for (size_t s = 0; s < json_array_size(v); s++) {
+        const json_t *hand = json_array_get(v, s);
+        if (!json_is_array(hand) || json_array_size(hand) > (size_t)o->max)
+            return engine_fail(err, ENGINE_EINVALID, o->name,
+                               "%s[%zu] must be an array of at most %d names",
+                               o->name, s, o->max);
+        for (size_t i = 0; i < json_array_size(hand); i++)
+            if (choice_index(o, json_string_value(json_array_get(hand, i))) < 0)
+                return engine_fail(err, ENGINE_EINVALID, o->name,
+                                   "%s[%zu][%zu] is not one of the allowed "
+                                   "names",
+                                   o->name, s, i);
+    }
+    return 0;
+}
+
 static int check_one(const engine_option *o, const json_t *v, engine_error *err)
 {
     switch (o->kind) {
@@ -62,6 +86,8 @@ static int check_one(const engine_option *o, const json_t *v, engine_error *err)
         return 0;
     case ENGINE_OPTION_NAMES:
         return check_names(o, v, err);
+    case ENGINE_OPTION_HANDS:
+        return check_hands(o, v, err);
     }
     return engine_fail(err, ENGINE_EINTERNAL, o->name, "bad option kind");
 }
@@ -116,6 +142,18 @@ static json_t *property(const engine_option *o)
         json_object_set_new(p, "maximum", json_integer(o->max));
         json_object_set_new(p, "default", json_integer(o->def));
         break;
+    case ENGINE_OPTION_HANDS: {
+        json_t *names = json_array();
+        for (int i = 0; o->choices && o->choices[i]; i++)
+            json_array_append_new(names, json_string(o->choices[i]));
+        json_object_set_new(p, "type", json_string("array"));
+        json_object_set_new(p, "maxItems", json_integer(ENGINE_MAX_SEATS));
+        json_object_set_new(p, "items",
+                            json_pack("{s:s, s:i, s:{s:s, s:o}}", "type",
+                                      "array", "maxItems", o->max, "items",
+                                      "type", "string", "enum", names));
+        break;
+    }
     case ENGINE_OPTION_NAMES: {
         json_t *names = json_array();
         for (int i = 0; o->choices && o->choices[i]; i++)

@@ -8,6 +8,8 @@
  * engine/rules/sprint/sprint.c exists (the build compiles every rules file;
  * after adding that file to an existing build directory, rebuild this one:
  * `touch engine/registry.c`). -DCONCLAVE_NO_SPRINT leaves it out.
+ * A test may add its own example ruleset with engine_register_ruleset
+ * before engine_init; the server never does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +34,35 @@ static const engine_ruleset *const registry[] = {
 };
 
 #define NRULESETS (sizeof registry / sizeof registry[0])
+#define NEXTRA 4
 
-/* Set once by engine_init, before any thread starts; read-only afterwards. */
+/* Set before and by engine_init, before any thread starts; read-only
+ * afterwards. `all` is registry then the rulesets engine_register_ruleset
+ * added (test-only ones). */
 static int initialized;
+static const engine_ruleset *all[NRULESETS + NEXTRA];
+static size_t nall;
+
+static void fill_builtin(void)
+{
+    if (nall == 0)
+        for (size_t i = 0; i < NRULESETS; i++)
+            all[nall++] = registry[i];
+}
+
+int engine_register_ruleset(const engine_ruleset *rs, engine_error *err)
+{
+    fill_builtin();
+    if (initialized || nall == NRULESETS + NEXTRA)
+        return engine_fail(err, ENGINE_ECONFLICT, "",
+                           "register rulesets before engine_init, at most %d",
+                           NEXTRA);
+    if (!rs || !rs->id || engine_ruleset_find(rs->id))
+        return engine_fail(err, ENGINE_EINVALID, "id",
+                           "a ruleset needs an id no other one has");
+    all[nall++] = rs;
+    return 0;
+}
 
 int registry_ready(void)
 {
@@ -45,8 +73,9 @@ int engine_init(engine_error *err)
 {
     if (initialized)
         return 0;
-    for (size_t i = 0; i < NRULESETS; i++) {
-        const engine_ruleset *rs = registry[i];
+    fill_builtin();
+    for (size_t i = 0; i < nall; i++) {
+        const engine_ruleset *rs = all[i];
         if (!rs->init)
             continue;
         engine_error e = {0};
@@ -62,16 +91,18 @@ int engine_init(engine_error *err)
 
 const engine_ruleset *engine_ruleset_find(const char *id)
 {
-    for (size_t i = 0; id && i < NRULESETS; i++)
-        if (strcmp(registry[i]->id, id) == 0)
-            return registry[i];
+    fill_builtin();
+    for (size_t i = 0; id && i < nall; i++)
+        if (strcmp(all[i]->id, id) == 0)
+            return all[i];
     return NULL;
 }
 
 const engine_ruleset *const *engine_rulesets(size_t *n)
 {
-    *n = NRULESETS;
-    return registry;
+    fill_builtin();
+    *n = nall;
+    return all;
 }
 
 json_t *engine_ruleset_describe(const engine_ruleset *rs)

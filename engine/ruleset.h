@@ -31,6 +31,74 @@ int engine_ctx_seats(const engine_ctx *ctx);
  * function that logged fails, the core drops its entries again. */
 void engine_ctx_log(engine_ctx *ctx, json_t *entry);
 void engine_ctx_log_private(engine_ctx *ctx, int seat, json_t *entry);
+/* Append a log entry (steals entry) that only the seats in the bitmask
+ * `seats` see (allies, a team); never spectators. Bits for seats out of
+ * range are ignored; an empty set drops the entry; a single seat is the
+ * same as engine_ctx_log_private. */
+void engine_ctx_log_seats(engine_ctx *ctx, uint32_t seats, json_t *entry);
+/* Say which audiences (seat bits, ENGINE_AUDIENCE_PUBLIC) this change
+ * touched; calls add up. Without a call, a ruleset change touches all
+ * audiences (see engine_touched). */
+void engine_ctx_touch(engine_ctx *ctx, uint32_t audiences);
+/* This change revealed something hidden (a card seen, a reveal), so the
+ * play cannot be undone. Drawing from the RNG and writing a non-public log
+ * entry count as revealing without this call. */
+void engine_ctx_revealed(engine_ctx *ctx);
+
+/* ---------------------------------------------- priority and the stack --
+ * The core keeps who holds priority, the passes in a row and the stack;
+ * the ruleset opens priority steps, pushes items and resolves them through
+ * the priority_* members below. See engine/priority.c and
+ * docs/ruleset-authoring.md ("Priority and the stack").
+ */
+typedef struct engine_stack_item {
+    uint32_t id;           /* given by the core, unique in the game, from 1 */
+    int owner;             /* the seat that controls it */
+    char source[48];       /* what put it there (card, ability); public */
+    uint32_t target_seats; /* seats it targets or attacks; public. Response
+                              rules stop for these seats */
+    json_t *targets;       /* public description of the targets, or NULL */
+    json_t *payload;       /* the public part, or NULL */
+    json_t *secret;        /* the hidden part, or NULL */
+    uint32_t secret_seats; /* who sees `secret` besides the owner */
+} engine_stack_item;
+
+typedef struct engine_stack engine_stack;
+/* Items on the stack; index 0 is the bottom, size-1 the top (borrowed,
+ * valid until the stack changes). at() is NULL out of range; top() NULL
+ * when empty. Cannot fail. */
+size_t engine_stack_size(const engine_stack *s);
+const engine_stack_item *engine_stack_at(const engine_stack *s, size_t i);
+const engine_stack_item *engine_stack_top(const engine_stack *s);
+/* The stack as it is now (read-only). */
+const engine_stack *engine_ctx_stack(const engine_ctx *ctx);
+
+/* A new turn: `active` becomes the active seat and the turn count (public,
+ * what "until end of turn" and "until my turn" watch) goes up. */
+void engine_ctx_turn_begin(engine_ctx *ctx, int active);
+/* Open a priority step named `step` ([a-z0-9_], under 24 characters):
+ * the seats in `round` take part and `first` holds priority. Replaces any
+ * step under way. Returns 0, or ENGINE_EINVALID for a bad step name, an
+ * empty round or `first` outside it. */
+int engine_ctx_priority_begin(engine_ctx *ctx, const char *step, uint32_t round,
+                              int first);
+/* After this play or resolution priority goes to seat (default: the
+ * player who played keeps it; after a resolution, the active seat). */
+void engine_ctx_priority_give(engine_ctx *ctx, int seat);
+/* Put an item on top of the stack now (steals its JSON members; fills
+ * item->id). Returns the id, or 0 (the members freed) on OOM or a bad
+ * owner. */
+uint32_t engine_ctx_stack_push(engine_ctx *ctx, engine_stack_item *item);
+/* Queue a triggered item: when the current ruleset call returns, the core
+ * pushes queued triggers in seat order starting from the active seat (the
+ * active seat's go on first and so resolve last); one seat's keep the
+ * order they were queued in. Steals like engine_ctx_stack_push; the id is
+ * given when the item is pushed (returns 0 on OOM or a bad owner, else
+ * 1). */
+int engine_ctx_trigger(engine_ctx *ctx, engine_stack_item *item);
+/* Take item id off the stack unresolved (countered). Returns 0, or
+ * ENGINE_ENOTFOUND when it is not there. */
+int engine_ctx_stack_remove(engine_ctx *ctx, uint32_t id);
 
 /* ------------------------------------------------------------- options -- */
 
@@ -43,6 +111,10 @@ typedef enum engine_option_kind {
     ENGINE_OPTION_INT,   /* an integer in min..max; absent means def */
     ENGINE_OPTION_NAMES, /* an array of at most max distinct names taken from
                             choices; absent means none */
+    ENGINE_OPTION_HANDS, /* an array of up to ENGINE_MAX_SEATS arrays, each of
+                            at most max names taken from choices (repeats
+                            allowed): fixed hands per seat; check_options
+                            checks the count against the seats */
 } engine_option_kind;
 
 typedef struct engine_option {
@@ -187,6 +259,41 @@ struct engine_ruleset {
 
     int (*is_over)(const void *state);
     json_t *(*result)(const void *state); /* NEW; NULL while running */
+
+    /* ---- Priority and the stack (engine/priority.c). All optional; a
+     * ruleset that calls engine_ctx_priority_begin must set play, resolve
+     * and end. */
+    /* The seat holding priority in `step` made a play other than a pass
+     * (validate, then mutate; push items with engine_ctx_stack_push). On
+     * success the passes in a row start again from none. */
+    int (*priority_play)(void *state, engine_ctx *ctx, int seat,
+                         const char *step, const json_t *play,
+                         engine_error *err);
+    /* Every seat of the round passed in a row and `item` (borrowed, already
+     * off the stack) resolves. Cannot fail for items the ruleset pushed. */
+    int (*priority_resolve)(void *state, engine_ctx *ctx, const char *step,
+                            const engine_stack_item *item, engine_error *err);
+    /* Every seat of the round passed in a row with the stack empty: the
+     * step is over (it is already closed; open the next one here). Cannot
+     * fail. */
+    int (*priority_end)(void *state, engine_ctx *ctx, const char *step,
+                        engine_error *err);
+    /* The clock ran out on seat's priority: return 0 when handled (a
+     * forfeit), 1 to pass as usual, or an error. NULL: it passes. */
+    int (*priority_timeout)(void *state, engine_ctx *ctx, int seat,
+                            const char *step, engine_error *err);
+    /* Plays other than a pass seat may make now, as `legal` returns them
+     * ({"kind":"play","shape":...,"choices":[...]|null}); the core adds the
+     * pass. NULL: passing is the only play. */
+    json_t *(*priority_legal)(const void *state, const engine_stack *stack,
+                              int seat, const char *step);
+    /* A bot's play for seat (NEW); NULL result or NULL function: pass. */
+    json_t *(*priority_bot)(const void *state, const engine_stack *stack,
+                            int seat, const char *step, const char *level,
+                            engine_rng *rng);
+    /* 1: keep an undo point before each priority play (a clone of the
+     * state per play), so a play that revealed nothing can be taken back. */
+    int priority_undo;
 };
 
 #endif

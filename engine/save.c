@@ -7,7 +7,10 @@
  *   {"format":"conclave-state/1","ruleset","game_id","options","seats",
  *    "seed":HEX,"inputs":N,"aborted":bool,"rng":{...},"state":{ruleset},
  *    "pending":[{"window","seat","order","nonce":HEX}],
- *    "log":[{"seat":null|N,"entry":{...}}]}
+ *    "log":[{"seat":null|N,"entry":{...}}],"priority":{...}}
+ * where a log line for a set of seats also has "seats":[N,...], and
+ * "priority" (engine/prio_save.c) is there only once the game has used
+ * priority, so games without it save and hash as they always did.
  * engine_hash is the SHA-256 of its canonical JSON, so two games hash alike
  * exactly when every one of those parts is alike. Loading checks every
  * field and reports a corrupt document as ENGINE_EINTERNAL.
@@ -56,7 +59,10 @@ static json_t *save_doc(const engine_game *g, int share)
         json_object_set_new(line, "entry",
                             share ? json_incref(l->entry)
                                   : json_deep_copy(l->entry));
-        if (json_object_size(line) != 2 || json_array_append_new(log, line))
+        if (l->seats)
+            json_object_set_new(line, "seats", game_seat_list(l->seats));
+        if (json_object_size(line) != (l->seats ? 3u : 2u) ||
+            json_array_append_new(log, line))
             goto fail;
     }
     json_object_set_new(doc, "state", state);
@@ -65,7 +71,9 @@ static json_t *save_doc(const engine_game *g, int share)
     pending = NULL;
     json_object_set_new(doc, "log", log);
     log = NULL;
-    if (json_object_size(doc) != 12)
+    if (g->prio)
+        json_object_set_new(doc, "priority", prio_save(g));
+    if (json_object_size(doc) != (g->prio ? 13u : 12u))
         goto fail;
     return doc;
 fail:
@@ -138,19 +146,25 @@ static int load_log(engine_game *g, const json_t *arr, engine_error *e)
                            "saved log is not a list");
     json_array_foreach(arr, i, item)
     {
-        json_t *seat = NULL, *entry = NULL;
-        if (json_unpack(item, "{s:o, s:o !}", "seat", &seat, "entry", &entry) !=
-                0 ||
+        json_t *seat = NULL, *entry = NULL, *seats = NULL;
+        uint32_t mask = 0;
+        if (json_unpack(item, "{s:o, s:o, s?o !}", "seat", &seat, "entry",
+                        &entry, "seats", &seats) != 0 ||
             (!json_is_null(seat) &&
              (!json_is_integer(seat) || json_integer_value(seat) < 0 ||
-              json_integer_value(seat) >= g->seats)))
+              json_integer_value(seat) >= g->seats)) ||
+            (seats && (!json_is_null(seat) || json_array_size(seats) < 2 ||
+                       !(mask = game_seat_mask(seats, g->seats)))))
             return engine_fail(e, ENGINE_EINTERNAL, "log",
                                "saved log line %zu is corrupt", i);
         g->oom = 0;
-        game_log_append(g,
-                        json_is_null(seat) ? ENGINE_PUBLIC
-                                           : (int)json_integer_value(seat),
-                        json_deep_copy(entry));
+        if (mask)
+            game_log_append_seats(g, mask, json_deep_copy(entry));
+        else
+            game_log_append(g,
+                            json_is_null(seat) ? ENGINE_PUBLIC
+                                               : (int)json_integer_value(seat),
+                            json_deep_copy(entry));
         if (g->oom)
             return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
     }
@@ -163,7 +177,7 @@ engine_game *engine_load(const json_t *saved, engine_error *err)
     engine_game *g = NULL;
     const char *format = NULL, *ruleset = NULL, *game_id = NULL, *seed = NULL;
     json_t *options = NULL, *rng = NULL, *state = NULL, *pending = NULL,
-           *log = NULL;
+           *log = NULL, *prio = NULL;
     json_int_t seats = 0, inputs = 0;
     int aborted = 0;
     uint8_t seed_bytes[ENGINE_SEED_BYTES];
@@ -175,11 +189,12 @@ engine_game *engine_load(const json_t *saved, engine_error *err)
     }
     if (json_unpack((json_t *)saved,
                     "{s:s, s:s, s:s, s:o, s:I, s:s, s:I, s:b, s:o, s:o, s:o, "
-                    "s:o !}",
+                    "s:o, s?o !}",
                     "format", &format, "ruleset", &ruleset, "game_id", &game_id,
                     "options", &options, "seats", &seats, "seed", &seed,
                     "inputs", &inputs, "aborted", &aborted, "rng", &rng,
-                    "state", &state, "pending", &pending, "log", &log) != 0 ||
+                    "state", &state, "pending", &pending, "log", &log,
+                    "priority", &prio) != 0 ||
         strcmp(format, STATE_FORMAT) != 0) {
         engine_fail(&e, ENGINE_EINTERNAL, "",
                     "not a saved game in format " STATE_FORMAT);
@@ -219,7 +234,8 @@ engine_game *engine_load(const json_t *saved, engine_error *err)
         e.code = ENGINE_EINTERNAL;
         goto fail;
     }
-    if (load_pending(g, pending, &e) != 0 || load_log(g, log, &e) != 0)
+    if (load_pending(g, pending, &e) != 0 || load_log(g, log, &e) != 0 ||
+        (prio && prio_load(g, prio, &e) != 0))
         goto fail;
     return g;
 fail:
