@@ -91,7 +91,6 @@ static void effect_words(const starbase_ability *a, int n, char *buf,
     char who[80];
     target_words(a, n, who, sizeof who);
     int many = plural(a->target), once = a->timing != STARBASE_T_PASSIVE;
-    const char *each = many ? "each of " : "";
     switch (a->kind) {
     case STARBASE_A_INCOME:
     case STARBASE_A_ISK:
@@ -106,7 +105,11 @@ static void effect_words(const starbase_ability *a, int n, char *buf,
         snprintf(buf, size, "destroy %s", who);
         break;
     case STARBASE_A_DAMAGE:
-        snprintf(buf, size, "deal %d damage to %s%s", n, each, who);
+        snprintf(buf, size, "deal %d damage to %s", n,
+                 a->target == STARBASE_TG_ENEMY_SHIPS_HERE
+                     ? "each enemy ship here"
+                 : a->target == STARBASE_TG_ENEMY_SHIPS ? "each enemy ship"
+                                                        : who);
         break;
     case STARBASE_A_REPAIR:
         snprintf(buf, size, "repair %d damage on your starbase", n);
