@@ -125,7 +125,8 @@ typedef struct starbase_ability {
 
 typedef struct starbase_command {
     char name[STARBASE_NAME_MAX];
-    uint8_t power; /* printed power 1..5; 0 when the ability has no number */
+    uint8_t power;       /* printed power (the kind's amount range, 1..8 for a
+                            price filter); 0 when the ability has no number */
     starbase_ability ab; /* its number is power (from_power set) */
 } starbase_command;
 
