@@ -87,6 +87,7 @@ function compareWithStore(db, acks) {
 async function persist(ref, method, p, opts) {
   for (let attempt = 0; ; attempt++) {
     while (ref.gate) await ref.gate;
+    if (ref.over) throw new Error('the drill is over');
     ref.inflight++;
     try {
       const r = await http(ref.url, method, p, opts);
@@ -295,6 +296,7 @@ async function drill(disrupt) {
     }
     return { acks: ledger.list.length, acked, before, after, retriedPlays: stats.retriedPlays, lateInputs: stats.lateInputs };
   } finally {
+    ref.over = true; // clients still retrying (after a failure) stop now
     ref.gate = null;
     await srv.stop();
     dropDatabase(db);
