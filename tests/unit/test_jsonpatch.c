@@ -877,6 +877,16 @@ static void test_apply_more(void)
     CHECK(apply_case("{\"a\":1,\"ab\":2}",
                      "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/ab\"}]", 0,
                      "{\"ab\":1}"));
+    /* replace needs an existing target (RFC 6902 4.3): never an add */
+    CHECK(apply_case("{\"a\":1}",
+                     "[{\"op\":\"replace\",\"path\":\"/b\",\"value\":2}]",
+                     JSONPATCH_ECONFLICT, NULL));
+    CHECK(apply_case("{\"a\":[1]}",
+                     "[{\"op\":\"replace\",\"path\":\"/a/1\",\"value\":2}]",
+                     JSONPATCH_ECONFLICT, NULL));
+    CHECK(apply_case("{\"a\":[1]}",
+                     "[{\"op\":\"replace\",\"path\":\"/a/-\",\"value\":2}]",
+                     JSONPATCH_ECONFLICT, NULL));
     /* array indices */
     CHECK(apply_case("[1,2]", "[{\"op\":\"add\",\"path\":\"/2\",\"value\":3}]",
                      0, "[1,2,3]"));
