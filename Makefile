@@ -9,6 +9,8 @@
 #   make format     clang-format in place
 #   make bench      benchmarks (see bench/README.md)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS (60) each (tests/fuzz/fuzz.mk)
+#   make mutants    deliberate bugs (tests/mutants/catalogue.txt) the tests must catch;
+#                   long, not part of `make test`; MUTANTS='glob ...' for some only
 #   make clean      remove build output (the private database in var/ stays)
 
 CC      ?= cc
@@ -29,7 +31,7 @@ LIB_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(ENGINE_SRC) $(SERVER_SRC) $(API_
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all run test unit asan lint format bench clean deps db migrate
+.PHONY: all run test unit asan lint format bench clean deps db migrate mutants
 all: $(BUILD)/conclave
 
 $(BUILD)/obj/%.o: %.c
@@ -56,6 +58,10 @@ unit: $(BUILD)/conclave $(UNIT_BIN)
 
 deps:
 	@bash scripts/deps.sh
+
+mutants: deps
+	@$(MAKE) --no-print-directory unit
+	@python3 tests/mutants/run.py $(MUTANTS)
 
 db: deps
 	@bash scripts/pg.sh start

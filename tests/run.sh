@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/run.sh - runs every test and ends with one line: "N passed, N failed".
+# tests/run.sh - runs every test and ends with one line: "N passed, N failed, N skipped".
 #
 # `make test` (and `make asan`) call it after building; BUILD names the build folder.
 #   1. Database: DATABASE_URL if set, else the checkout's private PostgreSQL
@@ -12,6 +12,16 @@
 #      tests/browser/*.test.mjs, one `node --test` per file, counted from its TAP summary.
 #   4. Fuzz smoke run: tests/fuzz/run.sh --smoke, every libFuzzer harness for 10 s
 #      (skipped without clang; CONCLAVE_FUZZ_SMOKE=0 skips it), one count per harness.
+#
+# Skips are counted and shown: each file's line says how many of its tests skipped, and
+# every skipped test is listed with its reason at the end. A skip is not a failure on a
+# workstation (no Chromium, an outside DATABASE_URL); with CONCLAVE_STRICT_SKIPS=1 (set by
+# .ci/run, where everything is installed) each skip counts as a failure unless it is
+# listed in tests/expected-skips.txt with its reason.
+#
+# TESTS='word ...' runs only the unit binaries and test files whose label (as printed,
+# e.g. unit/test_engine, integration/hub_hardening, browser/restart, fuzz) contains one
+# of the words.
 #
 # Environment given to every test: DATABASE_URL; CONCLAVE_BIN, the absolute path of the
 # server binary; CONCLAVE_ROOT, the checkout; CONCLAVE_PRIVATE_PG=1 when the database is
@@ -33,6 +43,10 @@ SHOW_LINES=200
 
 passed=0
 failed=0
+skipped=0
+skip_lines=()
+skip_bad=0
+EXPECTED_SKIPS=$ROOT/tests/expected-skips.txt
 child=""
 interrupted=0
 stop_pg=0
@@ -45,7 +59,50 @@ now_ms() {
 }
 
 summary() {
-    echo "$passed passed, $failed failed"
+    echo "$passed passed, $failed failed, $skipped skipped"
+}
+
+# selected LABEL : whether TESTS (if set) picks this label.
+selected() {
+    [[ -z ${TESTS:-} ]] && return 0
+    local w
+    for w in $TESTS; do
+        [[ $1 == *"$w"* ]] && return 0
+    done
+    return 1
+}
+
+# expected_skip LABEL NAME : whether tests/expected-skips.txt lists this skip. Its lines
+# are "LABEL | test name | reason"; # starts a comment.
+expected_skip() {
+    [[ -f $EXPECTED_SKIPS ]] || return 1
+    local label name reason
+    while IFS='|' read -r label name reason; do
+        label=$(echo "$label" | xargs) name=$(echo "$name" | xargs)
+        [[ -z $label || $label == \#* ]] && continue
+        [[ $label == "$1" && $name == "$2" && -n ${reason// /} ]] && return 0
+    done <"$EXPECTED_SKIPS"
+    return 1
+}
+
+# skips LABEL LOG : record every "ok N - name # SKIP reason" of a TAP log; prints how
+# many of them are failures (unexpected skips under CONCLAVE_STRICT_SKIPS=1) in skip_bad.
+skips() {
+    local label=$1 log=$2 line name reason bad=0
+    while IFS= read -r line; do
+        name=${line#*ok * - }
+        reason=${name#* # SKIP}
+        name=${name%% # SKIP*}
+        reason=${reason# }
+        skipped=$((skipped + 1))
+        if [[ ${CONCLAVE_STRICT_SKIPS:-0} == 1 ]] && ! expected_skip "$label" "$name"; then
+            bad=$((bad + 1))
+            skip_lines+=("FAIL skip $label: $name (${reason:-no reason}) - not in tests/expected-skips.txt")
+        else
+            skip_lines+=("skip $label: $name (${reason:-no reason})")
+        fi
+    done < <(grep -a -E '^ *ok [0-9]+ - .* # SKIP' "$log")
+    skip_bad=$bad
 }
 
 finish() {
@@ -53,6 +110,8 @@ finish() {
     if ((stop_pg)); then
         bash scripts/pg.sh stop >/dev/null 2>&1 || true
     fi
+    local l
+    for l in "${skip_lines[@]}"; do echo "$l"; done
     summary
     if ((interrupted)); then exit 130; fi
     if ((failed > 0)); then exit 1; fi
@@ -153,9 +212,9 @@ fi
 shopt -s nullglob
 unit=()
 for bin in "$BUILD"/tests/test_*; do
-    [[ -f $bin && -x $bin ]] && unit+=("$bin")
+    [[ -f $bin && -x $bin ]] && selected "unit/${bin##*/}" && unit+=("$bin")
 done
-((${#unit[@]})) || echo "unit: no test binaries in ${BUILD#"$ROOT"/}/tests"
+((${#unit[@]})) || [[ -n ${TESTS:-} ]] || echo "unit: no test binaries in ${BUILD#"$ROOT"/}/tests"
 
 for bin in "${unit[@]}"; do
     ((interrupted)) && break
@@ -186,8 +245,13 @@ done
 
 # --- integration and browser tests ----------------------------------------------------
 
-node_files=(tests/integration/*.test.mjs tests/browser/*.test.mjs)
+node_files=()
+for file in tests/integration/*.test.mjs tests/browser/*.test.mjs; do
+    label=${file#tests/}
+    selected "${label%.test.mjs}" && node_files+=("$file")
+done
 if ((${#node_files[@]} == 0)); then
+    [[ -n ${TESTS:-} ]] ||
     echo "integration: no tests/integration/*.test.mjs or tests/browser/*.test.mjs"
 elif ((!interrupted)); then
     ready=1
@@ -223,9 +287,17 @@ elif ((!interrupted)); then
         if [[ -n $pl ]]; then
             fl=$(tap_count fail "$log")
             cl=$(tap_count cancelled "$log")
+            sl=$(tap_count skipped "$log")
             p=$pl
             f=$((${fl:-0} + ${cl:-0}))
             ((${cl:-0} == 0)) || note="$cl cancelled"
+            if ((${sl:-0} > 0)); then
+                skips "$label" "$log"
+                bad=$skip_bad
+                f=$((f + bad))
+                note+="${note:+, }$sl skipped"
+                ((bad == 0)) || note+=" ($bad not expected)"
+            fi
             if ((rc != 0 && f == 0)); then
                 f=1
                 note=$(why_status "$rc")
@@ -242,7 +314,7 @@ fi
 # --- fuzz smoke run -------------------------------------------------------------------
 # Each harness for FUZZ_SMOKE_SECONDS (10) from its seed corpus; a crash, leak or broken
 # invariant fails it. `make fuzz` runs them longer (tests/fuzz/run.sh).
-if ((!interrupted)) && [[ ${CONCLAVE_FUZZ_SMOKE:-1} != 0 ]]; then
+if ((!interrupted)) && [[ ${CONCLAVE_FUZZ_SMOKE:-1} != 0 ]] && selected fuzz; then
     log=$OUT/fuzz.log
     t0=$(now_ms)
     run_logged "$log" bash tests/fuzz/run.sh --smoke
@@ -252,7 +324,16 @@ if ((!interrupted)) && [[ ${CONCLAVE_FUZZ_SMOKE:-1} != 0 ]]; then
     line=$(grep -a '^RESULT fuzz: ' "$log" | tail -n 1)
     if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
         p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} note=""
-        grep -aq '^skip fuzz' "$log" && note="skipped: no clang with libFuzzer"
+        if grep -aq '^skip fuzz' "$log"; then
+            note="skipped: no clang with libFuzzer"
+            skipped=$((skipped + 1))
+            if [[ ${CONCLAVE_STRICT_SKIPS:-0} == 1 ]] && ! expected_skip fuzz smoke; then
+                f=$((f + 1))
+                skip_lines+=("FAIL skip fuzz: smoke (no clang with libFuzzer) - not in tests/expected-skips.txt")
+            else
+                skip_lines+=("skip fuzz: smoke (no clang with libFuzzer)")
+            fi
+        fi
         if ((rc != 0 && f == 0)); then f=1 note=$(why_status "$rc"); fi
     fi
     report "fuzz (smoke, tests/fuzz/run.sh)" "$p" "$f" "$ms" "$log" "$note"

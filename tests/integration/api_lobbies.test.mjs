@@ -148,9 +148,18 @@ test('the list shows public lobbies to everyone and private ones to their member
   const bad = await call('GET', '/api/v1/lobbies?status=finished');
   assert.equal(bad.status, 422);
   assert.equal(bad.body.field, 'status');
-  // Newest first.
-  const times = anon.body.map((l) => l.id);
-  assert.ok(times.indexOf(pub.id) <= 1);
+  // Newest first: three more, created one after another, come back in the
+  // reverse order, and the whole list follows the stored creation times.
+  const fresh = [];
+  for (let i = 0; i < 3; i++) {
+    fresh.push((await newLobby(call, host, { ruleset: 'tictactoe', seats: 2 })).id);
+    await sleep(5);
+  }
+  const listed = (await call('GET', '/api/v1/lobbies')).body.map((l) => l.id);
+  assert.deepEqual(listed.filter((x) => fresh.includes(x)), [...fresh].reverse());
+  assert.deepEqual(listed.slice(0, 3), [...fresh].reverse(), 'the newest lobbies lead the list');
+  const stored = psql(db, `SELECT id FROM lobbies WHERE status = 'open' AND NOT private ORDER BY created_at DESC, id LIMIT 100`).split('\n');
+  assert.deepEqual(listed, stored);
 });
 
 test('seats: a free seat or a chosen one; taken, full, out of range and already seated are refused', async () => {

@@ -1,12 +1,23 @@
 // durability.test.mjs - nothing acknowledged is lost, nothing is applied
 // twice: about a thousand concurrent plays and orders over HTTP across 50
 // games, with the server killed (SIGKILL) mid-way, or Postgres stopped in
-// immediate mode mid-way; clients retry with their idempotency keys.
-// Afterwards every acknowledged input is in the store exactly once, retried
-// plays got their original answers, and every game replays to its hash.
+// immediate mode mid-way; clients retry unanswered requests with their
+// idempotency keys.
+//
+// Every acknowledgement is recorded as it arrives: game, seat, window, seq
+// (the version in the answer) and the SHA-256 of the canonical payload. A
+// second acknowledgement for one (game, window, seat) fails the drill. After
+// the disruption every client is held back until the stored rows have been
+// compared with the acknowledgements, so nothing a client sends later can
+// stand in for a lost input; and payloads (a random cell, a random note) and
+// idempotency keys are random, so a retry after the fact would not match the
+// lost row anyway. At the end every acknowledged input is in the store
+// exactly once, retried plays got their original answers, and every game
+// replays to its hash.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,15 +33,69 @@ const TTT_GAMES = 25;
 const RPS_GAMES = 25;
 const RPS_ROUNDS = 17; // 25 x 17 rounds x 2 orders = 850, plus ~175 plays
 
+// JSON with sorted keys and no spaces; the hash of a payload is over this.
+function canonical(v) {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+const payloadHash = (v) => createHash('sha256').update(canonical(v)).digest('hex');
+
+// The acknowledgements of one drill. `add` refuses a second one for one
+// (game, window, seat): a window takes one input per seat, and a client that
+// is acknowledged twice for it re-created something.
+class Ledger {
+  constructor() {
+    this.byWindow = new Map();
+    this.list = [];
+  }
+
+  add(ack) {
+    const k = `${ack.game}/${ack.window}/${ack.seat}`;
+    const prev = this.byWindow.get(k);
+    assert.equal(prev, undefined, `a second acknowledgement for ${k}: ${JSON.stringify(prev)} then ${JSON.stringify(ack)}`);
+    this.byWindow.set(k, ack);
+    this.list.push(ack);
+  }
+}
+
+// Every acknowledgement against the stored rows (queried directly): the row
+// at (game, seq) exists with the acknowledged seat, kind, window and payload.
+// Returns a list of human-readable mismatches.
+function compareWithStore(db, acks) {
+  const rows = JSON.parse(psql(db, `SELECT coalesce(json_agg(json_build_object(
+    'game', game_id, 'seq', seq, 'seat', seat, 'kind', kind, 'window', window_id,
+    'payload', payload, 'key', idem_key)), '[]') FROM game_inputs`));
+  const at = new Map(rows.map((r) => [`${r.game}/${r.seq}`, r]));
+  const bad = [];
+  for (const a of acks) {
+    const r = at.get(`${a.game}/${a.seq}`);
+    if (!r) bad.push(`missing: ${a.kind} ${a.game} seq ${a.seq} window ${a.window} seat ${a.seat}`);
+    else if (r.kind !== a.kind || r.seat !== a.seat || r.window !== a.window
+      || payloadHash(JSON.parse(r.payload)) !== a.hash || (a.key && r.key !== a.key)) {
+      bad.push(`changed: ${a.kind} ${a.game} seq ${a.seq}: acknowledged ${JSON.stringify(a)}, stored ${JSON.stringify(r)}`);
+    }
+  }
+  return { rows, bad };
+}
+
 // Retry a request until the server answers (it may be dead or without its
-// database for a while). Returns the first non-5xx answer.
-async function persist(srvRef, method, p, opts) {
+// database for a while). Returns the first non-5xx answer. While the drill
+// holds clients back (ref.gate), no attempt starts.
+async function persist(ref, method, p, opts) {
   for (let attempt = 0; ; attempt++) {
+    while (ref.gate) await ref.gate;
+    if (ref.over) throw new Error('the drill is over');
+    ref.inflight++;
     try {
-      const r = await http(srvRef.url, method, p, opts);
+      const r = await http(ref.url, method, p, opts);
       if (r.status < 500 && r.status !== 429) return r;
     } catch {
       /* connection refused or reset: the server is down */
+    } finally {
+      ref.inflight--;
     }
     if (attempt > 2000) throw new Error(`gave up on ${method} ${p}`);
     await sleep(25 + Math.random() * 50);
@@ -62,10 +127,10 @@ async function setupGames(srv) {
 }
 
 // One seat of one game, played until the game ends. Every acknowledged
-// input is recorded in `acks`.
-async function playSeat(srvRef, game, seat, token, acks, stats) {
+// input goes into the ledger the moment its answer arrives.
+async function playSeat(ref, game, seat, token, ledger, stats) {
   for (;;) {
-    const g = await persist(srvRef, 'GET', `/api/v1/games/${game.id}`, { token });
+    const g = await persist(ref, 'GET', `/api/v1/games/${game.id}`, { token });
     assert.equal(g.status, 200, g.text);
     if (g.body.status !== 'running') return;
     const w = g.body.windows.find((x) => x.seats.includes(seat) && !x.submitted.includes(seat));
@@ -75,124 +140,141 @@ async function playSeat(srvRef, game, seat, token, acks, stats) {
     }
     if (game.ruleset === 'tictactoe') {
       const free = g.body.view.board.map((c, i) => (c === null ? i : -1)).filter((i) => i >= 0);
-      const cell = free[(seat * 7 + w.id.length + free.length) % free.length];
-      const key = `${game.id}-${w.id}`; // the same key on every retry
-      const body = { window: w.id, cell };
-      let first = null;
-      for (;;) {
-        const r = await persist(srvRef, 'POST', `/api/v1/games/${game.id}/plays`, {
+      const body = { window: w.id, cell: free[randomInt(free.length)] };
+      const key = randomBytes(12).toString('base64url'); // the same on every retry of this play
+      const r = await persist(ref, 'POST', `/api/v1/games/${game.id}/plays`, {
+        token, body, headers: { 'idempotency-key': key },
+      });
+      if (r.status === 200) {
+        ledger.add({ game: game.id, seat, window: w.id, kind: 'play', seq: r.body.version, hash: payloadHash({ cell: body.cell }), key });
+        // Retry on purpose: the stored answer must come back, and nothing is stored again.
+        const again = await persist(ref, 'POST', `/api/v1/games/${game.id}/plays`, {
           token, body, headers: { 'idempotency-key': key },
         });
-        if (r.status === 200) {
-          if (first === null) first = r.body.version;
-          else {
-            stats.retriedPlays++;
-            assert.equal(r.body.version, first, 'a retried play gets its original answer');
-          }
-          // Retry once more on purpose: the stored answer must come back.
-          const again = await persist(srvRef, 'POST', `/api/v1/games/${game.id}/plays`, {
-            token, body, headers: { 'idempotency-key': key },
-          });
-          assert.equal(again.status, 200, again.text);
-          assert.deepEqual(again.body, r.body);
-          acks.push({ game: game.id, seat, window: w.id, kind: 'play', key, cell, version: r.body.version });
-          break;
-        }
-        assert.fail(`play refused: ${r.status} ${r.text}`);
+        assert.equal(again.status, 200, again.text);
+        assert.deepEqual(again.body, r.body, 'a retried play gets its original answer');
+        stats.retriedPlays++;
+      } else {
+        // Only a play that was never answered may find its window closed: our
+        // own earlier attempt is then in the store under this key (checked at the end).
+        assert.equal(r.status, 409, r.text);
+        stats.lateInputs++;
+        stats.unanswered.push({ game: game.id, seat, window: w.id, key });
       }
     } else {
-      const order = { throw: ['rock', 'paper', 'scissors'][(seat + w.id.length) % 3] };
-      const r = await persist(srvRef, 'PUT', `/api/v1/games/${game.id}/orders/${w.id}`, { token, body: order });
+      const order = {
+        throw: ['rock', 'paper', 'scissors'][randomInt(3)],
+        note: randomBytes(9).toString('base64url'),
+      };
+      const r = await persist(ref, 'PUT', `/api/v1/games/${game.id}/orders/${w.id}`, { token, body: order });
       if (r.status === 200) {
         assert.match(r.body.receipt, /^[0-9a-f]{64}$/);
-        acks.push({ game: game.id, seat, window: w.id, kind: 'order' });
+        ledger.add({ game: game.id, seat, window: w.id, kind: 'order', seq: r.body.version, hash: payloadHash(order) });
       } else {
-        // The window locked meanwhile (our earlier, unanswered order was
-        // applied before the crash): not acknowledged, nothing to check.
+        // The window locked meanwhile: our earlier, unanswered order was
+        // applied before the disruption. Not acknowledged; the end checks
+        // that the window holds an order of this seat.
         assert.equal(r.status, 409, r.text);
-        stats.lateOrders++;
+        stats.lateInputs++;
+        stats.unanswered.push({ game: game.id, seat, window: w.id });
       }
     }
   }
 }
 
+// Hold every client back, wait for requests in flight, run fn, let them go.
+async function holdClients(ref, fn) {
+  let release;
+  ref.gate = new Promise((r) => { release = r; });
+  try {
+    return await fn();
+  } finally {
+    ref.gate = null;
+    release();
+  }
+}
+
 async function drill(disrupt) {
   const db = createDatabase('drill');
-  const srvRef = {};
+  const ref = { inflight: 0, gate: null };
   // A hundred clients share one IP and two tokens: lift the rate limit and
   // the per-IP connection cap, which are there for real clients.
   const env = { CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_HTTP_PER_IP: '1000' };
   let srv = await startServer({ db, env });
-  srvRef.url = srv.url;
+  ref.url = srv.url;
   const ports = { ...env, CONCLAVE_HTTP_PORT: String(srv.httpPort), CONCLAVE_WS_PORT: String(srv.wsPort) };
   try {
     const { players, games } = await setupGames(srv);
-    const acks = [];
-    const stats = { retriedPlays: 0, lateOrders: 0 };
+    const ledger = new Ledger();
+    const stats = { retriedPlays: 0, lateInputs: 0, unanswered: [] };
     const total = () => Number(psql(db, 'SELECT count(*) FROM game_inputs'));
+    let failure = null;
     const playing = Promise.all(
-      games.flatMap((g) => [0, 1].map((seat) => playSeat(srvRef, g, seat, players[seat].token, acks, stats))),
-    );
+      games.flatMap((g) => [0, 1].map((seat) => playSeat(ref, g, seat, players[seat].token, ledger, stats))),
+    ).catch((e) => { failure = e; ref.gate = null; });
     // Disrupt mid-way.
-    while (total() < 400) await sleep(20);
+    while (total() < 400 && !failure) await sleep(20);
     const before = total();
-    if (disrupt === 'kill') {
-      srv.proc.kill('SIGKILL');
-      await srv.exited;
-      await sleep(300);
-      srv = await startServer({ db, env: ports });
-    } else {
-      await pg('stop', 'immediate');
-      // While the database is down, requests fail fast with 503.
-      const t0 = Date.now();
-      const r = await http(srv.url, 'GET', `/api/v1/games/${games[0].id}`, { token: players[0].token });
-      const dt = Date.now() - t0;
-      assert.ok(r.status === 503 || r.status === 200, `status ${r.status}`);
-      const p = await http(srv.url, 'POST', `/api/v1/games/${games[0].id}/plays`, {
-        token: players[0].token, body: { window: 'none', cell: 0 }, headers: { 'idempotency-key': 'outage-probe' },
-      });
-      assert.equal(p.status, 503, p.text);
-      assert.ok(dt < 3000, `answered in ${dt} ms`);
-      await sleep(500);
-      await pg('start');
-    }
+    let acked = 0;
+    await holdClients(ref, async () => {
+      if (disrupt === 'kill') {
+        srv.proc.kill('SIGKILL');
+        await srv.exited;
+        await sleep(300);
+        srv = await startServer({ db, env: ports });
+      } else {
+        await pg('stop', 'immediate');
+        // While the database is down, requests fail fast with 503.
+        const t0 = Date.now();
+        const r = await http(srv.url, 'GET', `/api/v1/games/${games[0].id}`, { token: players[0].token });
+        const dt = Date.now() - t0;
+        assert.ok(r.status === 503 || r.status === 200, `status ${r.status}`);
+        const p = await http(srv.url, 'POST', `/api/v1/games/${games[0].id}/plays`, {
+          token: players[0].token, body: { window: 'none', cell: 0 }, headers: { 'idempotency-key': 'outage-probe' },
+        });
+        assert.equal(p.status, 503, p.text);
+        assert.ok(dt < 3000, `answered in ${dt} ms`);
+        await sleep(500);
+        await pg('start');
+        // Let the server see its database again before comparing.
+        for (let i = 0; i < 200; i++) {
+          if ((await http(srv.url, 'GET', '/readyz').catch(() => ({ status: 0 }))).status === 200) break;
+          await sleep(50);
+        }
+      }
+      // Nothing in flight any more; no client sends anything until this is done.
+      while (ref.inflight > 0) await sleep(10);
+      const { bad } = compareWithStore(db, ledger.list);
+      assert.deepEqual(bad.slice(0, 10), [], `${bad.length} acknowledged inputs not stored as acknowledged after the ${disrupt}`);
+      acked = ledger.list.length;
+    });
     await playing;
+    if (failure) throw failure;
     const after = total();
 
-    // Every acknowledged input is stored exactly once.
-    const rows = JSON.parse(psql(db, `SELECT coalesce(json_agg(json_build_object(
-      'game', game_id, 'seq', seq, 'seat', seat, 'kind', kind, 'window', window_id,
-      'payload', payload, 'key', idem_key)), '[]') FROM game_inputs`));
-    const byKey = new Map();
-    const ordersBy = new Map();
-    for (const r of rows) {
-      if (r.key) byKey.set(`${r.game}/${r.key}`, (byKey.get(`${r.game}/${r.key}`) || []).concat(r));
-      if (r.kind === 'order') ordersBy.set(`${r.game}/${r.window}/${r.seat}`, true);
-    }
-    let missing = 0;
-    let duplicates = 0;
-    for (const a of acks) {
-      if (a.kind === 'play') {
-        const got = byKey.get(`${a.game}/${a.key}`) || [];
-        if (got.length === 0) missing++;
-        if (got.length > 1) duplicates++;
-        if (got.length === 1) {
-          assert.equal(JSON.parse(got[0].payload).cell, a.cell);
-          assert.equal(Number(got[0].seq), a.version);
-        }
-      } else if (!ordersBy.has(`${a.game}/${a.window}/${a.seat}`)) missing++;
-    }
-    // No play was applied twice: one play per tic-tac-toe window.
+    // Every acknowledged input is stored exactly once, as acknowledged.
+    const { rows, bad } = compareWithStore(db, ledger.list);
+    assert.deepEqual(bad.slice(0, 10), [], `${bad.length} acknowledged inputs not stored as acknowledged`);
+    const plays = rows.filter((r) => r.kind === 'play');
+    // One play per tic-tac-toe window, one row per idempotency key, and every
+    // play that went unanswered is stored under its key (it closed its window).
     const perWindow = new Map();
-    for (const r of rows.filter((x) => x.kind === 'play')) {
-      const k = `${r.game}/${r.window}`;
-      perWindow.set(k, (perWindow.get(k) || 0) + 1);
+    const perKey = new Map();
+    for (const r of plays) {
+      perWindow.set(`${r.game}/${r.window}`, (perWindow.get(`${r.game}/${r.window}`) || 0) + 1);
+      perKey.set(`${r.game}/${r.key}`, (perKey.get(`${r.game}/${r.key}`) || 0) + 1);
     }
-    duplicates += [...perWindow.values()].filter((n) => n > 1).length;
-    assert.equal(missing, 0, 'acknowledged but missing');
-    assert.equal(duplicates, 0, 'applied twice');
-    assert.ok(acks.length >= 900, `only ${acks.length} acknowledged inputs`);
-    assert.ok(before < after, 'the drill disrupted a game in progress');
+    assert.deepEqual([...perWindow].filter(([, n]) => n > 1), [], 'a play applied twice');
+    assert.deepEqual([...perKey].filter(([, n]) => n > 1), [], 'an idempotency key stored twice');
+    const orderAt = new Set(rows.filter((r) => r.kind === 'order').map((r) => `${r.game}/${r.window}/${r.seat}`));
+    for (const u of stats.unanswered) {
+      if (u.key) assert.equal(perKey.get(`${u.game}/${u.key}`), 1, `unanswered play ${JSON.stringify(u)} not stored`);
+      else assert.ok(orderAt.has(`${u.game}/${u.window}/${u.seat}`), `unanswered order ${JSON.stringify(u)} not stored`);
+    }
+    // Every input the store holds was acknowledged or is one of those unanswered.
+    assert.equal(plays.length + orderAt.size, ledger.list.length + stats.unanswered.length, 'stored inputs match acknowledged + unanswered');
+    assert.ok(ledger.list.length >= 900, `only ${ledger.list.length} acknowledged inputs`);
+    assert.ok(acked > 0 && before < after, 'the drill disrupted games in progress');
 
     // Versions are gapless and every game replays to its stored hash.
     const gaps = psql(db, `SELECT count(*) FROM games g WHERE version <>
@@ -212,8 +294,10 @@ async function drill(disrupt) {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    return { acks: acks.length, before, after, ...stats };
+    return { acks: ledger.list.length, acked, before, after, retriedPlays: stats.retriedPlays, lateInputs: stats.lateInputs };
   } finally {
+    ref.over = true; // clients still retrying (after a failure) stop now
+    ref.gate = null;
     await srv.stop();
     dropDatabase(db);
   }
@@ -221,7 +305,7 @@ async function drill(disrupt) {
 
 test('kill -9 mid-way: acknowledged inputs survive exactly once', { timeout: 240000 }, async () => {
   const r = await drill('kill');
-  console.log(`# kill drill: ${r.acks} acknowledged, disrupted at ${r.before} inputs, retried plays ${r.retriedPlays}, late orders ${r.lateOrders}`);
+  console.log(`# kill drill: ${r.acks} acknowledged, disrupted at ${r.before} inputs, ${r.acked} compared before clients resumed, late inputs ${r.lateInputs}`);
 });
 
 test('Postgres stopped in immediate mode mid-way: 503 fast, then nothing lost', {
@@ -230,7 +314,7 @@ test('Postgres stopped in immediate mode mid-way: 503 fast, then nothing lost', 
 }, async () => {
   try {
     const r = await drill('pg');
-    console.log(`# outage drill: ${r.acks} acknowledged, disrupted at ${r.before} inputs, retried plays ${r.retriedPlays}, late orders ${r.lateOrders}`);
+    console.log(`# outage drill: ${r.acks} acknowledged, disrupted at ${r.before} inputs, ${r.acked} compared before clients resumed, late inputs ${r.lateInputs}`);
   } finally {
     await pg('start');
   }

@@ -27,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { createDatabase, dropDatabase, startServer, sleep } from './lib/server.mjs';
 
-const QUICK = !!process.env.CONCLAVE_TEST_QUICK;
+const QUICK = process.env.CONCLAVE_TEST_QUICK === '1'; // exactly "1", as in the C tests
 const TIMEOUT_S = 3; // CONCLAVE_HTTP_TIMEOUT
 const PER_IP = 64; // CONCLAVE_HTTP_PER_IP
 const MAX_MESSAGE = 4096; // CONCLAVE_WS_MAX_MESSAGE

@@ -83,8 +83,20 @@ test('tic-tac-toe: two players and a spectator hold exactly the REST view after 
     assert.equal(c.counts.patch, plays);
     c.close();
   }
-  // A player's view is its seat's, a spectator's the public one.
-  assert.equal(ca.messages.find((m) => m.type === 'snapshot').view.my_orders !== undefined, true);
+  // A player's view is its seat's, a spectator's the public one: the seats'
+  // snapshots carry their own (empty) pending orders, the spectator's none,
+  // and the last documents equal the REST views of the same audiences, which
+  // differ the same way.
+  const snap = (c) => c.messages.find((m) => m.type === 'snapshot');
+  assert.deepEqual(snap(ca).view.my_orders, {});
+  assert.deepEqual(snap(cb).view.my_orders, {});
+  assert.equal('my_orders' in snap(cs).view, false);
+  const restA = await getGame(srv.url, game, a.token);
+  const restS = await getGame(srv.url, game, null);
+  assert.deepEqual(ca.doc(game).view, restA.view);
+  assert.deepEqual(cs.doc(game).view, restS.view);
+  assert.deepEqual(restA.view.my_orders, {});
+  assert.equal('my_orders' in restS.view, false);
 });
 
 test('rps: sealed orders and their notes reach only their own seat before the reveal', async () => {

@@ -4,6 +4,7 @@
 // error, never a crash), auth and subscription limits, unsubscribe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { createDatabase, dropDatabase, startServer, sleep } from './lib/server.mjs';
 import { HubClient, stopClean, newPlayer, newGame, play, getGame } from './lib/ws.mjs';
@@ -36,7 +37,13 @@ test('Origin: the server\'s own HTTP origins and non-browser clients only', asyn
     await alive(c);
     c.close();
   }
-  for (const origin of ['https://evil.example', `http://127.0.0.1:${srv.httpPort + 1}`, 'null']) {
+  // Lookalikes: the own origin as a prefix, with a path, userinfo, another
+  // scheme or case; each must be refused whole.
+  const own = `http://localhost:${srv.httpPort}`;
+  for (const origin of ['https://evil.example', `http://127.0.0.1:${srv.httpPort + 1}`, 'null',
+    `${own}.evil.example`, `http://127.0.0.1:${srv.httpPort}.evil.example`, `${own}0`, `${own}/`,
+    `${own}@evil.example`, `https://localhost:${srv.httpPort}`, `HTTP://LOCALHOST:${srv.httpPort}x`,
+    `http://localhost:${srv.httpPort}`.slice(0, -1)]) {
     await assert.rejects(HubClient.connect(srv.wsUrl, { origin }), (e) => e.status === 403, origin);
   }
   // only /ws upgrades
@@ -51,6 +58,9 @@ test('Origin: the server\'s own HTTP origins and non-browser clients only', asyn
       c.close();
     }
     await assert.rejects(HubClient.connect(s2.wsUrl, { origin: `http://127.0.0.1:${s2.httpPort}` }), (e) => e.status === 403);
+    for (const origin of ['https://play.example.evil.example', 'https://play.exampl', 'https://b.example:8443', 'https://xb.example']) {
+      await assert.rejects(HubClient.connect(s2.wsUrl, { origin }), (e) => e.status === 403, origin);
+    }
   } finally {
     await stopClean(s2);
     dropDatabase(db2);
@@ -253,13 +263,29 @@ test('many connections opening and closing at once leave the server healthy', as
   const c = await HubClient.connect(srv.wsUrl);
   await alive(c);
   c.close();
-  // raw socket garbage on the port is refused without harm
+  // A client asking for another subprotocol never gets an open connection,
+  // and neither it nor raw garbage on the port harms the others.
   const ws = new WebSocket(srv.wsUrl, 'not-our-protocol');
-  await new Promise((resolve) => {
-    ws.on('error', resolve);
-    ws.on('close', resolve);
-    ws.on('open', () => ws.close());
+  const outcome = await new Promise((resolve) => {
+    ws.on('open', () => {
+      resolve('open');
+      ws.close();
+    });
+    ws.on('unexpected-response', (req, res) => resolve(`refused ${res.statusCode}`));
+    ws.on('error', (e) => resolve(`refused: ${e.message}`));
   });
+  assert.match(outcome, /^refused/, outcome);
+  const raw = net.connect(srv.wsPort, '127.0.0.1');
+  await new Promise((resolve) => raw.on('connect', resolve));
+  raw.write('\x16\x03\x01 not http at all\r\n\r\n');
+  await new Promise((resolve) => {
+    raw.on('close', resolve);
+    raw.on('error', resolve);
+    setTimeout(() => raw.destroy(), 2000);
+  });
+  const after = await HubClient.connect(srv.wsUrl);
+  await alive(after);
+  after.close();
 });
 
 test('the server shuts down cleanly with connections open (exit 0, nothing leaked)', async () => {

@@ -23,7 +23,7 @@ const BUILD = process.env.BUILD
     ? path.dirname(path.resolve(ROOT, process.env.CONCLAVE_BIN))
     : path.join(ROOT, 'build');
 const TOOL = path.join(BUILD, 'tests', 'test_jsonpatch');
-const PAIRS = process.env.CONCLAVE_TEST_QUICK ? 400 : 2000; // per seed
+const PAIRS = process.env.CONCLAVE_TEST_QUICK === '1' ? 400 : 2000; // per seed
 const SEEDS = [1, 2, 3];
 const INDEX = /^(0|[1-9][0-9]*)$/;
 

@@ -83,3 +83,59 @@ test('two processes share games without losing or doubling an input', { timeout:
     dropDatabase(db);
   }
 });
+
+// A conflict on purpose, not by chance: process A holds a game in memory,
+// then another writer appends an input behind its back (straight into the
+// store, so no notification reaches A). A's next append finds the version
+// moved on: it must count the conflict, catch up from the store and answer
+// from the caught-up game, never store its stale result.
+test('a stale process hits the version check, catches up and answers from the stored game', { timeout: 60000 }, async () => {
+  const db = createDatabase('conflict');
+  const a = await startServer({ db });
+  try {
+    const players = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await http(a.url, 'POST', '/api/v1/players', { body: { name: `conf_${i}_${Date.now() % 1e6}` } });
+      players.push(r.body);
+    }
+    const lobby = await http(a.url, 'POST', '/api/v1/lobbies', { token: players[0].token, body: { ruleset: 'tictactoe', seats: 2 } });
+    await http(a.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: players[1].token, body: {} });
+    const start = await http(a.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, { token: players[0].token });
+    assert.equal(start.status, 201, start.text);
+    const game = start.body.game;
+    const g0 = await http(a.url, 'GET', `/api/v1/games/${game}`, { token: players[0].token });
+    assert.equal(g0.body.version, 0);
+    const conflicts = async () => {
+      const m = await http(a.url, 'GET', '/metrics');
+      const line = m.text.split('\n').find((l) => l.startsWith('conclave_append_conflicts_total'));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = await conflicts();
+    // Seat 0 takes the centre behind A's back.
+    psql(db, `BEGIN; UPDATE games SET version = 1 WHERE game_id = '${game}' AND version = 0;
+      INSERT INTO game_inputs (game_id, seq, seat, kind, window_id, payload)
+      VALUES ('${game}', 1, 0, 'play', 't1', '{"cell":4}'); COMMIT;`);
+    // A still offers t1 to seat 0; its append of cell 0 must conflict.
+    const r = await http(a.url, 'POST', `/api/v1/games/${game}/plays`, {
+      token: players[0].token, body: { window: 't1', cell: 0 }, headers: { 'idempotency-key': 'conflict-1' },
+    });
+    assert.equal(r.status, 409, r.text);
+    assert.equal(await conflicts(), before + 1, 'the append met the version check');
+    const rows = psql(db, `SELECT seq || ':' || payload FROM game_inputs WHERE game_id = '${game}' ORDER BY seq`);
+    assert.equal(rows, '1:{"cell":4}', 'the stale play was not stored');
+    const g1 = await http(a.url, 'GET', `/api/v1/games/${game}`, { token: players[1].token });
+    assert.equal(g1.body.version, 1);
+    assert.equal(g1.body.view.board[4], 0);
+    assert.equal(g1.body.view.board[0], null);
+    // And the game goes on from the stored state.
+    const w = g1.body.windows.find((x) => x.seats.includes(1));
+    const next = await http(a.url, 'POST', `/api/v1/games/${game}/plays`, {
+      token: players[1].token, body: { window: w.id, cell: 0 }, headers: { 'idempotency-key': 'conflict-2' },
+    });
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.body.version, 2);
+  } finally {
+    await a.stop();
+    dropDatabase(db);
+  }
+});

@@ -470,7 +470,8 @@ static void test_idle_games_leave_memory_and_come_back(void)
 int main(void)
 {
     const char *base = getenv("DATABASE_URL");
-    quick = getenv("CONCLAVE_TEST_QUICK") != NULL;
+    quick = getenv("CONCLAVE_TEST_QUICK") != NULL &&
+            strcmp(getenv("CONCLAVE_TEST_QUICK"), "1") == 0;
     if (!base) {
         fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
         printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);

@@ -8,7 +8,7 @@
  *
  * The random-game tests iterate the registry, so a newly registered
  * ruleset is held to the same bar without editing this file.
- * CONCLAVE_TEST_QUICK=1 shrinks the loops about 10x.
+ * CONCLAVE_TEST_QUICK=1 (exactly "1") shrinks the loops about 10x.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 static int quick(void)
 {
     const char *q = getenv("CONCLAVE_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
+    return q && strcmp(q, "1") == 0;
 }
 
 static int scaled(int n)
@@ -832,6 +832,170 @@ static void test_random_games_every_ruleset(void)
     }
 }
 
+/* ------------------------------------------ held orders stay hidden -- */
+
+/* Everything audience s can learn from g: its view, its log, its legal
+ * answer, as one canonical string. Owned by the caller (free). */
+static char *audience_text(const engine_game *g, int s)
+{
+    json_t *all =
+        json_pack("{s:o s:o s:o}", "view", engine_view(g, s), "log",
+                  engine_log_since(g, s, 0), "legal", engine_legal(g, s));
+    char *text = all ? engine_canonical_json(all) : NULL;
+    json_decref(all);
+    return text;
+}
+
+/* The answer to `probe` (an order by another seat) in g, applied to a clone:
+ * "ok", or the error's code, field and message. */
+static void probe_answer(const engine_game *g, const engine_input *probe,
+                         char *out, size_t n)
+{
+    engine_game *c = engine_clone(g);
+    engine_error err = {0};
+    if (!c || engine_apply(c, probe, NULL, &err) == 0)
+        snprintf(out, n, "%s", c ? "ok" : "no clone");
+    else
+        snprintf(out, n, "%d %s %s", err.code, err.field, err.msg);
+    engine_free(c);
+}
+
+/* A held (not yet locking) sealed order a, and another order b of the same
+ * seat for the same window: after either, every other seat and the public
+ * see exactly the same view, log and legal answer, and get the same answers
+ * to their own orders (a's and b's payloads, and a junk one). 1 if so. */
+static int held_order_hidden(const engine_game *g, const engine_input *a,
+                             const engine_input *b)
+{
+    engine_game *ga = engine_clone(g), *gb = engine_clone(g);
+    engine_error err = {0};
+    int ok = ga && gb && engine_apply(ga, a, NULL, &err) == 0 &&
+             engine_apply(gb, b, NULL, &err) == 0;
+    json_t *junk = json_pack("{s:i}", "x", 1);
+    for (int s = ENGINE_PUBLIC; ok && s < engine_game_seats(g); s++) {
+        if (s == a->seat)
+            continue;
+        char *ta = audience_text(ga, s), *tb = audience_text(gb, s);
+        ok = ta && tb && strcmp(ta, tb) == 0;
+        if (!ok)
+            fprintf(stderr,
+                    "  %s: seat %d's order in %s is visible to %d:\n"
+                    "    %s\n    %s\n",
+                    engine_game_ruleset(g)->id, a->seat, a->window, s,
+                    ta ? ta : "-", tb ? tb : "-");
+        free(ta);
+        free(tb);
+        const json_t *tries[3] = {a->payload, b->payload, junk};
+        for (int t = 0; ok && s >= 0 && t < 3; t++) {
+            engine_input probe = {.seat = s,
+                                  .kind = ENGINE_ORDER,
+                                  .window = a->window,
+                                  .payload = tries[t]};
+            char ea[400], eb[400];
+            probe_answer(ga, &probe, ea, sizeof ea);
+            probe_answer(gb, &probe, eb, sizeof eb);
+            ok = strcmp(ea, eb) == 0;
+            if (!ok)
+                fprintf(stderr,
+                        "  %s: seat %d's answers depend on seat %d's "
+                        "held order: \"%s\" / \"%s\"\n",
+                        engine_game_ruleset(g)->id, s, a->seat, ea, eb);
+        }
+    }
+    json_decref(junk);
+    engine_free(ga);
+    engine_free(gb);
+    return ok;
+}
+
+/* For the next input of d: if it is a sealed order that will be held (the
+ * window waits on others too), compare it with another order of the same
+ * seat (held_order_hidden). Returns -1 on a leak, 1 if compared, 0 if not. */
+static int check_next_held_order(driver *d)
+{
+    engine_window w[16];
+    int n = engine_windows(d->g, w, 16);
+    for (int i = 0; i < n && i < 16; i++) {
+        uint32_t left = w[i].seats & ~w[i].submitted;
+        if (w[i].mode != ENGINE_SEALED || __builtin_popcount(left) < 2)
+            continue;
+        int seat = __builtin_ctz(left);
+        engine_input a, b;
+        engine_error err = {0};
+        if (engine_bot_action(d->g, seat, "random", &d->rng, &a, &err) != 0)
+            return 0;
+        char *ca = engine_canonical_json(a.payload);
+        int found = 0;
+        for (int t = 0; t < 20 && !found; t++) {
+            if (engine_bot_action(d->g, seat, "random", &d->rng, &b, &err) != 0)
+                break;
+            char *cb = engine_canonical_json(b.payload);
+            found = a.window && b.window && strcmp(a.window, b.window) == 0 &&
+                    ca && cb && strcmp(ca, cb) != 0;
+            free(cb);
+            if (!found)
+                json_decref((json_t *)b.payload);
+        }
+        free(ca);
+        int rc = 0;
+        if (found) {
+            memcpy(b.nonce, a.nonce, sizeof b.nonce);
+            rc = held_order_hidden(d->g, &a, &b) ? 1 : -1;
+            json_decref((json_t *)b.payload);
+        }
+        json_decref((json_t *)a.payload);
+        return rc;
+    }
+    return 0;
+}
+
+/* Ruleset-independent: for every registered ruleset, random games in which
+ * each held sealed order is compared with another one of the same seat; no
+ * other audience may tell them apart before the window locks. Rulesets with
+ * sealed windows must give at least one such comparison. */
+static void test_held_orders_hidden_every_ruleset(void)
+{
+    size_t nrs;
+    const engine_ruleset *const *all = engine_rulesets(&nrs);
+    for (size_t r = 0; r < nrs; r++) {
+        const engine_ruleset *rs = all[r];
+        int games = scaled(strcmp(rs->id, "rps") == 0 ? 40 : 10);
+        int compared = 0, sealed = 0, leaks = 0;
+        for (int n = 0; n < games && leaks == 0; n++) {
+            engine_error err;
+            driver d = {.chaos = n % 2, .inputs = json_array()};
+            uint8_t key[32];
+            make_seed(500000 + (uint64_t)n, key);
+            engine_rng_init(&d.rng, key, 11);
+            int seats = rs->max_seats < 3 ? rs->max_seats : 3;
+            if (seats < rs->min_seats)
+                seats = rs->min_seats;
+            d.g = create_for(rs, seats, 7000 + (uint64_t)n, &err);
+            REQUIRE(d.g);
+            int rc = 0;
+            for (int steps = 0; rc == 0 && steps < 5000; steps++) {
+                engine_window w;
+                if (engine_windows(d.g, &w, 1) >= 1 && w.mode == ENGINE_SEALED)
+                    sealed++;
+                int c = check_next_held_order(&d);
+                if (c < 0) {
+                    leaks++;
+                    break;
+                }
+                compared += c;
+                rc = random_step(&d);
+            }
+            engine_free(d.g);
+            json_decref(d.inputs);
+        }
+        CHECKF(leaks == 0, "%s: a held order is visible before its lock",
+               rs->id);
+        CHECKF(sealed == 0 || compared > 0,
+               "%s: sealed windows but no held order compared", rs->id);
+        printf("  %s: %d held orders compared\n", rs->id, compared);
+    }
+}
+
 /* ---------------------------------------------------- export replay -- */
 
 static void test_export_replay(void)
@@ -1085,6 +1249,7 @@ int main(void)
     RUN(test_determinism_tictactoe);
     RUN(test_illegal_inputs_every_ruleset);
     RUN(test_random_games_every_ruleset);
+    RUN(test_held_orders_hidden_every_ruleset);
     RUN(test_export_replay);
     RUN(test_load_rejects_corrupt);
     RUN(test_views_logs_and_accessors);

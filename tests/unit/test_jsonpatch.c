@@ -877,6 +877,16 @@ static void test_apply_more(void)
     CHECK(apply_case("{\"a\":1,\"ab\":2}",
                      "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/ab\"}]", 0,
                      "{\"ab\":1}"));
+    /* replace needs an existing target (RFC 6902 4.3): never an add */
+    CHECK(apply_case("{\"a\":1}",
+                     "[{\"op\":\"replace\",\"path\":\"/b\",\"value\":2}]",
+                     JSONPATCH_ECONFLICT, NULL));
+    CHECK(apply_case("{\"a\":[1]}",
+                     "[{\"op\":\"replace\",\"path\":\"/a/1\",\"value\":2}]",
+                     JSONPATCH_ECONFLICT, NULL));
+    CHECK(apply_case("{\"a\":[1]}",
+                     "[{\"op\":\"replace\",\"path\":\"/a/-\",\"value\":2}]",
+                     JSONPATCH_ECONFLICT, NULL));
     /* array indices */
     CHECK(apply_case("[1,2]", "[{\"op\":\"add\",\"path\":\"/2\",\"value\":3}]",
                      0, "[1,2,3]"));
@@ -1037,7 +1047,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [--emit N SEED]\n", argv[0]);
         return 2;
     }
-    quick = getenv("CONCLAVE_TEST_QUICK") != NULL;
+    quick = getenv("CONCLAVE_TEST_QUICK") &&
+            strcmp(getenv("CONCLAVE_TEST_QUICK"), "1") == 0;
     RUN(test_equal_documents);
     RUN(test_object_ops);
     RUN(test_nested);

@@ -231,6 +231,53 @@ static void test_win(void)
     engine_free(g);
 }
 
+static const int ttt_lines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
+                                    {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+
+static int in_line(const int *line, int c)
+{
+    return c == line[0] || c == line[1] || c == line[2];
+}
+
+/* Each of the eight lines wins, for either seat: the line's owner takes it
+ * while the other seat plays cells off it that make no line of their own. */
+static void test_every_line_wins(void)
+{
+    for (int l = 0; l < 8; l++) {
+        for (int owner = 0; owner < 2; owner++) {
+            int off[3], noff = 0;
+            for (int c = 0; c < 9 && noff < 3; c++) {
+                int lined = 0;
+                if (noff == 2)
+                    for (int k = 0; k < 8; k++)
+                        lined |= in_line(ttt_lines[k], off[0]) &&
+                                 in_line(ttt_lines[k], off[1]) &&
+                                 in_line(ttt_lines[k], c);
+                if (!in_line(ttt_lines[l], c) && !lined)
+                    off[noff++] = c;
+            }
+            REQUIRE(noff == 3);
+            engine_game *g = new_game();
+            REQUIRE(g);
+            for (int k = 0; k < 3; k++) {
+                if (owner == 1)
+                    CHECK_EQ_INT(cell(g, 0, off[k]), 0);
+                CHECK(!engine_is_over(g));
+                CHECK_EQ_INT(cell(g, owner, ttt_lines[l][k]), 0);
+                if (owner == 0 && k < 2)
+                    CHECK_EQ_INT(cell(g, 1, off[k]), 0);
+            }
+            CHECKF(engine_is_over(g), "line %d for seat %d does not end it", l,
+                   owner);
+            json_t *v = engine_view(g, ENGINE_PUBLIC);
+            CHECKF(json_integer_value(json_object_get(v, "winner")) == owner,
+                   "line %d: the winner is not seat %d", l, owner);
+            json_decref(v);
+            engine_free(g);
+        }
+    }
+}
+
 static void test_draw(void)
 {
     engine_game *g = new_game();
@@ -442,6 +489,7 @@ int main(void)
     RUN(test_turns_and_windows);
     RUN(test_illegal_plays);
     RUN(test_win);
+    RUN(test_every_line_wins);
     RUN(test_draw);
     RUN(test_timeout_forfeits);
     RUN(test_legal);
