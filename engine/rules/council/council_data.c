@@ -21,16 +21,16 @@ static int g_data_ready;
 
 static const char *const trait_names[] = {"none", "industrial", "cultural",
                                           "hazardous"};
-static const char *const sys_kind_names[] = {
-    "planets", "empty", "nebula", "asteroids", "rift", "storm"};
+static const char *const sys_kind_names[] = {"planets",   "empty", "nebula",
+                                             "asteroids", "rift",  "storm"};
 static const char *const unit_kind_names[] = {"ship", "fighter", "ground"};
 static const char *const race_names[] = {
-    "trade_bonus",    "cheap_explore", "far_sight",
-    "space_assault",  "ground_assault", "extra_command",
-    "shipwright",     "orators",       "marker_lore"};
+    "trade_bonus",   "cheap_explore",  "far_sight",
+    "space_assault", "ground_assault", "extra_command",
+    "shipwright",    "orators",        "marker_lore"};
 static const char *const role_names[] = {"spy", "bodyguard", "councillor"};
-static const char *const rab_names[] = {"none",   "assassinate", "blackmail",
-                                        "sabotage", "shield",    "retaliate",
+static const char *const rab_names[] = {"none",     "assassinate", "blackmail",
+                                        "sabotage", "shield",      "retaliate",
                                         "orator"};
 static const char *const strat_names[] = {
     "gain_command", "espionage", "agenda",     "production",
@@ -41,19 +41,20 @@ static const char *const tech_names[] = {
     "combat", "sustain",  "production", "ground", "influence"};
 static const char *const where_names[] = {"system", "planet"};
 static const char *const mfx_names[] = {
-    "nothing",          "gain_ship",   "gain_troops",  "gain_trade_goods",
-    "gain_action_card", "gain_vp",     "enemy_ships",  "enemy_troops",
+    "nothing",          "gain_ship",     "gain_troops", "gain_trade_goods",
+    "gain_action_card", "gain_vp",       "enemy_ships", "enemy_troops",
     "destroy_ship",     "destroy_troops"};
 static const char *const obj_names[] = {
-    "control_planets",   "control_trait",   "explored", "trade_goods",
-    "techs",             "inspected_markers", "control_capital",
-    "ships",             "win_space_combat", "adjacent_capital"};
+    "control_planets", "control_trait", "explored",
+    "trade_goods",     "techs",         "inspected_markers",
+    "control_capital", "ships",         "win_space_combat",
+    "adjacent_capital"};
 static const char *const time_names[] = {"action", "combat", "council",
                                          "status"};
 static const char *const afx_names[] = {
-    "veto",          "gain_trade_goods", "free_explore",     "hide_fleet",
-    "direct_hit",    "gain_command",     "cancel_inspect",   "extra_move",
-    "reroll",        "extra_votes",      "cancel_production", "inspect_marker"};
+    "veto",       "gain_trade_goods", "free_explore",      "hide_fleet",
+    "direct_hit", "gain_command",     "cancel_inspect",    "extra_move",
+    "reroll",     "extra_votes",      "cancel_production", "inspect_marker"};
 
 #define NAMES(a) a, (int)(sizeof a / sizeof a[0])
 
@@ -161,8 +162,8 @@ static int get_int(const pctx *c, const json_t *obj, const char *name, int lo,
     return 0;
 }
 
-static int get_int8(const pctx *c, const json_t *obj, const char *name,
-                    int lo, int hi, int8_t *out)
+static int get_int8(const pctx *c, const json_t *obj, const char *name, int lo,
+                    int hi, int8_t *out)
 {
     int x = 0;
     int rc = get_int(c, obj, name, lo, hi, 1, 0, &x);
@@ -230,8 +231,8 @@ static int get_identity(pctx *c, const json_t *o, char *key, char *name,
 
 static int parse_unit(pctx *c, const json_t *o, void *item, cnc_data *d)
 {
-    static const char *const f[] = {"key",  "name",   "kind", "cost",
-                                    "per",  "combat", "dice", "move",
+    static const char *const f[] = {"key",      "name",    "kind", "cost",
+                                    "per",      "combat",  "dice", "move",
                                     "capacity", "sustain", "text", NULL};
     cnc_unit *u = item;
     (void)d;
@@ -306,8 +307,8 @@ static int parse_planets(pctx *c, const json_t *o, cnc_system *s, int min)
 
 static int parse_system(pctx *c, const json_t *o, void *item, cnc_data *d)
 {
-    static const char *const f[] = {"key", "name", "kind", "count", "planets",
-                                    NULL};
+    static const char *const f[] = {"key",   "name",    "kind",
+                                    "count", "planets", NULL};
     cnc_system *s = item;
     int rc = check_fields(c, o, f), x = 1;
     (void)d;
@@ -347,8 +348,9 @@ static int parse_reps(pctx *c, const json_t *o, cnc_race *r)
         if (rc == 0)
             rc = get_enum(c, ro, "role", NAMES(role_names), &p->role);
         if (rc == 0 && p->role != i)
-            rc = fail(c, "role", "must be %s (spy, bodyguard, councillor in "
-                                 "that order)",
+            rc = fail(c, "role",
+                      "must be %s (spy, bodyguard, councillor in "
+                      "that order)",
                       role_names[i]);
         if (rc == 0)
             rc = get_str(c, ro, "name", p->name, CNC_NAME_MAX, 0);
@@ -370,8 +372,8 @@ static int parse_reps(pctx *c, const json_t *o, cnc_race *r)
 
 static int parse_race(pctx *c, const json_t *o, void *item, cnc_data *d)
 {
-    static const char *const f[] = {"key", "name", "special", "home",
-                                    "representatives", NULL};
+    static const char *const f[] = {
+        "key", "name", "special", "home", "representatives", NULL};
     static const char *const sf[] = {"type", "amount", "text", NULL};
     static const char *const hf[] = {"name", "planets", NULL};
     cnc_race *r = item;
@@ -420,8 +422,8 @@ static int parse_strategy(pctx *c, const json_t *o, void *item, cnc_data *d)
     if (rc == 0)
         rc = get_identity(c, o, s->key, s->name, s->text);
     if (rc == 0)
-        rc = get_int8(c, o, "initiative", 1, CNC_MAX_STRATEGIES,
-                      &s->initiative);
+        rc =
+            get_int8(c, o, "initiative", 1, CNC_MAX_STRATEGIES, &s->initiative);
     if (rc == 0)
         rc = get_enum(c, o, "ability", NAMES(strat_names), &s->ability);
     if (rc)
@@ -442,8 +444,9 @@ static int parse_strategy(pctx *c, const json_t *o, void *item, cnc_data *d)
     for (int i = 0; i < s->noptions; i++)
         explore |= strcmp(s->options[i], "exploration") == 0;
     if (s->ability == CNC_STRAT_ESPIONAGE && !explore)
-        return fail(c, "options", "of the espionage card must include "
-                                  "exploration");
+        return fail(c, "options",
+                    "of the espionage card must include "
+                    "exploration");
     return 0;
 }
 
@@ -573,8 +576,8 @@ static int parse_template(pctx *c, const json_t *o, void *item, cnc_data *d)
 
 static int parse_objective(pctx *c, const json_t *o, void *item, cnc_data *d)
 {
-    static const char *const f[] = {"key", "name",      "stage", "vp",
-                                    "condition", "secret", "text", NULL};
+    static const char *const f[] = {"key",       "name",   "stage", "vp",
+                                    "condition", "secret", "text",  NULL};
     static const char *const cf[] = {"type", "amount", "trait", NULL};
     cnc_objective *b = item;
     (void)d;
@@ -600,8 +603,9 @@ static int parse_objective(pctx *c, const json_t *o, void *item, cnc_data *d)
         rc = get_int8(c, k, "amount", 1, 30, &b->amount);
     int needs_trait = b->condition == CNC_OBJ_CONTROL_TRAIT;
     if (rc == 0 && needs_trait != (json_object_get(k, "trait") != NULL))
-        rc = fail(c, "trait", needs_trait ? "is needed by control_trait"
-                                          : "is only for control_trait");
+        rc = fail(c, "trait",
+                  needs_trait ? "is needed by control_trait"
+                              : "is only for control_trait");
     if (rc == 0 && needs_trait)
         rc = get_enum(c, k, "trait", trait_names + 1, CNC_TRAIT_COUNT - 1,
                       &b->trait);
@@ -634,10 +638,9 @@ typedef int (*item_fn)(pctx *c, const json_t *o, void *item, cnc_data *d);
 
 /* Parse the array root[name] with fn into base (items of size bytes, each
  * beginning with its key unless keyless); *count gets the number parsed. */
-static int parse_section(const json_t *root, const char *name, int min,
-                         int max, item_fn fn, void *base, size_t size,
-                         int keyless, int *count, cnc_data *d,
-                         engine_error *err)
+static int parse_section(const json_t *root, const char *name, int min, int max,
+                         item_fn fn, void *base, size_t size, int keyless,
+                         int *count, cnc_data *d, engine_error *err)
 {
     pctx c = {.err = err, .section = name, .idx = -1};
     const json_t *a = json_object_get(root, name);
@@ -669,10 +672,11 @@ static int parse_section(const json_t *root, const char *name, int min,
 
 static int parse_rules(const json_t *root, cnc_data *d, engine_error *err)
 {
-    static const char *const f[] = {
-        "vp_target",     "last_round",   "start_trade_goods", "start_pools",
-        "status_gain",   "sensor_range", "scanner_reach",     "hand_limit",
-        "start_units",   NULL};
+    static const char *const f[] = {"vp_target",         "last_round",
+                                    "start_trade_goods", "start_pools",
+                                    "status_gain",       "sensor_range",
+                                    "scanner_reach",     "hand_limit",
+                                    "start_units",       NULL};
     static const char *const pf[] = {"tactic", "fleet", "strategy", NULL};
     pctx c = {.err = err, .section = "rules", .idx = -1};
     const json_t *o = json_object_get(root, "rules");
@@ -685,8 +689,7 @@ static int parse_rules(const json_t *root, cnc_data *d, engine_error *err)
     if (rc == 0)
         rc = get_int8(&c, o, "last_round", 3, 30, &r->last_round);
     if (rc == 0)
-        rc = get_int8(&c, o, "start_trade_goods", 0, 10,
-                      &r->start_trade_goods);
+        rc = get_int8(&c, o, "start_trade_goods", 0, 10, &r->start_trade_goods);
     if (rc == 0)
         rc = get_int8(&c, o, "status_gain", 1, 5, &r->status_gain);
     if (rc == 0)
@@ -860,9 +863,9 @@ static int parse_capital(const json_t *root, cnc_data *d, engine_error *err)
 static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
 {
     static const char *const f[] = {
-        "format",     "rules",   "units",   "races",     "strategies",
+        "format",       "rules",   "units",   "races",   "strategies",
         "technologies", "systems", "capital", "markers", "templates",
-        "objectives", "actions", NULL};
+        "objectives",   "actions", NULL};
     pctx c = {.err = err, .section = "(top level)", .idx = -1};
     const json_t *fmt = json_object_get(root, "format");
     if (!json_is_object(root) || !json_is_string(fmt) ||
@@ -871,8 +874,7 @@ static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
     int rc = check_fields(&c, root, f);
     if (rc == 0)
         rc = parse_section(root, "units", 1, CNC_MAX_UNITS, parse_unit,
-                           d->units, sizeof d->units[0], 0, &d->nunits, d,
-                           err);
+                           d->units, sizeof d->units[0], 0, &d->nunits, d, err);
     if (rc == 0)
         rc = parse_rules(root, d, err);
     if (rc == 0)
@@ -882,16 +884,14 @@ static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
     if (rc == 0)
         rc = parse_section(root, "strategies", CNC_MAX_STRATEGIES,
                            CNC_MAX_STRATEGIES, parse_strategy, d->strategies,
-                           sizeof d->strategies[0], 0, &d->nstrategies, d,
-                           err);
+                           sizeof d->strategies[0], 0, &d->nstrategies, d, err);
     if (rc == 0)
         rc = parse_section(root, "technologies", 1, CNC_MAX_TECHS, parse_tech,
-                           d->techs, sizeof d->techs[0], 0, &d->ntechs, d,
-                           err);
+                           d->techs, sizeof d->techs[0], 0, &d->ntechs, d, err);
     if (rc == 0)
         rc = parse_section(root, "systems", 1, CNC_MAX_SYSTEMS, parse_system,
-                           d->systems, sizeof d->systems[0], 0, &d->nsystems,
-                           d, err);
+                           d->systems, sizeof d->systems[0], 0, &d->nsystems, d,
+                           err);
     for (int i = 0; rc == 0 && i < d->nsystems; i++)
         d->deck_size += d->systems[i].count;
     if (rc == 0 && d->deck_size > CNC_MAX_DECK)
@@ -908,17 +908,16 @@ static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
     if (rc == 0)
         rc = parse_section(root, "templates", 1,
                            CNC_MAX_PLAYERS - CNC_MIN_PLAYERS + 1,
-                           parse_template, d->templates,
-                           sizeof d->templates[0], 1, NULL, d, err);
+                           parse_template, d->templates, sizeof d->templates[0],
+                           1, NULL, d, err);
     if (rc == 0)
         rc = parse_section(root, "objectives", 1, CNC_MAX_OBJECTIVES,
                            parse_objective, d->objectives,
-                           sizeof d->objectives[0], 0, &d->nobjectives, d,
-                           err);
+                           sizeof d->objectives[0], 0, &d->nobjectives, d, err);
     if (rc == 0)
         rc = parse_section(root, "actions", 1, CNC_MAX_ACTIONS, parse_action,
-                           d->actions, sizeof d->actions[0], 0, &d->nactions,
-                           d, err);
+                           d->actions, sizeof d->actions[0], 0, &d->nactions, d,
+                           err);
     return rc ? rc : check_whole(d, err);
 }
 
@@ -943,8 +942,8 @@ int cnc_data_init(engine_error *err)
 {
     if (g_data_ready)
         return 0;
-    int rc = cnc_data_parse(council_json, (size_t)council_json_len, &g_data,
-                            err);
+    int rc =
+        cnc_data_parse(council_json, (size_t)council_json_len, &g_data, err);
     if (rc == 0)
         g_data_ready = 1;
     return rc;

@@ -24,7 +24,7 @@
 #define CNC_MAX_STRATEGIES 8
 #define CNC_MAX_TECHS 24
 #define CNC_MAX_REQUIRES 2
-#define CNC_MAX_PLANETS 3 /* per system */
+#define CNC_MAX_PLANETS 3  /* per system */
 #define CNC_MAX_SYSTEMS 48 /* distinct tiles */
 #define CNC_MAX_DECK 64    /* tiles with their counts */
 #define CNC_MAX_MARKER_KINDS 16
@@ -171,11 +171,11 @@ enum {
 
 typedef struct cnc_unit {
     char key[CNC_KEY_MAX], name[CNC_NAME_MAX], text[CNC_TEXT_MAX];
-    uint8_t kind;         /* CNC_UNIT_* */
-    int8_t cost, per;     /* per units for cost resources */
-    int8_t combat, dice;  /* hits on a d10 roll >= combat */
+    uint8_t kind;        /* CNC_UNIT_* */
+    int8_t cost, per;    /* per units for cost resources */
+    int8_t combat, dice; /* hits on a d10 roll >= combat */
     int8_t move, capacity;
-    uint8_t sustain;      /* absorbs one hit */
+    uint8_t sustain; /* absorbs one hit */
 } cnc_unit;
 
 typedef struct cnc_planet {
@@ -277,8 +277,8 @@ typedef struct cnc_data {
     cnc_template templates[CNC_MAX_PLAYERS - CNC_MIN_PLAYERS + 1]; /* by n */
     cnc_objective objectives[CNC_MAX_OBJECTIVES];
     cnc_action_card actions[CNC_MAX_ACTIONS];
-    int deck_size;                  /* system tiles with counts */
-    int planet_markers, system_markers; /* marker pools with counts */
+    int deck_size;                          /* system tiles with counts */
+    int planet_markers, system_markers;     /* marker pools with counts */
     char sha256[2 * ENGINE_HASH_BYTES + 1]; /* of the data without texts */
 } cnc_data;
 
