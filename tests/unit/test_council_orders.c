@@ -316,9 +316,10 @@ static void test_order_errors_name_the_field(void)
                  "[0].cond.n", "only for influence_at_least");
     const char *deep = "{\"type\": \"if\", \"cond\": {\"type\": "
                        "\"fleet_survived\"}, \"then\": [%s]}";
-    char a[2048] = "{\"type\": \"hold\"}", b[2048];
+    char a[2048] = "{\"type\": \"hold\"}", b[2200];
     for (int i = 0; i < CNC_MAX_DEPTH + 1; i++) {
-        snprintf(b, sizeof b, deep, a);
+        if (snprintf(b, sizeof b, deep, a) >= (int)sizeof a)
+            abort();
         memcpy(a, b, sizeof a);
     }
     expect_error(a, "[0].then[0].then[0].then[0].then[0]", "deeper than 4");

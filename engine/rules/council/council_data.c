@@ -295,7 +295,9 @@ static int parse_planets(pctx *c, const json_t *o, cnc_system *s, int min)
     char saved[sizeof c->prefix];
     memcpy(saved, c->prefix, sizeof saved);
     for (size_t i = 0; i < json_array_size(a); i++) {
-        snprintf(c->prefix, sizeof c->prefix, "%splanets[%zu].", saved, i);
+        if (snprintf(c->prefix, sizeof c->prefix, "%splanets[%zu].", saved,
+                     i) >= (int)sizeof c->prefix)
+            return fail(c, "planets", "is nested too deep");
         int rc = parse_planet(c, json_array_get(a, i), &s->planets[i]);
         if (rc)
             return rc;

@@ -63,7 +63,7 @@ const cnc_system *cnc_sector_tile(const cnc_data *d, const cnc_galaxy *g, int s)
 static void lay_hexes(cnc_galaxy *g, int R)
 {
     memset(g->grid, -1, sizeof g->grid);
-    g->radius = (int8_t)R;
+    g->radius = (int16_t)R;
     g->nsectors = 0;
     for (int k = 0; k <= R; k++) {
         cnc_hex h = {(int8_t)(-k), (int8_t)k};

@@ -53,7 +53,8 @@ typedef struct cnc_marker {
 } cnc_marker;
 
 typedef struct cnc_galaxy {
-    int8_t players, radius, nsectors, capital;
+    int8_t players, nsectors, capital;
+    int16_t radius;
     int8_t home[ENGINE_MAX_SEATS]; /* sector of each seat's home */
     int8_t race[ENGINE_MAX_SEATS]; /* each seat's race index */
     int16_t nmarkers;

@@ -213,7 +213,7 @@ static int parse_cond(octx *c, const json_t *o, cnc_cond *k)
     return rc;
 }
 
-static int parse_list(octx *c, const json_t *a, int depth, int8_t *first);
+static int parse_list(octx *c, const json_t *a, int depth, int16_t *first);
 
 /* Fields each step type takes (beyond "type"). */
 static const char *const step_fields[CNC_STEP_COUNT][6] = {
@@ -339,7 +339,7 @@ static int parse_step_body(octx *c, const json_t *o, cnc_step *s, int depth)
 }
 
 /* One step object into a new slot; *at gets its index. */
-static int parse_step(octx *c, const json_t *o, int depth, int8_t *at)
+static int parse_step(octx *c, const json_t *o, int depth, int16_t *at)
 {
     if (c->o->nsteps >= CNC_MAX_STEPS)
         return bad(c, "", "too many steps (at most %d in an order part)",
@@ -363,14 +363,14 @@ static int parse_step(octx *c, const json_t *o, int depth, int8_t *at)
     return parse_step_body(c, o, s, depth);
 }
 
-static int parse_list(octx *c, const json_t *a, int depth, int8_t *first)
+static int parse_list(octx *c, const json_t *a, int depth, int16_t *first)
 {
     size_t len = strlen(c->path);
-    int8_t prev = -1;
+    int16_t prev = -1;
     *first = -1;
     for (size_t i = 0; i < json_array_size(a); i++) {
         snprintf(c->path + len, sizeof c->path - len, "[%zu]", i);
-        int8_t at = -1;
+        int16_t at = -1;
         int rc = parse_step(c, json_array_get(a, i), depth, &at);
         if (rc)
             return rc;

@@ -107,12 +107,12 @@ typedef struct cnc_step {
     int8_t card, option;          /* strategy: indices */
     uint8_t ntargets;
     cnc_hex targets[3];
-    cnc_cond cond;                       /* if */
-    int8_t then_first, else_first, next; /* step indices or -1 */
+    cnc_cond cond;                        /* if */
+    int16_t then_first, else_first, next; /* step indices or -1 */
 } cnc_step;
 
 typedef struct cnc_order {
-    int8_t first, nsteps;
+    int16_t first, nsteps;
     cnc_step steps[CNC_MAX_STEPS];
 } cnc_order;
 
