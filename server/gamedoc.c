@@ -23,7 +23,7 @@ static json_t *windows_json(const actor_view *v)
     if (!w && engine_windows(v->game, NULL, 0) > 0)
         return NULL; /* out of memory, not "none open" */
     json_t *list = json_array();
-    for (int i = 0; list && i < n; i++) {
+    for (int i = 0; list && w && i < n; i++) {
         const json_t *due =
             v->deadlines ? json_object_get(v->deadlines, w[i].id) : NULL;
         json_t *o = json_pack(

@@ -344,7 +344,7 @@ static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
     PGconn *c = db_acquire(a->db, DB_WAIT_MS);
     if (!c)
         return srv_db_failed(err);
-    lobby_row l;
+    lobby_row l = {0};
     srv_kind k = begin_change(c, lobby_id, player_id, code, &l, err);
     if (k == SRV_OK)
         k = fn(c, &l, player_id, arg, err);
@@ -429,7 +429,7 @@ static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
     const char *level = b->level ? b->level : lv ? lv[0].id : NULL;
     if (!rs || !engine_bot_level_known(rs, level)) {
         char list[160] = "";
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; lv && i < n; i++) {
             size_t at = strlen(list);
             snprintf(list + at, sizeof list - at, "%s\"%s\"",
                      i == 0       ? ""
