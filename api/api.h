@@ -11,6 +11,7 @@
 #define CONCLAVE_API_H
 
 #include "server/app.h"
+#include "server/errors.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -84,6 +85,12 @@ void api_problem(api_response *res, int status, const char *detail,
                  const char *field);
 void api_text(api_response *res, int status, const char *content_type,
               const char *text);
+/* The HTTP status of a server failure kind (api/response.c holds the one
+ * table): 200 for SRV_OK, 500 for a kind out of range. */
+int api_status_of(srv_kind k);
+/* A problem for a server failure: its kind's status, detail and field;
+ * Retry-After: 1 on 503. */
+void api_problem_srv(api_response *res, const srv_error *e);
 
 /* Service handlers (api/h_service.c). */
 void api_h_healthz(api_request *req, api_response *res);

@@ -6,19 +6,21 @@
  *
  * Reads go through actors_read, so they see the committed state the actor
  * holds; inputs go through actors_submit, which validates with the engine,
- * appends to the store and answers with an HTTP status (mapped here to a
- * problem). The caller's seat is the one game_seats gives their player id;
- * everyone else (spectators, anonymous callers) sees the public view
- * (ENGINE_PUBLIC), never a seat's.
+ * appends to the store and answers with a server error kind (mapped to a
+ * problem by api_problem_srv). The caller's seat is the one game_seats gives
+ * their player id; everyone else (spectators, anonymous callers) sees the
+ * public view (ENGINE_PUBLIC), never a seat's.
  *
- * The export is read from the store, not the actor: it is the stored
- * inputs that `conclave replay` must verify.
+ * What a client sees of a game is server/gamedoc.c's (the hub renders the
+ * same document); the export is server/export.c's.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
 #include "engine/engine.h"
 #include "server/actor.h"
+#include "server/export.h"
+#include "server/gamedoc.h"
 #include "server/store.h"
 
 #include <inttypes.h>
@@ -47,96 +49,11 @@ typedef struct game_read {
     json_t *out; /* NEW */
 } game_read;
 
-static int seat_of(const store_game *m, const char *player_id)
-{
-    for (int s = 0; player_id && s < m->seats; s++)
-        if (m->seat_player[s][0] && strcmp(m->seat_player[s], player_id) == 0)
-            return s;
-    return -1;
-}
-
-static json_t *seat_list(uint32_t mask, int seats)
-{
-    json_t *a = json_array();
-    for (int s = 0; s < seats; s++)
-        if (mask >> s & 1)
-            json_array_append_new(a, json_integer(s));
-    return a;
-}
-
-static json_t *windows_json(const actor_view *v)
-{
-    const engine_game *g = v->game;
-    int seats = engine_game_seats(g);
-    engine_window buf[16], *w = buf;
-    int n = engine_windows(g, buf, 16);
-    if (n > 16) {
-        w = malloc((size_t)n * sizeof *w);
-        if (!w)
-            return NULL;
-        n = engine_windows(g, w, n);
-    }
-    json_t *list = json_array();
-    for (int i = 0; i < n; i++) {
-        const json_t *due =
-            v->deadlines ? json_object_get(v->deadlines, w[i].id) : NULL;
-        json_array_append_new(
-            list,
-            json_pack("{ss ss so so so}", "id", w[i].id, "mode",
-                      w[i].mode == ENGINE_SEALED ? "sealed" : "open", "seats",
-                      seat_list(w[i].seats, seats), "submitted",
-                      seat_list(w[i].mode == ENGINE_SEALED ? w[i].submitted : 0,
-                                seats),
-                      "deadline",
-                      json_is_string(due) ? json_deep_copy(due) : json_null()));
-    }
-    if (w != buf)
-        free(w);
-    return list;
-}
-
-static json_t *seats_json(const store_game *m)
-{
-    json_t *a = json_array();
-    for (int s = 0; s < m->seats; s++) {
-        json_t *player = m->seat_player[s][0]
-                             ? json_pack("{ss ss}", "id", m->seat_player[s],
-                                         "name", m->seat_name[s])
-                             : json_null();
-        json_t *bot =
-            m->seat_bot[s][0] ? json_string(m->seat_bot[s]) : json_null();
-        json_array_append_new(a, json_pack("{si so so}", "seat", s, "player",
-                                           player, "bot", bot));
-    }
-    return a;
-}
-
-static json_t *game_json(const actor_view *v, int seat)
-{
-    const store_game *m = v->meta;
-    int audience = seat >= 0 ? seat : ENGINE_PUBLIC;
-    json_t *view = engine_view(v->game, audience);
-    json_t *result = engine_result(v->game);
-    json_t *o = json_pack(
-        "{ss ss ss sI so so so so so ss}", "id", m->game_id, "ruleset",
-        m->ruleset, "status", m->status, "version", (json_int_t)v->version,
-        "you", seat >= 0 ? json_integer(seat) : json_null(), "seats",
-        seats_json(m), "windows", windows_json(v), "view",
-        view ? view : json_object(), "result", result ? result : json_null(),
-        "seed_sha256", m->seed_sha256);
-    if (o && strcmp(m->status, "running") != 0) {
-        char hex[2 * ENGINE_SEED_BYTES + 1];
-        engine_hex(m->seed, ENGINE_SEED_BYTES, hex);
-        json_object_set_new(o, "seed", json_string(hex));
-    }
-    return o;
-}
-
 /* Runs under the actor's lock: build what was asked for. */
 static void on_read(const actor_view *v, void *ctx)
 {
     game_read *r = ctx;
-    r->seat = seat_of(v->meta, r->player_id);
+    r->seat = gamedoc_seat_of(v->meta, r->player_id);
     r->version = v->version;
     r->running = strcmp(v->meta->status, "running") == 0;
     int audience = r->seat >= 0 ? r->seat : ENGINE_PUBLIC;
@@ -144,7 +61,7 @@ static void on_read(const actor_view *v, void *ctx)
     case READ_SEAT:
         break;
     case READ_GAME:
-        r->out = game_json(v, r->seat);
+        r->out = gamedoc_resource(v, r->seat);
         break;
     case READ_VIEW:
         r->out = engine_view(v->game, audience);
@@ -189,12 +106,12 @@ static int read_game(api_request *req, api_response *res, game_read *r)
         req_db_failed(res);
         return -1;
     }
-    int st = actors_read(req->app->actors, req->params[0], on_read, r);
-    if (st == 404) {
+    srv_kind st = actors_read(req->app->actors, req->params[0], on_read, r);
+    if (st == SRV_NOT_FOUND) {
         api_problem(res, 404, "no such game", NULL);
         return -1;
     }
-    if (st != 0) {
+    if (st != SRV_OK) {
         api_problem(res, 503, "the game cannot be loaded now; retry shortly",
                     NULL);
         res->retry_after = 1;
@@ -294,13 +211,10 @@ void api_h_game_log(api_request *req, api_response *res)
 /* Map an actor's refusal to a problem. */
 static void reply_problem(api_response *res, const actor_reply *rp)
 {
-    int status = rp->status;
-    if (status < 400 || status > 599)
-        status = 500;
-    api_problem(res, status, rp->detail[0] ? rp->detail : NULL,
-                rp->field[0] ? rp->field : NULL);
-    if (status == 503)
-        res->retry_after = 1;
+    srv_error e = {.kind = rp->kind};
+    snprintf(e.detail, sizeof e.detail, "%s", rp->detail);
+    snprintf(e.field, sizeof e.field, "%s", rp->field);
+    api_problem_srv(res, &e);
 }
 
 /* The caller's seat in game params[0]: 0 and *seat (and the game's version
@@ -348,7 +262,7 @@ void api_h_game_order_put(api_request *req, api_response *res)
         goto out;
     actors_submit(req->app->actors, req->params[0], &rq, &rp);
     json_decref(rp.stored);
-    if (rp.status != 200) {
+    if (rp.kind != SRV_OK) {
         reply_problem(res, &rp);
         goto out;
     }
@@ -371,7 +285,7 @@ void api_h_game_order_delete(api_request *req, api_response *res)
     actors_submit(req->app->actors, req->params[0], &rq, &rp);
     json_decref(rq.payload);
     json_decref(rp.stored);
-    if (rp.status != 200) {
+    if (rp.kind != SRV_OK) {
         reply_problem(res, &rp);
         return;
     }
@@ -454,10 +368,10 @@ void api_h_game_play(api_request *req, api_response *res)
     json_object_del(payload, "window");
     rq.payload = payload;
     actors_submit(req->app->actors, req->params[0], &rq, &rp);
-    if (rp.status != 200) {
+    if (rp.kind != SRV_OK) {
         json_decref(rp.stored);
         reply_problem(res, &rp);
-        if (rp.status == 412)
+        if (rp.kind == SRV_PRECONDITION)
             set_etag(res, rp.version);
         goto out;
     }
@@ -471,88 +385,13 @@ out:
 
 /* ------------------------------------------------------------ export -- */
 
-/* The stored input in the export form, with the receipt of an order. */
-static json_t *input_json(const store_game *g, const store_input *s)
-{
-    engine_input in;
-    memset(&in, 0, sizeof in);
-    in.seat = s->seat;
-    in.kind = s->kind;
-    in.window = s->window[0] ? s->window : NULL;
-    in.payload = s->payload;
-    if (s->has_nonce)
-        memcpy(in.nonce, s->nonce, ENGINE_NONCE_BYTES);
-    json_t *j = engine_input_to_json(&in, s->seq);
-    if (j && s->kind == ENGINE_ORDER && s->has_nonce && in.window &&
-        s->payload) {
-        engine_receipt r;
-        engine_receipt_compute(g->game_id, in.window, s->seat, s->payload,
-                               s->nonce, &r);
-        json_object_set_new(j, "receipt", json_string(r.hex));
-    }
-    return j;
-}
-
 void api_h_game_export(api_request *req, api_response *res)
 {
-    PGconn *c = req_db(req, res);
-    if (!c)
+    json_t *doc;
+    srv_error e = {0};
+    if (export_game(req->app->db, req->params[0], &doc, &e) != SRV_OK) {
+        api_problem_srv(res, &e);
         return;
-    store_game g;
-    store_input *inputs = NULL;
-    size_t n = 0;
-    json_t *doc = NULL;
-    int rc = store_load_game(c, req->params[0], &g);
-    if (rc == STORE_ENOTFOUND) {
-        api_problem(res, 404, "no such game", NULL);
-        goto out_conn;
-    }
-    if (rc) {
-        req_db_failed(res);
-        goto out_conn;
-    }
-    if (strcmp(g.status, "running") == 0) {
-        api_problem(res, 403,
-                    "the game is still running; its export (with the seed) "
-                    "is available once it is over",
-                    NULL);
-        goto out;
-    }
-    const char *p[] = {g.game_id};
-    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
-                          "SELECT coalesce(final_hash, ''), "
-                          "coalesce(result::text, 'null') FROM games WHERE "
-                          "game_id = $1",
-                          1, p);
-    if (!r || PQntuples(r) != 1 ||
-        store_load_inputs(c, g.game_id, 0, &inputs, &n) != STORE_OK) {
-        PQclear(r);
-        req_db_failed(res);
-        goto out;
-    }
-    char seed[2 * ENGINE_SEED_BYTES + 1];
-    engine_hex(g.seed, ENGINE_SEED_BYTES, seed);
-    json_t *list = json_array();
-    for (size_t i = 0; list && i < n; i++)
-        json_array_append_new(list, input_json(&g, &inputs[i]));
-    const char *final_hash = PQgetvalue(r, 0, 0);
-    json_t *result = json_loads(PQgetvalue(r, 0, 1), JSON_DECODE_ANY, NULL);
-    doc = json_pack("{ss ss ss sO so ss ss so so so}", "format",
-                    "conclave-export/1", "game_id", g.game_id, "ruleset",
-                    g.ruleset, "options", g.options, "seats", seats_json(&g),
-                    "seed", seed, "seed_sha256", g.seed_sha256, "inputs", list,
-                    "final_hash",
-                    *final_hash ? json_string(final_hash) : json_null(),
-                    "result", result ? result : json_null());
-    PQclear(r);
-    if (!doc) {
-        api_problem(res, 500, "out of memory", NULL);
-        goto out;
     }
     api_json(res, 200, doc);
-out:
-    store_inputs_free(inputs, n);
-    store_game_clear(&g);
-out_conn:
-    req_db_release(req, c);
 }

@@ -1,7 +1,10 @@
 /*
- * response.c - building JSON and problem+json (RFC 9457) responses.
+ * response.c - building JSON and problem+json (RFC 9457) responses, and
+ * the one table that maps the server's failure kinds to HTTP statuses.
  */
 #include "api/api.h"
+
+#include "server/errors.h"
 
 #include "engine/engine.h"
 
@@ -11,21 +14,38 @@
 static const char *status_title(int status)
 {
     switch (status) {
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 412: return "Precondition Failed";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Content";
-    case 428: return "Precondition Required";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Error";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 409:
+        return "Conflict";
+    case 410:
+        return "Gone";
+    case 412:
+        return "Precondition Failed";
+    case 413:
+        return "Content Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 422:
+        return "Unprocessable Content";
+    case 428:
+        return "Precondition Required";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 503:
+        return "Service Unavailable";
+    default:
+        return "Error";
     }
 }
 
@@ -71,4 +91,31 @@ void api_text(api_response *res, int status, const char *content_type,
     res->content_type = content_type;
     res->raw = strdup(text);
     res->raw_len = res->raw ? strlen(res->raw) : 0;
+}
+
+/* The server's failure kinds as HTTP statuses: the only place they meet. */
+static const int kind_status[SRV_KIND_COUNT] = {
+    [SRV_OK] = 200,           [SRV_INVALID] = 422,     [SRV_UNAUTHORIZED] = 401,
+    [SRV_FORBIDDEN] = 403,    [SRV_NOT_FOUND] = 404,   [SRV_CONFLICT] = 409,
+    [SRV_PRECONDITION] = 412, [SRV_GONE] = 410,        [SRV_TOO_LARGE] = 413,
+    [SRV_TOO_MANY] = 429,     [SRV_UNAVAILABLE] = 503, [SRV_INTERNAL] = 500,
+    [SRV_MALFORMED] = 400,
+};
+
+int api_status_of(srv_kind k)
+{
+    if ((int)k < 0 || k >= SRV_KIND_COUNT || !kind_status[k])
+        return 500;
+    return kind_status[k];
+}
+
+void api_problem_srv(api_response *res, const srv_error *e)
+{
+    int status = api_status_of(e->kind);
+    if (status < 400)
+        status = 500; /* a failure reported as OK is a bug */
+    api_problem(res, status, e->detail[0] ? e->detail : NULL,
+                e->field[0] ? e->field : NULL);
+    if (status == 503)
+        res->retry_after = 1;
 }

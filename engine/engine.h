@@ -187,6 +187,13 @@ int engine_input_from_json(const json_t *j, engine_input *out, uint64_t *seq,
 /* ------------------------------------------------------------ rulesets -- */
 typedef struct engine_ruleset engine_ruleset; /* see engine/ruleset.h */
 
+/* A bot level a ruleset offers: an id for engine_bot_action, a title for
+ * players. */
+typedef struct engine_bot_level {
+    const char *id;
+    const char *title;
+} engine_bot_level;
+
 /* Validate every ruleset's built-in data (cards, boards) once, before any
  * other call; safe to call again (it then does nothing). Not thread-safe:
  * call it from main before starting threads. Returns 0 or fills err. */
@@ -201,7 +208,8 @@ const engine_ruleset *engine_ruleset_find(const char *id);
 /* All registered rulesets, in registry order; *n receives the count. */
 const engine_ruleset *const *engine_rulesets(size_t *n);
 /* A description for clients: {"id","title","summary","min_seats",
- * "max_seats","options": JSON Schema}. */
+ * "max_seats","options": JSON Schema,"bot_levels":[{"id","title"}]} (the
+ * first bot level is the default). */
 json_t *engine_ruleset_describe(const engine_ruleset *rs);
 /* Check a game's options (NULL means none) for a seat count: the seat count
  * in range (field "seats"), options an object, every key declared in the
@@ -209,6 +217,22 @@ json_t *engine_ruleset_describe(const engine_ruleset *rs);
  * rules across fields and seats. 0, or ENGINE_EINVALID naming the field. */
 int engine_check_options(const engine_ruleset *rs, const json_t *options,
                          int seats, engine_error *err);
+/* The bot levels rs offers (borrowed, *n entries, at least one); the first
+ * is the default. */
+const engine_bot_level *engine_bot_levels(const engine_ruleset *rs, int *n);
+/* Whether rs offers bot level `level`. */
+int engine_bot_level_known(const engine_ruleset *rs, const char *level);
+/* rs's stable id ("tictactoe"...). Borrowed. */
+const char *engine_ruleset_id(const engine_ruleset *rs);
+/* The GET /me member rs's per-player record is shown under, or NULL when rs
+ * keeps no record. */
+const char *engine_record_key(const engine_ruleset *rs);
+/* rs's record hook (see ruleset.h): the NEW record after a finished game
+ * (old NULL: none yet; result NULL: the record of a player without games),
+ * or NULL when the game leaves it unchanged or rs keeps no record. */
+json_t *engine_record_next(const engine_ruleset *rs, const json_t *old,
+                           const json_t *options, int seats, int seat,
+                           const json_t *result);
 
 /* --------------------------------------------------------------- games -- */
 typedef struct engine_game engine_game;

@@ -4,10 +4,9 @@
  *
  * To add a ruleset: give it a folder engine/rules/NAME/ exporting
  * `const engine_ruleset NAME_ruleset`, declare it below and list it in
- * `registry`. Galactic Sprint is listed automatically once
- * engine/rules/sprint/sprint.c exists (the build compiles every rules file;
- * after adding that file to an existing build directory, rebuild this one:
- * `touch engine/registry.c`). -DCONCLAVE_NO_SPRINT leaves it out.
+ * `registry`. This list is the only place outside engine/rules/ that names
+ * rulesets; everything else the server needs to know about one (bot levels,
+ * a per-player record) is in its table.
  * A test may add its own example ruleset with engine_register_ruleset
  * before engine_init; the server never does.
  */
@@ -18,19 +17,12 @@
 
 extern const engine_ruleset tictactoe_ruleset;
 extern const engine_ruleset rps_ruleset;
-#if defined(__has_include) && !defined(CONCLAVE_NO_SPRINT)
-#if __has_include("rules/sprint/sprint.c")
-#define HAVE_SPRINT 1
 extern const engine_ruleset sprint_ruleset;
-#endif
-#endif
 
 static const engine_ruleset *const registry[] = {
     &tictactoe_ruleset,
     &rps_ruleset,
-#ifdef HAVE_SPRINT
     &sprint_ruleset,
-#endif
 };
 
 #define NRULESETS (sizeof registry / sizeof registry[0])
@@ -108,8 +100,55 @@ const engine_ruleset *const *engine_rulesets(size_t *n)
 json_t *engine_ruleset_describe(const engine_ruleset *rs)
 {
     json_t *schema = engine_options_schema(rs->options);
-    return json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "id", rs->id, "title",
-                     rs->title, "summary", rs->summary, "min_seats",
+    int n = 0;
+    const engine_bot_level *lv = engine_bot_levels(rs, &n);
+    json_t *levels = json_array();
+    for (int i = 0; levels && i < n; i++)
+        json_array_append_new(levels, json_pack("{s:s, s:s}", "id", lv[i].id,
+                                                "title", lv[i].title));
+    return json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o*}", "id", rs->id,
+                     "title", rs->title, "summary", rs->summary, "min_seats",
                      rs->min_seats, "max_seats", rs->max_seats, "options",
-                     schema);
+                     schema, "bot_levels", levels);
+}
+
+static const engine_bot_level random_only[] = {{"random", "Random"},
+                                               {NULL, NULL}};
+
+const engine_bot_level *engine_bot_levels(const engine_ruleset *rs, int *n)
+{
+    const engine_bot_level *lv =
+        rs->bot_levels && rs->bot_levels[0].id ? rs->bot_levels : random_only;
+    for (*n = 0; lv[*n].id; (*n)++)
+        ;
+    return lv;
+}
+
+int engine_bot_level_known(const engine_ruleset *rs, const char *level)
+{
+    int n = 0;
+    const engine_bot_level *lv = engine_bot_levels(rs, &n);
+    for (int i = 0; level && i < n; i++)
+        if (strcmp(lv[i].id, level) == 0)
+            return 1;
+    return 0;
+}
+
+const char *engine_ruleset_id(const engine_ruleset *rs)
+{
+    return rs->id;
+}
+
+const char *engine_record_key(const engine_ruleset *rs)
+{
+    return rs->record ? rs->record_key : NULL;
+}
+
+json_t *engine_record_next(const engine_ruleset *rs, const json_t *old,
+                           const json_t *options, int seats, int seat,
+                           const json_t *result)
+{
+    if (!rs->record)
+        return NULL;
+    return rs->record(old, options, seats, seat, result);
 }

@@ -294,6 +294,24 @@ struct engine_ruleset {
     /* 1: keep an undo point before each priority play (a clone of the
      * state per play), so a play that revealed nothing can be taken back. */
     int priority_undo;
+
+    /* Bot levels a lobby may seat, each with a title for players, ended by
+     * {NULL, NULL}; the first is the level of a bot added without one.
+     * Every level listed must be one the bot function knows. NULL means
+     * {"random"} only. */
+    const engine_bot_level *bot_levels;
+
+    /* Optional per-player record kept across games (a campaign, a rating):
+     * the server stores one record per player and ruleset, and after each
+     * finished game calls record with the player's stored record (NULL when
+     * none yet), the game's options and seat count, the player's seat and
+     * the game's result; it returns the NEW record, or NULL when the game
+     * leaves the record unchanged (it is not part of it). With result NULL
+     * (and old NULL) it returns the record of a player without games. The
+     * record is shown under GET /api/v1/me's member record_key. Pure. */
+    const char *record_key;
+    json_t *(*record)(const json_t *old, const json_t *options, int seats,
+                      int seat, const json_t *result);
 };
 
 #endif

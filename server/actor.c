@@ -186,23 +186,23 @@ static void enqueue(actors *A, actor *a, msg *m)
 
 /* ------------------------------------------------------------ replies -- */
 
-static void reply_set(actor_reply *r, int status, const char *field,
+static void reply_set(actor_reply *r, srv_kind kind, const char *field,
                       const char *detail)
 {
-    r->status = status;
+    r->kind = kind;
     snprintf(r->field, sizeof r->field, "%s", field ? field : "");
     snprintf(r->detail, sizeof r->detail, "%s", detail ? detail : "");
 }
 
-static int engine_status(int code)
+static srv_kind engine_status(int code)
 {
     switch (code) {
-    case ENGINE_EINVALID: return 422;
-    case ENGINE_ECONFLICT: return 409;
-    case ENGINE_EFORBIDDEN: return 403;
-    case ENGINE_ENOTFOUND: return 404;
-    case ENGINE_EOVER: return 409;
-    default: return 500;
+    case ENGINE_EINVALID: return SRV_INVALID;
+    case ENGINE_ECONFLICT: return SRV_CONFLICT;
+    case ENGINE_EFORBIDDEN: return SRV_FORBIDDEN;
+    case ENGINE_ENOTFOUND: return SRV_NOT_FOUND;
+    case ENGINE_EOVER: return SRV_CONFLICT;
+    default: return SRV_INTERNAL;
     }
 }
 
@@ -262,11 +262,11 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
     int rc = store_load_game(c, a->id, &meta);
     if (rc == STORE_ENOTFOUND) {
         a->loaded = -1;
-        reply_set(r, 404, NULL, "no such game");
+        reply_set(r, SRV_NOT_FOUND, NULL, "no such game");
         return -1;
     }
     if (rc) {
-        reply_set(r, 503, NULL, "the database is unreachable; retry shortly");
+        reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
         return -1;
     }
     json_t *snap = NULL;
@@ -289,7 +289,7 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
     if (!g) {
         log_error("game_create_failed",
                   json_pack("{ss ss}", "game", a->id, "error", err.msg));
-        reply_set(r, 500, NULL, "the game cannot be rebuilt");
+        reply_set(r, SRV_INTERNAL, NULL, "the game cannot be rebuilt");
         store_game_clear(&meta);
         return -1;
     }
@@ -299,7 +299,7 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
         store_inputs_free(inputs, n);
         engine_free(g);
         store_game_clear(&meta);
-        reply_set(r, 500, NULL, "the game's inputs do not replay");
+        reply_set(r, SRV_INTERNAL, NULL, "the game's inputs do not replay");
         return -1;
     }
     store_inputs_free(inputs, n);
@@ -323,7 +323,7 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
 db_fail:
     engine_free(g);
     store_game_clear(&meta);
-    reply_set(r, 503, NULL, "the database is unreachable; retry shortly");
+    reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
     return -1;
 }
 
@@ -459,17 +459,17 @@ static int idempotent_answer(actor *a, PGconn *c, const actor_request *rq,
     if (rc == STORE_ENOTFOUND)
         return 0;
     if (rc != STORE_OK) {
-        reply_set(r, 503, NULL, "the database is unreachable; retry shortly");
+        reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
         return 1;
     }
     if (memcmp(stored_hash, rq->request_hash, 32) != 0) {
         json_decref(stored);
-        reply_set(r, 422, NULL,
+        reply_set(r, SRV_INVALID, NULL,
                   "this Idempotency-Key was used with a different body; use a "
                   "new key for a new play");
         return 1;
     }
-    reply_set(r, 200, NULL, NULL);
+    reply_set(r, SRV_OK, NULL, NULL);
     r->stored = stored;
     json_t *v = json_object_get(stored, "version");
     r->version = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
@@ -483,13 +483,13 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
         if (strcmp(a->meta.status, "running") != 0) {
             if (rq->idem_key[0] && idempotent_answer(a, c, rq, r))
                 return;
-            reply_set(r, 409, NULL, "the game is over");
+            reply_set(r, SRV_CONFLICT, NULL, "the game is over");
             return;
         }
         if (rq->if_match >= 0 && (uint64_t)rq->if_match != a->version) {
             if (rq->idem_key[0] && idempotent_answer(a, c, rq, r))
                 return;
-            reply_set(r, 412, NULL,
+            reply_set(r, SRV_PRECONDITION, NULL,
                       "the game has moved on since the version in If-Match");
             r->version = a->version;
             return;
@@ -500,13 +500,13 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
         if (is_bot) {
             in.seat = rq->seat;
             if (!seat_waiting(a->game, rq->seat)) {
-                reply_set(r, 200, NULL, NULL); /* acted meanwhile */
+                reply_set(r, SRV_OK, NULL, NULL); /* acted meanwhile */
                 return;
             }
             if (engine_bot_action(a->game, rq->seat,
                                   a->meta.seat_bot[rq->seat], &a->bot_rng,
                                   &in, &err) != 0) {
-                reply_set(r, 200, NULL, NULL); /* nothing to do */
+                reply_set(r, SRV_OK, NULL, NULL); /* nothing to do */
                 return;
             }
             bot_payload = (json_t *)in.payload;
@@ -596,14 +596,14 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
             if (rq->idem_key[0] && idempotent_answer(a, c, rq, r))
                 return;
             if (catch_up(A, a, c) != 0) {
-                reply_set(r, 503, NULL, "the game could not be reloaded");
+                reply_set(r, SRV_UNAVAILABLE, NULL, "the game could not be reloaded");
                 return;
             }
             continue;
         }
         if (rc != STORE_OK) {
             engine_free(g);
-            reply_set(r, 503, NULL,
+            reply_set(r, SRV_UNAVAILABLE, NULL,
                       "the database is unreachable; the input was not "
                       "accepted, retry shortly");
             return;
@@ -612,7 +612,7 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
         metrics_count("conclave_inputs_total", "Inputs committed.", 1);
         if (ap.clock_seconds)
             refresh_deadlines(a, c);
-        reply_set(r, 200, NULL, NULL);
+        reply_set(r, SRV_OK, NULL, NULL);
         r->version = a->version;
         if (in.kind == ENGINE_ORDER) {
             r->has_receipt = 1;
@@ -623,7 +623,7 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
         schedule_bots(A, a);
         return;
     }
-    reply_set(r, 503, NULL, "the game is busy; retry shortly");
+    reply_set(r, SRV_UNAVAILABLE, NULL, "the game is busy; retry shortly");
 }
 
 static void process(actors *A, actor *a, msg *m)
@@ -631,7 +631,7 @@ static void process(actors *A, actor *a, msg *m)
     actor_reply local = {0}, *r = m->w ? m->w->reply : &local;
     PGconn *c = db_acquire(A->app->db, DB_WAIT_MS);
     if (!c) {
-        reply_set(r, 503, NULL, "the database is unreachable; retry shortly");
+        reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
     } else {
         int was_loaded = a->loaded == 1;
         if (ensure_loaded(a, c, r) == 0) {
@@ -646,7 +646,7 @@ static void process(actors *A, actor *a, msg *m)
                 catch_up(A, a, c);
                 break;
             case MSG_LOAD:
-                reply_set(r, 200, NULL, NULL);
+                reply_set(r, SRV_OK, NULL, NULL);
                 break;
             }
             if (!was_loaded)
@@ -654,9 +654,10 @@ static void process(actors *A, actor *a, msg *m)
         }
         db_release(A->app->db, c, db_conn_broken(c));
     }
-    if (!m->w && r->status >= 400 && m->kind != MSG_CATCHUP)
+    if (!m->w && r->kind != SRV_OK && m->kind != MSG_CATCHUP)
         log_info("queued_input_refused",
-                 json_pack("{ss si ss}", "game", a->id, "status", r->status,
+                 json_pack("{ss ss ss}", "game", a->id, "kind",
+                           srv_kind_name(r->kind),
                            "detail", r->detail));
     if (m->w) {
         pthread_mutex_lock(&m->w->m);
@@ -787,7 +788,7 @@ static int send_msg(actors *A, const char *id, msg_kind kind,
     if (!a) {
         json_decref(payload_owned);
         if (out)
-            reply_set(out, 404, NULL, "no such game");
+            reply_set(out, SRV_NOT_FOUND, NULL, "no such game");
         return -1;
     }
     msg *m = calloc(1, sizeof *m);
@@ -795,7 +796,7 @@ static int send_msg(actors *A, const char *id, msg_kind kind,
         json_decref(payload_owned);
         actor_put(A, a);
         if (out)
-            reply_set(out, 503, NULL, "out of memory");
+            reply_set(out, SRV_UNAVAILABLE, NULL, "out of memory");
         return -1;
     }
     m->kind = kind;
@@ -834,7 +835,16 @@ void actors_post(actors *A, const char *game_id, actor_request *rq)
     send_msg(A, game_id, MSG_INPUT, rq, payload, NULL);
 }
 
-int actors_read(actors *A, const char *game_id, actor_read_fn fn, void *ctx)
+srv_kind actors_load(actors *A, const char *game_id)
+{
+    actor_reply r = {0};
+    send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r);
+    json_decref(r.stored);
+    return r.kind;
+}
+
+srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
+                     void *ctx)
 {
     actor *a = actor_get(A, game_id);
     if (!a)
@@ -846,22 +856,22 @@ int actors_read(actors *A, const char *game_id, actor_read_fn fn, void *ctx)
         actor_reply r = {0};
         send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r);
         json_decref(r.stored);
-        if (r.status != 200) {
+        if (r.kind != SRV_OK) {
             actor_put(A, a);
-            return r.status == 404 ? 404 : 503;
+            return r.kind == SRV_NOT_FOUND ? SRV_NOT_FOUND : SRV_UNAVAILABLE;
         }
     }
-    int status = 200;
+    srv_kind status = SRV_OK;
     pthread_mutex_lock(&a->lock);
     if (a->loaded == 1 && a->game) {
         actor_view v = {a->game, &a->meta, a->version, a->deadlines};
         fn(&v, ctx);
     } else {
-        status = a->loaded == -1 ? 404 : 503;
+        status = a->loaded == -1 ? SRV_NOT_FOUND : SRV_UNAVAILABLE;
     }
     pthread_mutex_unlock(&a->lock);
     actor_put(A, a);
-    return status == 200 ? 0 : status;
+    return status;
 }
 
 void actors_remote_version(actors *A, const char *game_id, uint64_t version)

@@ -20,6 +20,7 @@
 
 #include "engine/engine.h"
 #include "server/app.h"
+#include "server/errors.h"
 #include "server/store.h"
 
 #include <jansson.h>
@@ -38,7 +39,7 @@ typedef struct actor_request {
 } actor_request;
 
 typedef struct actor_reply {
-    int status;               /* HTTP status: 200, 403, 404, 409, 412, 422, 503 */
+    srv_kind kind;            /* SRV_OK, or why the input was refused */
     char detail[256];
     char field[64];
     uint64_t version;         /* the game's version after the input */
@@ -72,9 +73,15 @@ int actors_submit(actors *A, const char *game_id, const actor_request *rq,
                   actor_reply *out);
 /* Queue one input without waiting (scheduler timeouts). Steals payload. */
 void actors_post(actors *A, const char *game_id, actor_request *rq);
-/* Run fn with the game's committed state. Returns 0, 404 when there is no
- * such game, 503 when it cannot be loaded. */
-int actors_read(actors *A, const char *game_id, actor_read_fn fn, void *ctx);
+/* Run fn with the game's committed state. Returns SRV_OK (0),
+ * SRV_NOT_FOUND when there is no such game, SRV_UNAVAILABLE when it cannot
+ * be loaded. */
+srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
+                     void *ctx);
+/* Load game_id (a game just created) and wait until it is in memory with
+ * its deadlines, so the bots seated in it make their first moves and the
+ * next read sees its clock. SRV_OK, SRV_NOT_FOUND or SRV_UNAVAILABLE. */
+srv_kind actors_load(actors *A, const char *game_id);
 /* Another process committed version of game_id: catch up if held. */
 void actors_remote_version(actors *A, const char *game_id, uint64_t version);
 /* Catch every held game up with the store (after a LISTEN reconnect). */

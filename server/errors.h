@@ -23,8 +23,28 @@ typedef enum srv_kind {
     SRV_TOO_MANY,      /* over a rate or a quota */
     SRV_UNAVAILABLE,   /* the database is down or the server is stopping */
     SRV_INTERNAL,      /* a bug or out of memory: never the client's fault */
+    SRV_MALFORMED,    /* the request itself cannot be read (not JSON...) */
     SRV_KIND_COUNT
 } srv_kind;
+
+/* A failure as a server function reports it: the kind, a reason written
+ * for the player ("" when the kind says it all) and the input field it is
+ * about ("" for none). */
+typedef struct srv_error {
+    srv_kind kind;
+    char detail[256];
+    char field[64];
+} srv_error;
+
+/* Fill err (when not NULL) with kind, field (NULL: none) and a printf-style
+ * detail; returns kind, so `return srv_fail(err, SRV_CONFLICT, ...)` reads
+ * as one step. Cannot fail (long texts are cut). */
+srv_kind srv_fail(srv_error *err, srv_kind kind, const char *field,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The database failed (or no connection could be had): fills err with
+ * SRV_UNAVAILABLE and the usual "retry shortly" reason. Returns it. */
+srv_kind srv_db_failed(srv_error *err);
 
 /* A short stable name ("not_found", "conflict", ...) for logs and the
  * WebSocket "code". "internal" for a value out of range. Cannot fail. */

@@ -90,7 +90,25 @@ hub_msg *hub_msg_json(const json_t *j, hub_msg_kind kind)
     return m;
 }
 
-hub_msg *hub_msg_error(int status, const char *detail, const char *game)
+/* The server's failure kinds as the "status" of the hub's error messages
+ * (the numbers match the REST API's so clients read both alike); "code"
+ * carries srv_kind_name. The only place the hub maps kinds. */
+static const int kind_status[SRV_KIND_COUNT] = {
+    [SRV_OK] = 200,           [SRV_INVALID] = 422,     [SRV_UNAUTHORIZED] = 401,
+    [SRV_FORBIDDEN] = 403,    [SRV_NOT_FOUND] = 404,   [SRV_CONFLICT] = 409,
+    [SRV_PRECONDITION] = 412, [SRV_GONE] = 410,        [SRV_TOO_LARGE] = 413,
+    [SRV_TOO_MANY] = 429,     [SRV_UNAVAILABLE] = 503, [SRV_INTERNAL] = 500,
+    [SRV_MALFORMED] = 400,
+};
+
+int hub_status_of(srv_kind k)
+{
+    if ((int)k < 0 || k >= SRV_KIND_COUNT || !kind_status[k])
+        return 500;
+    return kind_status[k];
+}
+
+hub_msg *hub_msg_error(srv_kind kind, const char *detail, const char *game)
 {
     /* The detail may quote the client's message cut inside a UTF-8
      * character ("%.40s"); jansson would refuse it and the client would
@@ -98,7 +116,8 @@ hub_msg *hub_msg_error(int status, const char *detail, const char *game)
     char clean[512];
     snprintf(clean, sizeof clean, "%s", detail);
     engine_utf8_clean(clean);
-    json_t *j = json_pack("{ss si ss}", "type", "error", "status", status,
+    json_t *j = json_pack("{ss si ss ss}", "type", "error", "status",
+                          hub_status_of(kind), "code", srv_kind_name(kind),
                           "detail", clean);
     if (j && game)
         json_object_set_new(j, "game", json_string(game));
@@ -230,10 +249,10 @@ void hub_wake(hub *h)
         lws_cancel_service(h->ctx);
 }
 
-void hub_send_error(hub *h, hub_conn *c, int status, const char *detail,
+void hub_send_error(hub *h, hub_conn *c, srv_kind kind, const char *detail,
                     const char *game)
 {
-    hub_msg *m = hub_msg_error(status, detail, game);
+    hub_msg *m = hub_msg_error(kind, detail, game);
     pthread_mutex_lock(&h->lock);
     int wake = hub_enqueue_locked(h, c, m);
     pthread_mutex_unlock(&h->lock);
@@ -266,10 +285,10 @@ static void reply(hub *h, hub_conn *c, struct lws *wsi, hub_msg *m)
     lws_callback_on_writable(wsi);
 }
 
-static void reply_error(hub *h, hub_conn *c, struct lws *wsi, int status,
+static void reply_error(hub *h, hub_conn *c, struct lws *wsi, srv_kind kind,
                         const char *detail)
 {
-    hub_msg *m = hub_msg_error(status, detail, NULL);
+    hub_msg *m = hub_msg_error(kind, detail, NULL);
     reply(h, c, wsi, m);
     hub_msg_unref(m);
 }
@@ -444,7 +463,7 @@ static void submit(hub *h, hub_conn *c, struct lws *wsi, hub_job_kind kind,
 {
     hub_job *j = calloc(1, sizeof *j);
     if (!j) {
-        reply_error(h, c, wsi, 503, "the server is out of memory");
+        reply_error(h, c, wsi, SRV_UNAVAILABLE, "the server is out of memory");
         return;
     }
     j->kind = kind;
@@ -464,7 +483,7 @@ static void submit(hub *h, hub_conn *c, struct lws *wsi, hub_job_kind kind,
     pthread_mutex_unlock(&h->lock);
     if (refusal) {
         free(j);
-        reply_error(h, c, wsi, 429, refusal);
+        reply_error(h, c, wsi, SRV_TOO_MANY, refusal);
     }
 }
 
@@ -491,13 +510,13 @@ static void handle(hub *h, hub_conn *c, struct lws *wsi, const char *text,
                  "malformed JSON at character %d: %s; send one JSON object "
                  "per text frame",
                  jerr.position, jerr.text);
-        reply_error(h, c, wsi, 400, detail);
+        reply_error(h, c, wsi, SRV_MALFORMED, detail);
         return;
     }
     const char *type = json_string_value(json_object_get(msg, "type"));
     const char *bad = NULL;
     if (!json_is_object(msg) || !type) {
-        reply_error(h, c, wsi, 400,
+        reply_error(h, c, wsi, SRV_MALFORMED,
                     "a message is a JSON object with a string \"type\"");
     } else if (strcmp(type, "ping") == 0) {
         static const char *const names[] = {"type", NULL};
@@ -508,7 +527,7 @@ static void handle(hub *h, hub_conn *c, struct lws *wsi, const char *text,
         const char *token = json_string_value(json_object_get(msg, "token"));
         if (only_fields(msg, names, &bad) == 0) {
             if (!token || !*token || strlen(token) >= HUB_TOKEN_MAX)
-                reply_error(h, c, wsi, 422,
+                reply_error(h, c, wsi, SRV_INVALID,
                             "\"token\" must be the bearer token string from "
                             "POST /api/v1/players or /api/v1/sessions");
             else
@@ -525,12 +544,12 @@ static void handle(hub *h, hub_conn *c, struct lws *wsi, const char *text,
         if (only_fields(msg, sub ? sub_names : unsub_names, &bad) != 0) {
             /* answered below */
         } else if (!game || !valid_id(game)) {
-            reply_error(h, c, wsi, 422,
+            reply_error(h, c, wsi, SRV_INVALID,
                         "\"game\" must be a game id (a string)");
         } else if (version && !json_is_null(version) &&
                    (!json_is_integer(version) ||
                     json_integer_value(version) < 0)) {
-            reply_error(h, c, wsi, 422,
+            reply_error(h, c, wsi, SRV_INVALID,
                         "\"version\" must be the non-negative version you "
                         "hold, or absent for a snapshot");
         } else {
@@ -546,12 +565,12 @@ static void handle(hub *h, hub_conn *c, struct lws *wsi, const char *text,
                  "unknown type \"%.40s\"; expected auth, subscribe, "
                  "unsubscribe, subscribe_lobbies or ping",
                  type);
-        reply_error(h, c, wsi, 400, detail);
+        reply_error(h, c, wsi, SRV_MALFORMED, detail);
     }
     if (bad) {
         snprintf(detail, sizeof detail,
                  "unknown field \"%.40s\" in a \"%.20s\" message", bad, type);
-        reply_error(h, c, wsi, 422, detail);
+        reply_error(h, c, wsi, SRV_INVALID, detail);
     }
     json_decref(msg);
 }
@@ -588,7 +607,7 @@ static int receive(hub *h, hub_conn *c, struct lws *wsi, const void *in,
     }
     c->in_message = 0;
     if (c->binary)
-        reply_error(h, c, wsi, 400,
+        reply_error(h, c, wsi, SRV_MALFORMED,
                     "send text frames holding JSON, not binary frames");
     else
         handle(h, c, wsi, text, len);

@@ -5,12 +5,11 @@
  * is hub.c; threads and locks are described in hub_internal.h.
  *
  * The document. For each game and audience (a seat, or the public) the hub
- * keeps D = {"view": engine_view(game, audience), "windows": [...]} at the
- * game's version, where windows is the REST game resource's list:
- * [{"id","mode":"sealed"|"open","seats":[...],"submitted":[...],
- *   "deadline":null|RFC 3339}]. A snapshot carries D's two members next to
- * "type", "game" and "version"; a patch {"from","to","ops"} is the RFC 6902
- * diff from D at `from` to D at `to` (paths start with /view or /windows).
+ * keeps D = gamedoc_render(game, audience) = {"view","windows"} at the
+ * game's version: the same renderer as the REST game resource's, so the
+ * two never disagree (server/gamedoc.h). A snapshot carries D's two members
+ * next to "type", "game" and "version"; a patch {"from","to","ops"} is the RFC
+ * 6902 diff from D at `from` to D at `to` (paths start with /view or /windows).
  * A client that builds {"view": s.view, "windows": s.windows} from a
  * snapshot and applies each patch whose `from` equals its version holds
  * exactly the next snapshot's document. Every committed version the hub
@@ -30,10 +29,11 @@
  */
 #include "server/hub_internal.h"
 
-#include "api/auth.h"
+#include "server/gamedoc.h"
 #include "server/jsonpatch.h"
 #include "server/lobby.h"
 #include "server/log.h"
+#include "server/tokens.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -66,56 +66,6 @@ void hub_job_push_locked(hub *h, hub_job *j)
 
 /* ------------------------------------------------------------ render --- */
 
-/* The REST game resource's windows, with deadlines. Any thread holding the
- * actor's lock (v is only valid there). NULL when out of memory. */
-static json_t *windows_json(const actor_view *v)
-{
-    engine_window buf[16], *w = buf;
-    int n = engine_windows(v->game, buf, 16);
-    if (n > 16) {
-        w = malloc((size_t)n * sizeof *w);
-        if (!w)
-            return NULL;
-        n = engine_windows(v->game, w, n);
-    }
-    json_t *arr = json_array();
-    for (int i = 0; arr && i < n; i++) {
-        json_t *seats = json_array(), *submitted = json_array();
-        for (int s = 0; s < ENGINE_MAX_SEATS; s++) {
-            if (w[i].seats >> s & 1)
-                json_array_append_new(seats, json_integer(s));
-            if (w[i].mode == ENGINE_SEALED && (w[i].submitted >> s & 1))
-                json_array_append_new(submitted, json_integer(s));
-        }
-        json_t *deadline = json_object_get(v->deadlines, w[i].id);
-        json_t *o =
-            json_pack("{ss ss so so sO}", "id", w[i].id, "mode",
-                      w[i].mode == ENGINE_SEALED ? "sealed" : "open", "seats",
-                      seats, "submitted", submitted, "deadline",
-                      json_is_string(deadline) ? deadline : json_null());
-        if (!o || json_array_append_new(arr, o) != 0) {
-            json_decref(arr);
-            arr = NULL;
-        }
-    }
-    if (w != buf)
-        free(w);
-    return arr;
-}
-
-/* D for one audience; NULL when out of memory. */
-static json_t *render_doc(const actor_view *v, int seat)
-{
-    json_t *view = engine_view(v->game, seat);
-    json_t *windows = windows_json(v);
-    if (!view || !windows) {
-        json_decref(view);
-        json_decref(windows);
-        return NULL;
-    }
-    return json_pack("{so so}", "view", view, "windows", windows);
-}
-
 /* Bring every audience of g to v's version: render, diff, keep the patch
  * and the new snapshot, queue the patch on each subscriber. Under g->lock
  * inside actors_read. Returns 1 when the lws thread must be woken. */
@@ -125,7 +75,7 @@ static int advance_game(hub *h, hub_game *g, const actor_view *v)
     for (hub_aud *a = g->auds; a; a = a->next) {
         if (a->doc && a->version >= v->version)
             continue;
-        json_t *doc = render_doc(v, a->seat);
+        json_t *doc = gamedoc_render(v, a->seat);
         if (!doc)
             continue;
         json_t *snap_j = json_pack(
@@ -380,13 +330,9 @@ static void sub_read(const actor_view *v, void *arg)
     hub *h = x->h;
     hub_game *g = x->g;
     hub_conn *c = x->c;
-    int seat = ENGINE_PUBLIC;
-    for (int s = 0; c->player_id[0] && s < v->meta->seats; s++) {
-        if (strcmp(v->meta->seat_player[s], c->player_id) == 0) {
-            seat = s;
-            break;
-        }
-    }
+    int seat = c->player_id[0] ? gamedoc_seat_of(v->meta, c->player_id) : -1;
+    if (seat < 0)
+        seat = ENGINE_PUBLIC;
     pthread_mutex_lock(&g->lock);
     hub_aud *a = g->auds;
     while (a && a->seat != seat)
@@ -444,14 +390,15 @@ static void job_subscribe(hub *h, hub_job *j)
     hub_game *g = full ? NULL : game_get_locked(h, j->arg, 1);
     pthread_mutex_unlock(&h->lock);
     if (full) {
-        hub_send_error(h, j->conn, 429,
+        hub_send_error(h, j->conn, SRV_TOO_MANY,
                        "at most 64 game subscriptions per connection; "
                        "unsubscribe from one first",
                        j->arg);
         return;
     }
     if (!g) {
-        hub_send_error(h, j->conn, 503, "the server is out of memory", j->arg);
+        hub_send_error(h, j->conn, SRV_UNAVAILABLE,
+                       "the server is out of memory", j->arg);
         return;
     }
     if (!g->pinned) {
@@ -459,23 +406,24 @@ static void job_subscribe(hub *h, hub_job *j)
         g->pinned = 1;
     }
     sub_ctx x = {h, g, j->conn, j->version, 0, 0};
-    int rc = actors_read(h->actors, g->id, sub_read, &x);
+    srv_kind rc = actors_read(h->actors, g->id, sub_read, &x);
     pthread_mutex_lock(&h->lock);
     g->refs--;
-    if (rc != 0 && g->nsubs == 0)
+    if (rc != SRV_OK && g->nsubs == 0)
         g->idle_since = 0; /* nothing to keep: let the next sweep go */
     pthread_mutex_unlock(&h->lock);
     if (x.wake)
         hub_wake(h);
-    if (rc == 404)
-        hub_send_error(h, j->conn, 404, "no such game", g->id);
-    else if (rc != 0)
-        hub_send_error(h, j->conn, 503,
+    if (rc == SRV_NOT_FOUND)
+        hub_send_error(h, j->conn, SRV_NOT_FOUND, "no such game", g->id);
+    else if (rc != SRV_OK)
+        hub_send_error(h, j->conn, SRV_UNAVAILABLE,
                        "the game cannot be loaded right now; subscribe "
                        "again shortly",
                        g->id);
     else if (x.failed)
-        hub_send_error(h, j->conn, 503, "the server is out of memory", g->id);
+        hub_send_error(h, j->conn, SRV_UNAVAILABLE,
+                       "the server is out of memory", g->id);
 }
 
 static void job_unsubscribe(hub *h, hub_job *j)
@@ -492,7 +440,7 @@ static void job_auth(hub *h, hub_job *j)
     int subscribed = c->nsubs > 0;
     pthread_mutex_unlock(&h->lock);
     if (c->authed || subscribed) {
-        hub_send_error(h, c, 409,
+        hub_send_error(h, c, SRV_CONFLICT,
                        c->authed ? "this connection is already "
                                    "authenticated; open a new one to change "
                                    "players"
@@ -501,27 +449,19 @@ static void job_auth(hub *h, hub_job *j)
                        NULL);
         return;
     }
-    PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
-    if (!db) {
-        hub_send_error(h, c, 503,
-                       "the database is unreachable; authenticate again "
-                       "shortly",
-                       NULL);
-        return;
-    }
     char player[STORE_ID_MAX];
-    int rc = auth_lookup(db, j->arg, player, sizeof player, NULL, 0);
-    db_release(h->app->db, db, rc < 0 && db_conn_broken(db));
-    if (rc == 0) {
+    srv_kind k =
+        tokens_lookup(h->app->db, j->arg, player, sizeof player, NULL, 0);
+    if (k == SRV_OK) {
         snprintf(c->player_id, sizeof c->player_id, "%s", player);
         c->authed = 1;
-    } else if (rc == 1) {
-        hub_send_error(h, c, 401,
+    } else if (k == SRV_UNAUTHORIZED) {
+        hub_send_error(h, c, SRV_UNAUTHORIZED,
                        "the token is unknown or was revoked; sign in again "
                        "(this connection stays a spectator)",
                        NULL);
     } else {
-        hub_send_error(h, c, 503,
+        hub_send_error(h, c, SRV_UNAVAILABLE,
                        "the database is unreachable; authenticate again "
                        "shortly",
                        NULL);
@@ -585,7 +525,7 @@ static void job_lobbies(hub *h, hub_job *j)
     hub_conn *c = j->conn;
     if (!h->lobbies_loaded) {
         if (lobbies_load(h) != 0) {
-            hub_send_error(h, c, 503,
+            hub_send_error(h, c, SRV_UNAVAILABLE,
                            "the database is unreachable; subscribe again "
                            "shortly",
                            NULL);

@@ -28,6 +28,7 @@
 #define CONCLAVE_HUB_INTERNAL_H
 
 #include "server/actor.h"
+#include "server/errors.h"
 #include "server/hub.h"
 #include "server/store.h"
 
@@ -62,7 +63,12 @@ typedef struct hub_msg {
 
 /* NULL when out of memory. refs starts at 1. */
 hub_msg *hub_msg_json(const json_t *j, hub_msg_kind kind);
-hub_msg *hub_msg_error(int status, const char *detail, const char *game);
+/* An error message {"type":"error","status","code","detail","game"?}:
+ * status from hub_status_of(kind), code srv_kind_name(kind). */
+hub_msg *hub_msg_error(srv_kind kind, const char *detail, const char *game);
+/* The WebSocket "status" number of a server failure kind (one table, in
+ * hub.c); 500 for a kind out of range. */
+int hub_status_of(srv_kind k);
 hub_msg *hub_msg_ref(hub_msg *m);
 void hub_msg_unref(hub_msg *m);
 
@@ -209,7 +215,7 @@ void hub_wake(hub *h);
 /* Drop a job's reference on c; under hub.lock. */
 void hub_conn_put_locked(hub *h, hub_conn *c);
 /* Send an error to c from any thread (takes hub.lock). */
-void hub_send_error(hub *h, hub_conn *c, int status, const char *detail,
+void hub_send_error(hub *h, hub_conn *c, srv_kind kind, const char *detail,
                     const char *game);
 
 /* ---- hub_feed.c, called by hub.c ---- */

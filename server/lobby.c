@@ -9,6 +9,7 @@
 #include "server/log.h"
 
 #include <openssl/crypto.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,18 +175,11 @@ json_t *lobby_load(PGconn *c, const char *lobby_id,
     return lobby_load_ex(c, lobby_id, viewer_player_id, NULL, 0, status);
 }
 
-json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
+/* Render the lobbies a LOBBY_COLUMNS query with params p found. */
+static json_t *list_of(PGconn *c, const char *sql, int n, const char *const *p,
                    const char *viewer_player_id, int *status)
 {
-    const char *p[] = {status_filter, ruleset, viewer_player_id};
-    PGresult *l = query(
-        c,
-        LOBBY_COLUMNS
-        "WHERE l.status = $1 AND ($2::text IS NULL OR l.ruleset = $2) AND "
-        "(NOT l.private OR EXISTS (SELECT 1 FROM lobby_seats m WHERE "
-        "m.lobby_id = l.id AND m.player_id = $3)) "
-        "ORDER BY l.created_at DESC, l.id LIMIT 100",
-        3, p);
+    PGresult *l = query(c, sql, n, p);
     if (!l) {
         *status = 503;
         return NULL;
@@ -211,6 +205,32 @@ json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
     return list;
 }
 
+json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
+                   const char *viewer_player_id, int *status)
+{
+    const char *p[] = {status_filter, ruleset, viewer_player_id};
+    return list_of(
+        c,
+        LOBBY_COLUMNS
+        "WHERE l.status = $1 AND ($2::text IS NULL OR l.ruleset = $2) AND "
+        "(NOT l.private OR EXISTS (SELECT 1 FROM lobby_seats m WHERE "
+        "m.lobby_id = l.id AND m.player_id = $3)) "
+        "ORDER BY l.created_at DESC, l.id LIMIT 100",
+        3, p, viewer_player_id, status);
+}
+
+json_t *lobby_list_member(PGconn *c, const char *player_id)
+{
+    const char *p[] = {player_id};
+    int status;
+    return list_of(c,
+                   LOBBY_COLUMNS
+                   "WHERE l.status = 'open' AND EXISTS (SELECT 1 FROM "
+                   "lobby_seats m WHERE m.lobby_id = l.id AND m.player_id = "
+                   "$1) ORDER BY l.created_at DESC, l.id LIMIT 100",
+                   1, p, player_id, &status);
+}
+
 json_t *lobby_list_open(PGconn *c, const char *ruleset, int *status)
 {
     return lobby_list(c, "open", ruleset, NULL, status);
@@ -228,4 +248,62 @@ int lobby_is_member(PGconn *c, const char *lobby_id, const char *player_id)
     int member = PQntuples(r) > 0;
     PQclear(r);
     return member;
+}
+
+int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *p[] = {id};
+    PGresult *r = query(
+        c,
+        for_update ? "SELECT id, ruleset, options::text, host_id, private, "
+                     "coalesce(invite_code, ''), clock_mode, clock_seconds, "
+                     "seat_count, status FROM lobbies WHERE id = $1 FOR UPDATE"
+                   : "SELECT id, ruleset, options::text, host_id, private, "
+                     "coalesce(invite_code, ''), clock_mode, clock_seconds, "
+                     "seat_count, status FROM lobbies WHERE id = $1",
+        1, p);
+    if (!r)
+        return -1;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return 1;
+    }
+    snprintf(out->id, sizeof out->id, "%s", PQgetvalue(r, 0, 0));
+    snprintf(out->ruleset, sizeof out->ruleset, "%s", PQgetvalue(r, 0, 1));
+    out->options = json_loads(PQgetvalue(r, 0, 2), 0, NULL);
+    snprintf(out->host, sizeof out->host, "%s", PQgetvalue(r, 0, 3));
+    out->is_private = strcmp(PQgetvalue(r, 0, 4), "t") == 0;
+    snprintf(out->code, sizeof out->code, "%s", PQgetvalue(r, 0, 5));
+    snprintf(out->clock_mode, sizeof out->clock_mode, "%s",
+             PQgetvalue(r, 0, 6));
+    out->clock_seconds = atoi(PQgetvalue(r, 0, 7));
+    out->seats = atoi(PQgetvalue(r, 0, 8));
+    snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, 0, 9));
+    PQclear(r);
+    if (out->seats < 1 || out->seats > ENGINE_MAX_SEATS)
+        out->seats = 0;
+    r = query(c,
+              "SELECT seat, coalesce(player_id, ''), coalesce(bot, '') FROM "
+              "lobby_seats WHERE lobby_id = $1",
+              1, p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        int s = atoi(PQgetvalue(r, i, 0));
+        if (s < 0 || s >= out->seats)
+            continue;
+        snprintf(out->seat_player[s], sizeof out->seat_player[s], "%s",
+                 PQgetvalue(r, i, 1));
+        snprintf(out->seat_bot[s], sizeof out->seat_bot[s], "%s",
+                 PQgetvalue(r, i, 2));
+    }
+    PQclear(r);
+    return 0;
+}
+
+void lobby_row_clear(lobby_row *l)
+{
+    json_decref(l->options);
+    l->options = NULL;
 }

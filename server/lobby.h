@@ -13,14 +13,18 @@
  * presenting its invite code; to anyone else it does not exist (404), and
  * it never appears in the public list.
  *
- * What it does not do: change lobbies (the REST handlers do, each change in
- * one transaction that also runs pg_notify('conclave_lobbies', id)).
+ * What it does not do: change lobbies (server/lobby_change.c does, each
+ * change in one transaction that also runs pg_notify('conclave_lobbies',
+ * id)).
  *
  * Threads: any; each call uses the caller's connection only. Statements
  * use parameters only; no transaction is opened or closed here.
  */
 #ifndef CONCLAVE_LOBBY_H
 #define CONCLAVE_LOBBY_H
+
+#include "engine/engine.h"
+#include "server/store.h"
 
 #include <jansson.h>
 #include <libpq-fe.h>
@@ -31,6 +35,28 @@
 
 /* How many lobbies a list returns at most (newest first). */
 #define LOBBY_LIST_MAX 100
+
+/* A lobby row with its seats, as read for a change. */
+typedef struct lobby_row {
+    char id[STORE_ID_MAX];
+    char ruleset[64];
+    json_t *options; /* owned; lobby_row_clear frees it */
+    char host[STORE_ID_MAX];
+    int is_private;
+    char code[STORE_ID_MAX];
+    char clock_mode[8];
+    int clock_seconds;
+    int seats;
+    char status[12];
+    char seat_player[ENGINE_MAX_SEATS][STORE_ID_MAX]; /* "" when none */
+    char seat_bot[ENGINE_MAX_SEATS][16];              /* "" when none */
+} lobby_row;
+
+/* Read lobby id into out, locking its row when for_update (inside the
+ * caller's transaction). Returns 0, 1 when there is no such lobby, -1 on a
+ * database failure. Clear out with lobby_row_clear in every case. */
+int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out);
+void lobby_row_clear(lobby_row *l);
 
 /* Load and render one lobby for viewer_player_id (NULL: an anonymous or
  * public audience). Returns a NEW object and sets *status to 200; or NULL
@@ -57,6 +83,11 @@ json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
 /* The public open lobbies (any ruleset when ruleset is NULL), as the hub's
  * lobby feed shows them: lobby_list(c, "open", ruleset, NULL, status). */
 json_t *lobby_list_open(PGconn *c, const char *ruleset, int *status);
+
+/* The open lobbies player_id sits in (public or private, invite code
+ * shown), newest first, at most LOBBY_LIST_MAX. NEW array, or NULL on a
+ * database failure. */
+json_t *lobby_list_member(PGconn *c, const char *player_id);
 
 /* Whether player_id holds a seat in lobby_id: 1 yes, 0 no, -1 database
  * failure. */

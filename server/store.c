@@ -8,6 +8,7 @@
 #include "server/store.h"
 
 #include "server/log.h"
+#include "server/records.h"
 
 #include <openssl/rand.h>
 #include <stdio.h>
@@ -95,7 +96,9 @@ int store_create_game(PGconn *c, const store_game *g)
     snprintf(clock, sizeof clock, "%d", g->clock_seconds);
     char *options = json_dumps(g->options ? g->options : json_object(),
                                JSON_COMPACT | JSON_SORT_KEYS);
-    int rc = exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL);
+    /* Inside the caller's transaction (a lobby start) the rows join it. */
+    int own = PQtransactionStatus(c) == PQTRANS_IDLE;
+    int rc = own ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : 0;
     if (rc)
         goto done;
     const char *p[] = {g->game_id,   g->lobby_id[0] ? g->lobby_id : NULL,
@@ -120,10 +123,10 @@ int store_create_game(PGconn *c, const store_game *g)
                      "VALUES ($1, $2::integer, $3, $4)",
                      4, q, NULL);
     }
-    if (!rc)
+    if (!rc && own)
         rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
 done:
-    if (rc)
+    if (rc && own)
         rollback(c);
     free(options);
     return rc;
@@ -329,7 +332,8 @@ int store_append_input(PGconn *c, const store_append *a)
      * the end of the game) and inserts the input only if that row moved:
      * atomic on its own, so a game without a clock commits in one round
      * trip. A clocked game also syncs its deadlines in the same
-     * transaction. */
+     * transaction, and a finished one updates its players' records
+     * (server/records.h) in it. */
     const char *params[] = {a->game_id,
                             seq,
                             in->seat == ENGINE_PUBLIC ? NULL : seat,
@@ -344,9 +348,12 @@ int store_append_input(PGconn *c, const store_append *a)
                             result,
                             a->final_hash};
     int clocked = a->clock_seconds > 0;
+    int finished = a->final_status && a->result &&
+                   strcmp(a->final_status, "finished") == 0;
+    int txn = clocked || finished;
     PGresult *r = NULL;
-    int rc = clocked ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL)
-                     : STORE_OK;
+    int rc = txn ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL)
+                 : STORE_OK;
     if (rc)
         goto done;
     rc = exec_ok(c, PGRES_COMMAND_OK,
@@ -367,14 +374,15 @@ int store_append_input(PGconn *c, const store_append *a)
         rc = STORE_ECONFLICT; /* the version moved on */
         goto done;
     }
-    if (clocked) {
+    if (clocked)
         rc = store_sync_deadlines(c, a->game_id, a->windows, a->nwindows,
                                   a->clock_seconds);
-        if (!rc)
-            rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
-        if (rc)
-            goto done;
-    }
+    if (!rc && finished && records_game_finished(c, a->game_id, a->result))
+        rc = STORE_EDB;
+    if (!rc && txn)
+        rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
+    if (rc)
+        goto done;
     /* Tell other processes after the commit, in a transaction of its own:
      * a NOTIFY inside the append would hold Postgres's notify lock until
      * the commit is flushed, serialising every game's commits. If this
@@ -457,6 +465,34 @@ int store_load_deadlines(PGconn *c, const char *game_id, json_t **out)
     for (int i = 0; i < PQntuples(r); i++)
         json_object_set_new(*out, PQgetvalue(r, i, 0),
                             json_string(PQgetvalue(r, i, 1)));
+    PQclear(r);
+    return STORE_OK;
+}
+
+int store_load_final(PGconn *c, const char *game_id, char *final_hash,
+                     json_t **result)
+{
+    *result = NULL;
+    final_hash[0] = '\0';
+    const char *p[] = {game_id};
+    PGresult *r;
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT coalesce(final_hash, ''), coalesce(result::text, "
+                     "'null') FROM games WHERE game_id = $1",
+                     1, p, &r);
+    if (rc)
+        return rc;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return STORE_ENOTFOUND;
+    }
+    snprintf(final_hash, 2 * ENGINE_HASH_BYTES + 1, "%s", PQgetvalue(r, 0, 0));
+    json_t *res = json_loads(PQgetvalue(r, 0, 1), JSON_DECODE_ANY, NULL);
+    if (json_is_null(res)) {
+        json_decref(res);
+        res = NULL;
+    }
+    *result = res;
     PQclear(r);
     return STORE_OK;
 }

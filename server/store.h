@@ -80,7 +80,9 @@ typedef struct store_append {
 void store_game_clear(store_game *g);
 void store_input_clear(store_input *in);
 
-/* Insert games and game_seats rows (status running, version 0). */
+/* Insert games and game_seats rows (status running, version 0). When c is
+ * inside a transaction the rows join it (the caller commits or rolls
+ * back); otherwise they are written in a transaction of their own. */
 int store_create_game(PGconn *c, const store_game *g);
 int store_load_game(PGconn *c, const char *game_id, store_game *out);
 /* The latest snapshot (NEW saved state and its seq), or *state NULL. */
@@ -92,7 +94,9 @@ int store_load_inputs(PGconn *c, const char *game_id, uint64_t after,
                       store_input **out, size_t *n);
 void store_inputs_free(store_input *in, size_t n);
 /* Append (see store_append). STORE_ECONFLICT when the version moved on or
- * the idempotency key was used meanwhile. */
+ * the idempotency key was used meanwhile. When the input finishes the game,
+ * its players' records (server/records.h) are updated in the same
+ * transaction. */
 int store_append_input(PGconn *c, const store_append *a);
 int store_write_snapshot(PGconn *c, const char *game_id, uint64_t seq,
                          const json_t *state, const char *state_hash);
@@ -110,6 +114,11 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
                          int clock_seconds);
 /* Deadlines per open window of a game: {window: due RFC 3339}. NEW. */
 int store_load_deadlines(PGconn *c, const char *game_id, json_t **out);
+
+/* The end of a game: its final state hash into final_hash[65] ("" when
+ * none) and its result (*result NEW, NULL when none). */
+int store_load_final(PGconn *c, const char *game_id, char *final_hash,
+                     json_t **result);
 
 /* A fresh random id (base32, 16 chars) into out[STORE_ID_MAX]. */
 void store_new_id(char *out);

@@ -175,47 +175,20 @@ test('GET /me lists games, open lobbies and campaign progress', async () => {
   assert.equal(anon.status, 401);
 });
 
-test('GET /me derives the Sprint campaign from finished campaign games, in order', async () => {
+test('GET /me shows the stored per-ruleset record under the ruleset\'s key', async () => {
+  // Records are folded by the ruleset's hook when a game finishes (the order
+  // of a campaign is tested in tests/unit/test_records.c, a campaign played
+  // through REST in api_sprint.test.mjs); /me shows what is stored.
   const p = await newPlayer(call);
-  let n = 0;
-  // A finished solitaire campaign game as the store records it.
-  const finished = (met, final) => {
-    n += 1;
-    const id = `camp${p.id.slice(0, 8)}${n}`;
-    const result = { solitaire: true, campaign: true, final: { rounds: 7, chips: 0, income: 0, military: 0, military_worlds: 0, colours: 0, developments: 0, worlds: 0, ...final } };
-    psql(db, `INSERT INTO games (game_id, ruleset, options, seat_count, seed, seed_sha256, status, result, updated_at)
-      VALUES ('${id}', 'sprint', '${JSON.stringify({ campaign_conditions_met: met })}', 1, decode(repeat('00', 32), 'hex'), '', 'finished',
-              '${JSON.stringify(result)}', now() + interval '${n} seconds');
-      INSERT INTO game_seats (game_id, seat, player_id) VALUES ('${id}', 0, '${p.id}')`);
-  };
-  const campaign = async () => (await call('GET', '/api/v1/me', { token: p.token })).body.campaign;
-  const next = (met) => ({ campaign_conditions_met: met });
-
-  finished([], { chips: 70 }); // magnate
-  let c = await campaign();
-  assert.deepEqual(c, { status: 'active', met: ['magnate'], games: [{ conditions_met: ['magnate'], checked: 'magnate', chips: 70 }], next_options: next(['magnate']) });
-  finished(['tycoon'], { chips: 90 }); // not this campaign's next game: ignored
-  finished(['magnate'], { chips: 66, income: 10 }); // magnate again, tycoon new
-  c = await campaign();
-  assert.deepEqual(c.met, ['magnate', 'tycoon']);
-  assert.deepEqual(c.games[1], { conditions_met: ['magnate', 'tycoon'], checked: 'tycoon', chips: 66 });
-  finished(['tycoon', 'magnate'], { chips: 50, income: 10, military_worlds: 5, colours: 30 }); // warlord and pathfinder new: one is checked
-  c = await campaign();
-  assert.equal(c.status, 'active');
-  assert.deepEqual(c.met, ['magnate', 'warlord', 'tycoon']);
-  assert.equal(c.games[2].checked, 'warlord');
-  finished(['magnate', 'warlord', 'tycoon'], { chips: 45, colours: 30 });
-  c = await campaign();
-  assert.equal(c.status, 'won');
-  assert.equal(c.games.length, 4);
-  assert.deepEqual(c.next_options, next([]), 'a won campaign: the next game starts a new one');
-  finished([], { chips: 30 });
-  c = await campaign();
-  assert.deepEqual(c, { status: 'lost', met: [], games: [{ conditions_met: [], checked: null, chips: 30 }], next_options: next([]) });
-  // A multi-player or unfinished Sprint game never counts.
-  psql(db, `UPDATE games SET status = 'aborted' WHERE game_id = 'camp${p.id.slice(0, 8)}${n}'`);
-  c = await campaign();
-  assert.equal(c.status, 'won');
+  const stored = { status: 'active', met: ['magnate'], games: [{ conditions_met: ['magnate'], checked: 'magnate', chips: 70 }], next_options: { campaign_conditions_met: ['magnate'] } };
+  psql(db, `INSERT INTO player_records (player_id, ruleset, record) VALUES ('${p.id}', 'sprint', '${JSON.stringify(stored)}')`);
+  const me = await call('GET', '/api/v1/me', { token: p.token });
+  assert.deepEqual(me.body.campaign, stored);
+  // A finished game written behind the server's back changes nothing.
+  psql(db, `INSERT INTO games (game_id, ruleset, options, seat_count, seed, seed_sha256, status, result)
+    VALUES ('raw${p.id.slice(0, 8)}', 'sprint', '{"campaign_conditions_met":["magnate"]}', 1, decode(repeat('00', 32), 'hex'), '', 'finished', '{}');
+    INSERT INTO game_seats (game_id, seat, player_id) VALUES ('raw${p.id.slice(0, 8)}', 0, '${p.id}')`);
+  assert.deepEqual((await call('GET', '/api/v1/me', { token: p.token })).body.campaign, stored);
 });
 
 test('GET /rulesets describes the registry', async () => {
@@ -229,6 +202,11 @@ test('GET /rulesets describes the registry', async () => {
   assert.equal(ttt.options.type, 'object');
   const rps = r.body.find((x) => x.id === 'rps');
   assert.ok(rps.options.properties.rounds);
+  for (const rs of r.body) {
+    assert.ok(rs.bot_levels.length >= 1, rs.id);
+    for (const l of rs.bot_levels) assert.ok(typeof l.id === 'string' && typeof l.title === 'string', rs.id);
+  }
+  assert.deepEqual(ttt.bot_levels.map((l) => l.id), ['basic', 'random'], 'the first level is the default');
 });
 
 test('unknown API paths are 404 problems and wrong methods 405', async () => {

@@ -212,9 +212,9 @@ static int play_seat(sys *s, const char *id, int seat, engine_rng *rng,
         actors_submit(s->app.actors, id, &rq, &r);
         json_decref((json_t *)p.action.payload);
         json_decref(r.stored);
-        if (r.status != 200)
+        if (r.kind != SRV_OK)
             (*refused)++; /* a stale read: the window moved on meanwhile */
-        if (r.status == 503)
+        if (r.kind == SRV_UNAVAILABLE)
             return -1;
     }
     return -1;
@@ -248,8 +248,8 @@ static void test_snapshot_equals_replay(void)
         actor_reply r;
         actors_submit(a.app.actors, id, &rq, &r);
         json_decref((json_t *)p->action.payload);
-        CHECK_EQ_INT(r.status, 200);
-        if (r.status != 200)
+        CHECK_EQ_INT(r.kind, SRV_OK);
+        if (r.kind != SRV_OK)
             refused++;
     }
     CHECK_EQ_INT(refused, 0);
@@ -463,7 +463,7 @@ static void test_idle_games_leave_memory_and_come_back(void)
     CHECK(memcmp(after.hash, before.hash, 32) == 0);
     /* An unknown game is a 404, and does not stay in memory for long. */
     CHECK_EQ_INT(actors_read(x.app.actors, "nosuchgame", peek_fn, &after),
-                 404);
+                 SRV_NOT_FOUND);
     sys_stop(&x);
 }
 

@@ -320,6 +320,9 @@ static json_t *result(const void *state)
                      lead < 0, "scores", r->score[0], r->score[1]);
 }
 
+static const engine_bot_level bot_levels[] = {
+    {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
+
 const engine_ruleset rps_ruleset = {
     .id = "rps",
     .title = "Rock-paper-scissors",
@@ -342,4 +345,5 @@ const engine_ruleset rps_ruleset = {
     .bot = bot,
     .is_over = is_over,
     .result = result,
+    .bot_levels = bot_levels,
 };

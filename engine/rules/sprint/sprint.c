@@ -296,6 +296,9 @@ static json_t *sp_result(const void *state)
     return sprint_result_json(state);
 }
 
+static const engine_bot_level bot_levels[] = {
+    {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
+
 const engine_ruleset sprint_ruleset = {
     .id = "sprint",
     .title = "Galactic Sprint",
@@ -325,4 +328,7 @@ const engine_ruleset sprint_ruleset = {
     .bot = sp_bot,
     .is_over = sp_is_over,
     .result = sp_result,
+    .bot_levels = bot_levels,
+    .record_key = "campaign",
+    .record = sprint_campaign_record,
 };

@@ -160,4 +160,16 @@ int sprint_campaign_advance(const json_t *progress, const json_t *result,
                             const char *choose, json_t **next,
                             engine_error *err);
 
+/* The ruleset's per-player record hook (engine_ruleset.record): a player's
+ * campaign as GET /me shows it, {"games","met","status",
+ * "next_options":{"campaign_conditions_met":[...]}}, status "none" before
+ * any. Only finished solitaire games whose options carry
+ * campaign_conditions_met count: one with none met starts a campaign; one
+ * with exactly the conditions met so far continues an active one; others
+ * leave the record alone (NULL). The game is folded in with
+ * sprint_campaign_advance (first new condition checked off). result NULL:
+ * the record of a player without campaign games. NEW. Pure. */
+json_t *sprint_campaign_record(const json_t *old, const json_t *options,
+                               int seats, int seat, const json_t *result);
+
 #endif

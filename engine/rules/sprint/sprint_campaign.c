@@ -189,3 +189,59 @@ int sprint_campaign_advance(const json_t *progress, const json_t *result,
                       "status", status);
     return 0;
 }
+
+/* Same set of condition ids? (Both are short arrays of strings.) */
+static int same_ids(const json_t *a, const json_t *b)
+{
+    if (!json_is_array(a) || !json_is_array(b) ||
+        json_array_size(a) != json_array_size(b))
+        return 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        int found = 0;
+        for (size_t k = 0; k < json_array_size(b) && !found; k++)
+            found = json_equal(json_array_get(a, i), json_array_get(b, k));
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* progress with "next_options" for the next campaign game. NEW. */
+static json_t *with_next_options(json_t *progress)
+{
+    const char *st = json_string_value(json_object_get(progress, "status"));
+    int active = st && strcmp(st, "active") == 0;
+    json_object_set_new(
+        progress, "next_options",
+        json_pack("{so}", "campaign_conditions_met",
+                  active ? json_deep_copy(json_object_get(progress, "met"))
+                         : json_array()));
+    return progress;
+}
+
+json_t *sprint_campaign_record(const json_t *old, const json_t *options,
+                               int seats, int seat, const json_t *result)
+{
+    if (!result)
+        return with_next_options(
+            json_pack("{s[] s[] ss}", "games", "met", "status", "none"));
+    const json_t *opt = json_object_get(options, "campaign_conditions_met");
+    if (seats != 1 || seat != 0 || !json_is_array(opt))
+        return NULL;
+    const char *status = json_string_value(json_object_get(old, "status"));
+    int starts = json_array_size(opt) == 0;
+    int continues = status && strcmp(status, "active") == 0 &&
+                    same_ids(opt, json_object_get(old, "met"));
+    if (!starts && !continues)
+        return NULL;
+    json_t *progress = NULL;
+    if (!starts) { /* the stored record without what is derived from it */
+        progress = json_deep_copy(old);
+        json_object_del(progress, "next_options");
+    }
+    json_t *next = NULL;
+    engine_error err = {0};
+    int rc = sprint_campaign_advance(progress, result, NULL, &next, &err);
+    json_decref(progress);
+    return rc == 0 ? with_next_options(next) : NULL;
+}

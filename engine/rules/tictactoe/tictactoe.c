@@ -314,6 +314,9 @@ static json_t *result(const void *state)
     return json_pack("{s:o, s:b}", "winners", winners, "draw", t->winner < 0);
 }
 
+static const engine_bot_level bot_levels[] = {
+    {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
+
 const engine_ruleset tictactoe_ruleset = {
     .id = "tictactoe",
     .title = "Tic-tac-toe",
@@ -333,4 +336,5 @@ const engine_ruleset tictactoe_ruleset = {
     .bot = bot,
     .is_over = is_over,
     .result = result,
+    .bot_levels = bot_levels,
 };

@@ -1,0 +1,91 @@
+/*
+ * export.c - the export of a finished game (see export.h).
+ */
+#include "server/export.h"
+
+#include "server/gamedoc.h"
+#include "server/store.h"
+
+#include <string.h>
+
+#define DB_WAIT_MS 2000
+
+/* The stored input in the export form, with the receipt of an order. */
+static json_t *input_json(const store_game *g, const store_input *s)
+{
+    engine_input in;
+    memset(&in, 0, sizeof in);
+    in.seat = s->seat;
+    in.kind = s->kind;
+    in.window = s->window[0] ? s->window : NULL;
+    in.payload = s->payload;
+    if (s->has_nonce)
+        memcpy(in.nonce, s->nonce, ENGINE_NONCE_BYTES);
+    json_t *j = engine_input_to_json(&in, s->seq);
+    if (j && s->kind == ENGINE_ORDER && s->has_nonce && in.window &&
+        s->payload) {
+        engine_receipt r;
+        engine_receipt_compute(g->game_id, in.window, s->seat, s->payload,
+                               s->nonce, &r);
+        json_object_set_new(j, "receipt", json_string(r.hex));
+    }
+    return j;
+}
+
+/* The document from what was read. NULL when out of memory. */
+static json_t *build(const store_game *g, const store_input *inputs, size_t n,
+                     const char *final_hash, json_t *result)
+{
+    char seed[2 * ENGINE_SEED_BYTES + 1];
+    engine_hex(g->seed, ENGINE_SEED_BYTES, seed);
+    json_t *list = json_array();
+    for (size_t i = 0; list && i < n; i++)
+        json_array_append_new(list, input_json(g, &inputs[i]));
+    return json_pack("{ss ss ss sO so ss ss so so so}", "format",
+                     "conclave-export/1", "game_id", g->game_id, "ruleset",
+                     g->ruleset, "options", g->options, "seats",
+                     gamedoc_seats(g), "seed", seed, "seed_sha256",
+                     g->seed_sha256, "inputs", list, "final_hash",
+                     *final_hash ? json_string(final_hash) : json_null(),
+                     "result", result ? result : json_null());
+}
+
+srv_kind export_game(db_pool *db, const char *game_id, json_t **out,
+                     srv_error *err)
+{
+    *out = NULL;
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    if (!c)
+        return srv_db_failed(err);
+    store_game g;
+    store_input *inputs = NULL;
+    size_t n = 0;
+    json_t *result = NULL;
+    char final_hash[2 * ENGINE_HASH_BYTES + 1];
+    srv_kind k = SRV_OK;
+    int rc = store_load_game(c, game_id, &g);
+    if (rc == STORE_ENOTFOUND) {
+        k = srv_fail(err, SRV_NOT_FOUND, NULL, "no such game");
+        goto out_conn;
+    }
+    if (rc) {
+        k = srv_db_failed(err);
+        goto out_conn;
+    }
+    if (strcmp(g.status, "running") == 0) {
+        k = srv_fail(err, SRV_FORBIDDEN, NULL,
+                     "the game is still running; its export (with the seed) "
+                     "is available once it is over");
+    } else if (store_load_final(c, g.game_id, final_hash, &result) ||
+               store_load_inputs(c, g.game_id, 0, &inputs, &n)) {
+        json_decref(result);
+        k = srv_db_failed(err);
+    } else if (!(*out = build(&g, inputs, n, final_hash, result))) {
+        k = srv_fail(err, SRV_INTERNAL, NULL, "out of memory");
+    }
+    store_inputs_free(inputs, n);
+    store_game_clear(&g);
+out_conn:
+    db_release(db, c, db_conn_broken(c));
+    return k;
+}

@@ -1,0 +1,25 @@
+/*
+ * export.h - the export of a finished game: everything `conclave replay`
+ * needs to verify it (seed, options, seats, every stored input with the
+ * receipt of each sealed order, the final hash and the result).
+ *
+ * Read from the store, not from the actor: it is the stored inputs that
+ * replay must verify.
+ */
+#ifndef CONCLAVE_EXPORT_H
+#define CONCLAVE_EXPORT_H
+
+#include "server/db.h"
+#include "server/errors.h"
+
+#include <jansson.h>
+
+/* The export document {"format":"conclave-export/1","game_id","ruleset",
+ * "options","seats","seed","seed_sha256","inputs","final_hash","result"} of
+ * game_id into *out (NEW). SRV_OK; SRV_NOT_FOUND; SRV_FORBIDDEN while the
+ * game is still running (the seed is secret until the end);
+ * SRV_UNAVAILABLE; SRV_INTERNAL when out of memory. err is filled. */
+srv_kind export_game(db_pool *db, const char *game_id, json_t **out,
+                     srv_error *err);
+
+#endif

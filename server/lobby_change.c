@@ -1,0 +1,532 @@
+/*
+ * lobby_change.c - creating, joining, leaving, seating bots in and
+ * starting lobbies (see lobby_change.h).
+ */
+#include "server/lobby_change.h"
+
+#include "server/actor.h"
+#include "server/lobby.h"
+
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DB_WAIT_MS 2000
+#define CLOCK_LIVE_MIN 5
+#define CLOCK_LIVE_MAX 3600
+#define CLOCK_ASYNC_MIN 60
+#define CLOCK_ASYNC_MAX 1209600
+
+static const char not_found_msg[] =
+    "no such lobby (a private lobby needs its invite code)";
+
+static int exec_cmd(PGconn *c, const char *sql, int n,
+                    const char *const *params)
+{
+    PGresult *r = db_exec(c, PGRES_COMMAND_OK, sql, n, params);
+    if (!r)
+        return -1;
+    PQclear(r);
+    return 0;
+}
+
+/* The seat player_id holds in l, or -1. */
+static int seat_of(const lobby_row *l, const char *player_id)
+{
+    for (int s = 0; s < l->seats; s++)
+        if (strcmp(l->seat_player[s], player_id) == 0)
+            return s;
+    return -1;
+}
+
+static int seat_free(const lobby_row *l, int s)
+{
+    return !l->seat_player[s][0] && !l->seat_bot[s][0];
+}
+
+static int code_ok(const lobby_row *l, const char *code)
+{
+    size_t n = strlen(l->code);
+    return code && n && strlen(code) == n &&
+           CRYPTO_memcmp(code, l->code, n) == 0;
+}
+
+/* Bump the version, announce the change, commit. */
+static int finish_change(PGconn *c, const char *id)
+{
+    const char *p[] = {id};
+    if (exec_cmd(c,
+                 "UPDATE lobbies SET version = version + 1, updated_at = "
+                 "now() WHERE id = $1",
+                 1, p))
+        return -1;
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT pg_notify('" LOBBY_CHANNEL "', $1)", 1, p);
+    if (!r)
+        return -1;
+    PQclear(r);
+    return exec_cmd(c, "COMMIT", 0, NULL);
+}
+
+/* The lobby as viewer sees it now (shown even if it just left it). */
+static srv_kind render_for(PGconn *c, const char *id, const char *viewer,
+                           json_t **out, srv_error *err)
+{
+    int st;
+    *out = lobby_load_ex(c, id, viewer, NULL, 1, &st);
+    if (*out)
+        return SRV_OK;
+    return st == 404 ? srv_fail(err, SRV_NOT_FOUND, NULL, not_found_msg)
+                     : srv_db_failed(err);
+}
+
+/* Begin a change of lobby_id: BEGIN, lock and read it, and check that
+ * player_id may see it (member, or code given). */
+static srv_kind begin_change(PGconn *c, const char *lobby_id,
+                             const char *player_id, const char *code,
+                             lobby_row *l, srv_error *err)
+{
+    if (exec_cmd(c, "BEGIN", 0, NULL))
+        return srv_db_failed(err);
+    int st = lobby_read(c, lobby_id, 1, l);
+    if (st < 0)
+        return srv_db_failed(err);
+    if (st > 0 ||
+        (l->is_private && seat_of(l, player_id) < 0 && !code_ok(l, code)))
+        return srv_fail(err, SRV_NOT_FOUND, NULL, not_found_msg);
+    return SRV_OK;
+}
+
+static srv_kind require_open(const lobby_row *l, srv_error *err)
+{
+    if (strcmp(l->status, "open") == 0)
+        return SRV_OK;
+    return srv_fail(err, SRV_CONFLICT, NULL, "%s",
+                    strcmp(l->status, "started") == 0
+                        ? "the lobby's game has started; nothing can change "
+                          "here"
+                        : "the lobby is closed");
+}
+
+/* The requested seat (in range and free) or the first free one. */
+static srv_kind pick_seat(const lobby_row *l, long long want, int *seat,
+                          srv_error *err)
+{
+    if (want != LOBBY_SEAT_ANY) {
+        if (want < 0 || want >= l->seats)
+            return srv_fail(err, SRV_INVALID, "seat",
+                            "seat must be from 0 to %d", l->seats - 1);
+        if (!seat_free(l, (int)want))
+            return srv_fail(err, SRV_CONFLICT, "seat",
+                            "that seat is taken; pick a free one or leave "
+                            "seat out");
+        *seat = (int)want;
+        return SRV_OK;
+    }
+    for (int s = 0; s < l->seats; s++) {
+        if (seat_free(l, s)) {
+            *seat = s;
+            return SRV_OK;
+        }
+    }
+    return srv_fail(err, SRV_CONFLICT, NULL, "the lobby is full");
+}
+
+/* Put a player or a bot (sql sets the column from $3 = value) into a seat
+ * of the locked lobby l and commit. */
+static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
+                          const char *sql, const char *value, srv_error *err)
+{
+    int seat = -1;
+    srv_kind k = pick_seat(l, want, &seat, err);
+    if (k != SRV_OK)
+        return k;
+    char seat_s[16];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    const char *p[] = {l->id, seat_s, value};
+    if (exec_cmd(c, sql, 3, p) || finish_change(c, l->id))
+        return srv_db_failed(err);
+    return SRV_OK;
+}
+
+/* ------------------------------------------------------------ create -- */
+
+static srv_kind check_clock(const char *mode, long long s, srv_error *err)
+{
+    long long lo, hi;
+    if (strcmp(mode, "none") == 0) {
+        if (s > 0)
+            return srv_fail(err, SRV_INVALID, "clock.seconds",
+                            "clock.seconds must be 0 or absent when "
+                            "clock.mode is \"none\"");
+        return SRV_OK;
+    } else if (strcmp(mode, "live") == 0) {
+        lo = CLOCK_LIVE_MIN;
+        hi = CLOCK_LIVE_MAX;
+    } else if (strcmp(mode, "async") == 0) {
+        lo = CLOCK_ASYNC_MIN;
+        hi = CLOCK_ASYNC_MAX;
+    } else {
+        return srv_fail(err, SRV_INVALID, "clock.mode",
+                        "clock.mode must be \"none\", \"live\" or \"async\"");
+    }
+    if (s < lo || s > hi)
+        return srv_fail(err, SRV_INVALID, "clock.seconds",
+                        "clock.seconds (seconds per window) must be from %lld "
+                        "to %lld for a %s clock",
+                        lo, hi, mode);
+    return SRV_OK;
+}
+
+/* Ruleset, seats, clock and options of a new lobby. */
+static srv_kind check_spec(const lobby_spec *sp, const json_t *options,
+                           srv_error *err)
+{
+    const engine_ruleset *rs = engine_ruleset_find(sp->ruleset);
+    if (!rs)
+        return srv_fail(err, SRV_INVALID, "ruleset",
+                        "unknown ruleset \"%.64s\"; GET /api/v1/rulesets "
+                        "lists them",
+                        sp->ruleset);
+    json_t *d = engine_ruleset_describe(rs);
+    int lo = (int)json_integer_value(json_object_get(d, "min_seats"));
+    int hi = (int)json_integer_value(json_object_get(d, "max_seats"));
+    json_decref(d);
+    if (hi > ENGINE_MAX_SEATS)
+        hi = ENGINE_MAX_SEATS;
+    if (sp->seats < lo || sp->seats > hi)
+        return srv_fail(err, SRV_INVALID, "seats", "%s takes %d to %d seats",
+                        sp->ruleset, lo, hi);
+    srv_kind k = check_clock(sp->clock_mode ? sp->clock_mode : "none",
+                             sp->clock_seconds, err);
+    if (k != SRV_OK)
+        return k;
+    /* Let the engine judge the options: a throwaway game. */
+    static const uint8_t zero_seed[ENGINE_SEED_BYTES];
+    engine_error e = {0};
+    engine_game *probe = engine_create(sp->ruleset, "options-check", options,
+                                       (int)sp->seats, zero_seed, &e);
+    if (probe) {
+        engine_free(probe);
+        return SRV_OK;
+    }
+    char field[96];
+    if (!e.field[0])
+        snprintf(field, sizeof field, "options");
+    else if (strcmp(e.field, "seats") == 0)
+        snprintf(field, sizeof field, "seats");
+    else
+        snprintf(field, sizeof field, "options.%.60s", e.field);
+    return srv_fail(err,
+                    e.code == ENGINE_EINTERNAL ? SRV_INTERNAL : SRV_INVALID,
+                    field, "%s", e.msg[0] ? e.msg : "invalid options");
+}
+
+/* Insert the lobby and its seats (host in seat 0) and commit. */
+static int insert_lobby(PGconn *c, const char *host_id, const lobby_spec *sp,
+                        const char *options_text, const char *id,
+                        const char *code)
+{
+    char seats_s[16], secs[24];
+    snprintf(seats_s, sizeof seats_s, "%lld", sp->seats);
+    snprintf(secs, sizeof secs, "%lld",
+             sp->clock_seconds > 0 ? sp->clock_seconds : 0);
+    const char *p[] = {id,
+                       sp->ruleset,
+                       options_text,
+                       host_id,
+                       sp->is_private ? "true" : "false",
+                       sp->is_private ? code : NULL,
+                       sp->clock_mode ? sp->clock_mode : "none",
+                       secs,
+                       seats_s};
+    const char *q[] = {id, host_id, seats_s};
+    return exec_cmd(c, "BEGIN", 0, NULL) == 0 &&
+                   exec_cmd(c,
+                            "INSERT INTO lobbies (id, ruleset, options, "
+                            "host_id, private, invite_code, clock_mode, "
+                            "clock_seconds, seat_count) VALUES ($1, $2, "
+                            "$3::jsonb, $4, $5::boolean, $6, $7, $8::integer, "
+                            "$9::integer)",
+                            9, p) == 0 &&
+                   exec_cmd(c,
+                            "INSERT INTO lobby_seats (lobby_id, seat, "
+                            "player_id) SELECT $1, s, CASE WHEN s = 0 THEN $2 "
+                            "END FROM generate_series(0, $3::integer - 1) AS s",
+                            3, q) == 0 &&
+                   finish_change(c, id) == 0
+               ? 0
+               : -1;
+}
+
+srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
+                      char *id, json_t **out, srv_error *err)
+{
+    *out = NULL;
+    json_t *options = json_is_object(spec->options)
+                          ? json_incref((json_t *)spec->options)
+                          : json_object();
+    srv_kind k = check_spec(spec, options, err);
+    char *text =
+        k == SRV_OK ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(options);
+    if (k != SRV_OK)
+        return k;
+    if (!text)
+        return srv_fail(err, SRV_INTERNAL, NULL, "out of memory");
+    char code[STORE_ID_MAX];
+    store_new_id(id);
+    store_new_id(code);
+    PGconn *c = db_acquire(a->db, DB_WAIT_MS);
+    if (!c)
+        k = srv_db_failed(err);
+    else if (insert_lobby(c, host_id, spec, text, id, code) != 0)
+        k = srv_db_failed(err);
+    else
+        k = render_for(c, id, host_id, out, err);
+    free(text);
+    if (c)
+        db_release(a->db, c, db_conn_broken(c));
+    return k;
+}
+
+/* -------------------------------------------------------------- read -- */
+
+srv_kind lobby_get(app *a, const char *lobby_id, const char *viewer,
+                   const char *code, json_t **out, srv_error *err)
+{
+    PGconn *c = db_acquire(a->db, DB_WAIT_MS);
+    if (!c)
+        return srv_db_failed(err);
+    int st;
+    *out = lobby_load_ex(c, lobby_id, viewer, code, 0, &st);
+    db_release(a->db, c, db_conn_broken(c));
+    if (*out)
+        return SRV_OK;
+    return st == 404 ? srv_fail(err, SRV_NOT_FOUND, NULL, not_found_msg)
+                     : srv_db_failed(err);
+}
+
+srv_kind lobby_find(app *a, const char *status, const char *ruleset,
+                    const char *viewer, json_t **out, srv_error *err)
+{
+    *out = NULL;
+    if (strcmp(status, "open") != 0 && strcmp(status, "started") != 0 &&
+        strcmp(status, "closed") != 0)
+        return srv_fail(err, SRV_INVALID, "status",
+                        "status must be \"open\", \"started\" or \"closed\"");
+    PGconn *c = db_acquire(a->db, DB_WAIT_MS);
+    if (!c)
+        return srv_db_failed(err);
+    int st;
+    *out = lobby_list(c, status, ruleset, viewer, &st);
+    db_release(a->db, c, db_conn_broken(c));
+    return *out ? SRV_OK : srv_db_failed(err);
+}
+
+/* ----------------------------------------------------------- changes -- */
+
+/* What a change does once the lobby is locked, read and visible. */
+typedef srv_kind (*change_fn)(PGconn *c, const lobby_row *l,
+                              const char *player_id, const void *arg,
+                              srv_error *err);
+
+/* Run one change of lobby_id by player_id in its transaction and, when out
+ * is not NULL, render the lobby for player_id afterwards. */
+static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
+                           const char *code, change_fn fn, const void *arg,
+                           json_t **out, srv_error *err)
+{
+    if (out)
+        *out = NULL;
+    PGconn *c = db_acquire(a->db, DB_WAIT_MS);
+    if (!c)
+        return srv_db_failed(err);
+    lobby_row l = {0};
+    srv_kind k = begin_change(c, lobby_id, player_id, code, &l, err);
+    if (k == SRV_OK)
+        k = fn(c, &l, player_id, arg, err);
+    if (k == SRV_OK && out)
+        k = render_for(c, l.id, player_id, out, err);
+    lobby_row_clear(&l);
+    db_release(a->db, c, db_conn_broken(c)); /* rolls back on failure */
+    return k;
+}
+
+static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
+                        const void *arg, srv_error *err)
+{
+    srv_kind k = require_open(l, err);
+    if (k != SRV_OK)
+        return k;
+    int mine = seat_of(l, player_id);
+    if (mine >= 0)
+        return srv_fail(err, SRV_CONFLICT, NULL,
+                        "you already sit in seat %d of this lobby", mine);
+    return fill_seat(c, l, *(const long long *)arg,
+                     "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = "
+                     "$1 AND seat = $2::integer",
+                     player_id, err);
+}
+
+srv_kind lobby_join(app *a, const char *lobby_id, const char *player_id,
+                    const char *code, long long seat, json_t **out,
+                    srv_error *err)
+{
+    return run_change(a, lobby_id, player_id, code, do_join, &seat, out, err);
+}
+
+static srv_kind do_leave(PGconn *c, const lobby_row *l, const char *player_id,
+                         const void *arg, srv_error *err)
+{
+    (void)arg;
+    if (seat_of(l, player_id) < 0)
+        return srv_fail(err, SRV_CONFLICT, NULL,
+                        "you have no seat in this lobby");
+    srv_kind k = require_open(l, err);
+    if (k != SRV_OK)
+        return k;
+    const char *p[] = {l->id, player_id};
+    int host = strcmp(l->host, player_id) == 0;
+    if (exec_cmd(c,
+                 "UPDATE lobby_seats SET player_id = NULL WHERE lobby_id = $1 "
+                 "AND player_id = $2",
+                 2, p) ||
+        (host &&
+         exec_cmd(c, "UPDATE lobbies SET status = 'closed' WHERE id = $1", 1,
+                  p)) ||
+        finish_change(c, l->id))
+        return srv_db_failed(err);
+    return SRV_OK;
+}
+
+srv_kind lobby_leave(app *a, const char *lobby_id, const char *player_id,
+                     json_t **out, srv_error *err)
+{
+    return run_change(a, lobby_id, player_id, NULL, do_leave, NULL, out, err);
+}
+
+typedef struct bot_arg {
+    const char *level;
+    long long seat;
+} bot_arg;
+
+static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
+                           const void *arg, srv_error *err)
+{
+    const bot_arg *b = arg;
+    if (strcmp(l->host, player_id) != 0)
+        return srv_fail(err, SRV_FORBIDDEN, NULL,
+                        "only the lobby's host can add bots");
+    srv_kind k = require_open(l, err);
+    if (k != SRV_OK)
+        return k;
+    const engine_ruleset *rs = engine_ruleset_find(l->ruleset);
+    int n = 0;
+    const engine_bot_level *lv = rs ? engine_bot_levels(rs, &n) : NULL;
+    const char *level = b->level ? b->level : lv ? lv[0].id : NULL;
+    if (!rs || !engine_bot_level_known(rs, level)) {
+        char list[160] = "";
+        for (int i = 0; lv && i < n; i++) {
+            size_t at = strlen(list);
+            snprintf(list + at, sizeof list - at, "%s\"%s\"",
+                     i == 0       ? ""
+                     : i + 1 == n ? " or "
+                                  : ", ",
+                     lv[i].id);
+        }
+        return srv_fail(err, SRV_INVALID, "level", "level must be %s", list);
+    }
+    return fill_seat(c, l, b->seat,
+                     "UPDATE lobby_seats SET bot = $3 WHERE lobby_id = $1 AND "
+                     "seat = $2::integer",
+                     level, err);
+}
+
+srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
+                       const char *level, long long seat, json_t **out,
+                       srv_error *err)
+{
+    bot_arg b = {level, seat};
+    return run_change(a, lobby_id, player_id, NULL, do_add_bot, &b, out, err);
+}
+
+/* ------------------------------------------------------------- start -- */
+
+/* The game of the locked lobby l: seed, seed hash, seats. */
+static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
+{
+    store_new_id(g->game_id);
+    snprintf(g->lobby_id, sizeof g->lobby_id, "%s", l->id);
+    snprintf(g->ruleset, sizeof g->ruleset, "%s", l->ruleset);
+    g->options = l->options ? json_incref(l->options) : json_object();
+    g->seats = l->seats;
+    if (RAND_bytes(g->seed, sizeof g->seed) != 1)
+        return srv_fail(err, SRV_INTERNAL, NULL, "no randomness for the seed");
+    engine_error e = {0};
+    engine_game *eg = engine_create(g->ruleset, g->game_id, g->options,
+                                    g->seats, g->seed, &e);
+    if (!eg)
+        return srv_fail(
+            err, e.code == ENGINE_EINTERNAL ? SRV_INTERNAL : SRV_CONFLICT, NULL,
+            "the game cannot be created: %s", e.msg);
+    engine_seed_sha256_hex(eg, g->seed_sha256);
+    engine_free(eg);
+    snprintf(g->clock_mode, sizeof g->clock_mode, "%s", l->clock_mode);
+    g->clock_seconds = l->clock_seconds;
+    snprintf(g->status, sizeof g->status, "running");
+    for (int s = 0; s < l->seats; s++) {
+        snprintf(g->seat_player[s], sizeof g->seat_player[s], "%s",
+                 l->seat_player[s]);
+        snprintf(g->seat_bot[s], sizeof g->seat_bot[s], "%s", l->seat_bot[s]);
+    }
+    return SRV_OK;
+}
+
+static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
+                         const void *arg, srv_error *err)
+{
+    if (strcmp(l->host, player_id) != 0)
+        return srv_fail(err, SRV_FORBIDDEN, NULL,
+                        "only the lobby's host can start the game");
+    srv_kind k = require_open(l, err);
+    if (k != SRV_OK)
+        return k;
+    for (int s = 0; s < l->seats; s++)
+        if (seat_free(l, s))
+            return srv_fail(err, SRV_CONFLICT, NULL,
+                            "seat %d is empty; every seat needs a player or "
+                            "a bot (POST .../bots) before the start",
+                            s);
+    store_game *g = (store_game *)arg;
+    k = build_game(l, g, err);
+    if (k != SRV_OK)
+        return k;
+    const char *p[] = {l->id, g->game_id};
+    if (store_create_game(c, g) != STORE_OK ||
+        exec_cmd(c,
+                 "UPDATE lobbies SET status = 'started', game_id = $2 WHERE "
+                 "id = $1",
+                 2, p) ||
+        finish_change(c, l->id))
+        return srv_db_failed(err);
+    return SRV_OK;
+}
+
+srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
+                     char *game_id, srv_error *err)
+{
+    store_game g;
+    memset(&g, 0, sizeof g);
+    srv_kind k =
+        run_change(a, lobby_id, player_id, NULL, do_start, &g, NULL, err);
+    if (k == SRV_OK) {
+        snprintf(game_id, STORE_ID_MAX, "%s", g.game_id);
+        if (a->actors) /* its bots move; a failure shows at the next read */
+            actors_load(a->actors, g.game_id);
+    }
+    store_game_clear(&g);
+    return k;
+}

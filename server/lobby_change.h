@@ -1,0 +1,90 @@
+/*
+ * lobby_change.h - changing lobbies: create, take a seat, leave, seat a
+ * bot, start the game; and reading them for one caller. Owns the writes to
+ * the lobbies and lobby_seats tables (server/lobby.c loads and renders).
+ *
+ * Every change runs in one transaction that locks the lobby row (FOR
+ * UPDATE), checks, writes, bumps lobbies.version and announces the lobby id
+ * with pg_notify(LOBBY_CHANNEL, id), so the WebSocket hub of every process
+ * hears about it. Starting a lobby creates its game (seed, seed hash, seats)
+ * inside that same transaction, so a lobby never points at a missing game,
+ * never starts twice, and a race leaves nothing to undo.
+ *
+ * Privacy: a private lobby is SRV_NOT_FOUND to a caller who is not seated
+ * in it and has not given its invite code, exactly as a lobby that does not
+ * exist; the code is shown to members only.
+ *
+ * Threads: any; each function acquires its own connection from the app's
+ * pool. Every function returns SRV_OK, or a failure kind with err filled
+ * (detail for the player, field when an input is at fault); *out is a NEW
+ * lobby as the caller sees it after the change (lobby.h's shape).
+ */
+#ifndef CONCLAVE_LOBBY_CHANGE_H
+#define CONCLAVE_LOBBY_CHANGE_H
+
+#include "server/app.h"
+#include "server/errors.h"
+#include "server/store.h"
+
+#include <jansson.h>
+#include <limits.h>
+
+/* A seat number meaning "the first free seat". */
+#define LOBBY_SEAT_ANY LLONG_MIN
+
+/* What a new lobby is made of (borrowed strings). */
+typedef struct lobby_spec {
+    const char *ruleset;
+    long long seats;
+    const json_t *options; /* NULL: {} */
+    int is_private;
+    const char *clock_mode; /* "none", "live" or "async"; NULL: "none" */
+    long long clock_seconds;
+} lobby_spec;
+
+/* Create a lobby hosted by host_id, who takes seat 0. The ruleset, the
+ * seat count, the clock (live 5..3600 s, async 60..1209600 s per window,
+ * none with 0) and the options (judged by the engine) are checked first:
+ * SRV_INVALID naming "ruleset", "seats", "clock.mode", "clock.seconds" or
+ * "options.<field>". Fills id[STORE_ID_MAX]. */
+srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
+                      char *id, json_t **out, srv_error *err);
+
+/* One lobby for viewer (NULL: anonymous), or with its invite code.
+ * SRV_NOT_FOUND; SRV_UNAVAILABLE. */
+srv_kind lobby_get(app *a, const char *lobby_id, const char *viewer,
+                   const char *code, json_t **out, srv_error *err);
+
+/* Lobbies by status ("open", "started", "closed"; else SRV_INVALID on
+ * "status") and ruleset (NULL: any), as lobby_list. SRV_UNAVAILABLE. */
+srv_kind lobby_find(app *a, const char *status, const char *ruleset,
+                    const char *viewer, json_t **out, srv_error *err);
+
+/* player_id takes seat (LOBBY_SEAT_ANY: the first free one) of an open
+ * lobby; code opens a private one. SRV_NOT_FOUND; SRV_CONFLICT (not open,
+ * already seated, seat taken, full); SRV_INVALID ("seat" out of range). */
+srv_kind lobby_join(app *a, const char *lobby_id, const char *player_id,
+                    const char *code, long long seat, json_t **out,
+                    srv_error *err);
+
+/* player_id leaves their seat; when the host leaves the lobby closes.
+ * SRV_NOT_FOUND; SRV_CONFLICT (no seat, not open). */
+srv_kind lobby_leave(app *a, const char *lobby_id, const char *player_id,
+                     json_t **out, srv_error *err);
+
+/* The host seats a bot of level (NULL: the ruleset's default; else one of
+ * its bot levels, SRV_INVALID on "level") in seat. SRV_FORBIDDEN when
+ * player_id is not the host; as lobby_join otherwise. */
+srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
+                       const char *level, long long seat, json_t **out,
+                       srv_error *err);
+
+/* The host starts the game of a full open lobby: the game is created and
+ * the lobby marked started in one transaction, then the game is loaded so
+ * its bots move. Fills game_id[STORE_ID_MAX]. SRV_NOT_FOUND;
+ * SRV_FORBIDDEN (not the host); SRV_CONFLICT (not open, an empty seat, or
+ * the engine refuses the game); SRV_UNAVAILABLE; SRV_INTERNAL. */
+srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
+                     char *game_id, srv_error *err);
+
+#endif

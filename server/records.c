@@ -1,0 +1,107 @@
+/*
+ * records.c - per-player records across games (see records.h).
+ */
+#include "server/records.h"
+
+#include "engine/engine.h"
+#include "server/db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Fold result into the record of the player in seat (row i of seats). */
+static int fold_one(PGconn *c, const engine_ruleset *rs, const char *ruleset,
+                    const json_t *options, int nseats, int seat,
+                    const char *player_id, const json_t *result)
+{
+    const char *p[] = {player_id, ruleset, NULL};
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT record::text FROM player_records WHERE "
+                          "player_id = $1 AND ruleset = $2 FOR UPDATE",
+                          2, p);
+    if (!r)
+        return -1;
+    json_t *old =
+        PQntuples(r) == 1 ? json_loads(PQgetvalue(r, 0, 0), 0, NULL) : NULL;
+    PQclear(r);
+    json_t *next = engine_record_next(rs, old, options, nseats, seat, result);
+    json_decref(old);
+    if (!next)
+        return 0; /* the game is not part of this player's record */
+    char *text = json_dumps(next, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(next);
+    if (!text)
+        return -1;
+    p[2] = text;
+    r = db_exec(c, PGRES_COMMAND_OK,
+                "INSERT INTO player_records (player_id, ruleset, record) "
+                "VALUES ($1, $2, $3::jsonb) ON CONFLICT (player_id, ruleset) "
+                "DO UPDATE SET record = EXCLUDED.record, updated_at = now()",
+                3, p);
+    free(text);
+    if (!r)
+        return -1;
+    PQclear(r);
+    return 0;
+}
+
+int records_game_finished(PGconn *c, const char *game_id, const json_t *result)
+{
+    const char *p[] = {game_id};
+    PGresult *g = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT ruleset, options::text, seat_count FROM "
+                          "games WHERE game_id = $1",
+                          1, p);
+    if (!g)
+        return -1;
+    const engine_ruleset *rs =
+        PQntuples(g) == 1 ? engine_ruleset_find(PQgetvalue(g, 0, 0)) : NULL;
+    if (!rs || !engine_record_key(rs)) {
+        PQclear(g);
+        return 0;
+    }
+    json_t *options = json_loads(PQgetvalue(g, 0, 1), 0, NULL);
+    int nseats = atoi(PQgetvalue(g, 0, 2));
+    PGresult *s = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT seat, player_id FROM game_seats WHERE "
+                          "game_id = $1 AND player_id IS NOT NULL ORDER BY "
+                          "seat",
+                          1, p);
+    int rc = s ? 0 : -1;
+    for (int i = 0; s && rc == 0 && i < PQntuples(s); i++)
+        rc = fold_one(c, rs, PQgetvalue(g, 0, 0), options, nseats,
+                      atoi(PQgetvalue(s, i, 0)), PQgetvalue(s, i, 1), result);
+    PQclear(s);
+    PQclear(g);
+    json_decref(options);
+    return rc;
+}
+
+json_t *records_of_player(PGconn *c, const char *player_id)
+{
+    const char *p[] = {player_id};
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT ruleset, record::text FROM player_records "
+                          "WHERE player_id = $1",
+                          1, p);
+    if (!r)
+        return NULL;
+    size_t n = 0;
+    const engine_ruleset *const *all = engine_rulesets(&n);
+    json_t *out = json_object();
+    for (size_t i = 0; out && i < n; i++) {
+        const char *key = engine_record_key(all[i]);
+        if (!key)
+            continue;
+        json_t *rec = NULL;
+        for (int k = 0; !rec && k < PQntuples(r); k++)
+            if (strcmp(PQgetvalue(r, k, 0), engine_ruleset_id(all[i])) == 0)
+                rec = json_loads(PQgetvalue(r, k, 1), 0, NULL);
+        if (!rec)
+            rec = engine_record_next(all[i], NULL, NULL, 0, -1, NULL);
+        if (rec)
+            json_object_set_new(out, key, rec);
+    }
+    PQclear(r);
+    return out;
+}

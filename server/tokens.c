@@ -1,0 +1,193 @@
+/*
+ * tokens.c - bearer token issue, lookup with a short-lived cache, and
+ * revocation (see tokens.h).
+ */
+#include "server/tokens.h"
+
+#include "engine/engine.h"
+
+#include <openssl/rand.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define DB_WAIT_MS 2000
+#define HASH_HEX (2 * ENGINE_HASH_BYTES + 1)
+
+static const char b64url[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* SHA-256 hex of a presented token. */
+static void token_hash(const char *token, char *hash_hex)
+{
+    uint8_t h[ENGINE_HASH_BYTES];
+    engine_sha256(token, strlen(token), h);
+    engine_hex(h, sizeof h, hash_hex);
+}
+
+/* A fresh token and its hash. 0, or -1 if the OS random source fails. */
+static int token_new(char *out, char *hash_hex)
+{
+    unsigned char raw[33];
+    if (RAND_bytes(raw, 32) != 1)
+        return -1;
+    raw[32] = 0;
+    int o = 0;
+    for (int i = 0; i < 33; i += 3) {
+        unsigned v =
+            (unsigned)raw[i] << 16 | (unsigned)raw[i + 1] << 8 | raw[i + 2];
+        for (int k = 0; k < 4 && o < TOKENS_CHARS; k++)
+            out[o++] = b64url[(v >> (18 - 6 * k)) & 63];
+    }
+    out[TOKENS_CHARS] = '\0';
+    token_hash(out, hash_hex);
+    return 0;
+}
+
+/* ------------------------------------------------------------- cache -- */
+
+/* Only found tokens are remembered; slots are chosen by the token hash. */
+#define CACHE_SLOTS 4096
+
+typedef struct cached {
+    char hash[HASH_HEX];
+    char player_id[64];
+    char name[32];
+    double expires;
+} cached;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER; /* cache */
+static cached cache[CACHE_SLOTS];
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static cached *slot_of(const char *hash)
+{
+    unsigned long v = 0;
+    for (int i = 0; i < 8; i++) /* the first 32 bits of the hash */
+        v = v << 4 | (unsigned long)(hash[i] <= '9' ? hash[i] - '0'
+                                                    : hash[i] - 'a' + 10);
+    return &cache[v % CACHE_SLOTS];
+}
+
+static int cache_get(const char *hash, char *id, size_t idlen, char *name,
+                     size_t namelen)
+{
+    pthread_mutex_lock(&cache_lock);
+    const cached *c = slot_of(hash);
+    int hit = c->expires > now_s() && strcmp(c->hash, hash) == 0;
+    if (hit) {
+        snprintf(id, idlen, "%s", c->player_id);
+        if (name)
+            snprintf(name, namelen, "%s", c->name);
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return hit;
+}
+
+static void cache_put(const char *hash, const char *id, const char *name)
+{
+    pthread_mutex_lock(&cache_lock);
+    cached *c = slot_of(hash);
+    snprintf(c->hash, sizeof c->hash, "%s", hash);
+    snprintf(c->player_id, sizeof c->player_id, "%s", id);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->expires = now_s() + TOKENS_CACHE_SECONDS;
+    pthread_mutex_unlock(&cache_lock);
+}
+
+static void cache_forget(const char *hash)
+{
+    pthread_mutex_lock(&cache_lock);
+    cached *c = slot_of(hash);
+    if (strcmp(c->hash, hash) == 0)
+        c->expires = 0;
+    pthread_mutex_unlock(&cache_lock);
+}
+
+/* --------------------------------------------------------- functions -- */
+
+srv_kind tokens_issue(PGconn *c, const char *player_id, char *token)
+{
+    char hash[HASH_HEX];
+    if (token_new(token, hash) != 0)
+        return SRV_INTERNAL;
+    const char *p[] = {hash, player_id};
+    PGresult *r = db_exec(c, PGRES_COMMAND_OK,
+                          "INSERT INTO tokens (token_hash, player_id) VALUES "
+                          "(decode($1, 'hex'), $2)",
+                          2, p);
+    if (!r)
+        return SRV_UNAVAILABLE;
+    PQclear(r);
+    return SRV_OK;
+}
+
+/* Resolve a hash in the database: SRV_OK, SRV_UNAUTHORIZED or
+ * SRV_UNAVAILABLE. */
+static srv_kind lookup_db(db_pool *db, const char *hash, char *player_id,
+                          size_t idlen, char *name, size_t namelen)
+{
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    if (!c)
+        return SRV_UNAVAILABLE;
+    const char *params[] = {hash};
+    PGresult *r = PQexecParams(
+        c,
+        "SELECT p.id, p.name FROM tokens t JOIN players p ON p.id = "
+        "t.player_id WHERE t.token_hash = decode($1, 'hex') AND "
+        "t.revoked_at IS NULL",
+        1, NULL, params, NULL, NULL, 0);
+    srv_kind k = SRV_UNAVAILABLE;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+        k = PQntuples(r) == 1 ? SRV_OK : SRV_UNAUTHORIZED;
+        if (k == SRV_OK) {
+            snprintf(player_id, idlen, "%s", PQgetvalue(r, 0, 0));
+            if (name)
+                snprintf(name, namelen, "%s", PQgetvalue(r, 0, 1));
+            cache_put(hash, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1));
+        }
+    }
+    PQclear(r);
+    db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
+    return k;
+}
+
+srv_kind tokens_lookup(db_pool *db, const char *token, char *player_id,
+                       size_t idlen, char *name, size_t namelen)
+{
+    if (!token || strlen(token) != TOKENS_CHARS)
+        return SRV_UNAUTHORIZED;
+    char hash[HASH_HEX];
+    token_hash(token, hash);
+    if (cache_get(hash, player_id, idlen, name, namelen))
+        return SRV_OK;
+    return lookup_db(db, hash, player_id, idlen, name, namelen);
+}
+
+srv_kind tokens_revoke(db_pool *db, const char *token)
+{
+    char hash[HASH_HEX];
+    token_hash(token, hash);
+    cache_forget(hash);
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    if (!c)
+        return SRV_UNAVAILABLE;
+    const char *p[] = {hash};
+    PGresult *r = db_exec(c, PGRES_COMMAND_OK,
+                          "UPDATE tokens SET revoked_at = now() WHERE "
+                          "token_hash = decode($1, 'hex') AND revoked_at IS "
+                          "NULL",
+                          1, p);
+    srv_kind k = r ? SRV_OK : SRV_UNAVAILABLE;
+    PQclear(r);
+    db_release(db, c, !r && db_conn_broken(c));
+    return k;
+}

@@ -1,0 +1,212 @@
+/*
+ * test_records.c - per-player records across games (server/records.c with
+ * the Galactic Sprint campaign hook) against the real Postgres
+ * (DATABASE_URL, a fresh database per run).
+ *
+ * Covers: a player without games shows the hook's empty record; finished
+ * solitaire campaign games fold into the record in the order they end
+ * (start, continue, ignore a game of another campaign, check off one of
+ * several new conditions, win, start again and lose); multi-seat games and
+ * rulesets without a record hook leave records alone.
+ */
+#include "engine/engine.h"
+#include "server/log.h"
+#include "server/migrate.h"
+#include "server/players.h"
+#include "server/records.h"
+#include "server/store.h"
+#include "tests/unit/test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char db_url[1000];
+static PGconn *conn;
+static db_pool *pool;
+
+/* A new player; fills id. */
+static void new_player(const char *name, char *id)
+{
+    char token[TOKENS_CHARS + 1];
+    srv_error e = {0};
+    srv_kind k = players_create(pool, name, NULL, id, token, &e);
+    CHECKF(k == SRV_OK, "%s", e.detail);
+}
+
+/* A game of ruleset for player in seat 0 (other seats bots), finished now
+ * with result: the records are folded as the store does at a game's end. */
+static void finish(const char *ruleset, int seats, const char *player,
+                   const char *options, const char *result)
+{
+    store_game g;
+    memset(&g, 0, sizeof g);
+    store_new_id(g.game_id);
+    snprintf(g.ruleset, sizeof g.ruleset, "%s", ruleset);
+    g.options = json_loads(options, 0, NULL);
+    g.seats = seats;
+    snprintf(g.clock_mode, sizeof g.clock_mode, "none");
+    snprintf(g.seat_player[0], sizeof g.seat_player[0], "%s", player);
+    for (int s = 1; s < seats; s++)
+        snprintf(g.seat_bot[s], sizeof g.seat_bot[s], "random");
+    CHECK_EQ_INT(store_create_game(conn, &g), STORE_OK);
+    json_t *res = json_loads(result, 0, NULL);
+    PQclear(PQexec(conn, "BEGIN"));
+    CHECK_EQ_INT(records_game_finished(conn, g.game_id, res), 0);
+    PQclear(PQexec(conn, "COMMIT"));
+    json_decref(res);
+    store_game_clear(&g);
+}
+
+/* A solitaire campaign game's options and result. */
+static void campaign_game(const char *player, const char *met,
+                          const char *final)
+{
+    char options[200], result[400];
+    snprintf(options, sizeof options, "{\"campaign_conditions_met\":%s}", met);
+    snprintf(result, sizeof result,
+             "{\"solitaire\":true,\"campaign\":true,\"final\":{\"rounds\":7,"
+             "\"chips\":0,\"income\":0,\"military\":0,\"military_worlds\":0,"
+             "\"colours\":0,\"developments\":0,\"worlds\":0,%s}}",
+             final);
+    finish("sprint", 1, player, options, result);
+}
+
+static json_t *campaign_of(const char *player)
+{
+    json_t *all = records_of_player(conn, player);
+    json_t *c = json_incref(json_object_get(all, "campaign"));
+    json_decref(all);
+    return c;
+}
+
+static int json_is(const json_t *j, const char *text)
+{
+    json_t *want = json_loads(text, JSON_DECODE_ANY, NULL);
+    int same = json_equal(j, want);
+    if (!same) {
+        char *got = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+        fprintf(stderr, "got %s\nwant %s\n", got ? got : "NULL", text);
+        free(got);
+    }
+    json_decref(want);
+    return same;
+}
+
+static void test_empty_record(void)
+{
+    char id[STORE_ID_MAX];
+    new_player("rec_empty", id);
+    json_t *all = records_of_player(conn, id);
+    CHECK(json_is(all, "{\"campaign\":{\"status\":\"none\",\"games\":[],"
+                       "\"met\":[],\"next_options\":{"
+                       "\"campaign_conditions_met\":[]}}}"));
+    json_decref(all);
+}
+
+static void test_campaign_in_order(void)
+{
+    char id[STORE_ID_MAX];
+    new_player("rec_camp", id);
+    campaign_game(id, "[]", "\"chips\":70"); /* magnate */
+    json_t *c = campaign_of(id);
+    CHECK(json_is(c, "{\"status\":\"active\",\"met\":[\"magnate\"],\"games\":"
+                     "[{\"conditions_met\":[\"magnate\"],\"checked\":"
+                     "\"magnate\",\"chips\":70}],\"next_options\":{"
+                     "\"campaign_conditions_met\":[\"magnate\"]}}"));
+    json_decref(c);
+    campaign_game(id, "[\"tycoon\"]", "\"chips\":90"); /* another campaign's */
+    campaign_game(id, "[\"magnate\"]", "\"chips\":66,\"income\":10");
+    c = campaign_of(id);
+    CHECK(json_is(json_object_get(c, "met"), "[\"magnate\",\"tycoon\"]"));
+    CHECK(json_is(json_array_get(json_object_get(c, "games"), 1),
+                  "{\"conditions_met\":[\"magnate\",\"tycoon\"],\"checked\":"
+                  "\"tycoon\",\"chips\":66}"));
+    json_decref(c);
+    campaign_game(id, "[\"tycoon\",\"magnate\"]",
+                  "\"chips\":50,\"income\":10,\"military_worlds\":5,"
+                  "\"colours\":30"); /* warlord and pathfinder new */
+    c = campaign_of(id);
+    CHECK(json_is(json_object_get(c, "met"),
+                  "[\"magnate\",\"warlord\",\"tycoon\"]"));
+    json_decref(c);
+    campaign_game(id, "[\"magnate\",\"warlord\",\"tycoon\"]",
+                  "\"chips\":45,\"colours\":30");
+    c = campaign_of(id);
+    CHECK(json_is(json_object_get(c, "status"), "\"won\""));
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "games")), 4);
+    CHECK(json_is(json_object_get(c, "next_options"),
+                  "{\"campaign_conditions_met\":[]}"));
+    json_decref(c);
+    campaign_game(id, "[]", "\"chips\":30");
+    c = campaign_of(id);
+    CHECK(json_is(c, "{\"status\":\"lost\",\"met\":[],\"games\":[{"
+                     "\"conditions_met\":[],\"checked\":null,\"chips\":30}],"
+                     "\"next_options\":{\"campaign_conditions_met\":[]}}"));
+    json_decref(c);
+}
+
+static void test_other_games_leave_records_alone(void)
+{
+    char id[STORE_ID_MAX];
+    new_player("rec_other", id);
+    finish("sprint", 2, id, "{\"campaign_conditions_met\":[]}",
+           "{\"final\":{\"chips\":70}}");
+    finish("tictactoe", 2, id, "{}", "{\"winner\":0}");
+    PGresult *r = PQexec(conn, "SELECT count(*) FROM player_records");
+    int rows = r && PQresultStatus(r) == PGRES_TUPLES_OK
+                   ? atoi(PQgetvalue(r, 0, 0))
+                   : -1;
+    PQclear(r);
+    json_t *c = campaign_of(id);
+    CHECK(json_is(json_object_get(c, "status"), "\"none\""));
+    json_decref(c);
+    /* Only the campaign player of test_campaign_in_order has a row. */
+    CHECK_EQ_INT(rows, 1);
+}
+
+int main(void)
+{
+    const char *base = getenv("DATABASE_URL");
+    if (!base) {
+        fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    log_set_level(LOG_ERROR);
+    engine_error eerr;
+    if (engine_init(&eerr) != 0)
+        return 1;
+    char err[256], name[64], sql[128];
+    snprintf(name, sizeof name, "conclave_records_%ld_%d", (long)time(NULL),
+             (int)getpid());
+    PGconn *c = db_connect(base, 5, err, sizeof err);
+    if (!c || strlen(base) > 900) {
+        fprintf(stderr, "cannot connect: %s\n", err);
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name); /* our own name */
+    PQclear(PQexec(c, sql));
+    snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
+             strchr(base, '?') ? '&' : '?', name);
+    conn = db_connect(db_url, 5, err, sizeof err);
+    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
+    if (!conn ||
+        migrate_apply(conn, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
+        fprintf(stderr, "cannot prepare the test database: %s\n", err);
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    pool = db_pool_create(db_url, 2, 3);
+    RUN(test_empty_record);
+    RUN(test_campaign_in_order);
+    RUN(test_other_games_leave_records_alone);
+    db_pool_destroy(pool);
+    PQfinish(conn);
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
+    PQclear(PQexec(c, sql));
+    PQfinish(c);
+    return TEST_SUMMARY();
+}
