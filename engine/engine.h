@@ -186,6 +186,12 @@ typedef struct engine_ruleset engine_ruleset; /* see engine/ruleset.h */
  * call it from main before starting threads. Returns 0 or fills err. */
 int engine_init(engine_error *err);
 
+/* Add a ruleset that is not in the build's list (test-only rulesets of unit
+ * tests and benchmarks); before engine_init, from main. It can be found by
+ * engine_ruleset_find but is not in engine_rulesets. Borrowed for the life
+ * of the process. -1 when called after engine_init, when its id is taken
+ * or when 8 were already added. */
+int engine_register_extra(const engine_ruleset *rs);
 /* Borrowed; NULL when unknown. */
 const engine_ruleset *engine_ruleset_find(const char *id);
 /* All registered rulesets, in registry order; *n receives the count. */

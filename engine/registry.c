@@ -33,6 +33,12 @@ static const engine_ruleset *const registry[] = {
 
 #define NRULESETS (sizeof registry / sizeof registry[0])
 
+/* Rulesets a test or benchmark program adds (engine_register_extra); like
+ * `initialized`, written before any thread starts, read-only afterwards. */
+#define EXTRA_MAX 8
+static const engine_ruleset *extra[EXTRA_MAX];
+static size_t nextra;
+
 /* Set once by engine_init, before any thread starts; read-only afterwards. */
 static int initialized;
 
@@ -41,12 +47,22 @@ int registry_ready(void)
     return initialized;
 }
 
+int engine_register_extra(const engine_ruleset *rs)
+{
+    if (initialized || !rs || nextra == EXTRA_MAX ||
+        engine_ruleset_find(rs->id))
+        return -1;
+    extra[nextra++] = rs;
+    return 0;
+}
+
 int engine_init(engine_error *err)
 {
     if (initialized)
         return 0;
-    for (size_t i = 0; i < NRULESETS; i++) {
-        const engine_ruleset *rs = registry[i];
+    for (size_t i = 0; i < NRULESETS + nextra; i++) {
+        const engine_ruleset *rs =
+            i < NRULESETS ? registry[i] : extra[i - NRULESETS];
         if (!rs->init)
             continue;
         engine_error e = {0};
@@ -65,6 +81,9 @@ const engine_ruleset *engine_ruleset_find(const char *id)
     for (size_t i = 0; id && i < NRULESETS; i++)
         if (strcmp(registry[i]->id, id) == 0)
             return registry[i];
+    for (size_t i = 0; id && i < nextra; i++)
+        if (strcmp(extra[i]->id, id) == 0)
+            return extra[i];
     return NULL;
 }
 
