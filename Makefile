@@ -101,6 +101,17 @@ $(BUILD)/bench/loadgen: $(BENCH_OBJ)
 
 bench: $(BUILD)/bench/loadgen
 
+# The apply path on a big state (bench/apply/inputs.c), against the private
+# Postgres: `make bench-apply` (BENCH_APPLY_ARGS="units inputs readers").
+.PHONY: bench-apply
+bench-apply: $(BUILD)/bench/apply_inputs
+	@bash scripts/pg.sh start >/dev/null
+	DATABASE_URL="$$(bash scripts/pg.sh url)" $(BUILD)/bench/apply_inputs $(BENCH_APPLY_ARGS)
+
+$(BUILD)/bench/apply_inputs: $(BUILD)/obj/bench/apply/inputs.o $(TRULES_OBJ) $(BUILD)/libconclave.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 include tests/fuzz/fuzz.mk
 
 clean:

@@ -18,6 +18,7 @@
 #include "server/migrate.h"
 #include "server/scheduler.h"
 #include "server/store.h"
+#include "tests/rules/test_rules.h"
 #include "tests/unit/test.h"
 
 #include <pthread.h>
@@ -70,10 +71,11 @@ static void sys_stop(sys *s)
     db_pool_destroy(s->app.db);
 }
 
-/* A new game row; returns 0 and fills id. */
-static int new_game(const char *ruleset, const char *options, int seats,
-                    const char *clock_mode, int clock_seconds, int n,
-                    char *id)
+/* A new game row, with a "random" bot in each seat of bot_seats (a
+ * bitmask); returns 0 and fills id. */
+static int new_game_bots(const char *ruleset, const char *options, int seats,
+                         const char *clock_mode, int clock_seconds, int n,
+                         unsigned bot_seats, char *id)
 {
     store_game g;
     memset(&g, 0, sizeof g);
@@ -88,6 +90,9 @@ static int new_game(const char *ruleset, const char *options, int seats,
     engine_hex(h, sizeof h, g.seed_sha256);
     snprintf(g.clock_mode, sizeof g.clock_mode, "%s", clock_mode);
     g.clock_seconds = clock_seconds;
+    for (int s = 0; s < seats; s++)
+        if (bot_seats >> s & 1)
+            snprintf(g.seat_bot[s], sizeof g.seat_bot[s], "random");
     PGconn *c = admin();
     int rc = c ? store_create_game(c, &g) : -1;
     if (c)
@@ -95,6 +100,13 @@ static int new_game(const char *ruleset, const char *options, int seats,
     snprintf(id, STORE_ID_MAX, "%s", g.game_id);
     store_game_clear(&g);
     return rc;
+}
+
+static int new_game(const char *ruleset, const char *options, int seats,
+                    const char *clock_mode, int clock_seconds, int n, char *id)
+{
+    return new_game_bots(ruleset, options, seats, clock_mode, clock_seconds, n,
+                         0, id);
 }
 
 /* ---- reading a game through an actor system ---- */
@@ -119,12 +131,13 @@ static void peek_fn(const actor_view *v, void *ctx)
     p->has_action = 0;
     if (p->seat < 0 || p->over)
         return;
-    engine_window w[8];
-    int n = engine_windows(v->game, w, 8);
+    int n;
+    engine_window *w = engine_windows_all(v->game, &n);
     int waiting = 0;
-    for (int i = 0; i < n && i < 8; i++)
+    for (int i = 0; i < n; i++)
         if ((w[i].seats & ~w[i].submitted) >> p->seat & 1)
             waiting = 1;
+    free(w);
     if (!waiting)
         return;
     engine_error err;
@@ -136,8 +149,7 @@ static void peek_fn(const actor_view *v, void *ctx)
 }
 
 /* Replay a game from scratch out of the store; its hash into out. */
-static int replay_from_store(const char *id, uint8_t out[32],
-                             uint64_t *version)
+static int replay_from_store(const char *id, uint8_t out[32], uint64_t *version)
 {
     PGconn *c = admin();
     store_game g;
@@ -310,8 +322,8 @@ static void test_two_systems_share_games(void)
     char(*ids)[STORE_ID_MAX] = calloc((size_t)ngames, STORE_ID_MAX);
     for (int i = 0; i < ngames; i++)
         REQUIRE(new_game(i % 2 ? "tictactoe" : "rps",
-                         i % 2 ? "{}" : "{\"rounds\":5}", 2, "none", 0,
-                         100 + i, ids[i]) == 0);
+                         i % 2 ? "{}" : "{\"rounds\":5}", 2, "none", 0, 100 + i,
+                         ids[i]) == 0);
     /* Seat 0 plays through x, seat 1 through y: every game is advanced by
      * both systems, so appends conflict and catch-ups happen. */
     player_job j0 = {&x, ids, ngames, 0, 0, 0};
@@ -333,9 +345,9 @@ static void test_two_systems_share_games(void)
                                 "AND seq BETWEEN 1 AND games.version",
                                 ids[i]),
                      (long)version);
-        CHECK_EQ_INT(count_rows("SELECT version FROM games WHERE game_id = $1",
-                                ids[i]),
-                     (long)version);
+        CHECK_EQ_INT(
+            count_rows("SELECT version FROM games WHERE game_id = $1", ids[i]),
+            (long)version);
         /* Nothing applied twice: one input per (window, seat). */
         CHECK_EQ_INT(count_rows("SELECT count(*) FROM (SELECT window_id, seat "
                                 "FROM game_inputs WHERE game_id = $1 GROUP "
@@ -462,8 +474,55 @@ static void test_idle_games_leave_memory_and_come_back(void)
     CHECK_EQ_INT(after.version, before.version);
     CHECK(memcmp(after.hash, before.hash, 32) == 0);
     /* An unknown game is a 404, and does not stay in memory for long. */
-    CHECK_EQ_INT(actors_read(x.app.actors, "nosuchgame", peek_fn, &after),
-                 404);
+    CHECK_EQ_INT(actors_read(x.app.actors, "nosuchgame", peek_fn, &after), 404);
+    sys_stop(&x);
+}
+
+/* More windows open at once than any list was ever cut at (8 and 16):
+ * every one gets its deadline row, and the bot seat acts in every window
+ * that waits on it. */
+static void test_many_windows_get_deadlines_and_bots(void)
+{
+    enum { WINDOWS = 40, BOT_WINDOWS = WINDOWS / 2 };
+    char id[STORE_ID_MAX], sql_id[STORE_ID_MAX];
+    REQUIRE(new_game_bots("manywin", "{\"windows\":40}", 2, "live", 3600, 1300,
+                          2u, id) == 0);
+    snprintf(sql_id, sizeof sql_id, "%s", id);
+    sys x;
+    sys_start(&x, 0); /* no scheduler: the hour-long clocks never run out */
+    peek p = {.seat = -1}; /* loading opens the deadlines, starts the bot */
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &p), 0);
+    long moves = 0;
+    for (int waited = 0; waited < 200 && moves < BOT_WINDOWS; waited++) {
+        usleep(50000);
+        moves = count_rows("SELECT count(DISTINCT window_id) FROM game_inputs "
+                           "WHERE game_id = $1 AND seat = 1",
+                           sql_id);
+    }
+    usleep(200000); /* a bot that wrongly kept going would show now */
+    CHECK_EQ_INT(count_rows("SELECT count(DISTINCT window_id) FROM "
+                            "game_inputs WHERE game_id = $1 AND seat = 1",
+                            sql_id),
+                 BOT_WINDOWS);
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM game_inputs WHERE game_id "
+                            "= $1",
+                            sql_id),
+                 BOT_WINDOWS);
+    /* Seat 0 has acted nowhere: all 40 windows are open, each with its
+     * deadline, after loading and after every bot move's append. */
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM deadlines WHERE game_id = "
+                            "$1",
+                            sql_id),
+                 WINDOWS);
+    peek after = {.seat = 0};
+    engine_rng rng;
+    uint8_t key[32] = {3};
+    engine_rng_init(&rng, key, 1);
+    after.rng = &rng;
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &after), 0);
+    CHECK_EQ_INT(after.version, BOT_WINDOWS);
+    if (after.has_action)
+        json_decref((json_t *)after.action.payload);
     sys_stop(&x);
 }
 
@@ -477,6 +536,10 @@ int main(void)
         return 1;
     }
     log_set_level(LOG_ERROR);
+    if (test_rules_register() != 0) {
+        fprintf(stderr, "cannot register the test rulesets\n");
+        return 1;
+    }
     engine_error eerr;
     if (engine_init(&eerr) != 0) {
         fprintf(stderr, "engine_init: %s\n", eerr.msg);
@@ -505,8 +568,8 @@ int main(void)
     (void)len;
     PGconn *t = db_connect(db_url, 5, err, sizeof err);
     const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
-    if (!t || migrate_apply(t, sql_dir ? sql_dir : "sql", err,
-                            sizeof err) < 0) {
+    if (!t ||
+        migrate_apply(t, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
         fprintf(stderr, "cannot prepare the test database: %s\n", err);
         printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
         return 1;
@@ -518,6 +581,7 @@ int main(void)
     RUN(test_deadlines_fire_once);
     RUN(test_overdue_deadlines_fire_after_restart);
     RUN(test_idle_games_leave_memory_and_come_back);
+    RUN(test_many_windows_get_deadlines_and_bots);
 
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
     PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
