@@ -12,32 +12,36 @@
  * a->state is taken on its own (nothing else is locked while it is held
  * but the metrics and the log), so a mailbox never waits for a commit.
  *
+ * Two copies of each game: a->game is the committed state readers see
+ * (under a->state); a->work is the worker's, which only the worker touches
+ * and which runs one input ahead while a commit is in flight. Each
+ * committed input is applied to both: applying an input is cheap, copying
+ * a big game is not (docs/performance.md), and readers then wait only for
+ * that second apply, never for the database.
+ *
  * The commit path (apply_input and the steps it calls):
  *  1. refuse_early: a game that is over, a stale If-Match.
- *  2. prepare_input: the player's input, or the bot's chosen move.
- *  3. apply_in_place: engine_apply on the live game, under a->state for
- *     writing. No copy is made: copying the game for every input cost more
- *     than the rest of the path for big states (docs/performance.md). A
- *     refused input leaves the game unchanged (the engine's contract), so
- *     there is nothing to undo; if the store had moved on (another process)
- *     the actor catches up and validates once more. ENGINE_EINTERNAL may
- *     leave a half-applied game: it is dropped, rebuilt on next use.
- *  4. commit_in_place: append to the store with the expected version,
- *     still holding the write lock, so that readers (actors_read: HTTP, the
- *     hub) never see a state the store has not committed. They wait for at
- *     most one commit of this game; the alternative, a committed copy for
- *     readers, would be the per-input copy again.
- *  5. after_commit: the version is visible once the lock is released; then
- *     NOTIFY (after the commit, in a transaction of its own, so the notify
- *     lock does not serialise commits), deadlines, the answer, a snapshot
- *     every N versions, the listener (the hub), bot moves.
- *  6. A failed commit (version conflict, database error) leaves a game
- *     holding an input the store refused: it is dropped under the same lock
- *     and rebuilt from the last committed form (snapshot + inputs). On a
- *     conflict that happens at once and the input is validated again on the
- *     caught-up game (ATTEMPTS times at most), so it is never applied
- *     twice; on a database error the caller gets 503 and the game is
- *     rebuilt when next used (readers meanwhile get it reloaded, or 503).
+ *  2. prepare_input: the player's input, or the bot's chosen move (chosen
+ *     on a->work).
+ *  3. apply_to_work: engine_apply on a->work, no lock, no copy. A refused
+ *     input leaves it unchanged (the engine's contract), so there is
+ *     nothing to undo; if the store had moved on (another process) the
+ *     actor catches up and validates once more. ENGINE_EINTERNAL may leave
+ *     it half-applied: it is restored from a->game.
+ *  4. commit_work: append to the store with the expected version (windows,
+ *     end of game and hash come from a->work). On a commit, the same input
+ *     is applied to a->game under the write lock and the version moves on:
+ *     readers see the new state only once the store has it.
+ *  5. after_commit: NOTIFY (after the commit, in a transaction of its own,
+ *     so the notify lock does not serialise commits), deadlines, the
+ *     answer, a snapshot every N versions, the listener (the hub), bot
+ *     moves.
+ *  6. A failed commit (version conflict, database error) leaves a->work
+ *     holding an input the store refused: it is restored from a->game, the
+ *     last committed form, which readers saw all along. On a conflict the
+ *     actor then catches up from the store and validates the input again
+ *     (ATTEMPTS times at most), so it is never applied twice; on a
+ *     database error the caller gets 503.
  */
 #include "server/actor.h"
 
@@ -78,13 +82,14 @@ typedef struct actor {
     int scheduled;
     int refs;               /* map_lock */
     int pins;               /* map_lock: subscribers here; pinned games stay */
-    pthread_rwlock_t state; /* the fields below, up to last_used */
-    int loaded; /* 0 not yet (or dropped), 1 loaded, -1 no such game */
-    engine_game *game;
+    pthread_rwlock_t state; /* loaded, game, meta, version, deadlines */
+    int loaded;        /* 0 not yet (or dropped), 1 loaded, -1 no such game */
+    engine_game *game; /* committed: what readers see */
     store_game meta;
     uint64_t version;
     json_t *deadlines;
     double last_used;
+    engine_game *work;      /* the worker's copy (no lock): see the top */
     engine_rng bot_rng;     /* bots' choices; not part of any game state */
     struct actor *next_run; /* run_lock */
     struct actor *next_map; /* map_lock */
@@ -182,6 +187,7 @@ static void actor_free(actor *a)
         msg_free(m);
     }
     engine_free(a->game);
+    engine_free(a->work);
     store_game_clear(&a->meta);
     json_decref(a->deadlines);
     pthread_mutex_destroy(&a->lock);
@@ -328,6 +334,8 @@ static void forget_game(actor *a)
 {
     engine_free(a->game);
     a->game = NULL;
+    engine_free(a->work);
+    a->work = NULL;
     store_game_clear(&a->meta);
     a->loaded = 0;
 }
@@ -398,14 +406,19 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
         reply_set(r, 503, NULL, "the database is unreachable; retry shortly");
         return -1;
     }
-    engine_game *g = NULL;
+    engine_game *g = NULL, *work = NULL;
     uint64_t version = 0;
-    if (rebuild_game(c, &meta, &g, &version, r) != 0) {
+    if (rebuild_game(c, &meta, &g, &version, r) != 0 ||
+        !(work = engine_clone(g))) {
+        if (g && !work)
+            reply_set(r, 503, NULL, "out of memory");
+        engine_free(g);
         store_game_clear(&meta);
         return -1;
     }
     pthread_rwlock_wrlock(&a->state);
     a->game = g;
+    a->work = work;
     a->meta = meta;
     a->version = version;
     a->loaded = 1;
@@ -443,10 +456,9 @@ static void publish(actors *A, actor *a)
         A->listener(A->listener_ctx, a->id, a->version);
 }
 
-/* Load inputs committed elsewhere after our version and apply them, in
- * place: they are committed, so readers may see the result (but not the
- * steps between, hence the write lock). A refused one means our copy
- * disagrees with the store: the game is dropped and reloaded on next use. */
+/* Load inputs committed elsewhere after our version and apply them to both
+ * copies. A refused one means our copies disagree with the store: the game
+ * is dropped and reloaded on next use. */
 static int catch_up(actors *A, actor *a, PGconn *c)
 {
     store_input *inputs = NULL;
@@ -459,9 +471,11 @@ static int catch_up(actors *A, actor *a, PGconn *c)
     }
     metrics_count("conclave_catch_ups_total",
                   "Times a held game loaded inputs committed elsewhere.", 1);
+    uint64_t version = a->version, again = a->version;
+    int rc = apply_stored(a->work, inputs, n, &version);
     pthread_rwlock_wrlock(&a->state);
-    uint64_t version = a->version;
-    int rc = apply_stored(a->game, inputs, n, &version);
+    if (rc == 0)
+        rc = apply_stored(a->game, inputs, n, &again);
     if (rc == 0) {
         a->version = version;
         note_status(a);
@@ -507,9 +521,9 @@ static void post_bot(actors *A, actor *a, int seat)
 /* Queue a move for every bot seat the open windows wait on. */
 static void schedule_bots(actors *A, actor *a)
 {
-    if (!a->game || engine_is_over(a->game))
+    if (!a->work || engine_is_over(a->work))
         return;
-    uint32_t waiting = waiting_seats(a->game);
+    uint32_t waiting = waiting_seats(a->work);
     for (int s = 0; s < a->meta.seats; s++)
         if ((waiting >> s & 1) && a->meta.seat_bot[s][0])
             post_bot(A, a, s);
@@ -520,7 +534,7 @@ static void schedule_bots(actors *A, actor *a)
 static void maybe_snapshot(actors *A, actor *a, PGconn *c)
 {
     int every = A->app->cfg->snapshot_every;
-    if (every <= 0 || a->version % (uint64_t)every != 0)
+    if (!a->game || every <= 0 || a->version % (uint64_t)every != 0)
         return;
     json_t *state = engine_save(a->game);
     uint8_t h[ENGINE_HASH_BYTES];
@@ -611,8 +625,8 @@ static int prepare_input(actor *a, actor_request *rq, int is_bot, prepared *p,
         return 0;
     }
     engine_error err = {0};
-    if (!(waiting_seats(a->game) >> rq->seat & 1) ||
-        engine_bot_action(a->game, rq->seat, a->meta.seat_bot[rq->seat],
+    if (!(waiting_seats(a->work) >> rq->seat & 1) ||
+        engine_bot_action(a->work, rq->seat, a->meta.seat_bot[rq->seat],
                           &a->bot_rng, &p->in, &err) != 0) {
         reply_set(r, 200, NULL, NULL); /* acted meanwhile, or nothing to do */
         return 1;
@@ -625,21 +639,52 @@ static int prepare_input(actor *a, actor_request *rq, int is_bot, prepared *p,
     return 0;
 }
 
-/* Step 3: engine_apply on the live game under the write lock. Returns 0
- * with a->state STILL HELD for writing (commit_in_place releases it), or
- * the engine's code with the lock released and the game unchanged (or
- * dropped, for ENGINE_EINTERNAL, which may leave it half-applied). */
-static int apply_in_place(actor *a, const engine_input *in,
-                          engine_receipt *receipt, engine_error *err)
+/* Make a->work equal to a->game again (the last committed form), after
+ * an input the store did not take. -1 when memory ran out: the game is
+ * then dropped, to be rebuilt from the store on next use. */
+static int restore_work(actor *a)
 {
-    pthread_rwlock_wrlock(&a->state);
-    int rc = engine_apply(a->game, in, receipt, err);
-    if (rc == 0)
+    engine_free(a->work);
+    a->work = engine_clone(a->game);
+    if (a->work)
         return 0;
+    pthread_rwlock_wrlock(&a->state);
+    forget_game(a);
+    pthread_rwlock_unlock(&a->state);
+    return -1;
+}
+
+/* Step 3: engine_apply on a->work. Readers never see a->work, so no lock
+ * is taken. On a refusal the copy is unchanged, except after
+ * ENGINE_EINTERNAL (maybe half-applied), when it is restored. */
+static int apply_to_work(actor *a, const engine_input *in,
+                         engine_receipt *receipt, engine_error *err)
+{
+    int rc = engine_apply(a->work, in, receipt, err);
     if (rc == ENGINE_EINTERNAL)
+        restore_work(a);
+    return rc;
+}
+
+/* The store took the input: apply it to a->game too, under the write lock,
+ * and move the version on. Applying it again cannot fail but for memory;
+ * then a->game becomes a copy of a->work (equal by now), or is dropped. */
+static void publish_committed(actor *a, const engine_input *in)
+{
+    engine_error err = {0};
+    pthread_rwlock_wrlock(&a->state);
+    if (engine_apply(a->game, in, NULL, &err) != 0) {
+        log_error("second_apply_failed",
+                  json_pack("{ss ss}", "game", a->id, "error", err.msg));
+        engine_free(a->game);
+        a->game = engine_clone(a->work);
+    }
+    a->version++;
+    if (a->game)
+        note_status(a);
+    else
         forget_game(a);
     pthread_rwlock_unlock(&a->state);
-    return rc;
 }
 
 /* What one append writes besides the input, built from the applied game. */
@@ -652,19 +697,19 @@ typedef struct commit_record {
     char final_hash[2 * ENGINE_HASH_BYTES + 1];
 } commit_record;
 
-/* Fill cr for the input just applied to a->game (at a->version + 1). */
+/* Fill cr for the input just applied to a->work (at a->version + 1). */
 static void commit_record_init(commit_record *cr, const actor *a,
                                const actor_request *rq, const engine_input *in)
 {
     memset(cr, 0, sizeof *cr);
     int clocked = strcmp(a->meta.clock_mode, "none") != 0;
-    int nw = clocked ? open_windows(a->game, &cr->windows) : 0;
+    int nw = clocked ? open_windows(a->work, &cr->windows) : 0;
     cr->oom = nw < 0; /* the deadline rows must not be lost to an OOM */
-    int over = engine_is_over(a->game);
-    cr->result = over ? engine_result(a->game) : NULL;
+    int over = engine_is_over(a->work);
+    cr->result = over ? engine_result(a->work) : NULL;
     if (over) {
         uint8_t h[ENGINE_HASH_BYTES];
-        engine_hash(a->game, h);
+        engine_hash(a->work, h);
         engine_hex(h, sizeof h, cr->final_hash);
     }
     cr->stored = (store_input){.seq = a->version + 1,
@@ -702,26 +747,21 @@ static void commit_record_clear(commit_record *cr)
     json_decref(cr->result);
 }
 
-/* Step 4: append the input applied in place; called with a->state held
- * for writing (apply_in_place), releases it. STORE_OK: the new version is
- * committed and visible. Otherwise the game, which holds an input the
- * store did not take, is dropped before any reader can see it (step 6).
+/* Step 4: append the input applied to a->work. STORE_OK: committed, and
+ * applied to what readers see. Otherwise a->work is restored (step 6).
  * *clocked is set when the game has deadlines to refresh. */
-static int commit_in_place(actor *a, PGconn *c, const actor_request *rq,
-                           const engine_input *in, int *clocked)
+static int commit_work(actor *a, PGconn *c, const actor_request *rq,
+                       const engine_input *in, int *clocked)
 {
     commit_record cr;
     commit_record_init(&cr, a, rq, in);
     int rc = cr.oom ? STORE_EDB : store_append_input(c, &cr.ap);
-    if (rc == STORE_OK) {
-        a->version++;
-        note_status(a);
-    } else {
-        forget_game(a);
-    }
-    pthread_rwlock_unlock(&a->state);
     *clocked = cr.ap.clock_seconds > 0;
     commit_record_clear(&cr);
+    if (rc == STORE_OK)
+        publish_committed(a, in);
+    else
+        restore_work(a);
     return rc;
 }
 
@@ -762,20 +802,21 @@ static int after_refusal(actors *A, actor *a, PGconn *c,
     return 0;
 }
 
-/* Step 6 for a version conflict: rebuild from the store (which catches
- * up) and say "retry" (1), or answer (0). */
-static int after_conflict(actor *a, PGconn *c, const actor_request *rq,
-                          actor_reply *r)
+/* Step 6 for a version conflict, a->work restored: catch up with the
+ * store (or reload, when the copies were dropped) and say "retry" (1), or
+ * answer (0). */
+static int after_conflict(actors *A, actor *a, PGconn *c,
+                          const actor_request *rq, actor_reply *r)
 {
     metrics_count("conclave_append_conflicts_total",
                   "Appends refused because the version moved on.", 1);
     if (answered_before(a, c, rq, r))
         return 0;
-    if (ensure_loaded(a, c, r) != 0) {
-        reply_set(r, 503, NULL, "the game could not be reloaded");
-        return 0;
-    }
-    return 1;
+    if ((a->loaded == 1 && catch_up(A, a, c) == 0) ||
+        ensure_loaded(a, c, r) == 0)
+        return 1;
+    reply_set(r, 503, NULL, "the game could not be reloaded");
+    return 0;
 }
 
 /* Validate, apply and commit one input (see the top of this file). */
@@ -788,7 +829,7 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
             return;
         engine_receipt receipt;
         engine_error err = {0};
-        int rc = apply_in_place(a, &p.in, &receipt, &err);
+        int rc = apply_to_work(a, &p.in, &receipt, &err);
         if (rc != 0) {
             json_decref(p.bot_payload);
             if (after_refusal(A, a, c, rq, attempt, rc, &err, r))
@@ -796,13 +837,13 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
             return;
         }
         int clocked = 0;
-        rc = commit_in_place(a, c, rq, &p.in, &clocked);
+        rc = commit_work(a, c, rq, &p.in, &clocked);
         if (rc == STORE_OK)
             after_commit(A, a, c, clocked, &p.in, &receipt, r);
         json_decref(p.bot_payload);
         if (rc == STORE_OK)
             return;
-        if (rc == STORE_ECONFLICT && after_conflict(a, c, rq, r))
+        if (rc == STORE_ECONFLICT && after_conflict(A, a, c, rq, r))
             continue;
         if (rc != STORE_ECONFLICT)
             reply_set(r, 503, NULL,
