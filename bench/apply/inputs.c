@@ -25,10 +25,12 @@
 #include "server/store.h"
 #include "tests/rules/test_rules.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +61,7 @@ typedef struct bench {
     app app;
     config cfg;
     char id[STORE_ID_MAX];
+    char dbname[64];
     volatile int stop;
     int readers;
     long reads;
@@ -72,7 +75,15 @@ typedef struct bench {
 typedef struct sizes {
     size_t saved_bytes;
     double clone_ms;
+    long copy_kib; /* heap one more copy of the game takes */
 } sizes;
+
+/* Bytes malloc has handed out and not had back, KiB. */
+static long heap_kib(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return (long)(mi.uordblks / 1024);
+}
 
 static void measure_fn(const actor_view *v, void *ctx)
 {
@@ -82,6 +93,10 @@ static void measure_fn(const actor_view *v, void *ctx)
     s->saved_bytes = text ? strlen(text) : 0;
     free(text);
     json_decref(saved);
+    long before = heap_kib();
+    engine_game *copy = engine_clone(v->game);
+    s->copy_kib = heap_kib() - before;
+    engine_free(copy);
     double t0 = now_ms();
     for (int i = 0; i < 20; i++)
         engine_free(engine_clone(v->game));
@@ -160,14 +175,24 @@ static double run_inputs(bench *b, int n, int units, uint64_t *version,
     return n / secs;
 }
 
+/* CPU seconds this process has used (every thread). */
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 /* ---- set-up ---- */
 
 /* A fresh database for this run; its URL into b->cfg. */
 static int fresh_database(bench *b, const char *base)
 {
-    char err[256], name[64], sql[128];
-    snprintf(name, sizeof name, "conclave_bench_%ld_%d", (long)time(NULL),
-             (int)getpid());
+    char err[256], sql[128];
+    const char *name = b->dbname;
+    snprintf(b->dbname, sizeof b->dbname, "conclave_bench_%ld_%d",
+             (long)time(NULL), (int)getpid());
     PGconn *c = db_connect(base, 5, err, sizeof err);
     if (!c) {
         fprintf(stderr, "cannot connect: %s\n", err);
@@ -246,7 +271,9 @@ int main(int argc, char **argv)
     actors_read(b.app.actors, b.id, measure_fn, &sz);
     uint64_t version = 0;
     double p50, p99, p50r, p99r;
+    double cpu0 = cpu_s();
     double alone = run_inputs(&b, inputs, units, &version, &p50, &p99);
+    double cpu_us = (cpu_s() - cpu0) * 1e6 / inputs;
 
     pthread_t th[64];
     for (int i = 0; i < readers; i++)
@@ -261,12 +288,14 @@ int main(int argc, char **argv)
            wait99 = pct(b.waits, b.nwaits, 99),
            waitmax = b.nwaits ? b.waits[b.nwaits - 1] : 0;
 
-    printf("units %d, saved state %.1f KiB, one engine_clone %.3f ms\n", units,
-           (double)sz.saved_bytes / 1024, sz.clone_ms);
+    printf("units %d, saved state %.1f KiB, one engine_clone %.3f ms, "
+           "%ld KiB of heap\n",
+           units, (double)sz.saved_bytes / 1024, sz.clone_ms, sz.copy_kib);
     printf("snapshot every %d inputs, %d workers\n", b.cfg.snapshot_every,
            b.cfg.workers);
-    printf("alone:        %.0f inputs/s (latency p50 %.3f ms, p99 %.3f ms)\n",
-           alone, p50, p99);
+    printf("alone:        %.0f inputs/s (latency p50 %.3f ms, p99 %.3f ms), "
+           "%.0f us CPU per input\n",
+           alone, p50, p99, cpu_us);
     printf("%d readers:    %.0f inputs/s (latency p50 %.3f ms, p99 %.3f ms)\n",
            readers, shared, p50r, p99r);
     if (readers)
@@ -276,5 +305,13 @@ int main(int argc, char **argv)
     actors_stop(b.app.actors);
     db_pool_destroy(b.app.db);
     free(b.waits);
+    PGconn *c = db_connect(base, 5, err, sizeof err);
+    if (c) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)",
+                 b.dbname);
+        PQclear(PQexec(c, sql));
+        PQfinish(c);
+    }
     return alone > 0 && shared > 0 ? 0 : 1;
 }
