@@ -30,6 +30,8 @@ LIB_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(ENGINE_SRC) $(SERVER_SRC) $(API_
               $(patsubst %.S,$(BUILD)/obj/%.o,$(ENGINE_ASM))
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+# Test-only rulesets (tests/rules), linked into unit tests and benchmarks.
+TRULES_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/rules/*.c))
 
 .PHONY: all run test unit asan lint format bench clean deps db migrate mutants
 all: $(BUILD)/conclave
@@ -50,7 +52,7 @@ $(BUILD)/libconclave.a: $(LIB_OBJ)
 $(BUILD)/conclave: $(BUILD)/obj/server/main.o $(BUILD)/libconclave.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libconclave.a
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TRULES_OBJ) $(BUILD)/libconclave.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -82,13 +84,13 @@ asan: deps
 lint:
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
 	    --inline-suppr --suppress=missingIncludeSystem \
-	    --include=/usr/include/jansson.h -I. engine server api tests/unit
+	    --include=/usr/include/jansson.h -I. engine server api tests/unit tests/rules
 	clang-tidy --quiet $(ENGINE_SRC) $(SERVER_SRC) server/main.c $(API_SRC) -- \
 	    -std=c11 -D_GNU_SOURCE -I. -I/usr/include/postgresql
 
 format:
 	clang-format -i $(ENGINE_SRC) $(SERVER_SRC) server/main.c $(API_SRC) \
-	    $(wildcard engine/*.h engine/rules/*/*.h server/*.h api/*.h tests/unit/*.[ch])
+	    $(wildcard engine/*.h engine/rules/*/*.h server/*.h api/*.h tests/unit/*.[ch] tests/rules/*.[ch])
 
 bench: deps $(BUILD)/conclave
 	@bash bench/run.sh
@@ -104,6 +106,17 @@ $(BUILD)/bench/loadgen: $(BENCH_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lcrypto -lm
 
 bench: $(BUILD)/bench/loadgen
+
+# The apply path on a big state (bench/apply/inputs.c), against the private
+# Postgres: `make bench-apply` (BENCH_APPLY_ARGS="units inputs readers").
+.PHONY: bench-apply
+bench-apply: $(BUILD)/bench/apply_inputs
+	@bash scripts/pg.sh start >/dev/null
+	DATABASE_URL="$$(bash scripts/pg.sh url)" $(BUILD)/bench/apply_inputs $(BENCH_APPLY_ARGS)
+
+$(BUILD)/bench/apply_inputs: $(BUILD)/obj/bench/apply/inputs.o $(TRULES_OBJ) $(BUILD)/libconclave.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 include tests/fuzz/fuzz.mk
 

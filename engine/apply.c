@@ -56,28 +56,18 @@ static int finish(engine_game *g, const undo *u, int rc, engine_error *e)
 /* Find open window id; 1 if found (copied to *out), 0 if not, -1 on OOM. */
 static int find_window(const engine_game *g, const char *id, engine_window *out)
 {
-    engine_window buf[16];
-    int n = engine_windows(g, buf, 16);
-    if (n > 16) {
-        engine_window *big = malloc((size_t)n * sizeof *big);
-        if (!big)
-            return -1;
-        n = engine_windows(g, big, n);
-        int found = 0;
-        for (int i = 0; i < n && !found; i++)
-            if (strcmp(big[i].id, id) == 0) {
-                *out = big[i];
-                found = 1;
-            }
-        free(big);
-        return found;
-    }
-    for (int i = 0; i < n; i++)
-        if (strcmp(buf[i].id, id) == 0) {
-            *out = buf[i];
-            return 1;
+    engine_window *list;
+    int n = game_windows(g, &list);
+    if (n < 0)
+        return -1;
+    int found = 0;
+    for (int i = 0; i < n && !found; i++)
+        if (strcmp(list[i].id, id) == 0) {
+            *out = list[i];
+            found = 1;
         }
-    return 0;
+    free(list);
+    return found;
 }
 
 /* Common checks for an input aimed at window in->window: it is open and has

@@ -199,9 +199,12 @@ typedef struct engine_bot_level {
  * call it from main before starting threads. Returns 0 or fills err. */
 int engine_init(engine_error *err);
 
-/* Add a ruleset the build does not list (a test's own example ruleset),
- * before engine_init and from main like it. Returns 0; ENGINE_ECONFLICT
- * after engine_init or past a few; ENGINE_EINVALID for a taken id. */
+/* Add a ruleset that is not in the build's list (the test-only rulesets of
+ * unit tests and benchmarks), before engine_init and from main like it. It
+ * can be found by engine_ruleset_find but is not in engine_rulesets (so
+ * clients never see it). Borrowed for the life of the process. Returns 0;
+ * ENGINE_ECONFLICT after engine_init or past 8; ENGINE_EINVALID for a
+ * missing or taken id. */
 int engine_register_ruleset(const engine_ruleset *rs, engine_error *err);
 /* Borrowed; NULL when unknown. */
 const engine_ruleset *engine_ruleset_find(const char *id);

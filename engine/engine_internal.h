@@ -77,6 +77,10 @@ void game_log_truncate(engine_game *g, size_t n);
 /* The held order of seat in window, or NULL. */
 pending_order *game_pending_find(const engine_game *g, const char *window,
                                  int seat);
+/* Every window open now, however many, in a malloc'd array with
+ * `submitted` filled (engine_windows_all); the count, 0 with *list NULL
+ * when none is open, or -1 on OOM. The one way the engine lists windows. */
+int game_windows(const engine_game *g, engine_window **list);
 /* Remove held orders whose window is no longer open. */
 void game_pending_prune(engine_game *g);
 /* Remove every held order of window. */

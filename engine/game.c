@@ -100,38 +100,56 @@ void game_pending_drop_window(engine_game *g, const char *window)
             pending_remove_at(g, i);
 }
 
-/* The ruleset's open windows into a caller buffer, growing to the heap when
- * there are more than fit. Returns the count, or -1 on OOM; *list is buf or
- * a malloc'd array the caller frees when it differs from buf. */
-static int list_windows(const engine_game *g, engine_window *buf, int max,
-                        engine_window **list)
+/* Fill `submitted` of sealed windows from the held orders. */
+static void fill_submitted(const engine_game *g, engine_window *list, int n)
 {
-    engine_window pw;
-    *list = buf;
+    for (int i = 0; i < n; i++) {
+        list[i].submitted = 0;
+        if (list[i].mode != ENGINE_SEALED)
+            continue;
+        for (size_t p = 0; p < g->npending; p++)
+            if (strcmp(g->pending[p].window, list[i].id) == 0)
+                list[i].submitted |= 1u << g->pending[p].seat;
+    }
+}
+
+/* Every window open now, however many, into a malloc'd array, `submitted`
+ * filled for sealed ones. Returns the count (0 with *list NULL when none is
+ * open) or -1 on OOM. */
+int game_windows(const engine_game *g, engine_window **list)
+{
+    *list = NULL;
     if (engine_is_over(g))
         return 0;
-    int n = g->rs->windows(g->state, buf, max);
-    int extra = prio_window(g, &pw); /* the core's priority window, last */
-    n = n < 0 ? 0 : n;
-    if (n + extra > max) {
-        engine_window *big = malloc((size_t)(n + extra) * sizeof *big);
-        if (!big)
+    int cap = 8;
+    for (;;) {
+        engine_window *buf = malloc((size_t)cap * sizeof *buf);
+        if (!buf)
             return -1;
-        int again = g->rs->windows(g->state, big, n);
-        n = again < n ? (again < 0 ? 0 : again) : n;
-        *list = big;
+        int n = g->rs->windows(g->state, buf, cap - 1);
+        n = n < 0 ? 0 : n;
+        if (n <= cap - 1) {
+            /* the core's priority window, if one is open, comes last */
+            n += prio_window(g, &buf[n]);
+            if (n == 0) {
+                free(buf);
+                return 0;
+            }
+            fill_submitted(g, buf, n);
+            *list = buf;
+            return n;
+        }
+        free(buf); /* more than we guessed: ask again with room for all */
+        cap = n + 1;
     }
-    if (extra)
-        (*list)[n++] = pw;
-    return n;
 }
 
 void game_pending_prune(engine_game *g)
 {
-    engine_window buf[16], *list;
+    engine_window *list;
     if (g->npending == 0)
         return;
-    int n = list_windows(g, buf, 16, &list);
+    int n = game_windows(g, &list);
     if (n < 0)
         return; /* keep them: dropping needs the list */
     for (size_t i = g->npending; i-- > 0;) {
@@ -142,8 +160,7 @@ void game_pending_prune(engine_game *g)
         if (!open)
             pending_remove_at(g, i);
     }
-    if (list != buf)
-        free(list);
+    free(list);
 }
 
 /* ------------------------------------------------------- ctx for rulesets */
@@ -292,46 +309,22 @@ fail:
 
 int engine_windows(const engine_game *g, engine_window *out, int max)
 {
-    engine_window buf[16], *list;
-    int n = list_windows(g, buf, 16, &list);
+    engine_window *list;
+    int n = game_windows(g, &list);
     if (n < 0)
         return 0;
-    for (int i = 0; i < n && i < max; i++) {
+    for (int i = 0; i < n && i < max; i++)
         out[i] = list[i];
-        out[i].submitted = 0;
-        if (list[i].mode != ENGINE_SEALED)
-            continue;
-        for (size_t p = 0; p < g->npending; p++)
-            if (strcmp(g->pending[p].window, list[i].id) == 0)
-                out[i].submitted |= 1u << g->pending[p].seat;
-    }
-    if (list != buf)
-        free(list);
+    free(list);
     return n;
 }
 
 engine_window *engine_windows_all(const engine_game *g, int *n)
 {
-    *n = 0;
-    int want = engine_windows(g, NULL, 0);
-    if (want <= 0)
-        return NULL;
-    for (;;) {
-        engine_window *list = malloc((size_t)want * sizeof *list);
-        if (!list)
-            return NULL;
-        int got = engine_windows(g, list, want);
-        if (got <= want) {
-            *n = got;
-            if (got == 0) {
-                free(list);
-                return NULL;
-            }
-            return list;
-        }
-        free(list); /* cannot happen for a const game; be safe anyway */
-        want = got;
-    }
+    engine_window *list;
+    int got = game_windows(g, &list);
+    *n = got > 0 ? got : 0;
+    return list;
 }
 
 json_t *engine_view(const engine_game *g, int seat)
@@ -361,14 +354,14 @@ json_t *engine_view(const engine_game *g, int seat)
 
 json_t *engine_legal(const engine_game *g, int seat)
 {
-    engine_window buf[16], *list;
+    engine_window *list = NULL;
     json_t *res = json_object(), *arr = json_array();
     json_object_set_new(res, "windows", arr);
     if (!res || !arr)
         goto fail;
     if (seat < 0 || seat >= g->seats)
         return res;
-    int n = list_windows(g, buf, 16, &list);
+    int n = game_windows(g, &list);
     if (n < 0)
         goto fail;
     for (int i = 0; i < n; i++) {
@@ -387,8 +380,7 @@ json_t *engine_legal(const engine_game *g, int seat)
             json_string(list[i].mode == ENGINE_SEALED ? "sealed" : "open"));
         json_array_append_new(arr, l);
     }
-    if (list != buf)
-        free(list);
+    free(list);
     return res;
 fail:
     json_decref(res);
@@ -398,13 +390,13 @@ fail:
 int engine_bot_action(const engine_game *g, int seat, const char *level,
                       engine_rng *rng, engine_input *out, engine_error *err)
 {
-    engine_window buf[16], *list;
+    engine_window *list;
     int rc = 1; /* not yet decided */
     if (engine_is_over(g))
         return engine_fail(err, ENGINE_EOVER, "", "the game is over");
     if (seat < 0 || seat >= g->seats)
         return engine_fail(err, ENGINE_EFORBIDDEN, "seat", "no seat %d", seat);
-    int n = list_windows(g, buf, 16, &list);
+    int n = game_windows(g, &list);
     if (n < 0)
         return engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
     for (int i = 0; i < n && rc > 0; i++) {
@@ -434,8 +426,7 @@ int engine_bot_action(const engine_game *g, int seat, const char *level,
             engine_rng_bytes(rng, out->nonce, ENGINE_NONCE_BYTES);
         rc = 0;
     }
-    if (list != buf)
-        free(list);
+    free(list);
     if (rc > 0)
         rc = engine_fail(err, ENGINE_ECONFLICT, "", "seat %d has nothing to do",
                          seat);

@@ -26,48 +26,42 @@ static const engine_ruleset *const registry[] = {
 };
 
 #define NRULESETS (sizeof registry / sizeof registry[0])
-#define NEXTRA 4
 
-/* Set before and by engine_init, before any thread starts; read-only
- * afterwards. `all` is registry then the rulesets engine_register_ruleset
- * added (test-only ones). */
+/* Rulesets a test or benchmark program adds (engine_register_ruleset);
+ * like `initialized`, written before any thread starts, read-only
+ * afterwards. */
+#define EXTRA_MAX 8
+static const engine_ruleset *extra[EXTRA_MAX];
+static size_t nextra;
+
+/* Set once by engine_init, before any thread starts; read-only afterwards. */
 static int initialized;
-static const engine_ruleset *all[NRULESETS + NEXTRA];
-static size_t nall;
-
-static void fill_builtin(void)
-{
-    if (nall == 0)
-        for (size_t i = 0; i < NRULESETS; i++)
-            all[nall++] = registry[i];
-}
-
-int engine_register_ruleset(const engine_ruleset *rs, engine_error *err)
-{
-    fill_builtin();
-    if (initialized || nall == NRULESETS + NEXTRA)
-        return engine_fail(err, ENGINE_ECONFLICT, "",
-                           "register rulesets before engine_init, at most %d",
-                           NEXTRA);
-    if (!rs || !rs->id || engine_ruleset_find(rs->id))
-        return engine_fail(err, ENGINE_EINVALID, "id",
-                           "a ruleset needs an id no other one has");
-    all[nall++] = rs;
-    return 0;
-}
 
 int registry_ready(void)
 {
     return initialized;
 }
 
+int engine_register_ruleset(const engine_ruleset *rs, engine_error *err)
+{
+    if (initialized || nextra == EXTRA_MAX)
+        return engine_fail(err, ENGINE_ECONFLICT, "",
+                           "register rulesets before engine_init, at most %d",
+                           EXTRA_MAX);
+    if (!rs || !rs->id || engine_ruleset_find(rs->id))
+        return engine_fail(err, ENGINE_EINVALID, "id",
+                           "a ruleset needs an id no other one has");
+    extra[nextra++] = rs;
+    return 0;
+}
+
 int engine_init(engine_error *err)
 {
     if (initialized)
         return 0;
-    fill_builtin();
-    for (size_t i = 0; i < nall; i++) {
-        const engine_ruleset *rs = all[i];
+    for (size_t i = 0; i < NRULESETS + nextra; i++) {
+        const engine_ruleset *rs =
+            i < NRULESETS ? registry[i] : extra[i - NRULESETS];
         if (!rs->init)
             continue;
         engine_error e = {0};
@@ -83,18 +77,19 @@ int engine_init(engine_error *err)
 
 const engine_ruleset *engine_ruleset_find(const char *id)
 {
-    fill_builtin();
-    for (size_t i = 0; id && i < nall; i++)
-        if (strcmp(all[i]->id, id) == 0)
-            return all[i];
+    for (size_t i = 0; id && i < NRULESETS; i++)
+        if (strcmp(registry[i]->id, id) == 0)
+            return registry[i];
+    for (size_t i = 0; id && i < nextra; i++)
+        if (strcmp(extra[i]->id, id) == 0)
+            return extra[i];
     return NULL;
 }
 
 const engine_ruleset *const *engine_rulesets(size_t *n)
 {
-    fill_builtin();
-    *n = nall;
-    return all;
+    *n = NRULESETS;
+    return registry;
 }
 
 json_t *engine_ruleset_describe(const engine_ruleset *rs)

@@ -4,11 +4,44 @@
  *
  * Locking: A->map_lock guards the hash map, actor refs and A->count;
  * A->run_lock guards the run queue and `stopping`; a->lock guards the
- * actor's mailbox, `scheduled`, and the committed state readers see
- * (game, meta, version, deadlines, loaded). Only the worker that holds an
- * actor's `scheduled` token changes its state, so it reads the live game
- * without the lock and takes the lock only to swap in a new version. Lock
- * order: map_lock, then a->lock, then run_lock.
+ * actor's mailbox and `scheduled`; a->state (a read-write lock that prefers
+ * writers) guards what readers see: game, meta, version, deadlines, loaded.
+ * Only the worker that holds an actor's `scheduled` token changes its
+ * state, so it reads the game without a lock and takes a->state for writing
+ * only to change it. Lock order: map_lock, then a->lock, then run_lock;
+ * a->state is taken on its own (nothing else is locked while it is held
+ * but the metrics and the log), so a mailbox never waits for a commit.
+ *
+ * Two copies of each game: a->game is the committed state readers see
+ * (under a->state); a->work is the worker's, which only the worker touches
+ * and which runs one input ahead while a commit is in flight. Each
+ * committed input is applied to both: applying an input is cheap, copying
+ * a big game is not (docs/performance.md), and readers then wait only for
+ * that second apply, never for the database.
+ *
+ * The commit path (apply_input and the steps it calls):
+ *  1. refuse_early: a game that is over, a stale If-Match.
+ *  2. prepare_input: the player's input, or the bot's chosen move (chosen
+ *     on a->work).
+ *  3. apply_to_work: engine_apply on a->work, no lock, no copy. A refused
+ *     input leaves it unchanged (the engine's contract), so there is
+ *     nothing to undo; if the store had moved on (another process) the
+ *     actor catches up and validates once more. ENGINE_EINTERNAL may leave
+ *     it half-applied: it is restored from a->game.
+ *  4. commit_work: append to the store with the expected version (windows,
+ *     end of game and hash come from a->work). On a commit, the same input
+ *     is applied to a->game under the write lock and the version moves on:
+ *     readers see the new state only once the store has it.
+ *  5. after_commit: NOTIFY (after the commit, in a transaction of its own,
+ *     so the notify lock does not serialise commits), deadlines, the
+ *     answer, a snapshot every N versions, the listener (the hub), bot
+ *     moves.
+ *  6. A failed commit (version conflict, database error) leaves a->work
+ *     holding an input the store refused: it is restored from a->game, the
+ *     last committed form, which readers saw all along. On a conflict the
+ *     actor then catches up from the store and validates the input again
+ *     (ATTEMPTS times at most), so it is never applied twice; on a
+ *     database error the caller gets 503.
  */
 #include "server/actor.h"
 
@@ -22,8 +55,8 @@
 #include <time.h>
 
 #define MAP_BUCKETS 4096
-#define BATCH 16      /* messages per turn before an actor yields */
-#define ATTEMPTS 5    /* catch-up retries on version conflicts */
+#define BATCH 16   /* messages per turn before an actor yields */
+#define ATTEMPTS 5 /* catch-up retries on version conflicts */
 #define DB_WAIT_MS 2000
 
 typedef enum { MSG_INPUT, MSG_BOT, MSG_CATCHUP, MSG_LOAD } msg_kind;
@@ -44,18 +77,20 @@ typedef struct msg {
 
 typedef struct actor {
     char id[STORE_ID_MAX];
-    pthread_mutex_t lock;
+    pthread_mutex_t lock; /* mailbox and `scheduled` */
     msg *head, *tail;
     int scheduled;
-    int refs;         /* map_lock */
-    int pins;         /* map_lock: subscribers here; pinned games stay */
-    int loaded;       /* 0 not yet, 1 loaded, -1 no such game */
-    engine_game *game;
+    int refs;               /* map_lock */
+    int pins;               /* map_lock: subscribers here; pinned games stay */
+    pthread_rwlock_t state; /* loaded, game, meta, version, deadlines */
+    int loaded;        /* 0 not yet (or dropped), 1 loaded, -1 no such game */
+    engine_game *game; /* committed: what readers see */
     store_game meta;
     uint64_t version;
     json_t *deadlines;
     double last_used;
-    engine_rng bot_rng; /* bots' choices; not part of any game state */
+    engine_game *work;      /* the worker's copy (no lock): see the top */
+    engine_rng bot_rng;     /* bots' choices; not part of any game state */
     struct actor *next_run; /* run_lock */
     struct actor *next_map; /* map_lock */
 } actor;
@@ -106,6 +141,13 @@ static actor *actor_get(actors *A, const char *id)
         if (a) {
             snprintf(a->id, sizeof a->id, "%s", id);
             pthread_mutex_init(&a->lock, NULL);
+            pthread_rwlockattr_t at;
+            pthread_rwlockattr_init(&at);
+            /* A commit must not starve behind a stream of readers. */
+            pthread_rwlockattr_setkind_np(
+                &at, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+            pthread_rwlock_init(&a->state, &at);
+            pthread_rwlockattr_destroy(&at);
             uint8_t key[32];
             if (RAND_bytes(key, sizeof key) != 1)
                 abort();
@@ -145,9 +187,11 @@ static void actor_free(actor *a)
         msg_free(m);
     }
     engine_free(a->game);
+    engine_free(a->work);
     store_game_clear(&a->meta);
     json_decref(a->deadlines);
     pthread_mutex_destroy(&a->lock);
+    pthread_rwlock_destroy(&a->state);
     free(a);
 }
 
@@ -197,13 +241,43 @@ static void reply_set(actor_reply *r, srv_kind kind, const char *field,
 static srv_kind engine_status(int code)
 {
     switch (code) {
-    case ENGINE_EINVALID: return SRV_INVALID;
-    case ENGINE_ECONFLICT: return SRV_CONFLICT;
-    case ENGINE_EFORBIDDEN: return SRV_FORBIDDEN;
-    case ENGINE_ENOTFOUND: return SRV_NOT_FOUND;
-    case ENGINE_EOVER: return SRV_CONFLICT;
-    default: return SRV_INTERNAL;
+    case ENGINE_EINVALID:
+        return SRV_INVALID;
+    case ENGINE_ECONFLICT:
+    case ENGINE_EOVER:
+        return SRV_CONFLICT;
+    case ENGINE_EFORBIDDEN:
+        return SRV_FORBIDDEN;
+    case ENGINE_ENOTFOUND:
+        return SRV_NOT_FOUND;
+    default:
+        return SRV_INTERNAL;
     }
+}
+
+/* ------------------------------------------------------------ windows -- */
+
+/* Every open window of g (engine_windows_all). Returns the count, or -1
+ * when memory ran out (then *w is NULL). */
+static int open_windows(const engine_game *g, engine_window **w)
+{
+    int n;
+    *w = engine_windows_all(g, &n);
+    if (!*w && engine_windows(g, NULL, 0) > 0)
+        return -1;
+    return n;
+}
+
+/* The seats some open window still waits on (a bitmask). */
+static uint32_t waiting_seats(const engine_game *g)
+{
+    engine_window *w;
+    int n = open_windows(g, &w);
+    uint32_t waiting = 0;
+    for (int i = 0; i < n; i++)
+        waiting |= w[i].seats & ~w[i].submitted;
+    free(w);
+    return waiting;
 }
 
 /* ----------------------------------------------------------- loading -- */
@@ -247,13 +321,73 @@ static void refresh_deadlines(actor *a, PGconn *c)
         d = json_object();
     else if (store_load_deadlines(c, a->id, &d) != STORE_OK)
         return;
-    pthread_mutex_lock(&a->lock);
+    pthread_rwlock_wrlock(&a->state);
     json_decref(a->deadlines);
     a->deadlines = d;
-    pthread_mutex_unlock(&a->lock);
+    pthread_rwlock_unlock(&a->state);
 }
 
-/* Load game, snapshot and inputs. Fills r and returns -1 on failure. */
+/* Drop the game from memory; it is rebuilt from the store on next use.
+ * Called with a->state held for writing. */
+static void forget_game(actor *a)
+{
+    engine_free(a->game);
+    a->game = NULL;
+    engine_free(a->work);
+    a->work = NULL;
+    store_game_clear(&a->meta);
+    a->loaded = 0;
+}
+
+/* The game as the store has it: the latest usable snapshot, then the
+ * inputs after it. Fills *g and *version, or returns -1 with r filled. */
+static int rebuild_game(PGconn *c, const store_game *meta, engine_game **g,
+                        uint64_t *version, actor_reply *r)
+{
+    json_t *snap = NULL;
+    store_input *inputs = NULL;
+    size_t n = 0;
+    engine_error err = {0};
+    *g = NULL;
+    *version = 0;
+    if (store_load_snapshot(c, meta->game_id, &snap, version) != STORE_OK)
+        goto db_fail;
+    if (snap) {
+        *g = engine_load(snap, &err);
+        json_decref(snap);
+        if (!*g)
+            *version = 0; /* unusable snapshot: replay everything */
+    }
+    if (!*g)
+        *g = engine_create(meta->ruleset, meta->game_id, meta->options,
+                           meta->seats, meta->seed, &err);
+    if (!*g) {
+        log_error(
+            "game_create_failed",
+            json_pack("{ss ss}", "game", meta->game_id, "error", err.msg));
+        reply_set(r, SRV_INTERNAL, NULL, "the game cannot be rebuilt");
+        return -1;
+    }
+    if (store_load_inputs(c, meta->game_id, *version, &inputs, &n) != STORE_OK)
+        goto db_fail;
+    int rc = apply_stored(*g, inputs, n, version);
+    store_inputs_free(inputs, n);
+    if (rc != 0) {
+        engine_free(*g);
+        *g = NULL;
+        reply_set(r, SRV_INTERNAL, NULL, "the game's inputs do not replay");
+        return -1;
+    }
+    return 0;
+db_fail:
+    engine_free(*g);
+    *g = NULL;
+    reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
+    return -1;
+}
+
+/* Load game, snapshot and inputs unless held. Fills r and returns -1 on
+ * failure. */
 static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
 {
     if (a->loaded == 1)
@@ -261,7 +395,9 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
     store_game meta;
     int rc = store_load_game(c, a->id, &meta);
     if (rc == STORE_ENOTFOUND) {
+        pthread_rwlock_wrlock(&a->state);
         a->loaded = -1;
+        pthread_rwlock_unlock(&a->state);
         reply_set(r, SRV_NOT_FOUND, NULL, "no such game");
         return -1;
     }
@@ -269,80 +405,48 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
         reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
         return -1;
     }
-    json_t *snap = NULL;
+    engine_game *g = NULL, *work = NULL;
     uint64_t version = 0;
-    store_input *inputs = NULL;
-    size_t n = 0;
-    engine_game *g = NULL;
-    engine_error err = {0};
-    if (store_load_snapshot(c, a->id, &snap, &version) != STORE_OK)
-        goto db_fail;
-    if (snap) {
-        g = engine_load(snap, &err);
-        json_decref(snap);
-        if (!g)
-            version = 0; /* unusable snapshot: replay everything */
-    }
-    if (!g)
-        g = engine_create(meta.ruleset, meta.game_id, meta.options,
-                          meta.seats, meta.seed, &err);
-    if (!g) {
-        log_error("game_create_failed",
-                  json_pack("{ss ss}", "game", a->id, "error", err.msg));
-        reply_set(r, SRV_INTERNAL, NULL, "the game cannot be rebuilt");
-        store_game_clear(&meta);
-        return -1;
-    }
-    if (store_load_inputs(c, a->id, version, &inputs, &n) != STORE_OK)
-        goto db_fail;
-    if (apply_stored(g, inputs, n, &version) != 0) {
-        store_inputs_free(inputs, n);
+    if (rebuild_game(c, &meta, &g, &version, r) != 0 ||
+        !(work = engine_clone(g))) {
+        if (g && !work)
+            reply_set(r, SRV_UNAVAILABLE, NULL, "out of memory");
         engine_free(g);
         store_game_clear(&meta);
-        reply_set(r, SRV_INTERNAL, NULL, "the game's inputs do not replay");
         return -1;
     }
-    store_inputs_free(inputs, n);
-    pthread_mutex_lock(&a->lock);
+    pthread_rwlock_wrlock(&a->state);
     a->game = g;
+    a->work = work;
     a->meta = meta;
     a->version = version;
     a->loaded = 1;
-    pthread_mutex_unlock(&a->lock);
+    pthread_rwlock_unlock(&a->state);
     if (strcmp(a->meta.clock_mode, "none") != 0 &&
         strcmp(a->meta.status, "running") == 0) {
-        engine_window w[16];
-        int nw = engine_windows(g, w, 16);
-        store_sync_deadlines(c, a->id, w, nw > 16 ? 16 : nw,
-                             a->meta.clock_seconds);
+        engine_window *w;
+        int nw = open_windows(g, &w);
+        if (nw >= 0) /* out of memory: keep the rows as they are */
+            store_sync_deadlines(c, a->id, w, nw, a->meta.clock_seconds);
+        free(w);
     }
     refresh_deadlines(a, c);
     metrics_count("conclave_games_loaded_total", "Games loaded into memory.",
                   1);
     return 0;
-db_fail:
-    engine_free(g);
-    store_game_clear(&meta);
-    reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
-    return -1;
 }
 
-/* Swap in g as the committed state at version; frees the old one. */
-static void commit_state(actor *a, engine_game *g, uint64_t version)
+/* Record the end of the game in meta once the engine says it is over.
+ * Called with a->state held for writing. */
+static void note_status(actor *a)
 {
-    pthread_mutex_lock(&a->lock);
-    engine_game *old = a->game;
-    a->game = g;
-    a->version = version;
-    if (engine_is_over(g)) {
-        json_t *res = engine_result(g);
-        int aborted = json_is_true(json_object_get(res, "aborted"));
-        snprintf(a->meta.status, sizeof a->meta.status, "%s",
-                 aborted ? "aborted" : "finished");
-        json_decref(res);
-    }
-    pthread_mutex_unlock(&a->lock);
-    engine_free(old);
+    if (!engine_is_over(a->game))
+        return;
+    json_t *res = engine_result(a->game);
+    int aborted = json_is_true(json_object_get(res, "aborted"));
+    snprintf(a->meta.status, sizeof a->meta.status, "%s",
+             aborted ? "aborted" : "finished");
+    json_decref(res);
 }
 
 static void publish(actors *A, actor *a)
@@ -351,7 +455,9 @@ static void publish(actors *A, actor *a)
         A->listener(A->listener_ctx, a->id, a->version);
 }
 
-/* Load inputs committed elsewhere after our version and apply them. */
+/* Load inputs committed elsewhere after our version and apply them to both
+ * copies. A refused one means our copies disagree with the store: the game
+ * is dropped and reloaded on next use. */
 static int catch_up(actors *A, actor *a, PGconn *c)
 {
     store_input *inputs = NULL;
@@ -364,25 +470,35 @@ static int catch_up(actors *A, actor *a, PGconn *c)
     }
     metrics_count("conclave_catch_ups_total",
                   "Times a held game loaded inputs committed elsewhere.", 1);
-    engine_game *g = engine_clone(a->game);
-    uint64_t version = a->version;
-    int rc = g ? apply_stored(g, inputs, n, &version) : -1;
-    store_inputs_free(inputs, n);
-    if (rc != 0) {
-        engine_free(g);
-        /* Our copy disagrees with the store: drop it; reload on next use. */
-        pthread_mutex_lock(&a->lock);
-        engine_free(a->game);
-        a->game = NULL;
-        store_game_clear(&a->meta);
-        a->loaded = 0;
-        pthread_mutex_unlock(&a->lock);
-        return -1;
+    uint64_t version = a->version, again = a->version;
+    int rc = apply_stored(a->work, inputs, n, &version);
+    pthread_rwlock_wrlock(&a->state);
+    if (rc == 0)
+        rc = apply_stored(a->game, inputs, n, &again);
+    if (rc == 0) {
+        a->version = version;
+        note_status(a);
+    } else {
+        forget_game(a);
     }
-    commit_state(a, g, version);
+    pthread_rwlock_unlock(&a->state);
+    store_inputs_free(inputs, n);
+    if (rc != 0)
+        return -1;
     refresh_deadlines(a, c);
     publish(A, a);
     return 0;
+}
+
+/* Whether the store holds versions of the game we have not applied. */
+static int behind_store(actor *a, PGconn *c)
+{
+    store_game fresh;
+    if (store_load_game(c, a->id, &fresh) != STORE_OK)
+        return 0;
+    uint64_t v = fresh.version;
+    store_game_clear(&fresh);
+    return v > a->version;
 }
 
 /* ---------------------------------------------------------------- bots -- */
@@ -401,33 +517,14 @@ static void post_bot(actors *A, actor *a, int seat)
     enqueue(A, a, m);
 }
 
-/* Whether some open window still waits on seat. */
-static int seat_waiting(const engine_game *g, int seat)
-{
-    engine_window w[8];
-    int n = engine_windows(g, w, 8);
-    for (int i = 0; i < n && i < 8; i++)
-        if ((w[i].seats & ~w[i].submitted) >> seat & 1)
-            return 1;
-    return 0;
-}
-
 /* Queue a move for every bot seat the open windows wait on. */
 static void schedule_bots(actors *A, actor *a)
 {
-    if (!a->game || engine_is_over(a->game))
+    if (!a->work || engine_is_over(a->work))
         return;
-    engine_window w[8];
-    int n = engine_windows(a->game, w, 8);
-    uint32_t due = 0;
-    for (int i = 0; i < n && i < 8; i++) {
-        uint32_t waiting = w[i].seats & ~w[i].submitted;
-        for (int s = 0; s < a->meta.seats; s++)
-            if ((waiting >> s & 1) && a->meta.seat_bot[s][0])
-                due |= 1u << s;
-    }
+    uint32_t waiting = waiting_seats(a->work);
     for (int s = 0; s < a->meta.seats; s++)
-        if (due >> s & 1)
+        if ((waiting >> s & 1) && a->meta.seat_bot[s][0])
             post_bot(A, a, s);
 }
 
@@ -436,7 +533,7 @@ static void schedule_bots(actors *A, actor *a)
 static void maybe_snapshot(actors *A, actor *a, PGconn *c)
 {
     int every = A->app->cfg->snapshot_every;
-    if (every <= 0 || a->version % (uint64_t)every != 0)
+    if (!a->game || every <= 0 || a->version % (uint64_t)every != 0)
         return;
     json_t *state = engine_save(a->game);
     uint8_t h[ENGINE_HASH_BYTES];
@@ -476,151 +573,281 @@ static int idempotent_answer(actor *a, PGconn *c, const actor_request *rq,
     return 1;
 }
 
+/* A repeated play with an Idempotency-Key gets its first answer. */
+static int answered_before(actor *a, PGconn *c, const actor_request *rq,
+                           actor_reply *r)
+{
+    return rq->idem_key[0] && idempotent_answer(a, c, rq, r);
+}
+
+/* Step 1: refuse what needs no engine. 1 when r is the answer. */
+static int refuse_early(actor *a, PGconn *c, const actor_request *rq,
+                        actor_reply *r)
+{
+    if (strcmp(a->meta.status, "running") != 0) {
+        if (!answered_before(a, c, rq, r))
+            reply_set(r, SRV_CONFLICT, NULL, "the game is over");
+        return 1;
+    }
+    if (rq->if_match >= 0 && (uint64_t)rq->if_match != a->version) {
+        if (!answered_before(a, c, rq, r)) {
+            reply_set(r, SRV_PRECONDITION, NULL,
+                      "the game has moved on since the version in If-Match");
+            r->version = a->version;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* An input ready for the engine, and what it owns. */
+typedef struct prepared {
+    engine_input in;
+    json_t *bot_payload; /* a bot's chosen move (owned), or NULL */
+} prepared;
+
+/* Step 2: the engine input for rq; for a bot, its move. rq->window and
+ * rq->kind are set to the move's. 1 when r is the answer (a bot with
+ * nothing to do). */
+static int prepare_input(actor *a, actor_request *rq, int is_bot, prepared *p,
+                         actor_reply *r)
+{
+    memset(p, 0, sizeof *p);
+    p->in.seat = rq->seat;
+    if (!is_bot) {
+        p->in.kind = rq->kind;
+        p->in.window = rq->window[0] ? rq->window : NULL;
+        p->in.payload = rq->payload;
+        if (rq->kind == ENGINE_ORDER &&
+            RAND_bytes(p->in.nonce, ENGINE_NONCE_BYTES) != 1)
+            abort();
+        return 0;
+    }
+    engine_error err = {0};
+    if (!(waiting_seats(a->work) >> rq->seat & 1) ||
+        engine_bot_action(a->work, rq->seat, a->meta.seat_bot[rq->seat],
+                          &a->bot_rng, &p->in, &err) != 0) {
+        reply_set(r, SRV_OK, NULL, NULL); /* acted meanwhile, or nothing to do */
+        return 1;
+    }
+    p->bot_payload = (json_t *)p->in.payload;
+    if (p->in.window)
+        snprintf(rq->window, sizeof rq->window, "%s", p->in.window);
+    rq->kind = p->in.kind;
+    p->in.window = rq->window;
+    return 0;
+}
+
+/* Make a->work equal to a->game again (the last committed form), after
+ * an input the store did not take. -1 when memory ran out: the game is
+ * then dropped, to be rebuilt from the store on next use. */
+static int restore_work(actor *a)
+{
+    engine_free(a->work);
+    a->work = engine_clone(a->game);
+    if (a->work)
+        return 0;
+    pthread_rwlock_wrlock(&a->state);
+    forget_game(a);
+    pthread_rwlock_unlock(&a->state);
+    return -1;
+}
+
+/* Step 3: engine_apply on a->work. Readers never see a->work, so no lock
+ * is taken. On a refusal the copy is unchanged, except after
+ * ENGINE_EINTERNAL (maybe half-applied), when it is restored. */
+static int apply_to_work(actor *a, const engine_input *in,
+                         engine_receipt *receipt, engine_error *err)
+{
+    int rc = engine_apply(a->work, in, receipt, err);
+    if (rc == ENGINE_EINTERNAL)
+        restore_work(a);
+    return rc;
+}
+
+/* The store took the input: apply it to a->game too, under the write lock,
+ * and move the version on. Applying it again cannot fail but for memory;
+ * then a->game becomes a copy of a->work (equal by now), or is dropped. */
+static void publish_committed(actor *a, const engine_input *in)
+{
+    engine_error err = {0};
+    pthread_rwlock_wrlock(&a->state);
+    if (engine_apply(a->game, in, NULL, &err) != 0) {
+        log_error("second_apply_failed",
+                  json_pack("{ss ss}", "game", a->id, "error", err.msg));
+        engine_free(a->game);
+        a->game = engine_clone(a->work);
+    }
+    a->version++;
+    if (a->game)
+        note_status(a);
+    else
+        forget_game(a);
+    pthread_rwlock_unlock(&a->state);
+}
+
+/* What one append writes besides the input, built from the applied game. */
+typedef struct commit_record {
+    store_input stored;
+    store_append ap;
+    engine_window *windows; /* owned; only for a game with a clock */
+    int oom;                /* the windows could not be listed */
+    json_t *response, *result;
+    char final_hash[2 * ENGINE_HASH_BYTES + 1];
+} commit_record;
+
+/* Fill cr for the input just applied to a->work (at a->version + 1). */
+static void commit_record_init(commit_record *cr, const actor *a,
+                               const actor_request *rq, const engine_input *in)
+{
+    memset(cr, 0, sizeof *cr);
+    int clocked = strcmp(a->meta.clock_mode, "none") != 0;
+    int nw = clocked ? open_windows(a->work, &cr->windows) : 0;
+    cr->oom = nw < 0; /* the deadline rows must not be lost to an OOM */
+    int over = engine_is_over(a->work);
+    cr->result = over ? engine_result(a->work) : NULL;
+    if (over) {
+        uint8_t h[ENGINE_HASH_BYTES];
+        engine_hash(a->work, h);
+        engine_hex(h, sizeof h, cr->final_hash);
+    }
+    cr->stored = (store_input){.seq = a->version + 1,
+                               .seat = in->seat,
+                               .kind = in->kind,
+                               .payload = (json_t *)in->payload,
+                               .has_nonce = in->kind == ENGINE_ORDER};
+    snprintf(cr->stored.window, sizeof cr->stored.window, "%s",
+             in->window ? in->window : "");
+    memcpy(cr->stored.nonce, in->nonce, ENGINE_NONCE_BYTES);
+    cr->response = json_pack("{sI}", "version", (json_int_t)a->version + 1);
+    cr->ap = (store_append){
+        .game_id = a->id,
+        .expected_version = a->version,
+        .input = &cr->stored,
+        .idem_key = rq->idem_key[0] ? rq->idem_key : NULL,
+        .request_hash = rq->request_hash,
+        .response = cr->response,
+        .windows = cr->windows,
+        .nwindows = nw < 0 ? 0 : nw,
+        .clock_seconds = clocked ? a->meta.clock_seconds : 0,
+        .final_status = !over ? NULL
+                        : json_is_true(json_object_get(cr->result, "aborted"))
+                            ? "aborted"
+                            : "finished",
+        .result = cr->result,
+        .final_hash = over ? cr->final_hash : NULL,
+    };
+}
+
+static void commit_record_clear(commit_record *cr)
+{
+    free(cr->windows);
+    json_decref(cr->response);
+    json_decref(cr->result);
+}
+
+/* Step 4: append the input applied to a->work. STORE_OK: committed, and
+ * applied to what readers see. Otherwise a->work is restored (step 6).
+ * *clocked is set when the game has deadlines to refresh. */
+static int commit_work(actor *a, PGconn *c, const actor_request *rq,
+                       const engine_input *in, int *clocked)
+{
+    commit_record cr;
+    commit_record_init(&cr, a, rq, in);
+    int rc = cr.oom ? STORE_EDB : store_append_input(c, &cr.ap);
+    *clocked = cr.ap.clock_seconds > 0;
+    commit_record_clear(&cr);
+    if (rc == STORE_OK)
+        publish_committed(a, in);
+    else
+        restore_work(a);
+    return rc;
+}
+
+/* Step 5: everything that follows a commit. */
+static void after_commit(actors *A, actor *a, PGconn *c, int clocked,
+                         const engine_input *in, const engine_receipt *receipt,
+                         actor_reply *r)
+{
+    metrics_count("conclave_inputs_total", "Inputs committed.", 1);
+    store_notify_version(c, a->id, a->version);
+    if (clocked)
+        refresh_deadlines(a, c);
+    reply_set(r, SRV_OK, NULL, NULL);
+    r->version = a->version;
+    if (in->kind == ENGINE_ORDER) {
+        r->has_receipt = 1;
+        r->receipt = *receipt;
+    }
+    maybe_snapshot(A, a, c);
+    publish(A, a);
+    schedule_bots(A, a);
+}
+
+/* A refused input: if our copy was behind the store, catch up and say
+ * "retry" (1); otherwise answer with the engine's refusal (0). */
+static int after_refusal(actors *A, actor *a, PGconn *c,
+                         const actor_request *rq, int attempt, int rc,
+                         const engine_error *err, actor_reply *r)
+{
+    if (answered_before(a, c, rq, r))
+        return 0;
+    /* Our copy may be behind another process: catch up, retry. */
+    if (rc != ENGINE_EINTERNAL && attempt == 0 && behind_store(a, c) &&
+        catch_up(A, a, c) == 0)
+        return 1;
+    reply_set(r, engine_status(rc), err->field, err->msg);
+    r->version = a->version;
+    return 0;
+}
+
+/* Step 6 for a version conflict, a->work restored: catch up with the
+ * store (or reload, when the copies were dropped) and say "retry" (1), or
+ * answer (0). */
+static int after_conflict(actors *A, actor *a, PGconn *c,
+                          const actor_request *rq, actor_reply *r)
+{
+    metrics_count("conclave_append_conflicts_total",
+                  "Appends refused because the version moved on.", 1);
+    if (answered_before(a, c, rq, r))
+        return 0;
+    if ((a->loaded == 1 && catch_up(A, a, c) == 0) ||
+        ensure_loaded(a, c, r) == 0)
+        return 1;
+    reply_set(r, SRV_UNAVAILABLE, NULL, "the game could not be reloaded");
+    return 0;
+}
+
+/* Validate, apply and commit one input (see the top of this file). */
 static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
                         int is_bot, actor_reply *r)
 {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-        if (strcmp(a->meta.status, "running") != 0) {
-            if (rq->idem_key[0] && idempotent_answer(a, c, rq, r))
-                return;
-            reply_set(r, SRV_CONFLICT, NULL, "the game is over");
+        prepared p;
+        if (refuse_early(a, c, rq, r) || prepare_input(a, rq, is_bot, &p, r))
             return;
-        }
-        if (rq->if_match >= 0 && (uint64_t)rq->if_match != a->version) {
-            if (rq->idem_key[0] && idempotent_answer(a, c, rq, r))
-                return;
-            reply_set(r, SRV_PRECONDITION, NULL,
-                      "the game has moved on since the version in If-Match");
-            r->version = a->version;
-            return;
-        }
-        json_t *bot_payload = NULL;
-        engine_input in = {0};
-        engine_error err = {0};
-        if (is_bot) {
-            in.seat = rq->seat;
-            if (!seat_waiting(a->game, rq->seat)) {
-                reply_set(r, SRV_OK, NULL, NULL); /* acted meanwhile */
-                return;
-            }
-            if (engine_bot_action(a->game, rq->seat,
-                                  a->meta.seat_bot[rq->seat], &a->bot_rng,
-                                  &in, &err) != 0) {
-                reply_set(r, SRV_OK, NULL, NULL); /* nothing to do */
-                return;
-            }
-            bot_payload = (json_t *)in.payload;
-            if (in.window)
-                snprintf(rq->window, sizeof rq->window, "%s", in.window);
-            rq->kind = in.kind;
-            in.window = rq->window;
-        } else {
-            in.seat = rq->seat;
-            in.kind = rq->kind;
-            in.window = rq->window[0] ? rq->window : NULL;
-            in.payload = rq->payload;
-            if (rq->kind == ENGINE_ORDER &&
-                RAND_bytes(in.nonce, ENGINE_NONCE_BYTES) != 1)
-                abort();
-        }
-        engine_game *g = engine_clone(a->game);
         engine_receipt receipt;
-        int rc = g ? engine_apply(g, &in, &receipt, &err) : ENGINE_EINTERNAL;
+        engine_error err = {0};
+        int rc = apply_to_work(a, &p.in, &receipt, &err);
         if (rc != 0) {
-            engine_free(g);
-            json_decref(bot_payload);
-            if (rq->idem_key[0] && idempotent_answer(a, c, rq, r))
-                return;
-            /* Our copy may be behind another process: catch up, retry. */
-            store_game fresh;
-            if (attempt == 0 && store_load_game(c, a->id, &fresh) == 0) {
-                uint64_t v = fresh.version;
-                store_game_clear(&fresh);
-                if (v > a->version && catch_up(A, a, c) == 0)
-                    continue;
-            }
-            reply_set(r, engine_status(rc), err.field, err.msg);
-            r->version = a->version;
+            json_decref(p.bot_payload);
+            if (after_refusal(A, a, c, rq, attempt, rc, &err, r))
+                continue;
             return;
         }
-        engine_window w[16];
-        int nw = engine_windows(g, w, 16);
-        if (nw > 16)
-            nw = 16;
-        int over = engine_is_over(g);
-        json_t *result = over ? engine_result(g) : NULL;
-        char final_hash[2 * ENGINE_HASH_BYTES + 1] = "";
-        if (over) {
-            uint8_t h[ENGINE_HASH_BYTES];
-            engine_hash(g, h);
-            engine_hex(h, sizeof h, final_hash);
-        }
-        store_input stored = {.seq = a->version + 1,
-                              .seat = in.seat,
-                              .kind = in.kind,
-                              .payload = (json_t *)in.payload,
-                              .has_nonce = in.kind == ENGINE_ORDER};
-        snprintf(stored.window, sizeof stored.window, "%s",
-                 in.window ? in.window : "");
-        memcpy(stored.nonce, in.nonce, ENGINE_NONCE_BYTES);
-        json_t *response = json_pack("{sI}", "version",
-                                     (json_int_t)a->version + 1);
-        store_append ap = {
-            .game_id = a->id,
-            .expected_version = a->version,
-            .input = &stored,
-            .idem_key = rq->idem_key[0] ? rq->idem_key : NULL,
-            .request_hash = rq->request_hash,
-            .response = response,
-            .windows = w,
-            .nwindows = nw,
-            .clock_seconds = strcmp(a->meta.clock_mode, "none") == 0
-                                 ? 0
-                                 : a->meta.clock_seconds,
-            .final_status =
-                over ? (json_is_true(json_object_get(result, "aborted"))
-                            ? "aborted"
-                            : "finished")
-                     : NULL,
-            .result = result,
-            .final_hash = over ? final_hash : NULL,
-        };
-        rc = store_append_input(c, &ap);
-        json_decref(response);
-        json_decref(result);
-        json_decref(bot_payload);
-        if (rc == STORE_ECONFLICT) {
-            metrics_count("conclave_append_conflicts_total",
-                          "Appends refused because the version moved on.", 1);
-            engine_free(g);
-            if (rq->idem_key[0] && idempotent_answer(a, c, rq, r))
-                return;
-            if (catch_up(A, a, c) != 0) {
-                reply_set(r, SRV_UNAVAILABLE, NULL, "the game could not be reloaded");
-                return;
-            }
+        int clocked = 0;
+        rc = commit_work(a, c, rq, &p.in, &clocked);
+        if (rc == STORE_OK)
+            after_commit(A, a, c, clocked, &p.in, &receipt, r);
+        json_decref(p.bot_payload);
+        if (rc == STORE_OK)
+            return;
+        if (rc == STORE_ECONFLICT && after_conflict(A, a, c, rq, r))
             continue;
-        }
-        if (rc != STORE_OK) {
-            engine_free(g);
+        if (rc != STORE_ECONFLICT)
             reply_set(r, SRV_UNAVAILABLE, NULL,
                       "the database is unreachable; the input was not "
                       "accepted, retry shortly");
-            return;
-        }
-        commit_state(a, g, a->version + 1);
-        metrics_count("conclave_inputs_total", "Inputs committed.", 1);
-        if (ap.clock_seconds)
-            refresh_deadlines(a, c);
-        reply_set(r, SRV_OK, NULL, NULL);
-        r->version = a->version;
-        if (in.kind == ENGINE_ORDER) {
-            r->has_receipt = 1;
-            r->receipt = receipt;
-        }
-        maybe_snapshot(A, a, c);
-        publish(A, a);
-        schedule_bots(A, a);
         return;
     }
     reply_set(r, SRV_UNAVAILABLE, NULL, "the game is busy; retry shortly");
@@ -848,10 +1075,10 @@ srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
 {
     actor *a = actor_get(A, game_id);
     if (!a)
-        return 404;
-    pthread_mutex_lock(&a->lock);
+        return SRV_NOT_FOUND;
+    pthread_rwlock_rdlock(&a->state);
     int loaded = a->loaded;
-    pthread_mutex_unlock(&a->lock);
+    pthread_rwlock_unlock(&a->state);
     if (loaded != 1) {
         actor_reply r = {0};
         send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r);
@@ -862,14 +1089,14 @@ srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
         }
     }
     srv_kind status = SRV_OK;
-    pthread_mutex_lock(&a->lock);
+    pthread_rwlock_rdlock(&a->state);
     if (a->loaded == 1 && a->game) {
         actor_view v = {a->game, &a->meta, a->version, a->deadlines};
         fn(&v, ctx);
     } else {
         status = a->loaded == -1 ? SRV_NOT_FOUND : SRV_UNAVAILABLE;
     }
-    pthread_mutex_unlock(&a->lock);
+    pthread_rwlock_unlock(&a->state);
     actor_put(A, a);
     return status;
 }
@@ -886,9 +1113,9 @@ void actors_remote_version(actors *A, const char *game_id, uint64_t version)
     pthread_mutex_unlock(&A->map_lock);
     if (!a)
         return; /* not held here: it loads fresh when needed */
-    pthread_mutex_lock(&a->lock);
+    pthread_rwlock_rdlock(&a->state);
     int behind = a->loaded == 1 && a->version < version;
-    pthread_mutex_unlock(&a->lock);
+    pthread_rwlock_unlock(&a->state);
     if (!behind) {
         actor_put(A, a);
         return;

@@ -2,18 +2,21 @@
  * actor.h - one actor per live game: a mailbox of inputs applied one at a
  * time, in order, by a small worker pool; games run in parallel.
  *
- * The apply path: validate with the engine (on a copy of the game), append
- * to the store with the expected version, commit, and only then swap the
- * copy in, answer the caller and tell the listener (the WebSocket hub) about
- * the new version. On a version conflict (another process advanced the
- * game) the actor catches up from the store and validates again, so an input
- * is never applied twice. Bots seated in a game act through the same path.
- * Idle games leave memory and are reloaded (snapshot + inputs) on demand.
+ * The apply path: validate with the engine on the worker's own copy of
+ * the game, append to the store with the expected version, commit, and only
+ * then apply the same input to the committed copy that readers see, answer
+ * the caller and tell the listener (the WebSocket hub) about the new
+ * version. A failed commit puts the worker's copy back as committed. On a
+ * version conflict (another process advanced the game) the actor catches up
+ * from the store and validates again, so an input is never applied twice.
+ * Bots seated in a game act through the same path. Idle games leave memory
+ * and are reloaded (snapshot + inputs) on demand. Details: server/actor.c.
  *
  * Threads: actors_submit/actors_post/actors_read are called from HTTP
  * threads, the hub, the scheduler and the LISTEN thread; workers run the
- * mailboxes. Each actor's mutex guards its mailbox and its live game
- * pointer; the map's mutex guards the map and reference counts.
+ * mailboxes. Each actor has a mutex for its mailbox and a read-write lock
+ * for its committed state; the map's mutex guards the map and reference
+ * counts.
  */
 #ifndef CONCLAVE_ACTOR_H
 #define CONCLAVE_ACTOR_H

@@ -42,15 +42,15 @@ static int exec_ok(PGconn *c, ExecStatusType want, const char *sql, int n,
         return STORE_OK;
     }
     const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-    int code = state && (strcmp(state, "23505") == 0 ||
-                         strcmp(state, "40001") == 0)
-                   ? STORE_ECONFLICT
-                   : STORE_EDB;
+    int code =
+        state && (strcmp(state, "23505") == 0 || strcmp(state, "40001") == 0)
+            ? STORE_ECONFLICT
+            : STORE_EDB;
     if (code == STORE_EDB) {
         const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
-        log_warn("store_error", json_pack("{ss ss}", "sqlstate",
-                                          state ? state : "", "error",
-                                          msg ? msg : "connection failure"));
+        log_warn("store_error",
+                 json_pack("{ss ss}", "sqlstate", state ? state : "", "error",
+                           msg ? msg : "connection failure"));
     }
     PQclear(r);
     if (out)
@@ -60,8 +60,7 @@ static int exec_ok(PGconn *c, ExecStatusType want, const char *sql, int n,
 
 static void rollback(PGconn *c)
 {
-    if (PQstatus(c) == CONNECTION_OK &&
-        PQtransactionStatus(c) != PQTRANS_IDLE)
+    if (PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
         PQclear(PQexecParams(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0));
 }
 
@@ -101,9 +100,9 @@ int store_create_game(PGconn *c, const store_game *g)
     int rc = own ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : 0;
     if (rc)
         goto done;
-    const char *p[] = {g->game_id,   g->lobby_id[0] ? g->lobby_id : NULL,
-                       g->ruleset,   options,
-                       seats,        seed_hex,
+    const char *p[] = {g->game_id,     g->lobby_id[0] ? g->lobby_id : NULL,
+                       g->ruleset,     options,
+                       seats,          seed_hex,
                        g->seed_sha256, g->clock_mode,
                        clock};
     rc = exec_ok(c, PGRES_COMMAND_OK,
@@ -248,8 +247,8 @@ int store_load_inputs(PGconn *c, const char *game_id, uint64_t after,
             rc = STORE_EDB;
         snprintf(in->window, sizeof in->window, "%s", PQgetvalue(r, i, 3));
         if (!PQgetisnull(r, i, 4)) {
-            in->payload = json_loads(PQgetvalue(r, i, 4), JSON_DECODE_ANY,
-                                     NULL);
+            in->payload =
+                json_loads(PQgetvalue(r, i, 4), JSON_DECODE_ANY, NULL);
             if (!in->payload)
                 rc = STORE_EDB;
         }
@@ -311,20 +310,18 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
 int store_append_input(PGconn *c, const store_append *a)
 {
     const store_input *in = a->input;
-    char seq[24], seat[16], nonce_hex[2 * ENGINE_NONCE_BYTES + 1], req_hex[65],
-        notify[STORE_ID_MAX + 24];
+    char seq[24], seat[16], nonce_hex[2 * ENGINE_NONCE_BYTES + 1], req_hex[65];
     snprintf(seq, sizeof seq, "%llu",
              (unsigned long long)a->expected_version + 1);
     snprintf(seat, sizeof seat, "%d", in->seat);
-    snprintf(notify, sizeof notify, "%s:%s", a->game_id, seq);
     if (in->has_nonce)
         engine_hex(in->nonce, ENGINE_NONCE_BYTES, nonce_hex);
     if (a->idem_key)
         engine_hex(a->request_hash, 32, req_hex);
     char *payload = in->payload ? engine_canonical_json(in->payload) : NULL;
-    char *response = a->response
-                         ? json_dumps(a->response, JSON_COMPACT | JSON_SORT_KEYS)
-                         : NULL;
+    char *response =
+        a->response ? json_dumps(a->response, JSON_COMPACT | JSON_SORT_KEYS)
+                    : NULL;
     char *result = a->final_status && a->result
                        ? json_dumps(a->result, JSON_COMPACT | JSON_SORT_KEYS)
                        : NULL;
@@ -381,18 +378,6 @@ int store_append_input(PGconn *c, const store_append *a)
         rc = STORE_EDB;
     if (!rc && txn)
         rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
-    if (rc)
-        goto done;
-    /* Tell other processes after the commit, in a transaction of its own:
-     * a NOTIFY inside the append would hold Postgres's notify lock until
-     * the commit is flushed, serialising every game's commits. If this
-     * process dies between the two, other processes learn of the version
-     * at the game's next notification or on their next append (which
-     * catches up on the version conflict). */
-    const char *pn[] = {notify};
-    if (exec_ok(c, PGRES_TUPLES_OK, "SELECT pg_notify('conclave_games', $1)",
-                1, pn, NULL) != STORE_OK)
-        log_warn("notify_failed", json_pack("{ss}", "game", a->game_id));
 done:
     PQclear(r);
     if (rc)
@@ -400,6 +385,22 @@ done:
     free(payload);
     free(response);
     free(result);
+    return rc;
+}
+
+int store_notify_version(PGconn *c, const char *game_id, uint64_t version)
+{
+    char notify[STORE_ID_MAX + 24];
+    snprintf(notify, sizeof notify, "%s:%llu", game_id,
+             (unsigned long long)version);
+    /* In a transaction of its own, after the append's commit: a NOTIFY
+     * inside the append would hold Postgres's notify lock until the commit
+     * is flushed, serialising every game's commits. */
+    const char *pn[] = {notify};
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT pg_notify('conclave_games', $1)", 1, pn, NULL);
+    if (rc != STORE_OK)
+        log_warn("notify_failed", json_pack("{ss}", "game", game_id));
     return rc;
 }
 

@@ -3,9 +3,13 @@
  *
  * Every accepted input is a row of game_inputs, appended in one transaction
  * that also bumps games.version from the expected value (so two processes
- * can never both advance a game), updates the game's deadlines, records the
- * end of the game, and NOTIFYs conclave_games with "game_id:version" (ids
- * only, never content). State is rebuilt from the latest snapshot plus the
+ * can never both advance a game), updates the game's deadlines and records
+ * the end of the game. After the commit the caller sends NOTIFY
+ * conclave_games "game_id:version" (ids only, never content) in a
+ * transaction of its own (store_notify_version), so other processes catch
+ * up; a process that dies between the two leaves them to learn of the
+ * version at the game's next notification or on their next append (a
+ * version conflict). State is rebuilt from the latest snapshot plus the
  * inputs after it.
  *
  * All functions take a connection owned by the calling thread, use
@@ -93,11 +97,15 @@ int store_load_snapshot(PGconn *c, const char *game_id, json_t **state,
 int store_load_inputs(PGconn *c, const char *game_id, uint64_t after,
                       store_input **out, size_t *n);
 void store_inputs_free(store_input *in, size_t n);
-/* Append (see store_append). STORE_ECONFLICT when the version moved on or
- * the idempotency key was used meanwhile. When the input finishes the game,
- * its players' records (server/records.h) are updated in the same
- * transaction. */
+/* Append (see store_append) and commit. STORE_ECONFLICT when the version
+ * moved on or the idempotency key was used meanwhile. When the input
+ * finishes the game, its players' records (server/records.h) are updated
+ * in the same transaction. Sends no NOTIFY (store_notify_version). */
 int store_append_input(PGconn *c, const store_append *a);
+/* NOTIFY conclave_games "game_id:version", in a transaction of its own:
+ * called after an append commits. A failure is logged and returned; the
+ * input stays committed. */
+int store_notify_version(PGconn *c, const char *game_id, uint64_t version);
 int store_write_snapshot(PGconn *c, const char *game_id, uint64_t seq,
                          const json_t *state, const char *state_hash);
 /* A stored answer for (game, seat, key): fills *response (NEW) and

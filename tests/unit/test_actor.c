@@ -18,6 +18,7 @@
 #include "server/migrate.h"
 #include "server/scheduler.h"
 #include "server/store.h"
+#include "tests/rules/test_rules.h"
 #include "tests/unit/test.h"
 
 #include <pthread.h>
@@ -45,7 +46,12 @@ static PGconn *admin(void)
     return c;
 }
 
-static void sys_start(sys *s, int with_scheduler)
+enum { WITH_SCHEDULER = 1, DEAF = 2, ONE_CONNECTION = 4 };
+
+/* An actor system; flags: WITH_SCHEDULER fires deadlines, DEAF has no
+ * LISTEN thread (it learns of other processes' inputs only on a version
+ * conflict), ONE_CONNECTION has a pool of one. */
+static void sys_start_with(sys *s, int flags)
 {
     char err[256];
     memset(s, 0, sizeof *s);
@@ -53,13 +59,19 @@ static void sys_start(sys *s, int with_scheduler)
     snprintf(s->cfg.database_url, sizeof s->cfg.database_url, "%s", db_url);
     s->cfg.snapshot_every = 3;
     s->cfg.workers = 3;
-    s->cfg.db_pool = 4;
+    s->cfg.db_pool = flags & ONE_CONNECTION ? 1 : 4;
     s->app.cfg = &s->cfg;
     s->app.db = db_pool_create(db_url, s->cfg.db_pool, 3);
     s->app.actors = actors_start(&s->app, err, sizeof err);
-    s->listen = listener_start(&s->app, s->app.actors, err, sizeof err);
-    if (with_scheduler)
+    if (!(flags & DEAF))
+        s->listen = listener_start(&s->app, s->app.actors, err, sizeof err);
+    if (flags & WITH_SCHEDULER)
         s->sched = scheduler_start(&s->app, s->app.actors, err, sizeof err);
+}
+
+static void sys_start(sys *s, int with_scheduler)
+{
+    sys_start_with(s, with_scheduler ? WITH_SCHEDULER : 0);
 }
 
 static void sys_stop(sys *s)
@@ -70,10 +82,11 @@ static void sys_stop(sys *s)
     db_pool_destroy(s->app.db);
 }
 
-/* A new game row; returns 0 and fills id. */
-static int new_game(const char *ruleset, const char *options, int seats,
-                    const char *clock_mode, int clock_seconds, int n,
-                    char *id)
+/* A new game row, with a "random" bot in each seat of bot_seats (a
+ * bitmask); returns 0 and fills id. */
+static int new_game_bots(const char *ruleset, const char *options, int seats,
+                         const char *clock_mode, int clock_seconds, int n,
+                         unsigned bot_seats, char *id)
 {
     store_game g;
     memset(&g, 0, sizeof g);
@@ -88,6 +101,9 @@ static int new_game(const char *ruleset, const char *options, int seats,
     engine_hex(h, sizeof h, g.seed_sha256);
     snprintf(g.clock_mode, sizeof g.clock_mode, "%s", clock_mode);
     g.clock_seconds = clock_seconds;
+    for (int s = 0; s < seats; s++)
+        if (bot_seats >> s & 1)
+            snprintf(g.seat_bot[s], sizeof g.seat_bot[s], "random");
     PGconn *c = admin();
     int rc = c ? store_create_game(c, &g) : -1;
     if (c)
@@ -97,7 +113,18 @@ static int new_game(const char *ruleset, const char *options, int seats,
     return rc;
 }
 
+static int new_game(const char *ruleset, const char *options, int seats,
+                    const char *clock_mode, int clock_seconds, int n, char *id)
+{
+    return new_game_bots(ruleset, options, seats, clock_mode, clock_seconds, n,
+                         0, id);
+}
+
 /* ---- reading a game through an actor system ---- */
+
+/* Readers that saw a game whose applied inputs differ from its committed
+ * version: an input the store had not (yet) taken. */
+static int uncommitted_seen;
 
 typedef struct peek {
     int seat;
@@ -115,16 +142,19 @@ static void peek_fn(const actor_view *v, void *ctx)
     peek *p = ctx;
     p->over = engine_is_over(v->game);
     p->version = v->version;
+    if (engine_game_inputs(v->game) != v->version)
+        __atomic_store_n(&uncommitted_seen, 1, __ATOMIC_RELAXED);
     engine_hash(v->game, p->hash);
     p->has_action = 0;
     if (p->seat < 0 || p->over)
         return;
-    engine_window w[8];
-    int n = engine_windows(v->game, w, 8);
+    int n;
+    engine_window *w = engine_windows_all(v->game, &n);
     int waiting = 0;
-    for (int i = 0; i < n && i < 8; i++)
+    for (int i = 0; i < n; i++)
         if ((w[i].seats & ~w[i].submitted) >> p->seat & 1)
             waiting = 1;
+    free(w);
     if (!waiting)
         return;
     engine_error err;
@@ -136,8 +166,7 @@ static void peek_fn(const actor_view *v, void *ctx)
 }
 
 /* Replay a game from scratch out of the store; its hash into out. */
-static int replay_from_store(const char *id, uint8_t out[32],
-                             uint64_t *version)
+static int replay_from_store(const char *id, uint8_t out[32], uint64_t *version)
 {
     PGconn *c = admin();
     store_game g;
@@ -310,8 +339,8 @@ static void test_two_systems_share_games(void)
     char(*ids)[STORE_ID_MAX] = calloc((size_t)ngames, STORE_ID_MAX);
     for (int i = 0; i < ngames; i++)
         REQUIRE(new_game(i % 2 ? "tictactoe" : "rps",
-                         i % 2 ? "{}" : "{\"rounds\":5}", 2, "none", 0,
-                         100 + i, ids[i]) == 0);
+                         i % 2 ? "{}" : "{\"rounds\":5}", 2, "none", 0, 100 + i,
+                         ids[i]) == 0);
     /* Seat 0 plays through x, seat 1 through y: every game is advanced by
      * both systems, so appends conflict and catch-ups happen. */
     player_job j0 = {&x, ids, ngames, 0, 0, 0};
@@ -333,9 +362,9 @@ static void test_two_systems_share_games(void)
                                 "AND seq BETWEEN 1 AND games.version",
                                 ids[i]),
                      (long)version);
-        CHECK_EQ_INT(count_rows("SELECT version FROM games WHERE game_id = $1",
-                                ids[i]),
-                     (long)version);
+        CHECK_EQ_INT(
+            count_rows("SELECT version FROM games WHERE game_id = $1", ids[i]),
+            (long)version);
         /* Nothing applied twice: one input per (window, seat). */
         CHECK_EQ_INT(count_rows("SELECT count(*) FROM (SELECT window_id, seat "
                                 "FROM game_inputs WHERE game_id = $1 GROUP "
@@ -467,6 +496,176 @@ static void test_idle_games_leave_memory_and_come_back(void)
     sys_stop(&x);
 }
 
+/* More windows open at once than any list was ever cut at (8 and 16):
+ * every one gets its deadline row, and the bot seat acts in every window
+ * that waits on it. */
+static void test_many_windows_get_deadlines_and_bots(void)
+{
+    enum { WINDOWS = 40, BOT_WINDOWS = WINDOWS / 2 };
+    char id[STORE_ID_MAX], sql_id[STORE_ID_MAX];
+    REQUIRE(new_game_bots("manywin", "{\"windows\":40}", 2, "live", 3600, 1300,
+                          2u, id) == 0);
+    snprintf(sql_id, sizeof sql_id, "%s", id);
+    sys x;
+    sys_start(&x, 0); /* no scheduler: the hour-long clocks never run out */
+    peek p = {.seat = -1}; /* loading opens the deadlines, starts the bot */
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &p), 0);
+    long moves = 0;
+    for (int waited = 0; waited < 200 && moves < BOT_WINDOWS; waited++) {
+        usleep(50000);
+        moves = count_rows("SELECT count(DISTINCT window_id) FROM game_inputs "
+                           "WHERE game_id = $1 AND seat = 1",
+                           sql_id);
+    }
+    usleep(200000); /* a bot that wrongly kept going would show now */
+    CHECK_EQ_INT(count_rows("SELECT count(DISTINCT window_id) FROM "
+                            "game_inputs WHERE game_id = $1 AND seat = 1",
+                            sql_id),
+                 BOT_WINDOWS);
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM game_inputs WHERE game_id "
+                            "= $1",
+                            sql_id),
+                 BOT_WINDOWS);
+    /* Seat 0 has acted nowhere: all 40 windows are open, each with its
+     * deadline, after loading and after every bot move's append. */
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM deadlines WHERE game_id = "
+                            "$1",
+                            sql_id),
+                 WINDOWS);
+    peek after = {.seat = 0};
+    engine_rng rng;
+    uint8_t key[32] = {3};
+    engine_rng_init(&rng, key, 1);
+    after.rng = &rng;
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &after), 0);
+    CHECK_EQ_INT(after.version, BOT_WINDOWS);
+    if (after.has_action)
+        json_decref((json_t *)after.action.payload);
+    sys_stop(&x);
+}
+
+static double metric(const char *name)
+{
+    char *m = metrics_render(), key[128];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *line = m ? strstr(m, key) : NULL;
+    double v = line ? atof(line + strlen(key)) : 0;
+    free(m);
+    return v;
+}
+
+/* Submit p's action as its seat; the reply's status (version into *v). */
+static int submit_peeked(sys *s, const char *id, peek *p, uint64_t *v)
+{
+    actor_request rq = {.seat = p->seat,
+                        .kind = p->action.kind,
+                        .payload = (json_t *)p->action.payload,
+                        .if_match = -1};
+    snprintf(rq.window, sizeof rq.window, "%s", p->window);
+    actor_reply r;
+    actors_submit(s->app.actors, id, &rq, &r);
+    json_decref(r.stored);
+    if (v)
+        *v = r.version;
+    return r.kind;
+}
+
+/* The game as x holds it equals the store's (replayed from scratch) at
+ * version want. */
+static void check_as_stored(sys *x, const char *id, uint64_t want)
+{
+    peek held = {.seat = -1};
+    uint8_t replayed[32];
+    uint64_t version = 0;
+    CHECK_EQ_INT(actors_read(x->app.actors, id, peek_fn, &held), 0);
+    CHECK_EQ_INT(replay_from_store(id, replayed, &version), 0);
+    CHECK_EQ_INT(version, want);
+    CHECK_EQ_INT(held.version, want);
+    CHECK(memcmp(held.hash, replayed, 32) == 0);
+}
+
+/* x holds a game that another process advances behind its back (x hears
+ * no NOTIFY): x's next append conflicts. x must go back to what it had
+ * committed, catch up, and apply the input once on top. */
+static void test_version_conflict_restores_and_catches_up(void)
+{
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game("rps", "{\"rounds\":2}", 2, "none", 0, 1400, id) == 0);
+    sys x, y;
+    sys_start_with(&x, DEAF);
+    sys_start_with(&y, DEAF);
+    engine_rng rng;
+    uint8_t key[32] = {9};
+    engine_rng_init(&rng, key, 1);
+    peek p0 = {.seat = 0, .rng = &rng}, p1 = {.seat = 1, .rng = &rng};
+    CHECK_EQ_INT(actors_read(y.app.actors, id, peek_fn, &p0), 0);
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &p1), 0);
+    REQUIRE(p0.has_action && p1.has_action);
+    double conflicts = metric("conclave_append_conflicts_total");
+    uint64_t v = 0;
+    CHECK_EQ_INT(submit_peeked(&y, id, &p0, &v), SRV_OK); /* version 1 */
+    CHECK_EQ_INT(v, 1);
+    /* x is still at version 0, where seat 1's order is valid. */
+    CHECK_EQ_INT(submit_peeked(&x, id, &p1, &v), SRV_OK);
+    CHECK_EQ_INT(v, 2);
+    CHECK(metric("conclave_append_conflicts_total") > conflicts);
+    json_decref((json_t *)p0.action.payload);
+    json_decref((json_t *)p1.action.payload);
+    check_as_stored(&x, id, 2);
+    CHECK_EQ_INT(count_rows("SELECT count(*) FROM game_inputs WHERE game_id "
+                            "= $1 AND seat = 1",
+                            id),
+                 1);
+    /* Both orders are in: the first round was revealed and a second one
+     * is open, in x as in the store. */
+    peek next = {.seat = 1, .rng = &rng};
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &next), 0);
+    CHECK(next.has_action && strcmp(next.window, p1.window) != 0);
+    if (next.has_action)
+        json_decref((json_t *)next.action.payload);
+    sys_stop(&x);
+    sys_stop(&y);
+}
+
+/* The database connection dies under x: the append fails, the caller gets
+ * 503, and x still holds exactly what was committed, so the same move
+ * made again is accepted once. */
+static void test_failed_commit_leaves_committed_state(void)
+{
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game("tictactoe", "{}", 2, "none", 0, 1500, id) == 0);
+    sys x;
+    sys_start_with(&x, DEAF | ONE_CONNECTION);
+    engine_rng rng;
+    uint8_t key[32] = {11};
+    engine_rng_init(&rng, key, 1);
+    peek p0 = {.seat = 0, .rng = &rng};
+    CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &p0), 0);
+    REQUIRE(p0.has_action);
+    /* Kill every other session of the test database: x's one connection. */
+    CHECK_EQ_INT(count_rows("SELECT count(pg_terminate_backend(pid)) FROM "
+                            "pg_stat_activity WHERE datname = "
+                            "current_database() AND pid <> pg_backend_pid()",
+                            NULL),
+                 1);
+    uint64_t v = 0;
+    CHECK_EQ_INT(submit_peeked(&x, id, &p0, &v), SRV_UNAVAILABLE);
+    check_as_stored(&x, id, 0);
+    /* The pool reconnects; seat 0 is still to move, and moves once. */
+    CHECK_EQ_INT(submit_peeked(&x, id, &p0, &v), SRV_OK);
+    CHECK_EQ_INT(v, 1);
+    json_decref((json_t *)p0.action.payload);
+    check_as_stored(&x, id, 1);
+    sys_stop(&x);
+}
+
+/* Every read in the tests above (many of them while inputs were being
+ * committed) saw a game whose applied inputs were its committed version. */
+static void test_readers_saw_only_committed_states(void)
+{
+    CHECKF(!uncommitted_seen, "a reader saw a state the store had not taken");
+}
+
 int main(void)
 {
     const char *base = getenv("DATABASE_URL");
@@ -478,6 +677,10 @@ int main(void)
         return 1;
     }
     log_set_level(LOG_ERROR);
+    if (test_rules_register() != 0) {
+        fprintf(stderr, "cannot register the test rulesets\n");
+        return 1;
+    }
     engine_error eerr;
     if (engine_init(&eerr) != 0) {
         fprintf(stderr, "engine_init: %s\n", eerr.msg);
@@ -506,8 +709,8 @@ int main(void)
     (void)len;
     PGconn *t = db_connect(db_url, 5, err, sizeof err);
     const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
-    if (!t || migrate_apply(t, sql_dir ? sql_dir : "sql", err,
-                            sizeof err) < 0) {
+    if (!t ||
+        migrate_apply(t, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
         fprintf(stderr, "cannot prepare the test database: %s\n", err);
         printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
         return 1;
@@ -519,6 +722,10 @@ int main(void)
     RUN(test_deadlines_fire_once);
     RUN(test_overdue_deadlines_fire_after_restart);
     RUN(test_idle_games_leave_memory_and_come_back);
+    RUN(test_many_windows_get_deadlines_and_bots);
+    RUN(test_version_conflict_restores_and_catches_up);
+    RUN(test_failed_commit_leaves_committed_state);
+    RUN(test_readers_saw_only_committed_states);
 
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
     PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
