@@ -161,8 +161,9 @@ static double run_inputs(bench *b, int n, int units, uint64_t *version,
         lat[i] = now_ms() - s;
         json_decref(play);
         json_decref(r.stored);
-        if (r.status != 200) {
-            fprintf(stderr, "input %d refused: %d %s\n", i, r.status, r.detail);
+        if (r.kind != SRV_OK) {
+            fprintf(stderr, "input %d refused: %s %s\n", i,
+                    srv_kind_name(r.kind), r.detail);
             free(lat);
             return -1;
         }
