@@ -105,3 +105,56 @@ json_t *records_of_player(PGconn *c, const char *player_id)
     PQclear(r);
     return out;
 }
+
+/* One ruleset's backfill, inside the caller's transaction. */
+static int backfill_one(PGconn *c, const char *ruleset)
+{
+    const char *p[] = {ruleset};
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "INSERT INTO record_backfills (ruleset) VALUES ($1) "
+                          "ON CONFLICT DO NOTHING RETURNING ruleset",
+                          1, p);
+    if (!r)
+        return -1;
+    int first = PQntuples(r) == 1;
+    PQclear(r);
+    if (!first)
+        return 0; /* done before, by this process or another */
+    r = db_exec(c, PGRES_TUPLES_OK,
+                "SELECT game_id, result::text FROM games WHERE ruleset = $1 "
+                "AND status = 'finished' AND result IS NOT NULL "
+                "ORDER BY updated_at, game_id",
+                1, p);
+    if (!r)
+        return -1;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < PQntuples(r); i++) {
+        json_t *result = json_loads(PQgetvalue(r, i, 1), 0, NULL);
+        if (result)
+            rc = records_game_finished(c, PQgetvalue(r, i, 0), result);
+        json_decref(result);
+    }
+    PQclear(r);
+    return rc;
+}
+
+int records_backfill(PGconn *c)
+{
+    size_t n = 0;
+    const engine_ruleset *const *all = engine_rulesets(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (!engine_record_key(all[i]))
+            continue;
+        PGresult *r = db_exec(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL);
+        if (!r)
+            return -1;
+        PQclear(r);
+        int rc = backfill_one(c, engine_ruleset_id(all[i]));
+        r = db_exec(c, PGRES_COMMAND_OK, rc == 0 ? "COMMIT" : "ROLLBACK", 0,
+                    NULL);
+        PQclear(r);
+        if (rc != 0 || !r)
+            return -1;
+    }
+    return 0;
+}

@@ -28,4 +28,12 @@ int records_game_finished(PGconn *c, const char *game_id, const json_t *result);
  * NULL on a database failure. */
 json_t *records_of_player(PGconn *c, const char *player_id);
 
+/* Build the records of every ruleset that keeps them from the games that
+ * finished before records were stored (before sql/002), once per ruleset
+ * and database: the first process to start after the upgrade folds those
+ * games in the order they ended, in one transaction that also marks the
+ * ruleset done (record_backfills). Later calls cost one statement per
+ * ruleset. 0, or -1 on a database failure (nothing is half done). */
+int records_backfill(PGconn *c);
+
 #endif

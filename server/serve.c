@@ -12,6 +12,7 @@
 #include "server/listener.h"
 #include "server/log.h"
 #include "server/migrate.h"
+#include "server/records.h"
 #include "server/scheduler.h"
 
 #include <pthread.h>
@@ -40,8 +41,7 @@ static int load_config(config *cfg, int argc, char **argv)
     }
     log_level level;
     if (log_parse_level(cfg->log_level, &level) != 0) {
-        fprintf(stderr, "conclave: unknown log level \"%s\"\n",
-                cfg->log_level);
+        fprintf(stderr, "conclave: unknown log level \"%s\"\n", cfg->log_level);
         return -1;
     }
     log_set_level(level);
@@ -68,6 +68,12 @@ static int run_migrations(const config *cfg, int patience)
         return -1;
     }
     int applied = migrate_apply(c, cfg->sql_dir, err, sizeof err);
+    if (applied >= 0 && records_backfill(c) != 0) {
+        PQfinish(c);
+        log_error("record_backfill_failed",
+                  json_pack("{ss}", "error", "the database failed"));
+        return -1;
+    }
     PQfinish(c);
     if (applied < 0) {
         log_error("migration_failed", json_pack("{ss}", "error", err));
@@ -129,8 +135,8 @@ int cmd_serve(int argc, char **argv)
     }
     if (run_migrations(&cfg, 30) != 0)
         return 1;
-    a.db = db_pool_create(cfg.database_url, cfg.db_pool,
-                          cfg.db_connect_timeout);
+    a.db =
+        db_pool_create(cfg.database_url, cfg.db_pool, cfg.db_connect_timeout);
     if (!a.db) {
         log_error("out_of_memory", NULL);
         return 1;
@@ -156,14 +162,14 @@ int cmd_serve(int argc, char **argv)
     if (!http)
         goto fail;
     hub_set_http_port(a.hub, api_server_port(http));
-    log_info("listening", json_pack("{si si}", "http_port",
-                                    api_server_port(http), "ws_port",
-                                    hub_port(a.hub)));
+    log_info("listening",
+             json_pack("{si si}", "http_port", api_server_port(http), "ws_port",
+                       hub_port(a.hub)));
 
     int sig = 0;
     sigwait(&stop_signals, &sig);
-    log_info("stopping", json_pack("{ss}", "signal",
-                                   sig == SIGINT ? "SIGINT" : "SIGTERM"));
+    log_info("stopping",
+             json_pack("{ss}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM"));
     status = 0;
     goto stop;
 fail:

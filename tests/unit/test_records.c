@@ -7,7 +7,8 @@
  * solitaire campaign games fold into the record in the order they end
  * (start, continue, ignore a game of another campaign, check off one of
  * several new conditions, win, start again and lose); multi-seat games and
- * rulesets without a record hook leave records alone.
+ * rulesets without a record hook leave records alone; games that finished
+ * before records were stored are folded once, in the order they ended.
  */
 #include "engine/engine.h"
 #include "server/log.h"
@@ -166,6 +167,67 @@ static void test_other_games_leave_records_alone(void)
     CHECK_EQ_INT(rows, 1);
 }
 
+/* A campaign game that finished before records were stored: its row says
+ * finished with its result, `ago` seconds back, and no record was folded. */
+static void finished_before_records(const char *player, const char *met,
+                                    const char *final, int ago)
+{
+    store_game g;
+    memset(&g, 0, sizeof g);
+    store_new_id(g.game_id);
+    snprintf(g.ruleset, sizeof g.ruleset, "sprint");
+    char options[200], result[400], secs[16];
+    snprintf(options, sizeof options, "{\"campaign_conditions_met\":%s}", met);
+    g.options = json_loads(options, 0, NULL);
+    g.seats = 1;
+    snprintf(g.clock_mode, sizeof g.clock_mode, "none");
+    snprintf(g.seat_player[0], sizeof g.seat_player[0], "%s", player);
+    CHECK_EQ_INT(store_create_game(conn, &g), STORE_OK);
+    snprintf(result, sizeof result,
+             "{\"solitaire\":true,\"campaign\":true,\"final\":{\"rounds\":7,"
+             "\"chips\":0,\"income\":0,\"military\":0,\"military_worlds\":0,"
+             "\"colours\":0,\"developments\":0,\"worlds\":0,%s}}",
+             final);
+    snprintf(secs, sizeof secs, "%d", ago);
+    const char *p[] = {g.game_id, result, secs};
+    PGresult *r = PQexecParams(
+        conn,
+        "UPDATE games SET status = 'finished', result = $2::jsonb, "
+        "updated_at = now() - make_interval(secs => $3::integer) "
+        "WHERE game_id = $1",
+        3, NULL, p, NULL, NULL, 0);
+    CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
+    PQclear(r);
+    store_game_clear(&g);
+}
+
+/* Games that finished before the upgrade are folded into records once, in
+ * the order they ended, by the first start after it. */
+static void test_backfill_once_in_order(void)
+{
+    char id[STORE_ID_MAX];
+    new_player("rec_backfill", id);
+    /* Created out of order: the continuing game ended last. */
+    finished_before_records(id, "[\"magnate\"]", "\"chips\":66,\"income\":10",
+                            60);
+    finished_before_records(id, "[]", "\"chips\":70", 120);
+    json_t *c = campaign_of(id);
+    CHECK(json_is(json_object_get(c, "status"), "\"none\""));
+    json_decref(c);
+    CHECK_EQ_INT(records_backfill(conn), 0);
+    c = campaign_of(id);
+    CHECK(json_is(json_object_get(c, "met"), "[\"magnate\",\"tycoon\"]"));
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "games")), 2);
+    json_decref(c);
+    /* A game played after the upgrade folds as usual; a second start must
+     * not fold the old games again (that would restart the campaign). */
+    campaign_game(id, "[\"magnate\",\"tycoon\"]", "\"chips\":40");
+    CHECK_EQ_INT(records_backfill(conn), 0);
+    c = campaign_of(id);
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "games")), 3);
+    json_decref(c);
+}
+
 int main(void)
 {
     const char *base = getenv("DATABASE_URL");
@@ -203,6 +265,7 @@ int main(void)
     RUN(test_empty_record);
     RUN(test_campaign_in_order);
     RUN(test_other_games_leave_records_alone);
+    RUN(test_backfill_once_in_order);
     db_pool_destroy(pool);
     PQfinish(conn);
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
