@@ -52,6 +52,17 @@ const ctx = {
     }
   },
 
+  // The bot levels a ruleset offers ([{id, title}], the default first).
+  async botLevels(id) {
+    try {
+      const r = (await ctx.rulesets()).find((x) => x.id === id);
+      if (r && Array.isArray(r.bot_levels) && r.bot_levels.length) return r.bot_levels;
+    } catch {
+      /* fall through: the server always offers random */
+    }
+    return [{ id: 'random', title: 'Random' }];
+  },
+
   // Refresh GET /me (after joining, finishing a game ...).
   async refreshMe() {
     if (!session.token) {

@@ -520,6 +520,7 @@ export function lobbyScreen(main, ctx, id, code) {
     }
     const me = ctx.me;
     const title = await ctx.rulesetTitle(l.ruleset);
+    const levels = await ctx.botLevels(l.ruleset);
     document.title = `${title} lobby – Conclave`;
     const member = isMember(l, me);
     const host = me && me.id && l.host.id === me.id;
@@ -541,7 +542,7 @@ export function lobbyScreen(main, ctx, id, code) {
         if (!member && session.token)
           actions.push(h('button.primary', { type: 'button', 'data-key': `sit-${s.seat}`, onclick: act(() => api.join(id, code ? { seat: s.seat, code } : { seat: s.seat })) }, 'Sit here'));
         if (host) {
-          const level = h('select', { 'aria-label': `Bot level for seat ${s.seat + 1}`, 'data-key': `lvl-${s.seat}` }, h('option', { value: 'basic' }, 'basic'), h('option', { value: 'random' }, 'random'));
+          const level = h('select', { 'aria-label': `Bot level for seat ${s.seat + 1}`, 'data-key': `lvl-${s.seat}` }, levels.map((lv) => h('option', { value: lv.id }, lv.title)));
           actions.push(level, h('button', { type: 'button', 'data-key': `bot-${s.seat}`, onclick: act(() => api.addBot(id, { seat: s.seat, level: level.value })) }, 'Add bot'));
         }
       }
