@@ -50,7 +50,9 @@ static int load_config(config *cfg, int argc, char **argv)
 
 /* Connect (retrying for up to `patience` seconds: the database may still be
  * starting) and apply missing migrations. Returns 0 or -1 after logging. */
-static int run_migrations(const config *cfg, int patience)
+/* Apply the migrations; with backfill (serve, not the migrate command,
+ * whose SQL folder may be another one) also the one-time record rebuild. */
+static int run_migrations(const config *cfg, int patience, int backfill)
 {
     char err[512];
     PGconn *c = NULL;
@@ -68,7 +70,7 @@ static int run_migrations(const config *cfg, int patience)
         return -1;
     }
     int applied = migrate_apply(c, cfg->sql_dir, err, sizeof err);
-    if (applied >= 0 && records_backfill(c) != 0) {
+    if (applied >= 0 && backfill && records_backfill(c) != 0) {
         PQfinish(c);
         log_error("record_backfill_failed",
                   json_pack("{ss}", "error", "the database failed"));
@@ -96,7 +98,7 @@ int cmd_migrate(int argc, char **argv)
     config cfg;
     if (load_config(&cfg, argc, argv))
         return 2;
-    return run_migrations(&cfg, 0) ? 1 : 0;
+    return run_migrations(&cfg, 0, 0) ? 1 : 0;
 }
 
 int cmd_serve(int argc, char **argv)
@@ -133,7 +135,7 @@ int cmd_serve(int argc, char **argv)
         log_error("migrations_missing", json_pack("{ss}", "error", err));
         return 1;
     }
-    if (run_migrations(&cfg, 30) != 0)
+    if (run_migrations(&cfg, 30, 1) != 0)
         return 1;
     a.db =
         db_pool_create(cfg.database_url, cfg.db_pool, cfg.db_connect_timeout);
