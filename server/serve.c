@@ -49,9 +49,9 @@ static int load_config(config *cfg, int argc, char **argv)
 }
 
 /* Connect (retrying for up to `patience` seconds: the database may still be
- * starting) and apply missing migrations. Returns 0 or -1 after logging. */
-/* Apply the migrations; with backfill (serve, not the migrate command,
- * whose SQL folder may be another one) also the one-time record rebuild. */
+ * starting) and apply missing migrations; with backfill (serve, not the
+ * migrate command, whose SQL folder may be another one) also the one-time
+ * record rebuild. Returns 0 or -1 after logging. */
 static int run_migrations(const config *cfg, int patience, int backfill)
 {
     char err[512];
