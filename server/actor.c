@@ -420,7 +420,6 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
     a->work = work;
     a->meta = meta;
     a->version = version;
-    a->loaded = 1;
     pthread_rwlock_unlock(&a->state);
     if (strcmp(a->meta.clock_mode, "none") != 0 &&
         strcmp(a->meta.status, "running") == 0) {
@@ -431,6 +430,11 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
         free(w);
     }
     refresh_deadlines(a, c);
+    /* Only now may readers see the game: with its deadlines, never a
+     * moment without them. */
+    pthread_rwlock_wrlock(&a->state);
+    a->loaded = 1;
+    pthread_rwlock_unlock(&a->state);
     metrics_count("conclave_games_loaded_total", "Games loaded into memory.",
                   1);
     return 0;
