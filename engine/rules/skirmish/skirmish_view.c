@@ -20,7 +20,7 @@ static json_t *unit_json(const sk_state *s, int u)
     char sq[4];
     json_t *j = json_pack(
         "{s:i, s:s, s:s, s:i, s:b, s:i, s:i, s:i, s:i, s:b, s:i, s:i, "
-        "s:{s:i, s:i, s:i}, s:{s:i, s:b, s:i, s:i}}",
+        "s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i}}",
         "id", u, "key", d->key, "name", d->name, "owner", c[U_OWNER], "alive",
         !c[U_DEAD], "life", c[U_LIFE], "max_life", d->life, "move", c[U_MP],
         "armour", sk_armour(s, u), "closed", c[U_CLOSED], "tokens", c[U_TOKENS],
