@@ -160,7 +160,7 @@ void sk_effect(sk_state *s, engine_ctx *ctx, int u, const skirmish_ability *a,
     if (a->kind == SKIRMISH_K_PARRY) {
         if (on_stack(ctx, item) && s->nparry < SK_MAX_PARRY) {
             s->parry[s->nparry][0] = (int)item;
-            s->parry[s->nparry++][1] = a->amount;
+            s->parry[s->nparry++][1] = (uint8_t)a->amount; /* 1..9 */
             sk_log(ctx, "parry", "The attack (item %u) will strike %d less.",
                    item, a->amount);
         }

@@ -105,11 +105,14 @@ json_t *sk_bot(const void *state, int seat, const char *window,
 
 /* ------------------------------------------------------------ scores -- */
 
-static int nearest_enemy(const sk_state *s, int u, int sq)
+/* The distance from sq to the nearest enemy u can attack (any enemy for
+ * a creature with a shot, which cannot tell from here). */
+static int nearest_enemy(const sk_state *s, int u, int sq, int any)
 {
-    int best = 99;
+    int best = 99, fly = sk_has(s, u, SKIRMISH_K_FLYING);
     for (int t = 0; t < s->nu; t++)
-        if (sk_on_field(s, t) && s->cr[t][U_OWNER] != s->cr[u][U_OWNER]) {
+        if (sk_on_field(s, t) && s->cr[t][U_OWNER] != s->cr[u][U_OWNER] &&
+            (any || fly || !sk_has(s, t, SKIRMISH_K_FLYING))) {
             int d = sk_dist(sq, s->cr[t][U_SQ]);
             best = d < best ? d : best;
         }
@@ -191,11 +194,17 @@ static int score_move(const sk_state *s, int u, int to)
 {
     int from = s->cr[u][U_SQ];
     int shot = has_shot(s, u);
-    int before = nearest_enemy(s, u, from), after = nearest_enemy(s, u, to);
+    int before = nearest_enemy(s, u, from, shot > 0);
+    int after = nearest_enemy(s, u, to, shot > 0);
     if (shot)
         return before > shot && after < before && after > 1 ? 8 : 0;
-    if (after >= before)
+    if (after > before || before == 1 || after == 99)
         return 0;
+    /* towards the enemy's rows when no closer (around a blocker) */
+    int fwd = s->cr[u][U_OWNER] == 0 ? sk_row(to) - sk_row(from)
+                                     : sk_row(from) - sk_row(to);
+    if (after == before)
+        return fwd > 0 ? 2 : 0;
     return 6 + 2 * (before - after) + (after == 1 ? 6 : 0);
 }
 

@@ -141,9 +141,11 @@ static void muster(sk_state *s, engine_ctx *ctx, const json_t *const *orders)
 {
     const skirmish_cardset *cs = sk_cards();
     for (int seat = 0; seat < SK_SEATS; seat++) {
-        uint8_t cards[SKIRMISH_SQUAD_MAX];
+        uint8_t cards[SKIRMISH_SQUAD_MAX] = {0};
         int n = sk_order_squad(orders[seat], cards, NULL);
-        char text[400];
+        char text[400] = "";
+        if (n < 0)
+            n = 0; /* cannot happen: the core checked the order */
         size_t used = 0;
         s->nunits[seat] = n;
         s->cost[seat] = skirmish_squad_cost(cs, cards, n);
