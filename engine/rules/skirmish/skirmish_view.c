@@ -71,7 +71,6 @@ json_t *sk_legal(const void *state, int seat, const char *window)
 {
     const sk_state *s = state;
     const skirmish_cardset *cs = sk_cards();
-    (void)seat;
     if (s->phase == SK_MUSTER && strcmp(window, "muster") == 0) {
         json_t *choices = json_array();
         for (int i = 0; i < cs->nsquads; i++)
@@ -85,7 +84,8 @@ json_t *sk_legal(const void *state, int seat, const char *window)
             "cards", "type", "array", "maxItems", cs->max_creatures, "required",
             "cards", "choices", choices);
     }
-    if (s->phase == SK_DEPLOY && strcmp(window, "deploy") == 0)
+    if (s->phase == SK_DEPLOY && strcmp(window, "deploy") == 0 && seat >= 0 &&
+        seat < SK_SEATS)
         return json_pack("{s:s, s:{s:s, s:[s], s:{s:{s:s, s:i, s:i}}}, s:n}",
                          "kind", "order", "shape", "type", "object", "required",
                          "squares", "properties", "squares", "type", "array",
