@@ -107,6 +107,8 @@ int sk_order_squad(const json_t *order, uint8_t *out, engine_error *err);
 /* Fewest movement points for u to reach sq now (walking along sides
  * through empty squares, or flying), or -1 if it cannot. */
 int sk_move_cost(const sk_state *s, int u, int sq);
+/* The same for every square at once (-1: cannot; its own square is -1). */
+void sk_move_costs(const sk_state *s, int u, int dist[SK_SQUARES]);
 
 /* ---- skirmish_combat.c */
 /* An attack by a on t resolves (item id for parries). */

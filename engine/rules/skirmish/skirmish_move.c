@@ -8,34 +8,47 @@
  */
 #include "engine/rules/skirmish/skirmish_internal.h"
 
-int sk_move_cost(const sk_state *s, int u, int sq)
+void sk_move_costs(const sk_state *s, int u, int dist[SK_SQUARES])
 {
-    if (!sk_on_field(s, u) || sq < 0 || sq >= SK_SQUARES ||
-        sk_unit_at(s, sq) >= 0)
-        return -1;
-    int from = s->cr[u][U_SQ];
-    if (sk_has(s, u, SKIRMISH_K_FLYING))
-        return sk_dist(from, sq);
-    int dist[SK_SQUARES], queue[SK_SQUARES], head = 0, tail = 0;
+    int held[SK_SQUARES] = {0}, queue[SK_SQUARES], head = 0, tail = 0;
     for (int i = 0; i < SK_SQUARES; i++)
         dist[i] = -1;
+    if (!sk_on_field(s, u))
+        return;
+    for (int k = 0; k < s->nu; k++)
+        if (sk_on_field(s, k))
+            held[s->cr[k][U_SQ]] = 1;
+    int from = s->cr[u][U_SQ];
+    if (sk_has(s, u, SKIRMISH_K_FLYING)) {
+        for (int sq = 0; sq < SK_SQUARES; sq++)
+            if (!held[sq])
+                dist[sq] = sk_dist(from, sq);
+        return;
+    }
+    static const int dc[4] = {1, -1, 0, 0}, dr[4] = {0, 0, 1, -1};
     dist[from] = 0;
     queue[tail++] = from;
-    static const int dc[4] = {1, -1, 0, 0}, dr[4] = {0, 0, 1, -1};
     while (head < tail) {
         int at = queue[head++];
-        if (at == sq)
-            return dist[at];
         for (int k = 0; k < 4; k++) {
             int c = sk_col(at) + dc[k], r = sk_row(at) + dr[k];
             if (c < 0 || c >= SKIRMISH_COLS || r < 0 || r >= SKIRMISH_ROWS)
                 continue;
             int n = r * SKIRMISH_COLS + c;
-            if (dist[n] >= 0 || sk_unit_at(s, n) >= 0)
+            if (dist[n] >= 0 || held[n])
                 continue;
             dist[n] = dist[at] + 1;
             queue[tail++] = n;
         }
     }
-    return -1;
+    dist[from] = -1; /* not a movement */
+}
+
+int sk_move_cost(const sk_state *s, int u, int sq)
+{
+    int dist[SK_SQUARES];
+    if (sq < 0 || sq >= SK_SQUARES)
+        return -1;
+    sk_move_costs(s, u, dist);
+    return dist[sq];
 }

@@ -47,9 +47,11 @@ static int moves_attacks(const sk_state *s, int u, sk_decl *out, int n, int max)
     const int *c = s->cr[u];
     if (c[U_CLOSED])
         return n;
-    int left = c[U_MP] - c[U_RES_MP];
+    int left = c[U_MP] - c[U_RES_MP], dist[SK_SQUARES];
+    if (left > 0)
+        sk_move_costs(s, u, dist);
     for (int sq = 0; left > 0 && sq < SK_SQUARES; sq++) {
-        int k = sk_move_cost(s, u, sq);
+        int k = dist[sq];
         if (k > 0 && k <= left)
             n = add(out, n, max, (sk_decl){SK_D_MOVE, u, -1, -1, sq, 0});
     }
