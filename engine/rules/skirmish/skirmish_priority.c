@@ -171,9 +171,12 @@ static int parse_decl(const json_t *p, sk_decl *d)
     *d = (sk_decl){-1, -1, -1, -1, -1, 0};
     json_object_foreach((json_t *)p, key, v)
     {
-        if (strcmp(key, "action") && strcmp(key, "unit") && strcmp(key, "to") &&
-            strcmp(key, "ability") && strcmp(key, "target") &&
-            strcmp(key, "item"))
+        static const char *const known[] = {"action", "ability", "item",
+                                            "target", "to",      "unit"};
+        int ok = 0;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            ok |= strcmp(key, known[i]) == 0;
+        if (!ok)
             return -1;
     }
     if (!action || int_field(p, "unit", &d->unit) ||
@@ -226,7 +229,7 @@ static int declare(sk_state *s, engine_ctx *ctx, const sk_decl *d)
         cost.tap = 1;
         snprintf(text, sizeof text, "%s attacks %s", un,
                  sk_unit_name(s, d->target, tn, sizeof tn));
-    } else {
+    } else if (a) {
         cost = a->cost;
         skirmish_ability_text(a, words, sizeof words);
         snprintf(text, sizeof text, "%s: %s", un, words);
