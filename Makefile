@@ -5,6 +5,7 @@
 #                   migrate, serve on :8080 (HTTP) and :8081 (WebSocket)
 #   make test       the same set-up, then every test; ends "N passed, N failed"
 #   make asan       unit and integration tests under ASan + UBSan
+#   make soak-skirmish  10,000 Skirmish self-play games with invariants, ASan
 #   make lint       cppcheck and clang-tidy
 #   make format     clang-format in place
 #   make bench      benchmarks (see bench/README.md)
@@ -33,7 +34,7 @@ UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 # Test-only rulesets (tests/rules), linked into unit tests and benchmarks.
 TRULES_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/rules/*.c))
 
-.PHONY: all run test unit asan lint format bench clean deps db migrate mutants
+.PHONY: all run test unit asan lint format bench clean deps db migrate mutants soak-skirmish
 all: $(BUILD)/conclave
 
 $(BUILD)/obj/%.o: %.c
@@ -80,6 +81,15 @@ asan: deps
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit
 	@BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    CONCLAVE_TEST_QUICK=1 bash tests/run.sh
+
+# Skirmish self-play soak: 10,000 games, invariants after every input,
+# under ASan + UBSan (docs/performance.md has the last run).
+soak-skirmish:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    build-asan/tests/test_skirmish_selfplay
+	SKIRMISH_GAMES=10000 ASAN_OPTIONS=detect_leaks=1 \
+	    build-asan/tests/test_skirmish_selfplay
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
