@@ -18,6 +18,7 @@
 
 extern const engine_ruleset tictactoe_ruleset;
 extern const engine_ruleset rps_ruleset;
+extern const engine_ruleset starbase_ruleset;
 #if defined(__has_include) && !defined(CONCLAVE_NO_SPRINT)
 #if __has_include("rules/sprint/sprint.c")
 #define HAVE_SPRINT 1
@@ -28,6 +29,7 @@ extern const engine_ruleset sprint_ruleset;
 static const engine_ruleset *const registry[] = {
     &tictactoe_ruleset,
     &rps_ruleset,
+    &starbase_ruleset,
 #ifdef HAVE_SPRINT
     &sprint_ruleset,
 #endif
