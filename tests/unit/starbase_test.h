@@ -177,8 +177,8 @@ static __attribute__((unused)) int invariants_ok(const sb_state *s)
             kind != STARBASE_SHIP)
             return 0;
         if ((c->zone == SB_Z_OUTER || c->zone == SB_Z_OUTER_STACK) !=
-            (kind == STARBASE_OUTER_REGION))
-            return 0;
+            (kind == STARBASE_OUTER_REGION && c->zone != SB_Z_SCRAP))
+            return 0; /* an outer region leaves play only with its owner */
         if ((c->zone == SB_Z_REGION || c->zone == SB_Z_LOCATION) && !s->over &&
             !sb_region_valid(s, c->region))
             return 0;

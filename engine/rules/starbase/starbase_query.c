@@ -197,12 +197,13 @@ static void leave_play(sb_state *s, int seat)
 {
     for (int i = 0; i < s->ninst; i++) {
         sb_inst *c = &s->in[i];
-        if (c->owner == seat) {
-            if (c->zone != SB_Z_MARKET && c->zone != SB_Z_HAND &&
-                c->zone != SB_Z_SCRAP && c->zone != SB_Z_OUTER_STACK)
-                sb_move(s, i, SB_Z_SCRAP, -1);
-            continue;
-        }
+        if (c->owner == seat && c->zone != SB_Z_MARKET &&
+            c->zone != SB_Z_HAND && c->zone != SB_Z_SCRAP &&
+            c->zone != SB_Z_OUTER_STACK)
+            sb_move(s, i, SB_Z_SCRAP, -1);
+    }
+    for (int i = 0; i < s->ninst; i++) {
+        sb_inst *c = &s->in[i];
         if (c->zone == SB_Z_REGION && !sb_region_valid(s, c->region))
             sb_move(s, i, SB_Z_REGION, c->owner); /* falls back home */
         else if (c->zone == SB_Z_LOCATION && !sb_region_valid(s, c->region))
