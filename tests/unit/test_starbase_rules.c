@@ -296,6 +296,12 @@ static void test_play_location(void)
     CHECK_EQ_INT(TPLAY(&t, 0, "{\"action\":\"play\",\"card\":%d,\"region\":%d}",
                        belt, r),
                  ENGINE_EINVALID); /* uncontrolled */
+    int theirs = rig(&t, 1, "picket_cutter", SB_Z_REGION, r);
+    sb_update_control(s);
+    CHECK_EQ_INT(TPLAY(&t, 0, "{\"action\":\"play\",\"card\":%d,\"region\":%d}",
+                       belt, r),
+                 ENGINE_EINVALID); /* another player's */
+    sb_move(s, theirs, SB_Z_SCRAP, -1);
     rig(&t, 0, "picket_cutter", SB_Z_REGION, r);
     sb_update_control(s);
     CHECK_EQ_INT(TPLAY(&t, 0, "{\"action\":\"play\",\"card\":%d,\"region\":%d}",
@@ -477,6 +483,7 @@ static void test_warp_attack(void)
     CHECK_EQ_INT(
         TPLAY(&t, 0, "{\"action\":\"activate\",\"card\":%d,\"index\":0}", ship),
         ENGINE_ECONFLICT);
+    s->in[ship].textra = 2; /* warps to spare: attacking alone stops it */
     CHECK_EQ_INT(
         TPLAY(&t, 0, "{\"action\":\"warp\",\"card\":%d,\"region\":0}", ship),
         ENGINE_ECONFLICT);
