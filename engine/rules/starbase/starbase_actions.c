@@ -34,9 +34,9 @@ int sb_parse(const json_t *play, sb_action *a, engine_error *err)
     json_t *v;
     json_object_foreach((json_t *)play, key, v)
     {
-        if (strcmp(key, "action") && strcmp(key, "card") &&
-            strcmp(key, "index") && strcmp(key, "target") &&
-            strcmp(key, "region"))
+        if (strcmp(key, "action") != 0 && strcmp(key, "card") != 0 &&
+            strcmp(key, "index") != 0 && strcmp(key, "target") != 0 &&
+            strcmp(key, "region") != 0)
             return engine_fail(err, ENGINE_EINVALID, key,
                                "unknown field \"%.40s\"", key);
     }

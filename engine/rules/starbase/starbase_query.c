@@ -168,7 +168,7 @@ const char *sb_name(const sb_state *s, int inst)
 
 int sb_region_name(const sb_state *s, int r, char *buf, size_t size)
 {
-    if (r >= 0 && r < SB_HOME_COUNT)
+    if (r < SB_HOME_COUNT || r - SB_HOME_COUNT >= s->ninst)
         return snprintf(buf, size, "seat %d's home region", r);
     return snprintf(buf, size, "%s", sb_name(s, r - SB_HOME_COUNT));
 }
