@@ -597,6 +597,35 @@ static void test_use_ability(void)
     tfree(&t);
 }
 
+/* Other players answer with instants when they hold priority: an instant
+ * ability of seat 1's in seat 0's setup step; a management one is refused. */
+static void test_instants_in_other_turns(void)
+{
+    tgame t = tnew(2, 21);
+    sb_state *s = S(&t);
+    int battery = rig(&t, 1, "missile_battery", SB_Z_STRUCTURE, -1);
+    int office = rig(&t, 1, "trade_office", SB_Z_STRUCTURE, -1);
+    int ship = rig(&t, 0, "skiff_runner", SB_Z_REGION, 0);
+    s->p[1].isk = 3;
+    REQUIRE(tpass(&t) == 0); /* seat 0 keeps its income */
+    REQUIRE(tholder(&t) == 1);
+    CHECK_EQ_STR(tstep(&t), "setup");
+    CHECK_EQ_INT(TPLAY(&t, 1,
+                       "{\"action\":\"ability\",\"card\":%d,\"index\":0}",
+                       office),
+                 ENGINE_ECONFLICT);
+    CHECK_EQ_INT(TPLAY(&t, 1,
+                       "{\"action\":\"ability\",\"card\":%d,\"index\":0,"
+                       "\"target\":%d}",
+                       battery, ship),
+                 0);
+    CHECK_EQ_INT(s->in[ship].zone, SB_Z_SCRAP);
+    CHECK_EQ_INT(s->p[1].isk, 2);
+    CHECK_EQ_INT(tholder(&t), 1); /* it keeps priority */
+    CHECK_EQ_INT(tplay(&t, 1, "{\"action\":\"upgrade\"}"), ENGINE_ECONFLICT);
+    tfree(&t);
+}
+
 /* ------------------------------------------------------------ battle -- */
 
 static void test_no_attack_no_battle(void)
@@ -761,6 +790,7 @@ int main(void)
     RUN(test_activate_command);
     RUN(test_deactivate_command);
     RUN(test_use_ability);
+    RUN(test_instants_in_other_turns);
     RUN(test_no_attack_no_battle);
     RUN(test_battle_takes_outer_region);
     RUN(test_battle_falls_back_and_hits_starbase);
