@@ -8,7 +8,8 @@
  * starbase_query.c (zones, regions, control, losing), starbase_stats.c
  * (passive abilities: income, attack, defence, power, hull, pins, warps),
  * starbase_turn.c (the turn: setup phase, draw, end phase, the priority
- * steps), starbase_actions.c (checking and applying actions),
+ * steps), starbase_actions.c (reading and checking actions),
+ * starbase_apply.c (applying them, listing the legal ones),
  * starbase_effects.c (the ability interpreter), starbase_battle.c,
  * starbase_prio.c (priority hooks and the action list), starbase_view.c,
  * starbase_bot.c.
