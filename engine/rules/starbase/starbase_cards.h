@@ -7,8 +7,7 @@
  *
  * The vocabulary is described for players, engine and bot authors in
  * docs/games/starbase.md ("Ability vocabulary"). Nothing here knows about
- * games in play: the rules that interpret the abilities come later, and no
- * ruleset is registered yet.
+ * games in play: the ruleset that plays them is in starbase.h.
  */
 #ifndef CONCLAVE_STARBASE_CARDS_H
 #define CONCLAVE_STARBASE_CARDS_H
