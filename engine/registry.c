@@ -18,6 +18,7 @@
 
 extern const engine_ruleset tictactoe_ruleset;
 extern const engine_ruleset rps_ruleset;
+extern const engine_ruleset council_ruleset;
 #if defined(__has_include) && !defined(CONCLAVE_NO_SPRINT)
 #if __has_include("rules/sprint/sprint.c")
 #define HAVE_SPRINT 1
@@ -31,6 +32,7 @@ static const engine_ruleset *const registry[] = {
 #ifdef HAVE_SPRINT
     &sprint_ruleset,
 #endif
+    &council_ruleset,
 };
 
 #define NRULESETS (sizeof registry / sizeof registry[0])
