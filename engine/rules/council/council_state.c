@@ -1,17 +1,33 @@
 /*
  * council_state.c - Galactic Council's game state: setup (races, galaxy,
  * fog, pools, objective and action decks) and save/load. The state is one
- * plain struct; its save is {"format":"council-state/1","round","phase",
- * "size","state": lower-case hex of the struct's bytes}, and load checks
- * the size and every index and range the rules rely on before accepting
- * it (a save is read back by the same build that wrote it).
+ * plain struct; its save is {"format":"council-state/2","round","phase",
+ * "size","state": the struct's bytes as lower-case hex, with each run of
+ * zero bytes written as "z" and the run's length in 4 hex digits}, and
+ * load checks the size and every index and range the rules rely on before
+ * accepting it (a save is read back by the same build that wrote it).
  */
 #include "engine/rules/council/council_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SAVE_FORMAT "council-state/1"
+/* One byte from two hex digits / two bytes from four. */
+static int unhex_byte(const char *t, uint8_t *out)
+{
+    char two[3] = {t[0], t[0] ? t[1] : 0, 0};
+    return engine_unhex(two, out, 1);
+}
+
+static int unhex_run(const char *t, uint8_t out[2])
+{
+    if (unhex_byte(t, &out[0]) != 0 || !t[1])
+        return -1;
+    return unhex_byte(t + 2, &out[1]);
+}
+
+#define SAVE_FORMAT "council-state/2"
 
 void cnc_log(engine_ctx *ctx, json_t *entry)
 {
@@ -112,16 +128,61 @@ int cnc_state_setup(cnc_state *s, engine_ctx *ctx, int seats, int vp_target,
     return 0;
 }
 
+/* bytes[0..n) as hex with zero runs as "zNNNN"; out holds 2n+1. */
+static void pack(const uint8_t *b, size_t n, char *out)
+{
+    static const char hx[] = "0123456789abcdef";
+    size_t i = 0;
+    while (i < n) {
+        size_t run = 0;
+        while (i + run < n && b[i + run] == 0 && run < 0xffff)
+            run++;
+        if (run >= 3) {
+            out += sprintf(out, "z%04zx", run);
+            i += run;
+            continue;
+        }
+        *out++ = hx[b[i] >> 4];
+        *out++ = hx[b[i] & 15];
+        i++;
+    }
+    *out = 0;
+}
+
+static int unpack(const char *t, uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    while (*t && i < n) {
+        if (*t == 'z') {
+            uint8_t len[2];
+            if (unhex_run(t + 1, len) != 0)
+                return -1;
+            size_t run = (size_t)len[0] << 8 | len[1];
+            if (run == 0 || run > n - i)
+                return -1;
+            memset(b + i, 0, run);
+            i += run;
+            t += 5;
+            continue;
+        }
+        if (unhex_byte(t, b + i) != 0)
+            return -1;
+        i++;
+        t += 2;
+    }
+    return *t || i != n ? -1 : 0;
+}
+
 json_t *cnc_state_save(const cnc_state *s)
 {
-    char *hex = malloc(2 * sizeof *s + 1);
-    if (!hex)
+    char *text = malloc(2 * sizeof *s + 1);
+    if (!text)
         return NULL;
-    engine_hex((const uint8_t *)s, sizeof *s, hex);
+    pack((const uint8_t *)s, sizeof *s, text);
     json_t *o = json_pack("{s:s, s:i, s:i, s:I, s:s}", "format", SAVE_FORMAT,
                           "round", s->round, "phase", s->phase, "size",
-                          (json_int_t)sizeof *s, "state", hex);
-    free(hex);
+                          (json_int_t)sizeof *s, "state", text);
+    free(text);
     return o;
 }
 
@@ -209,9 +270,9 @@ int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)
                            SAVE_FORMAT);
     if (!json_is_integer(size) ||
         json_integer_value(size) != (json_int_t)sizeof *s || !hex ||
-        engine_unhex(hex, (uint8_t *)s, sizeof *s) != 0)
+        unpack(hex, (uint8_t *)s, sizeof *s) != 0)
         return engine_fail(err, ENGINE_EINTERNAL, "state",
-                           "the saved state is not %zu bytes of hex",
+                           "the saved state is not %zu packed bytes",
                            sizeof *s);
     if (!state_ok(cnc_data_get(), s))
         return engine_fail(err, ENGINE_EINTERNAL, "state",
