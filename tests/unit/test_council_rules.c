@@ -397,6 +397,7 @@ static void test_order_to_unexplored_sector_is_accepted(void)
     for (int k = 0; k < st.g.nsectors; k++)
         if (!st.fog.explored[k])
             x = k;
+    REQUIRE(x >= 0);
     char to[16], order[256];
     hex_text(&st, x, to, sizeof to);
     snprintf(order, sizeof order,

@@ -209,7 +209,7 @@ static int step_move(part_ctx *pc, const cnc_step *st)
             continue;
         ships += k[u];
         if (d->units[u].move < speed)
-            speed = d->units[u].move;
+            speed = (int)d->units[u].move;
         cap +=
             k[u] * (d->units[u].capacity +
                     (d->units[u].capacity > 1
@@ -510,7 +510,7 @@ static int cmp_str(const void *a, const void *b)
 static void resolve_order(cnc_state *s, engine_ctx *ctx, int seat,
                           const json_t *order)
 {
-    const char *keys[CNC_MAX_PARTS];
+    const char *keys[CNC_MAX_PARTS] = {0};
     size_t n = 0;
     const char *k;
     const json_t *v;

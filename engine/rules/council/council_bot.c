@@ -148,7 +148,7 @@ static int value(const cnc_state *s, int seat, int x)
     const cnc_system *t = cnc_sector_tile(d, &s->g, x);
     int v = 0;
     for (int p = 0; p < t->nplanets; p++) {
-        int owner = s->g.sec[x].owner[p];
+        int owner = (int)s->g.sec[x].owner[p];
         if (owner == seat)
             continue;
         int w = t->planets[p].resources + t->planets[p].influence + 1;
@@ -228,7 +228,7 @@ static void basic_fleets(const cnc_state *s, int seat, json_t *order,
 
 static int danger_near_home(const cnc_state *s, int seat)
 {
-    int home = s->g.home[seat], nb[6],
+    int home = (int)s->g.home[seat], nb[6],
         n = cnc_sector_neighbors(&s->g, home, nb);
     int danger = seen_enemies(s, seat, home);
     for (int i = 0; i < n; i++)
@@ -251,7 +251,7 @@ static int resources(const cnc_state *s, int seat)
 
 static void basic_produce(const cnc_state *s, int seat, json_t *order)
 {
-    int home = s->g.home[seat];
+    int home = (int)s->g.home[seat];
     int r = resources(s, seat);
     json_t *units;
     if (danger_near_home(s, seat) && r >= 4)
@@ -303,7 +303,7 @@ static void basic_card(const cnc_state *s, int seat, json_t *order)
 static json_t *basic_order(const cnc_state *s, int seat)
 {
     json_t *order = json_object();
-    int tokens = s->p[seat].tactic;
+    int tokens = (int)s->p[seat].tactic;
     basic_card(s, seat, order);
     if (!s->p[seat].free_produce && s->p[seat].card >= 0 &&
         cnc_data_get()->strategies[s->p[seat].card].ability !=

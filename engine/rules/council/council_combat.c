@@ -219,7 +219,7 @@ void cnc_draw_action(cnc_state *s, engine_ctx *ctx, int seat)
         held += s->p[seat].hand[a];
     if (s->action_pos >= s->naction || held >= d->rules.hand_limit)
         return;
-    int a = s->action_deck[s->action_pos++];
+    int a = (int)s->action_deck[s->action_pos++];
     s->p[seat].hand[a]++;
     cnc_log_seats(
         ctx, 1u << seat,
@@ -239,8 +239,9 @@ static int ground_bonus(const cnc_state *s, int seat)
 static int ground(cnc_state *s, engine_ctx *ctx, int seat, int n, int owner,
                   int *def)
 {
-    int need =
-        cnc_data_get()->units[cnc_unit_index(cnc_data_get(), "trooper")].combat;
+    int need = (int)cnc_data_get()
+                   ->units[cnc_unit_index(cnc_data_get(), "trooper")]
+                   .combat;
     int ba = ground_bonus(s, seat), bd = ground_bonus(s, owner);
     for (int round = 0; n > 0 && *def > 0 && round < MAX_ROUNDS; round++) {
         int ha = 0, hd = 0;
@@ -272,14 +273,14 @@ void cnc_land_on(cnc_state *s, engine_ctx *ctx, int seat, int x, int p, int n)
 {
     cnc_sector *sec = &s->g.sec[x];
     const cnc_marker_kind *k = NULL;
-    int m = sec->planet_marker[p], def = 0, owner = sec->owner[p];
+    int m = sec->planet_marker[p], def = 0, owner = (int)sec->owner[p];
     if (m >= 0 && s->g.markers[m].state == CNC_MK_HIDDEN) {
         k = reveal(s, ctx, m);
         tell(ctx, seat, k->key, k->amount);
         if (k->effect == CNC_MFX_GAIN_TROOPS)
             n += k->amount;
         else if (k->effect == CNC_MFX_ENEMY_TROOPS)
-            def = k->amount;
+            def = (int)k->amount;
         else if (k->effect == CNC_MFX_DESTROY_TROOPS)
             n = n > k->amount ? n - k->amount : 0;
     }

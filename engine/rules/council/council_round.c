@@ -124,12 +124,12 @@ static void score(cnc_state *s, engine_ctx *ctx, int seat, int o)
 void cnc_status_score(cnc_state *s, engine_ctx *ctx)
 {
     const cnc_data *d = cnc_data_get();
-    int order[ENGINE_MAX_SEATS];
+    int order[ENGINE_MAX_SEATS] = {0};
     int n = cnc_initiative_order(s, order);
     for (int i = 0; i < n; i++) {
         int p = order[i];
         for (int k = 0; k < s->revealed; k++) {
-            int o = s->public_deck[k];
+            int o = (int)s->public_deck[k];
             if (!s->p[p].scored[o] && cnc_objective_met(s, p, o)) {
                 score(s, ctx, p, o);
                 break;
@@ -150,7 +150,7 @@ int cnc_status_reveal(cnc_state *s, engine_ctx *ctx)
 {
     if (s->revealed >= s->npublic)
         return 0;
-    int o = s->public_deck[s->revealed++];
+    int o = (int)s->public_deck[s->revealed++];
     cnc_log(ctx, json_pack("{s:s, s:s}", "type", "objective_revealed",
                            "objective", cnc_data_get()->objectives[o].key));
     return 1;
@@ -159,7 +159,7 @@ int cnc_status_reveal(cnc_state *s, engine_ctx *ctx)
 /* Status 3: one action card each, in initiative order. */
 void cnc_status_draw(cnc_state *s, engine_ctx *ctx)
 {
-    int order[ENGINE_MAX_SEATS];
+    int order[ENGINE_MAX_SEATS] = {0};
     int n = cnc_initiative_order(s, order);
     for (int i = 0; i < n; i++)
         cnc_draw_action(s, ctx, order[i]);
@@ -187,6 +187,8 @@ static void fleet_limit(cnc_state *s, engine_ctx *ctx, int seat)
                     s->g.sec[x].units[seat][u] &&
                     (best < 0 || d->units[u].cost < d->units[best].cost))
                     best = u;
+            if (best < 0)
+                break;
             s->g.sec[x].units[seat][best]--;
             if (s->damaged[x][seat][best] > s->g.sec[x].units[seat][best])
                 s->damaged[x][seat][best] = s->g.sec[x].units[seat][best];
@@ -205,7 +207,7 @@ static void fleet_limit(cnc_state *s, engine_ctx *ctx, int seat)
 void cnc_status_gain_tokens(cnc_state *s, engine_ctx *ctx)
 {
     const cnc_data *d = cnc_data_get();
-    int order[ENGINE_MAX_SEATS];
+    int order[ENGINE_MAX_SEATS] = {0};
     int n = cnc_initiative_order(s, order);
     for (int i = 0; i < n; i++) {
         int p = order[i];
@@ -245,7 +247,7 @@ void cnc_status_repair(cnc_state *s)
  * the lowest initiative of this round. */
 void cnc_status_return_cards(cnc_state *s, engine_ctx *ctx)
 {
-    int order[ENGINE_MAX_SEATS];
+    int order[ENGINE_MAX_SEATS] = {0};
     cnc_initiative_order(s, order);
     s->speaker = s->next_speaker >= 0 ? s->next_speaker : (int8_t)order[0];
     s->next_speaker = -1;

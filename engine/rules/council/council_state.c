@@ -81,7 +81,7 @@ static void setup_players(cnc_state *s, const cnc_data *d)
         pl->tactic = d->rules.start_tactic;
         pl->fleet = d->rules.start_fleet;
         pl->strategy = d->rules.start_strategy;
-        pl->tg = d->rules.start_trade_goods;
+        pl->tg = (int)d->rules.start_trade_goods;
         pl->card = pl->last_card = -1;
         if (d->races[pl->race].special == CNC_RACE_FAR_SIGHT)
             s->fog.sensor[p] =

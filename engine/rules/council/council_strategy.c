@@ -150,7 +150,7 @@ static int primary(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
             *why = "no secret objective left to draw";
             return -1;
         }
-        int o = s->secret_deck[s->secret_pos++];
+        int o = (int)s->secret_deck[s->secret_pos++];
         s->p[seat].secret[o] = 1;
         cnc_log_seats(ctx, 1u << seat,
                       json_pack("{s:s, s:s}", "type", "secret_drawn",

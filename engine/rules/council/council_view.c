@@ -37,7 +37,7 @@ static json_t *objectives_json(const cnc_state *s)
     const cnc_data *d = cnc_data_get();
     json_t *a = json_array();
     for (int i = 0; i < s->revealed; i++) {
-        int o = s->public_deck[i];
+        int o = (int)s->public_deck[i];
         json_t *by = json_array();
         for (int p = 0; p < s->seats; p++)
             if (s->p[p].scored[o])
