@@ -220,10 +220,57 @@ static void test_selfplay_invariants_fog_log_and_replay(void)
     CHECK_EQ_INT(bad_replay, 0);
 }
 
+static size_t dumped(const json_t *j)
+{
+    char *t = json_dumps(j, JSON_COMPACT);
+    size_t n = t ? strlen(t) : 0;
+    free(t);
+    return n;
+}
+
+/* The size of a seat's view, the spectators' view and the engine save at
+ * round 6 of a basic-bot game (docs/performance.md quotes them); bounds
+ * that catch a view or save growing by an order of magnitude. */
+static void test_view_and_save_sizes(void)
+{
+    for (int seats = 3; seats <= 8; seats += 5) {
+        engine_rng rng;
+        uint8_t key[32] = {9};
+        engine_rng_init(&rng, key, (uint64_t)seats);
+        engine_game *g = new_game(seats, 77, NULL);
+        cnc_state st;
+        get_state(g, &st);
+        while (!engine_is_over(g) && st.round < 6) {
+            engine_window w;
+            open_window(g, &w);
+            int seat = __builtin_ctz(w.seats & ~w.submitted);
+            engine_input in;
+            engine_error err = {0};
+            REQUIRE(engine_bot_action(g, seat, "basic", &rng, &in, &err) == 0);
+            REQUIRE(apply(g, seat, in.kind, in.window, in.payload, NULL) == 0);
+            json_decref((json_t *)in.payload);
+            get_state(g, &st);
+        }
+        json_t *v0 = engine_view(g, 0), *vp = engine_view(g, ENGINE_PUBLIC),
+               *sv = engine_save(g);
+        size_t a = dumped(v0), b = dumped(vp), c = dumped(sv);
+        fprintf(stderr,
+                "sizes, %d seats, round 6: seat view %zu B, public view %zu "
+                "B, save %zu B\n",
+                seats, a, b, c);
+        CHECK(a < 65536 && b < 65536 && c < 131072);
+        json_decref(v0);
+        json_decref(vp);
+        json_decref(sv);
+        engine_free(g);
+    }
+}
+
 int main(void)
 {
     quick = getenv("CONCLAVE_TEST_QUICK") != NULL;
     council_test_init();
+    RUN(test_view_and_save_sizes);
     RUN(test_selfplay_invariants_fog_log_and_replay);
     return TEST_SUMMARY();
 }
