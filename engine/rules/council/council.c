@@ -170,10 +170,11 @@ static int cn_resolve(void *state, engine_ctx *ctx, const char *window,
         s->phase != CNC_PHASE_ACTION)
         return engine_fail(err, ENGINE_ECONFLICT, "window",
                            "window %.40s is not open", window);
-    for (int p = 0; p < s->seats; p++)
-        if (orders && orders[p] && cnc_action_check(s, orders[p], err))
-            return engine_fail(err, ENGINE_EINVALID, err ? err->field : "",
-                               "seat %d's order is not valid", p);
+    for (int p = 0; p < s->seats; p++) {
+        int rc = orders && orders[p] ? cnc_action_check(s, orders[p], err) : 0;
+        if (rc)
+            return rc;
+    }
     cnc_action_resolve(s, ctx, orders);
     return 0;
 }
