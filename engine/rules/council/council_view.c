@@ -126,11 +126,12 @@ json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window)
         !window || strcmp(id, window) != 0)
         return NULL;
     if (s->phase == CNC_PHASE_ACTION)
-        return json_pack("{s:s, s:{s:s, s:i, s:{s:s}, s:{s:[s, s]}}, s:n}",
-                         "kind", "order", "shape", "type", "object",
-                         "maxProperties", CNC_MAX_PARTS, "propertyNames",
-                         "pattern", "^[a-z0-9_]{1,16}$", "additionalProperties",
-                         "type", "array", "object", "choices");
+        return json_pack(
+            "{s:s, s:{s:s, s:i, s:{s:s}, s:{s:[{s:s}, {s:s}]}}, s:n}", "kind",
+            "order", "shape", "type", "object", "maxProperties", CNC_MAX_PARTS,
+            "propertyNames", "pattern", "^[a-z0-9_]{1,16}$",
+            "additionalProperties", "anyOf", "type", "array", "type", "object",
+            "choices");
     if (seat != cnc_picker(s))
         return NULL;
     json_t *keys = json_array(), *choices = json_array();
