@@ -413,6 +413,24 @@ static void test_order_to_unexplored_sector_is_accepted(void)
     engine_free(g);
 }
 
+static void test_explore_and_scan_steps_parse_and_read(void)
+{
+    json_t *part = json_loads("[{\"type\": \"explore\", \"sector\": [1, 0]},"
+                              " {\"type\": \"scan\", \"sector\": [0, 1]}]",
+                              0, NULL);
+    cnc_order o;
+    engine_error err = {0};
+    REQUIRE(cnc_order_parse(D, NULL, part, &o, &err) == 0);
+    char buf[256];
+    REQUIRE(cnc_order_sentence(D, &o, buf, sizeof buf) > 0);
+    CHECK_EQ_STR(buf, "Pay to explore (1, 0) and then scan (0, 1).");
+    json_decref(part);
+    part = json_loads("{\"type\": \"explore\"}", 0, NULL);
+    CHECK(cnc_order_parse(D, NULL, part, &o, &err) == ENGINE_EINVALID);
+    CHECK_EQ_STR(err.field, "[0].sector");
+    json_decref(part);
+}
+
 int main(void)
 {
     council_test_init();
@@ -434,5 +452,6 @@ int main(void)
     RUN(test_victory_at_target_and_ties_by_planets);
     RUN(test_last_round_ends_the_game);
     RUN(test_order_to_unexplored_sector_is_accepted);
+    RUN(test_explore_and_scan_steps_parse_and_read);
     return TEST_SUMMARY();
 }
