@@ -17,13 +17,14 @@
 
 extern const engine_ruleset tictactoe_ruleset;
 extern const engine_ruleset rps_ruleset;
+extern const engine_ruleset council_ruleset;
 extern const engine_ruleset sprint_ruleset;
 extern const engine_ruleset skirmish_ruleset;
 extern const engine_ruleset starbase_ruleset;
 
 static const engine_ruleset *const registry[] = {
     &tictactoe_ruleset, &rps_ruleset,      &sprint_ruleset,
-    &skirmish_ruleset,  &starbase_ruleset,
+    &skirmish_ruleset,  &starbase_ruleset, &council_ruleset,
 };
 
 #define NRULESETS (sizeof registry / sizeof registry[0])

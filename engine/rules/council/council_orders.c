@@ -12,8 +12,8 @@
 #include <string.h>
 
 static const char *const step_names[CNC_STEP_COUNT] = {
-    "activate", "move",    "land", "produce", "strategy",
-    "inspect",  "retreat", "hold", "if"};
+    "activate", "move", "land",    "produce", "strategy", "inspect",
+    "retreat",  "hold", "explore", "scan",    "if"};
 static const char *const cond_names[CNC_COND_COUNT] = {
     "holds", "marker_is", "enemy_ships", "fleet_survived",
     "influence_at_least"};
@@ -225,6 +225,8 @@ static const char *const step_fields[CNC_STEP_COUNT][6] = {
     {"type", "planet", "sector", NULL},
     {"type", "to", NULL},
     {"type", NULL},
+    {"type", "sector", NULL},
+    {"type", "sector", "planet", NULL},
     {"type", "cond", "then", "else", NULL}};
 
 static int parse_troops(const octx *c, const json_t *o, cnc_step *s)
@@ -310,6 +312,16 @@ static int parse_step_body(octx *c, const json_t *o, cnc_step *s, int depth)
     }
     case CNC_STEP_RETREAT:
         return hex_field(c, o, "to", 1, NULL, &s->to);
+    case CNC_STEP_EXPLORE:
+        return hex_field(c, o, "sector", 1, &s->has_sector, &s->sector);
+    case CNC_STEP_SCAN: {
+        int rc = 0;
+        s->planet.how = CNC_PL_SYSTEM;
+        if (json_object_get(o, "planet"))
+            rc = planet_field(c, o, 1, &s->planet);
+        return rc ? rc
+                  : hex_field(c, o, "sector", 1, &s->has_sector, &s->sector);
+    }
     case CNC_STEP_IF:
         break;
     default:
@@ -351,7 +363,7 @@ static int parse_step(octx *c, const json_t *o, int depth, int16_t *at)
     if (t < 0)
         return bad(c, "type",
                    "must be activate, move, land, produce, strategy, "
-                   "inspect, retreat, hold or if");
+                   "inspect, retreat, hold, explore, scan or if");
     int rc = only(c, o, step_fields[t]);
     if (rc)
         return rc;

@@ -12,6 +12,7 @@
  *   land {planet, troops, sector?} produce {sector, units}
  *   strategy {card, option, targets?: [[q, r]...]}
  *   inspect {planet?, sector?}     retreat {to}        hold {}
+ *   explore {sector}               scan {sector, planet?}
  *   if {cond, then: [steps], else?: [steps]}
  * A hex is [q, r]. "planet" is a planet key, "all", "highest_influence" or
  * "highest_resources" (inspect also takes "system", the default); "troops"
@@ -44,6 +45,8 @@ enum {
     CNC_STEP_INSPECT,
     CNC_STEP_RETREAT,
     CNC_STEP_HOLD,
+    CNC_STEP_EXPLORE, /* paid exploration of a sector */
+    CNC_STEP_SCAN,    /* long-range scanners: a sector, or a marker there */
     CNC_STEP_IF,
     CNC_STEP_COUNT
 };

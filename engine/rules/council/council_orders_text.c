@@ -181,6 +181,21 @@ static void put_step(sbuf *b, const cnc_data *d, const cnc_order *o,
     case CNC_STEP_HOLD:
         put(b, "hold position");
         break;
+    case CNC_STEP_EXPLORE:
+        put(b, "pay to explore ");
+        put_hex(b, s->sector);
+        return;
+    case CNC_STEP_SCAN:
+        if (s->planet.how == CNC_PL_SYSTEM) {
+            put(b, "scan ");
+            put_hex(b, s->sector);
+        } else {
+            put(b, "scan the marker on ");
+            put_planets(b, d, &s->planet);
+            put(b, " at ");
+            put_hex(b, s->sector);
+        }
+        return;
     default:
         put(b, "if ");
         put_cond(b, d, &s->cond);

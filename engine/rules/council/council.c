@@ -1,0 +1,283 @@
+/*
+ * council.c - Galactic Council's engine_ruleset table: options, setup,
+ * clone/save/load, windows, order checking, resolution, plays, and the
+ * glue to views (council_view.c), bots (council_bot.c) and the rules.
+ *
+ * Windows, one at a time: "rN.pickK" (open, the K-th strategy pick of
+ * round N, in speaker order) and "rN.action" (sealed, every seat: an
+ * object of order parts keyed by fleet or system, resolved in initiative
+ * order, followed by the status phase).
+ */
+#include "engine/rules/council/council_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const engine_option council_options[] = {
+    {.name = "vp_target",
+     .kind = ENGINE_OPTION_INT,
+     .title = "victory points that end the game at a status phase",
+     .min = 3,
+     .max = 30,
+     .def = 10},
+    {.name = "last_round",
+     .kind = ENGINE_OPTION_INT,
+     .title = "the game ends after this round's status phase",
+     .min = 1,
+     .max = 40,
+     .def = 12},
+    {.name = "fixed_map",
+     .kind = ENGINE_OPTION_BOOL,
+     .title = "deal the system tiles in their listed order (markers are "
+              "still shuffled)"},
+    {0},
+};
+
+static int cn_init(engine_error *err)
+{
+    return cnc_data_init(err);
+}
+
+static void *cn_setup(engine_ctx *ctx, const json_t *options, int seats,
+                      engine_error *err)
+{
+    if (cnc_data_init(err))
+        return NULL;
+    cnc_state *s = malloc(sizeof *s);
+    if (!s) {
+        engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
+        return NULL;
+    }
+    if (cnc_state_setup(
+            s, ctx, seats,
+            engine_option_int(council_options, options, "vp_target"),
+            engine_option_int(council_options, options, "last_round"),
+            engine_option_int(council_options, options, "fixed_map"), err)) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void *cn_clone(const void *state)
+{
+    return engine_plain_clone(state, sizeof(cnc_state));
+}
+
+static json_t *cn_save(const void *state)
+{
+    return cnc_state_save(state);
+}
+
+static void *cn_load(const json_t *saved, engine_error *err)
+{
+    if (cnc_data_init(err))
+        return NULL;
+    cnc_state *s = malloc(sizeof *s);
+    if (!s) {
+        engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
+        return NULL;
+    }
+    if (cnc_state_load(s, saved, err)) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static uint32_t window_seats(const cnc_state *s)
+{
+    if (s->phase == CNC_PHASE_STRATEGY)
+        return 1u << cnc_picker(s);
+    return (1u << s->seats) - 1;
+}
+
+static int cn_windows(const void *state, engine_window *out, int max)
+{
+    const cnc_state *s = state;
+    char id[ENGINE_WINDOW_ID_MAX];
+    if (cnc_window_id(s, id, sizeof id) < 0)
+        return 0;
+    if (max > 0) {
+        memset(&out[0], 0, sizeof out[0]);
+        memcpy(out[0].id, id, strlen(id) + 1);
+        out[0].mode =
+            s->phase == CNC_PHASE_STRATEGY ? ENGINE_OPEN : ENGINE_SEALED;
+        out[0].seats = window_seats(s);
+    }
+    return 1;
+}
+
+static int window_ok(const cnc_state *s, int seat, const char *window,
+                     engine_error *err)
+{
+    char id[ENGINE_WINDOW_ID_MAX];
+    if (s->over)
+        return engine_fail(err, ENGINE_EOVER, "window", "the game is over");
+    if (cnc_window_id(s, id, sizeof id) < 0 || !window ||
+        strcmp(id, window) != 0)
+        return engine_fail(err, ENGINE_ECONFLICT, "window",
+                           "window %.40s is not open",
+                           window ? window : "(none)");
+    if (seat < 0 || seat >= s->seats || !(window_seats(s) >> seat & 1))
+        return engine_fail(err, ENGINE_EFORBIDDEN, "window",
+                           "seat %d does not act in window %s", seat, id);
+    return 0;
+}
+
+static int cn_check_order(const void *state, int seat, const char *window,
+                          const json_t *order, engine_error *err)
+{
+    const cnc_state *s = state;
+    int rc = window_ok(s, seat, window, err);
+    if (rc)
+        return rc;
+    if (s->phase != CNC_PHASE_ACTION)
+        return engine_fail(err, ENGINE_ECONFLICT, "window",
+                           "strategy picks are plays, not orders");
+    return cnc_action_check(s, order, err);
+}
+
+/* No orders: the fleets hold. Needs no chance. */
+static json_t *cn_default_order(const void *state, int seat, const char *window,
+                                engine_rng *rng)
+{
+    (void)rng;
+    if (window_ok(state, seat, window, NULL))
+        return NULL;
+    return json_object();
+}
+
+/* Orders stay secret after the lock: everyone learns only how many parts
+ * a seat gave. */
+static json_t *cn_public_order(const void *state, int seat, const char *window,
+                               const json_t *order)
+{
+    (void)state;
+    (void)seat;
+    (void)window;
+    return json_pack("{s:i}", "parts", (int)json_object_size(order));
+}
+
+static int cn_resolve(void *state, engine_ctx *ctx, const char *window,
+                      const json_t *const *orders, engine_error *err)
+{
+    cnc_state *s = state;
+    char id[ENGINE_WINDOW_ID_MAX];
+    if (s->over)
+        return engine_fail(err, ENGINE_EOVER, "window", "the game is over");
+    if (cnc_window_id(s, id, sizeof id) < 0 || strcmp(id, window) != 0 ||
+        s->phase != CNC_PHASE_ACTION)
+        return engine_fail(err, ENGINE_ECONFLICT, "window",
+                           "window %.40s is not open", window);
+    for (int p = 0; p < s->seats; p++) {
+        int rc = orders && orders[p] ? cnc_action_check(s, orders[p], err) : 0;
+        if (rc)
+            return rc;
+    }
+    cnc_action_resolve(s, ctx, orders);
+    return 0;
+}
+
+static int card_of(const json_t *play)
+{
+    const char *k = json_string_value(json_object_get(play, "card"));
+    return k ? cnc_strategy_index(cnc_data_get(), k) : -1;
+}
+
+static int cn_play(void *state, engine_ctx *ctx, int seat, const char *window,
+                   const json_t *play, engine_error *err)
+{
+    cnc_state *s = state;
+    int rc = window_ok(s, seat, window, err);
+    if (rc)
+        return rc;
+    if (s->phase != CNC_PHASE_STRATEGY)
+        return engine_fail(err, ENGINE_ECONFLICT, "window",
+                           "the action phase takes sealed orders");
+    if (json_object_size(play) != 1)
+        return engine_fail(err, ENGINE_EINVALID, "card",
+                           "a pick is {\"card\": key}");
+    int c = card_of(play);
+    if (c < 0 || s->strat_owner[c] >= 0)
+        return engine_fail(err, ENGINE_EINVALID, "card",
+                           "card must be a strategy card still in the common "
+                           "area");
+    cnc_pick_card(s, ctx, seat, c);
+    return 0;
+}
+
+/* The clock ran out on a pick: the lowest initiative left. */
+static int cn_timeout(void *state, engine_ctx *ctx, const char *window,
+                      engine_error *err)
+{
+    cnc_state *s = state;
+    int seat = s->phase == CNC_PHASE_STRATEGY ? cnc_picker(s) : -1;
+    int rc = window_ok(s, seat, window, err);
+    if (rc)
+        return rc;
+    for (int c = 0; c < cnc_data_get()->nstrategies; c++)
+        if (s->strat_owner[c] < 0) {
+            cnc_pick_card(s, ctx, seat, c);
+            return 0;
+        }
+    return engine_fail(err, ENGINE_EINTERNAL, "card", "no card left");
+}
+
+static json_t *cn_view(const void *state, int seat)
+{
+    return cnc_view_json(state, seat);
+}
+
+static json_t *cn_legal(const void *state, int seat, const char *window)
+{
+    return cnc_legal_json(state, seat, window);
+}
+
+static json_t *cn_bot(const void *state, int seat, const char *window,
+                      const char *level, engine_rng *rng)
+{
+    if (window_ok(state, seat, window, NULL))
+        return NULL;
+    return cnc_bot_json(state, seat, level, rng);
+}
+
+static int cn_is_over(const void *state)
+{
+    return ((const cnc_state *)state)->over;
+}
+
+static json_t *cn_result(const void *state)
+{
+    return cnc_result_json(state);
+}
+
+const engine_ruleset council_ruleset = {
+    .id = "council",
+    .title = "Galactic Council",
+    .summary = "A space strategy game for 3-8 players under fog of war: pick "
+               "strategy cards, send sealed fleet orders with if-then-else, "
+               "explore, land and fight, score objectives in the status "
+               "phase.",
+    .min_seats = CNC_MIN_PLAYERS,
+    .max_seats = CNC_MAX_PLAYERS,
+    .options = council_options,
+    .init = cn_init,
+    .setup = cn_setup,
+    .destroy = free,
+    .clone = cn_clone,
+    .save = cn_save,
+    .load = cn_load,
+    .windows = cn_windows,
+    .check_order = cn_check_order,
+    .default_order = cn_default_order,
+    .public_order = cn_public_order,
+    .resolve = cn_resolve,
+    .play = cn_play,
+    .timeout = cn_timeout,
+    .view = cn_view,
+    .legal = cn_legal,
+    .bot = cn_bot,
+    .is_over = cn_is_over,
+    .result = cn_result,
+};

@@ -1,0 +1,311 @@
+/*
+ * council_combat.c - Galactic Council's space and ground combat (d10 dice
+ * from the game's RNG) and the neutral markers that act on the first fleet
+ * to enter a system or the first lander on a planet. Combat reports go to
+ * the seats that fought only; a marker that acts is turned face up in a
+ * public entry, its effect told to the seat it touched.
+ */
+#include "engine/rules/council/council_internal.h"
+
+#include <string.h>
+
+#define MAX_ROUNDS 30
+
+/* One side of a space combat: a seat's units (or a neutral's). */
+typedef struct side {
+    int seat; /* -1: neutral */
+    uint8_t *units, *damaged;
+} side;
+
+static engine_rng *rng_of(engine_ctx *ctx)
+{
+    return engine_ctx_rng(ctx);
+}
+
+static int d10(engine_ctx *ctx)
+{
+    return 1 + (int)engine_rng_below(rng_of(ctx), 10);
+}
+
+static int force(const uint8_t *units)
+{
+    const cnc_data *d = cnc_data_get();
+    int n = 0;
+    for (int u = 0; u < d->nunits; u++)
+        if (d->units[u].kind != CNC_UNIT_GROUND)
+            n += units[u];
+    return n;
+}
+
+static int can_sustain(const cnc_state *s, int seat, int u)
+{
+    const cnc_data *d = cnc_data_get();
+    if (d->units[u].sustain)
+        return 1;
+    return seat >= 0 && strcmp(d->units[u].key, "cruiser") == 0 &&
+           cnc_has_tech_effect(s, seat, CNC_TECH_SUSTAIN) > 0;
+}
+
+static int rolls(const cnc_state *s, engine_ctx *ctx, const side *a, int round)
+{
+    const cnc_data *d = cnc_data_get();
+    int bonus = 0, hits = 0;
+    if (a->seat >= 0) {
+        const cnc_race *r = &d->races[s->p[a->seat].race];
+        bonus = cnc_has_tech_effect(s, a->seat, CNC_TECH_COMBAT);
+        if (r->special == CNC_RACE_SPACE_ASSAULT && round == 1)
+            bonus += r->special_amount;
+    }
+    for (int u = 0; u < d->nunits; u++)
+        for (int k = 0; d->units[u].kind != CNC_UNIT_GROUND && k < a->units[u];
+             k++)
+            for (int i = 0; i < d->units[u].dice; i++)
+                hits += d10(ctx) + bonus >= d->units[u].combat;
+    return hits;
+}
+
+/* Hits taken: sustaining units absorb first, then the cheapest die. */
+static void take(const cnc_state *s, const side *a, int hits)
+{
+    const cnc_data *d = cnc_data_get();
+    for (int u = 0; u < d->nunits && hits > 0; u++)
+        if (d->units[u].kind != CNC_UNIT_GROUND && can_sustain(s, a->seat, u)) {
+            int fresh = a->units[u] - a->damaged[u];
+            int k = fresh < hits ? fresh : hits;
+            a->damaged[u] = (uint8_t)(a->damaged[u] + k);
+            hits -= k;
+        }
+    while (hits > 0 && force(a->units) > 0) {
+        int best = -1;
+        for (int u = 0; u < d->nunits; u++)
+            if (d->units[u].kind != CNC_UNIT_GROUND && a->units[u] &&
+                (best < 0 || d->units[u].cost * d->units[best].per <
+                                 d->units[best].cost * d->units[u].per))
+                best = u;
+        a->units[best]--;
+        if (a->damaged[best] > a->units[best])
+            a->damaged[best] = a->units[best];
+        hits--;
+    }
+}
+
+/* Fight until one side has no ships or fighters; troopers in space of a
+ * side left without ships are lost. Returns 1 when a won. */
+static int fight(cnc_state *s, engine_ctx *ctx, side *a, side *b)
+{
+    int round = 0;
+    while (force(a->units) > 0 && force(b->units) > 0 && round < MAX_ROUNDS) {
+        round++;
+        int ha = rolls(s, ctx, a, round), hb = rolls(s, ctx, b, round);
+        take(s, b, ha);
+        take(s, a, hb);
+    }
+    const cnc_data *d = cnc_data_get();
+    for (int u = 0; u < d->nunits; u++)
+        if (d->units[u].kind == CNC_UNIT_GROUND) {
+            if (force(a->units) == 0)
+                a->units[u] = 0;
+            if (force(b->units) == 0)
+                b->units[u] = 0;
+        }
+    return force(a->units) > 0 && force(b->units) == 0;
+}
+
+static void report(cnc_state *s, engine_ctx *ctx, int a, int b, int x,
+                   int winner)
+{
+    uint32_t who = 1u << a;
+    if (b >= 0)
+        who |= 1u << b;
+    cnc_log_seats(
+        ctx, who,
+        json_pack("{s:s, s:[i, i], s:i, s:o, s:o}", "type", "space_combat",
+                  "sector", s->g.sec[x].hex.q, s->g.sec[x].hex.r, "attacker", a,
+                  "defender", b >= 0 ? json_integer(b) : json_string("raiders"),
+                  "winner", winner >= 0 ? json_integer(winner) : json_null()));
+}
+
+void cnc_space_combat(cnc_state *s, engine_ctx *ctx, int attacker, int x)
+{
+    cnc_sector *sec = &s->g.sec[x];
+    for (int p = 0; p < s->seats; p++) {
+        if (p == attacker || force(sec->units[p]) == 0)
+            continue;
+        if (force(sec->units[attacker]) == 0)
+            return;
+        side a = {attacker, sec->units[attacker], s->damaged[x][attacker]};
+        side b = {p, sec->units[p], s->damaged[x][p]};
+        int won = fight(s, ctx, &a, &b);
+        int lost = force(a.units) == 0 && force(b.units) > 0;
+        if (won)
+            s->p[attacker].won_combat = 1;
+        if (lost)
+            s->p[p].won_combat = 1;
+        report(s, ctx, attacker, p, x, won ? attacker : lost ? p : -1);
+    }
+}
+
+static void tell(engine_ctx *ctx, int seat, const char *what, int n)
+{
+    cnc_log_seats(ctx, 1u << seat,
+                  json_pack("{s:s, s:s, s:i}", "type", "marker_effect",
+                            "effect", what, "amount", n));
+}
+
+/* Turn marker m face up in public. */
+static const cnc_marker_kind *reveal(cnc_state *s, engine_ctx *ctx, int m)
+{
+    const cnc_data *d = cnc_data_get();
+    cnc_marker *k = &s->g.markers[m];
+    k->state = CNC_MK_REVEALED;
+    cnc_log(ctx,
+            json_pack("{s:s, s:[i, i], s:i, s:s}", "type", "marker", "sector",
+                      s->g.sec[k->sector].hex.q, s->g.sec[k->sector].hex.r,
+                      "planet", k->planet, "marker", d->markers[k->kind].key));
+    return &d->markers[k->kind];
+}
+
+void cnc_system_marker(cnc_state *s, engine_ctx *ctx, int seat, int x)
+{
+    const cnc_data *d = cnc_data_get();
+    int m = s->g.sec[x].marker;
+    if (m < 0 || s->g.markers[m].state != CNC_MK_HIDDEN)
+        return;
+    const cnc_marker_kind *k = reveal(s, ctx, m);
+    uint8_t *mine = s->g.sec[x].units[seat];
+    int cruiser = cnc_unit_index(d, "cruiser");
+    switch (k->effect) {
+    case CNC_MFX_GAIN_SHIP:
+        mine[cruiser] = (uint8_t)(mine[cruiser] + k->amount);
+        break;
+    case CNC_MFX_GAIN_TRADE_GOODS:
+        cnc_gain_tg(s, seat, k->amount);
+        break;
+    case CNC_MFX_DESTROY_SHIP: {
+        side a = {seat, mine, s->damaged[x][seat]};
+        for (int i = 0; i < k->amount; i++)
+            for (int u = 0; u < d->nunits; u++)
+                if (d->units[u].kind == CNC_UNIT_SHIP && a.units[u]) {
+                    a.units[u]--;
+                    if (a.damaged[u] > a.units[u])
+                        a.damaged[u] = a.units[u];
+                    break;
+                }
+        if (force(mine) == 0)
+            memset(mine, 0, CNC_MAX_UNITS);
+        break;
+    }
+    case CNC_MFX_ENEMY_SHIPS: {
+        uint8_t units[CNC_MAX_UNITS] = {0}, dmg[CNC_MAX_UNITS] = {0};
+        units[cruiser] = (uint8_t)k->amount;
+        side a = {seat, mine, s->damaged[x][seat]}, b = {-1, units, dmg};
+        int won = fight(s, ctx, &a, &b);
+        if (won)
+            s->p[seat].won_combat = 1;
+        report(s, ctx, seat, -1, x, won ? seat : -1);
+        break;
+    }
+    default:
+        break;
+    }
+    tell(ctx, seat, k->key, k->amount);
+}
+
+void cnc_draw_action(cnc_state *s, engine_ctx *ctx, int seat)
+{
+    const cnc_data *d = cnc_data_get();
+    int held = 0;
+    for (int a = 0; a < d->nactions; a++)
+        held += s->p[seat].hand[a];
+    if (s->action_pos >= s->naction || held >= d->rules.hand_limit)
+        return;
+    int a = (int)s->action_deck[s->action_pos++];
+    s->p[seat].hand[a]++;
+    cnc_log_seats(
+        ctx, 1u << seat,
+        json_pack("{s:s, s:s}", "type", "draw", "card", d->actions[a].key));
+}
+
+static int ground_bonus(const cnc_state *s, int seat)
+{
+    if (seat < 0)
+        return 0;
+    const cnc_race *r = &cnc_data_get()->races[s->p[seat].race];
+    return cnc_has_tech_effect(s, seat, CNC_TECH_GROUND) +
+           (r->special == CNC_RACE_GROUND_ASSAULT ? r->special_amount : 0);
+}
+
+/* Ground combat: returns the attackers left (the defenders in *def). */
+static int ground(cnc_state *s, engine_ctx *ctx, int seat, int n, int owner,
+                  int *def)
+{
+    int need = (int)cnc_data_get()
+                   ->units[cnc_unit_index(cnc_data_get(), "trooper")]
+                   .combat;
+    int ba = ground_bonus(s, seat), bd = ground_bonus(s, owner);
+    for (int round = 0; n > 0 && *def > 0 && round < MAX_ROUNDS; round++) {
+        int ha = 0, hd = 0;
+        for (int i = 0; i < n; i++)
+            ha += d10(ctx) + ba >= need;
+        for (int i = 0; i < *def; i++)
+            hd += d10(ctx) + bd >= need;
+        *def = *def > ha ? *def - ha : 0;
+        n = n > hd ? n - hd : 0;
+    }
+    return n;
+}
+
+/* The first-to-control effects of a revealed planet marker. */
+static void on_control(cnc_state *s, engine_ctx *ctx, int seat,
+                       const cnc_marker_kind *k)
+{
+    if (!k)
+        return;
+    if (k->effect == CNC_MFX_GAIN_VP)
+        s->p[seat].vp = (int16_t)(s->p[seat].vp + k->amount);
+    else if (k->effect == CNC_MFX_GAIN_TRADE_GOODS)
+        cnc_gain_tg(s, seat, k->amount);
+    else if (k->effect == CNC_MFX_GAIN_ACTION_CARD)
+        cnc_draw_action(s, ctx, seat);
+}
+
+void cnc_land_on(cnc_state *s, engine_ctx *ctx, int seat, int x, int p, int n)
+{
+    cnc_sector *sec = &s->g.sec[x];
+    const cnc_marker_kind *k = NULL;
+    int m = sec->planet_marker[p], def = 0, owner = (int)sec->owner[p];
+    if (m >= 0 && s->g.markers[m].state == CNC_MK_HIDDEN) {
+        k = reveal(s, ctx, m);
+        tell(ctx, seat, k->key, k->amount);
+        if (k->effect == CNC_MFX_GAIN_TROOPS)
+            n += k->amount;
+        else if (k->effect == CNC_MFX_ENEMY_TROOPS)
+            def = (int)k->amount;
+        else if (k->effect == CNC_MFX_DESTROY_TROOPS)
+            n = n > k->amount ? n - k->amount : 0;
+    }
+    if (owner == seat) {
+        sec->ground[p] = (uint8_t)(sec->ground[p] + n);
+        return;
+    }
+    if (owner >= 0)
+        def += sec->ground[p];
+    int left = def > 0 ? ground(s, ctx, seat, n, owner, &def) : n;
+    if (def > 0 || left == 0) {
+        if (owner >= 0)
+            sec->ground[p] = (uint8_t)def;
+        if (owner >= 0)
+            cnc_log_seats(ctx, 1u << seat | 1u << owner,
+                          json_pack("{s:s, s:[i, i], s:i, s:i, s:i}", "type",
+                                    "ground_combat", "sector", sec->hex.q,
+                                    sec->hex.r, "planet", p, "attacker", seat,
+                                    "defender", owner));
+        return;
+    }
+    sec->owner[p] = (int8_t)seat;
+    sec->ground[p] = (uint8_t)left;
+    cnc_log(ctx,
+            json_pack("{s:s, s:[i, i], s:i, s:i}", "type", "control", "sector",
+                      sec->hex.q, sec->hex.r, "planet", p, "seat", seat));
+    on_control(s, ctx, seat, k);
+}

@@ -1,0 +1,152 @@
+/*
+ * council_internal.h - Galactic Council's game state and the functions the
+ * ruleset's files share: setup and save/load (council_state.c), the round
+ * with its strategy and status phases (council_round.c), the action phase
+ * (council_action.c), combat and neutral markers (council_combat.c), views
+ * (council_view.c) and bots (council_bot.c). council.c is the
+ * engine_ruleset table.
+ *
+ * The state is one plain struct (no pointers): clone is a memcpy.
+ */
+#ifndef CONCLAVE_COUNCIL_INTERNAL_H
+#define CONCLAVE_COUNCIL_INTERNAL_H
+
+#include "engine/rules/council/council_fog.h"
+#include "engine/rules/council/council_orders.h"
+#include "engine/ruleset.h"
+
+#define CNC_MAX_PARTS 16 /* order parts in one action order */
+#define CNC_PART_KEY_MAX 17
+#define CNC_MAX_HAND 7
+#define CNC_MAX_SECRETS 4
+#define CNC_BASE_PRODUCTION 4
+
+enum { CNC_PHASE_STRATEGY = 0, CNC_PHASE_ACTION, CNC_PHASE_OVER };
+
+typedef struct cnc_player {
+    int8_t race;
+    int8_t tactic, fleet, strategy; /* command pools */
+    int16_t tg, vp;
+    int8_t card;       /* strategy card this round, -1 none */
+    uint8_t card_used; /* its primary was used this round */
+    uint8_t techs[CNC_MAX_TECHS];
+    uint8_t hand[CNC_MAX_ACTIONS];      /* action cards held, by index */
+    uint8_t scored[CNC_MAX_OBJECTIVES]; /* objectives scored */
+    uint8_t secret[CNC_MAX_OBJECTIVES]; /* secret objectives held */
+    uint8_t won_combat;                 /* this round */
+    uint8_t free_produce;               /* Industry: produce unactivated */
+    int8_t last_card;                   /* card of the last round */
+} cnc_player;
+
+typedef struct cnc_state {
+    int8_t seats, phase, speaker, picks; /* picks: cards taken this round */
+    int16_t round, vp_target, last_round;
+    int8_t next_speaker;      /* Forum's choice this round, -1 none */
+    uint8_t council_convened; /* someone controls Concordia: part II hook */
+    uint8_t over, ended_why;  /* 1 target, 2 last round, 3 no objective */
+    cnc_galaxy g;
+    cnc_fog fog;
+    cnc_player p[ENGINE_MAX_SEATS];
+    uint8_t tokens[CNC_MAX_SECTORS];    /* seats with a command token there */
+    uint8_t exhausted[CNC_MAX_SECTORS]; /* planet bits */
+    uint8_t damaged[CNC_MAX_SECTORS][ENGINE_MAX_SEATS][CNC_MAX_UNITS];
+    int8_t strat_owner[CNC_MAX_STRATEGIES]; /* -1 in the common area */
+    int8_t public_deck[CNC_MAX_OBJECTIVES]; /* stage I shuffled, then II */
+    int8_t npublic, revealed;               /* deck size, how many turned */
+    int8_t secret_deck[CNC_MAX_OBJECTIVES];
+    int8_t nsecret, secret_pos;
+    int8_t action_deck[64];
+    int8_t naction, action_pos;
+} cnc_state;
+
+/* ---- council_state.c */
+/* Fill *s (overwritten) for seats with the options' values; draws the
+ * races, galaxy and decks from ctx's RNG and logs the start. 0 or an
+ * error naming the field. */
+int cnc_state_setup(cnc_state *s, engine_ctx *ctx, int seats, int vp_target,
+                    int last_round, int fixed_map, engine_error *err);
+/* The save document (new) / *s from one (ENGINE_EINTERNAL when corrupt). */
+json_t *cnc_state_save(const cnc_state *s);
+int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err);
+
+/* ---- council_round.c */
+/* The open window's id into out; -1 when the game is over. */
+int cnc_window_id(const cnc_state *s, char *out, size_t n);
+/* The seat that picks a strategy card now. */
+int cnc_picker(const cnc_state *s);
+/* Seats in initiative order (lowest card first) into order; returns n. */
+int cnc_initiative_order(const cnc_state *s, int order[ENGINE_MAX_SEATS]);
+/* The status phase, seed 001's eight steps, then a new round or the end. */
+void cnc_status_phase(cnc_state *s, engine_ctx *ctx);
+/* Each step on its own (tests call them one by one). */
+void cnc_status_score(cnc_state *s, engine_ctx *ctx);
+int cnc_status_reveal(cnc_state *s, engine_ctx *ctx); /* 0: none left */
+void cnc_status_draw(cnc_state *s, engine_ctx *ctx);
+void cnc_status_remove_tokens(cnc_state *s);
+void cnc_status_gain_tokens(cnc_state *s, engine_ctx *ctx);
+void cnc_status_ready(cnc_state *s);
+void cnc_status_repair(cnc_state *s);
+void cnc_status_return_cards(cnc_state *s, engine_ctx *ctx);
+/* Does seat meet objective o now? */
+int cnc_objective_met(const cnc_state *s, int seat, int o);
+/* Planets seat controls (outside_home: not counting its home). */
+int cnc_planets_controlled(const cnc_state *s, int seat, int outside_home);
+/* The result document (new) once over, else NULL. */
+json_t *cnc_result_json(const cnc_state *s);
+
+/* ---- council_action.c */
+/* Check an action order: an object of at most CNC_MAX_PARTS order parts
+ * with keys [a-z0-9_]{1,16}; only public knowledge is used. */
+int cnc_action_check(const cnc_state *s, const json_t *order,
+                     engine_error *err);
+/* Resolve the locked action window: every seat's parts in initiative
+ * order (parts of one seat in key order), then the status phase. */
+void cnc_action_resolve(cnc_state *s, engine_ctx *ctx,
+                        const json_t *const *orders);
+/* One part of seat on its own (tests). */
+void cnc_resolve_part(cnc_state *s, engine_ctx *ctx, int seat,
+                      const cnc_order *o);
+/* Gain trade goods (with the Veyari bonus). */
+void cnc_gain_tg(cnc_state *s, int seat, int n);
+/* Effective values with technologies and race. */
+int cnc_has_tech_effect(const cnc_state *s, int seat, int effect);
+int cnc_ships_in(const cnc_state *s, int seat, int sector); /* no fighters */
+int cnc_units_in(const cnc_state *s, int seat, int sector); /* in space */
+
+/* ---- council_strategy.c */
+/* Seat takes strategy card c (validated by the caller); when every seat
+ * has one the action phase opens. */
+void cnc_pick_card(cnc_state *s, engine_ctx *ctx, int seat, int card);
+/* A strategy step: seat uses its card's primary. 0, or -1 with *why. */
+int cnc_strategy_step(cnc_state *s, engine_ctx *ctx, int seat,
+                      const cnc_step *st, const char **why);
+/* The technology seat would research next (-1: none left). */
+int cnc_next_tech(const cnc_state *s, int seat);
+
+/* ---- council_combat.c */
+/* Space combat in sector between attacker and every other seat with ships
+ * there, in seat order. */
+void cnc_space_combat(cnc_state *s, engine_ctx *ctx, int attacker, int sector);
+/* The hidden system marker of sector acts on seat's fleet entering it. */
+void cnc_system_marker(cnc_state *s, engine_ctx *ctx, int seat, int sector);
+/* n of seat's troopers land on planet p of sector: markers, ground combat
+ * and control. */
+void cnc_land_on(cnc_state *s, engine_ctx *ctx, int seat, int sector, int p,
+                 int n);
+/* Draw an action card for seat (nothing when the deck is out or the hand
+ * full). */
+void cnc_draw_action(cnc_state *s, engine_ctx *ctx, int seat);
+
+/* ---- council_view.c */
+json_t *cnc_view_json(const cnc_state *s, int seat);
+json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window);
+
+/* ---- council_bot.c */
+json_t *cnc_bot_json(const cnc_state *s, int seat, const char *level,
+                     engine_rng *rng);
+
+/* Log helpers: a public entry / one seen by seats (bitmask). */
+void cnc_log(engine_ctx *ctx, json_t *entry);
+void cnc_log_seats(engine_ctx *ctx, uint32_t seats, json_t *entry);
+
+#endif

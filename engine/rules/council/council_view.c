@@ -1,0 +1,148 @@
+/*
+ * council_view.c - what a seat (or a spectator) may see of a Galactic
+ * Council game, and the legal shapes of its windows. A seat gets the
+ * galaxy as it knows it (cnc_fog_render), every player's public facts
+ * (VP, trade goods, pools, strategy card, technologies, hand size), the
+ * objectives, and under "you" its hand, secret objectives and command
+ * tokens on the board; spectators get the public galaxy and public facts.
+ * Held orders are added by the core ("my_orders").
+ */
+#include "engine/rules/council/council_internal.h"
+
+#include <string.h>
+
+static json_t *player_json(const cnc_state *s, int p)
+{
+    const cnc_data *d = cnc_data_get();
+    const cnc_player *pl = &s->p[p];
+    json_t *techs = json_array();
+    int hand = 0;
+    for (int t = 0; t < d->ntechs; t++)
+        if (pl->techs[t])
+            json_array_append_new(techs, json_string(d->techs[t].key));
+    for (int a = 0; a < d->nactions; a++)
+        hand += pl->hand[a];
+    return json_pack(
+        "{s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:b, s:o, s:i, s:i}",
+        "seat", p, "race", d->races[pl->race].key, "race_name",
+        d->races[pl->race].name, "vp", pl->vp, "trade_goods", pl->tg, "tactic",
+        pl->tactic, "fleet", pl->fleet, "strategy", pl->strategy, "card",
+        pl->card >= 0 ? json_string(d->strategies[pl->card].key) : json_null(),
+        "card_used", (int)pl->card_used, "techs", techs, "hand_size", hand,
+        "planets", cnc_planets_controlled(s, p, 0));
+}
+
+static json_t *objectives_json(const cnc_state *s)
+{
+    const cnc_data *d = cnc_data_get();
+    json_t *a = json_array();
+    for (int i = 0; i < s->revealed; i++) {
+        int o = (int)s->public_deck[i];
+        json_t *by = json_array();
+        for (int p = 0; p < s->seats; p++)
+            if (s->p[p].scored[o])
+                json_array_append_new(by, json_integer(p));
+        json_array_append_new(
+            a, json_pack("{s:s, s:s, s:i, s:i, s:s, s:o}", "key",
+                         d->objectives[o].key, "name", d->objectives[o].name,
+                         "stage", d->objectives[o].stage, "vp",
+                         d->objectives[o].vp, "text", d->objectives[o].text,
+                         "scored_by", by));
+    }
+    return a;
+}
+
+static json_t *cards_json(const cnc_state *s)
+{
+    const cnc_data *d = cnc_data_get();
+    json_t *a = json_array();
+    for (int c = 0; c < d->nstrategies; c++)
+        json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:o}", "key",
+                                           d->strategies[c].key, "name",
+                                           d->strategies[c].name, "initiative",
+                                           d->strategies[c].initiative, "owner",
+                                           s->strat_owner[c] >= 0
+                                               ? json_integer(s->strat_owner[c])
+                                               : json_null()));
+    return a;
+}
+
+/* The seat's private facts. */
+static json_t *you_json(const cnc_state *s, int seat)
+{
+    const cnc_data *d = cnc_data_get();
+    const cnc_player *pl = &s->p[seat];
+    json_t *hand = json_array(), *secrets = json_array(),
+           *tokens = json_array();
+    for (int a = 0; a < d->nactions; a++)
+        if (pl->hand[a])
+            json_array_append_new(hand, json_pack("{s:s, s:s, s:s, s:i}", "key",
+                                                  d->actions[a].key, "name",
+                                                  d->actions[a].name, "text",
+                                                  d->actions[a].text, "count",
+                                                  pl->hand[a]));
+    for (int o = 0; o < d->nobjectives; o++)
+        if (pl->secret[o])
+            json_array_append_new(
+                secrets,
+                json_pack("{s:s, s:s, s:s, s:b}", "key", d->objectives[o].key,
+                          "name", d->objectives[o].name, "text",
+                          d->objectives[o].text, "scored", (int)pl->scored[o]));
+    for (int x = 0; x < s->g.nsectors; x++)
+        if (s->tokens[x] >> seat & 1)
+            json_array_append_new(tokens, json_pack("[i, i]", s->g.sec[x].hex.q,
+                                                    s->g.sec[x].hex.r));
+    return json_pack("{s:i, s:o, s:o, s:o}", "seat", seat, "hand", hand,
+                     "secret_objectives", secrets, "tokens", tokens);
+}
+
+json_t *cnc_view_json(const cnc_state *s, int seat)
+{
+    static const char *const phases[] = {"strategy", "action", "over"};
+    if (seat >= s->seats)
+        seat = ENGINE_PUBLIC;
+    json_t *players = json_array();
+    for (int p = 0; p < s->seats; p++)
+        json_array_append_new(players, player_json(s, p));
+    json_t *v = json_pack(
+        "{s:i, s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:b}", "round", s->round,
+        "phase", phases[s->phase], "speaker", s->speaker, "vp_target",
+        s->vp_target, "last_round", s->last_round, "galaxy",
+        cnc_fog_render(cnc_data_get(), &s->g, &s->fog, seat, s->round),
+        "players", players, "objectives", objectives_json(s), "strategy_cards",
+        cards_json(s), "council_convened", (int)s->council_convened);
+    if (v && s->phase == CNC_PHASE_STRATEGY)
+        json_object_set_new(v, "picker", json_integer(cnc_picker(s)));
+    if (v && seat >= 0)
+        json_object_set_new(v, "you", you_json(s, seat));
+    return v;
+}
+
+json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window)
+{
+    const cnc_data *d = cnc_data_get();
+    char id[ENGINE_WINDOW_ID_MAX];
+    if (seat < 0 || seat >= s->seats || cnc_window_id(s, id, sizeof id) ||
+        !window || strcmp(id, window) != 0)
+        return NULL;
+    if (s->phase == CNC_PHASE_ACTION)
+        return json_pack(
+            "{s:s, s:{s:s, s:i, s:{s:s}, s:{s:[{s:s}, {s:s}]}}, s:n}", "kind",
+            "order", "shape", "type", "object", "maxProperties", CNC_MAX_PARTS,
+            "propertyNames", "pattern", "^[a-z0-9_]{1,16}$",
+            "additionalProperties", "anyOf", "type", "array", "type", "object",
+            "choices");
+    if (seat != cnc_picker(s))
+        return NULL;
+    json_t *keys = json_array(), *choices = json_array();
+    for (int c = 0; c < d->nstrategies; c++)
+        if (s->strat_owner[c] < 0) {
+            json_array_append_new(keys, json_string(d->strategies[c].key));
+            json_array_append_new(
+                choices, json_pack("{s:s}", "card", d->strategies[c].key));
+        }
+    return json_pack("{s:s, s:{s:s, s:{s:{s:o}}, s:[s], s:b}, s:o}", "kind",
+                     "play", "shape", "type", "object", "properties", "card",
+                     "enum", keys, "required", "card", "additionalProperties",
+                     0, "choices", choices);
+}
