@@ -30,6 +30,7 @@
 #include "server/hub_internal.h"
 
 #include "server/gamedoc.h"
+#include "server/hub_render.h"
 #include "server/jsonpatch.h"
 #include "server/lobby.h"
 #include "server/log.h"
@@ -66,66 +67,94 @@ void hub_job_push_locked(hub *h, hub_job *j)
 
 /* ------------------------------------------------------------ render --- */
 
-/* Bring every audience of g to v's version: render, diff, keep the patch
- * and the new snapshot, queue the patch on each subscriber. Under g->lock
- * inside actors_read. Returns 1 when the lws thread must be woken. */
+/* The snapshot and patch messages of a's step to v (doc at v, ops from
+ * a's document, NULL for a first document). Out of memory: 0 and nothing
+ * is returned (the caller keeps the old document). */
+static int step_messages(hub_game *g, const hub_aud *a, const actor_view *v,
+                         const json_t *doc, json_t *ops, hub_msg **snap,
+                         hub_msg **patch)
+{
+    json_t *snap_j = json_pack("{ss ss sI sO sO}", "type", "snapshot", "game",
+                               g->id, "version", (json_int_t)v->version, "view",
+                               json_object_get(doc, "view"), "windows",
+                               json_object_get(doc, "windows"));
+    *snap = snap_j ? hub_msg_json(snap_j, HUB_MSG_SEQ) : NULL;
+    json_decref(snap_j);
+    *patch = NULL;
+    if (ops) {
+        json_t *p = json_pack("{ss ss sI sI sO}", "type", "patch", "game",
+                              g->id, "from", (json_int_t)a->version, "to",
+                              (json_int_t)v->version, "ops", ops);
+        *patch = p ? hub_msg_json(p, HUB_MSG_SEQ) : NULL;
+        json_decref(p);
+    }
+    if (*snap && (!ops || *patch))
+        return 1;
+    hub_msg_unref(*snap);
+    hub_msg_unref(*patch);
+    *snap = *patch = NULL;
+    return 0;
+}
+
+/* Keep patch in a's history (taking the caller's reference) and queue it
+ * on each subscriber. Under hub.lock. Returns 1 when the lws thread must
+ * be woken. */
+static int publish_locked(hub *h, hub_aud *a, uint64_t to, hub_msg *patch)
+{
+    int wake = 0;
+    if (a->hlen == HUB_HISTORY) {
+        hub_msg_unref(a->hist[a->hhead].m);
+        a->hhead = (a->hhead + 1) % HUB_HISTORY;
+        a->hlen--;
+    }
+    int i = (a->hhead + a->hlen) % HUB_HISTORY;
+    a->hist[i].from = a->version;
+    a->hist[i].to = to;
+    a->hist[i].m = patch;
+    a->hlen++;
+    for (hub_sub *s = a->subs; s; s = s->aud_next)
+        wake |= hub_enqueue_locked(h, s->conn, patch);
+    return wake;
+}
+
+/* Bring every audience of g to v's version: render (only the audiences the
+ * input touched, see hub_render.h), diff, keep the patch and the new
+ * snapshot, queue the patch on each subscriber. Under g->lock inside
+ * actors_read. Returns 1 when the lws thread must be woken. */
 static int advance_game(hub *h, hub_game *g, const actor_view *v)
 {
     int wake = 0;
+    json_t *windows = NULL;
     for (hub_aud *a = g->auds; a; a = a->next) {
         if (a->doc && a->version >= v->version)
             continue;
-        json_t *doc = gamedoc_render(v, a->seat);
-        if (!doc)
-            continue;
-        json_t *snap_j = json_pack(
-            "{ss ss sI sO sO}", "type", "snapshot", "game", g->id, "version",
-            (json_int_t)v->version, "view", json_object_get(doc, "view"),
-            "windows", json_object_get(doc, "windows"));
-        hub_msg *snap = snap_j ? hub_msg_json(snap_j, HUB_MSG_SEQ) : NULL;
-        json_decref(snap_j);
-        hub_msg *patch = NULL;
-        if (a->doc) {
-            json_t *ops = jsonpatch_diff(a->doc, doc);
-            json_t *p =
-                ops ? json_pack("{ss ss sI sI so}", "type", "patch", "game",
-                                g->id, "from", (json_int_t)a->version, "to",
-                                (json_int_t)v->version, "ops", ops)
-                    : NULL;
-            patch = p ? hub_msg_json(p, HUB_MSG_SEQ) : NULL;
-            json_decref(p);
-        }
-        if (!snap || (a->doc && !patch)) {
+        if (!windows && !(windows = gamedoc_windows(v)))
+            break;
+        int full = hub_render_full(v, a->seat, a->doc != NULL, a->version);
+        json_t *doc = NULL, *ops = NULL;
+        hub_msg *snap = NULL, *patch = NULL;
+        if (hub_render_next(v, a->seat, windows, a->doc, full, &doc, &ops) !=
+                0 ||
+            !step_messages(g, a, v, doc, ops, &snap, &patch)) {
             /* Out of memory: keep the old document; the next version is
-             * diffed against it, so the sequence stays whole. */
-            hub_msg_unref(snap);
-            hub_msg_unref(patch);
+             * diffed against it in full, so the sequence stays whole. */
             json_decref(doc);
+            json_decref(ops);
             log_error("hub_render_failed", json_pack("{ss}", "game", g->id));
             continue;
         }
+        json_decref(ops);
         json_decref(a->doc);
         a->doc = doc;
         pthread_mutex_lock(&h->lock);
         hub_msg_unref(a->snap);
         a->snap = snap;
-        if (patch) {
-            if (a->hlen == HUB_HISTORY) {
-                hub_msg_unref(a->hist[a->hhead].m);
-                a->hhead = (a->hhead + 1) % HUB_HISTORY;
-                a->hlen--;
-            }
-            int i = (a->hhead + a->hlen) % HUB_HISTORY;
-            a->hist[i].from = a->version;
-            a->hist[i].to = v->version;
-            a->hist[i].m = patch; /* the history keeps our reference */
-            a->hlen++;
-            for (hub_sub *s = a->subs; s; s = s->aud_next)
-                wake |= hub_enqueue_locked(h, s->conn, patch);
-        }
+        if (patch)
+            wake |= publish_locked(h, a, v->version, patch);
         a->version = v->version;
         pthread_mutex_unlock(&h->lock);
     }
+    json_decref(windows);
     return wake;
 }
 
