@@ -1240,6 +1240,10 @@ async function signalsTurn(W, g, turn, markers) {
   g.live = r.json.version;
   g.played[g.live] = tSent;
   g.sentAt[g.live] = g.sentAt[g.live - 1] + (body.to.length ? 1 : 0);
+  // What every seat can read now (seat 1 must never read a {0,2} entry).
+  for (const a of g.bySeat) {
+    for (const path of ['', '/view', '/log']) await W.call(a, 'GET', `/api/v1/games/${g.id}${path}`, { game: g.id });
+  }
 }
 
 // Everything a spectator and the anonymous caller can read now, checked
