@@ -202,7 +202,7 @@ void hub_delay_tick(hub *h)
                 continue;
             if (n == cap) {
                 size_t nc = cap ? 2 * cap : 16;
-                hub_game **grown = realloc(list, nc * sizeof *grown);
+                hub_game **grown = realloc(list, nc * sizeof(void *));
                 if (!grown)
                     break;
                 list = grown;
