@@ -128,6 +128,17 @@ $(BUILD)/bench/apply_inputs: $(BUILD)/obj/bench/apply/inputs.o $(TRULES_OBJ) $(B
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# What the WebSocket hub renders per input for a big game with 8 seats and
+# spectators (bench/hub/render.c), no database: `make bench-hub`
+# (BENCH_HUB_ARGS="inputs sectors").
+.PHONY: bench-hub
+bench-hub: $(BUILD)/bench/hub_render
+	$(BUILD)/bench/hub_render $(BENCH_HUB_ARGS)
+
+$(BUILD)/bench/hub_render: $(BUILD)/obj/bench/hub/render.o $(TRULES_OBJ) $(BUILD)/libconclave.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 include tests/fuzz/fuzz.mk
 
 clean:

@@ -21,6 +21,7 @@
 #include "server/actor.h"
 #include "server/export.h"
 #include "server/gamedoc.h"
+#include "server/spectate.h"
 #include "server/store.h"
 
 #include <inttypes.h>
@@ -46,16 +47,16 @@ typedef struct game_read {
     int seat; /* the caller's seat, or -1 */
     uint64_t version;
     int running;
-    json_t *out; /* NEW */
+    json_t *out;     /* NEW */
+    int delayed;     /* a spectator of a delayed game: see spectate.h */
+    store_game meta; /* then: a copy, options held */
 } game_read;
 
-/* Runs under the actor's lock: build what was asked for. */
-static void on_read(const actor_view *v, void *ctx)
+/* Build what was asked for from v (the committed game, or the game as
+ * delayed spectators may see it). */
+static void build(game_read *r, const actor_view *v)
 {
-    game_read *r = ctx;
-    r->seat = gamedoc_seat_of(v->meta, r->player_id);
     r->version = v->version;
-    r->running = strcmp(v->meta->status, "running") == 0;
     int audience = r->seat >= 0 ? r->seat : ENGINE_PUBLIC;
     switch (r->kind) {
     case READ_SEAT:
@@ -75,6 +76,28 @@ static void on_read(const actor_view *v, void *ctx)
                            engine_log_since(v->game, audience, r->after));
         break;
     }
+}
+
+static void on_spectate(const actor_view *v, void *ctx)
+{
+    build(ctx, v);
+}
+
+/* Runs under the actor's lock. A spectator of a delayed game is answered
+ * after it, from the game rebuilt at the version they may see. */
+static void on_read(const actor_view *v, void *ctx)
+{
+    game_read *r = ctx;
+    r->seat = gamedoc_seat_of(v->meta, r->player_id);
+    r->version = v->version;
+    r->running = strcmp(v->meta->status, "running") == 0;
+    if (r->seat < 0 && r->kind != READ_SEAT && spectate_delayed(v->meta)) {
+        r->delayed = 1;
+        r->meta = *v->meta;
+        json_incref(r->meta.options);
+        return;
+    }
+    build(r, v);
 }
 
 /* Could id be a game id (store_new_id makes them)? Anything else is a 404
@@ -107,6 +130,10 @@ static int read_game(api_request *req, api_response *res, game_read *r)
         return -1;
     }
     srv_kind st = actors_read(req->app->actors, req->params[0], on_read, r);
+    if (st == SRV_OK && r->delayed) {
+        st = spectate_read(req->app->db, &r->meta, r->version, on_spectate, r);
+        store_game_clear(&r->meta);
+    }
     if (st == SRV_NOT_FOUND) {
         api_problem(res, 404, "no such game", NULL);
         return -1;
@@ -389,7 +416,9 @@ void api_h_game_export(api_request *req, api_response *res)
 {
     json_t *doc;
     srv_error e = {0};
-    if (export_game(req->app->db, req->params[0], &doc, &e) != SRV_OK) {
+    if (export_game(req->app->db, req->params[0],
+                    req->authenticated ? req->player_id : NULL, &doc,
+                    &e) != SRV_OK) {
         api_problem_srv(res, &e);
         return;
     }

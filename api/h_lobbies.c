@@ -39,8 +39,12 @@ void api_h_lobbies_create(api_request *req, api_response *res)
     static const body_field fields[] = {
         {"ruleset", BODY_STRING, 1}, {"seats", BODY_INTEGER, 1},
         {"options", BODY_OBJECT, 0}, {"private", BODY_BOOLEAN, 0},
-        {"clock", BODY_OBJECT, 0},   {NULL, BODY_ANY, 0}};
+        {"clock", BODY_OBJECT, 0},   {"spectator_delay", BODY_OBJECT, 0},
+        {NULL, BODY_ANY, 0}};
     static const body_field clock_fields[] = {{"mode", BODY_STRING, 1},
+                                              {"seconds", BODY_INTEGER, 0},
+                                              {NULL, BODY_ANY, 0}};
+    static const body_field delay_fields[] = {{"versions", BODY_INTEGER, 0},
                                               {"seconds", BODY_INTEGER, 0},
                                               {NULL, BODY_ANY, 0}};
     json_t *body, *lobby = NULL;
@@ -50,6 +54,10 @@ void api_h_lobbies_create(api_request *req, api_response *res)
     if (clock && !json_is_null(clock) &&
         body_check(clock, clock_fields, "clock.", res))
         goto out;
+    const json_t *delay = json_object_get(body, "spectator_delay");
+    if (delay && !json_is_null(delay) &&
+        body_check(delay, delay_fields, "spectator_delay.", res))
+        goto out;
     const json_t *secs = json_object_get(clock, "seconds");
     lobby_spec spec = {
         .ruleset = json_string_value(json_object_get(body, "ruleset")),
@@ -57,7 +65,10 @@ void api_h_lobbies_create(api_request *req, api_response *res)
         .options = json_object_get(body, "options"),
         .is_private = json_is_true(json_object_get(body, "private")),
         .clock_mode = json_string_value(json_object_get(clock, "mode")),
-        .clock_seconds = json_is_integer(secs) ? json_integer_value(secs) : -1};
+        .clock_seconds = json_is_integer(secs) ? json_integer_value(secs) : -1,
+        .delay_versions =
+            json_integer_value(json_object_get(delay, "versions")),
+        .delay_seconds = json_integer_value(json_object_get(delay, "seconds"))};
     char id[STORE_ID_MAX];
     srv_error e = {0};
     srv_kind k = lobby_create(req->app, req->player_id, &spec, id, &lobby, &e);

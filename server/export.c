@@ -4,6 +4,7 @@
 #include "server/export.h"
 
 #include "server/gamedoc.h"
+#include "server/spectate.h"
 #include "server/store.h"
 
 #include <string.h>
@@ -50,8 +51,20 @@ static json_t *build(const store_game *g, const store_input *inputs, size_t n,
                      "result", result ? result : json_null());
 }
 
-srv_kind export_game(db_pool *db, const char *game_id, json_t **out,
-                     srv_error *err)
+/* Whether viewer may not have the export yet: a spectator of a game whose
+ * end the delay still hides. -1 on a database failure. */
+static int held_back(PGconn *c, const store_game *g, const char *viewer)
+{
+    if (!spectate_delayed(g) || gamedoc_seat_of(g, viewer) >= 0)
+        return 0;
+    uint64_t visible = 0;
+    if (spectate_visible(c, g, g->version, &visible) != STORE_OK)
+        return -1;
+    return visible < g->version;
+}
+
+srv_kind export_game(db_pool *db, const char *game_id, const char *viewer,
+                     json_t **out, srv_error *err)
 {
     *out = NULL;
     PGconn *c = db_acquire(db, DB_WAIT_MS);
@@ -76,6 +89,12 @@ srv_kind export_game(db_pool *db, const char *game_id, json_t **out,
         k = srv_fail(err, SRV_FORBIDDEN, NULL,
                      "the game is still running; its export (with the seed) "
                      "is available once it is over");
+    } else if ((rc = held_back(c, &g, viewer)) != 0) {
+        k = rc < 0 ? srv_db_failed(err)
+                   : srv_fail(err, SRV_FORBIDDEN, NULL,
+                              "spectators see this game %d seconds behind; "
+                              "its export is available to them then",
+                              g.delay_seconds);
     } else if (store_load_final(c, g.game_id, final_hash, &result) ||
                store_load_inputs(c, g.game_id, 0, &inputs, &n)) {
         json_decref(result);

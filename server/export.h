@@ -17,9 +17,11 @@
 /* The export document {"format":"conclave-export/1","game_id","ruleset",
  * "options","seats","seed","seed_sha256","inputs","final_hash","result"} of
  * game_id into *out (NEW). SRV_OK; SRV_NOT_FOUND; SRV_FORBIDDEN while the
- * game is still running (the seed is secret until the end);
+ * game is still running (the seed is secret until the end), and for a
+ * viewer without a seat (viewer NULL: anonymous) while the spectator delay
+ * still holds the game's last versions back (server/spectate.h);
  * SRV_UNAVAILABLE; SRV_INTERNAL when out of memory. err is filled. */
-srv_kind export_game(db_pool *db, const char *game_id, json_t **out,
-                     srv_error *err);
+srv_kind export_game(db_pool *db, const char *game_id, const char *viewer,
+                     json_t **out, srv_error *err);
 
 #endif

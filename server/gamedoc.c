@@ -15,8 +15,7 @@ static json_t *seat_list(uint32_t mask, int seats)
     return a;
 }
 
-/* Every open window with its deadline. NULL when out of memory. */
-static json_t *windows_json(const actor_view *v)
+json_t *gamedoc_windows(const actor_view *v)
 {
     int seats = engine_game_seats(v->game), n = 0;
     engine_window *w = engine_windows_all(v->game, &n);
@@ -45,7 +44,7 @@ static json_t *windows_json(const actor_view *v)
 json_t *gamedoc_render(const actor_view *v, int audience)
 {
     json_t *view = engine_view(v->game, audience);
-    json_t *windows = windows_json(v);
+    json_t *windows = gamedoc_windows(v);
     if (!view || !windows) {
         json_decref(view);
         json_decref(windows);

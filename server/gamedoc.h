@@ -24,6 +24,9 @@
 /* {"view","windows"} for audience (a seat, or ENGINE_PUBLIC). */
 json_t *gamedoc_render(const actor_view *v, int audience);
 
+/* The document's "windows" member alone: the same for every audience. */
+json_t *gamedoc_windows(const actor_view *v);
+
 /* The REST game resource for seat (-1: a spectator): the document for that
  * audience plus "id", "ruleset", "status", "version", "you" (seat or null),
  * "seats", "result" (null while running), "seed_sha256" and, once the game

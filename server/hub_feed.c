@@ -30,9 +30,11 @@
 #include "server/hub_internal.h"
 
 #include "server/gamedoc.h"
+#include "server/hub_render.h"
 #include "server/jsonpatch.h"
 #include "server/lobby.h"
 #include "server/log.h"
+#include "server/spectate.h"
 #include "server/tokens.h"
 
 #include <errno.h>
@@ -66,66 +68,124 @@ void hub_job_push_locked(hub *h, hub_job *j)
 
 /* ------------------------------------------------------------ render --- */
 
-/* Bring every audience of g to v's version: render, diff, keep the patch
- * and the new snapshot, queue the patch on each subscriber. Under g->lock
- * inside actors_read. Returns 1 when the lws thread must be woken. */
+hub_msg *hub_snapshot_msg(const char *game_id, uint64_t version,
+                          const json_t *doc)
+{
+    json_t *snap_j = json_pack("{ss ss sI sO sO}", "type", "snapshot", "game",
+                               game_id, "version", (json_int_t)version, "view",
+                               json_object_get(doc, "view"), "windows",
+                               json_object_get(doc, "windows"));
+    hub_msg *m = snap_j ? hub_msg_json(snap_j, HUB_MSG_SEQ) : NULL;
+    json_decref(snap_j);
+    return m;
+}
+
+/* The snapshot and patch messages of a's step to v (doc at v, ops from
+ * a's document, NULL for a first document). Out of memory: 0 and nothing
+ * is returned (the caller keeps the old document). */
+static int step_messages(hub_game *g, const hub_aud *a, const actor_view *v,
+                         const json_t *doc, json_t *ops, hub_msg **snap,
+                         hub_msg **patch)
+{
+    *snap = hub_snapshot_msg(g->id, v->version, doc);
+    *patch = NULL;
+    if (ops) {
+        json_t *p = json_pack("{ss ss sI sI sO}", "type", "patch", "game",
+                              g->id, "from", (json_int_t)a->version, "to",
+                              (json_int_t)v->version, "ops", ops);
+        *patch = p ? hub_msg_json(p, HUB_MSG_SEQ) : NULL;
+        json_decref(p);
+    }
+    if (*snap && (!ops || *patch))
+        return 1;
+    hub_msg_unref(*snap);
+    hub_msg_unref(*patch);
+    *snap = *patch = NULL;
+    return 0;
+}
+
+int hub_aud_publish_locked(hub *h, hub_aud *a, uint64_t to, hub_msg *patch)
+{
+    int wake = 0;
+    if (a->hlen == HUB_HISTORY) {
+        hub_msg_unref(a->hist[a->hhead].m);
+        a->hhead = (a->hhead + 1) % HUB_HISTORY;
+        a->hlen--;
+    }
+    int i = (a->hhead + a->hlen) % HUB_HISTORY;
+    a->hist[i].from = a->version;
+    a->hist[i].to = to;
+    a->hist[i].m = patch;
+    a->hlen++;
+    for (hub_sub *s = a->subs; s; s = s->aud_next)
+        wake |= hub_enqueue_locked(h, s->conn, patch);
+    return wake;
+}
+
+/* Bring audience a of g to v's version: render (only if the input touched
+ * it, see hub_render.h), diff, keep the patch and the new snapshot, queue
+ * the patch on each subscriber; in a delayed game the public audience's
+ * patch also waits for the delayed spectators. Under g->lock. Returns 1
+ * when the lws thread must be woken. */
+static int advance_aud(hub *h, hub_game *g, hub_aud *a, const actor_view *v,
+                       json_t *windows)
+{
+    int wake = 0;
+    int full = hub_render_full(v, a->seat, a->doc != NULL, a->version);
+    json_t *doc = NULL, *ops = NULL;
+    hub_msg *snap = NULL, *patch = NULL;
+    if (hub_render_next(v, a->seat, windows, a->doc, full, &doc, &ops) != 0 ||
+        !step_messages(g, a, v, doc, ops, &snap, &patch)) {
+        /* Out of memory: keep the old document; the next version is
+         * diffed against it in full, so the sequence stays whole. */
+        json_decref(doc);
+        json_decref(ops);
+        log_error("hub_render_failed", json_pack("{ss}", "game", g->id));
+        return 0;
+    }
+    if (patch && a->seat == ENGINE_PUBLIC && g->delayed &&
+        hub_delay_push(g, g->delayed, a->version, v->version, ops, patch) != 0)
+        log_error("hub_delay_failed", json_pack("{ss}", "game", g->id));
+    json_decref(ops);
+    json_decref(a->doc);
+    a->doc = doc;
+    pthread_mutex_lock(&h->lock);
+    hub_msg_unref(a->snap);
+    a->snap = snap;
+    if (patch)
+        wake |= hub_aud_publish_locked(h, a, v->version, patch);
+    a->version = v->version;
+    pthread_mutex_unlock(&h->lock);
+    return wake;
+}
+
+/* Bring every audience of g to v's version (advance_aud); the delayed
+ * spectators get what is due. Under g->lock inside actors_read. Returns 1
+ * when the lws thread must be woken. In a delayed game the public
+ * audience is rendered without deadlines, as spectate.h says. */
 static int advance_game(hub *h, hub_game *g, const actor_view *v)
 {
     int wake = 0;
-    for (hub_aud *a = g->auds; a; a = a->next) {
-        if (a->doc && a->version >= v->version)
+    actor_view pv = *v;
+    pv.deadlines = NULL;
+    json_t *windows = gamedoc_windows(v);
+    json_t *pwindows = g->is_delayed ? gamedoc_windows(&pv) : NULL;
+    for (hub_aud *a = g->auds; windows && a; a = a->next) {
+        if (a->seat == HUB_DELAYED || (a->doc && a->version >= v->version))
             continue;
-        json_t *doc = gamedoc_render(v, a->seat);
-        if (!doc)
+        int pub = g->is_delayed && a->seat == ENGINE_PUBLIC;
+        if (pub && !pwindows)
             continue;
-        json_t *snap_j = json_pack(
-            "{ss ss sI sO sO}", "type", "snapshot", "game", g->id, "version",
-            (json_int_t)v->version, "view", json_object_get(doc, "view"),
-            "windows", json_object_get(doc, "windows"));
-        hub_msg *snap = snap_j ? hub_msg_json(snap_j, HUB_MSG_SEQ) : NULL;
-        json_decref(snap_j);
-        hub_msg *patch = NULL;
-        if (a->doc) {
-            json_t *ops = jsonpatch_diff(a->doc, doc);
-            json_t *p =
-                ops ? json_pack("{ss ss sI sI so}", "type", "patch", "game",
-                                g->id, "from", (json_int_t)a->version, "to",
-                                (json_int_t)v->version, "ops", ops)
-                    : NULL;
-            patch = p ? hub_msg_json(p, HUB_MSG_SEQ) : NULL;
-            json_decref(p);
-        }
-        if (!snap || (a->doc && !patch)) {
-            /* Out of memory: keep the old document; the next version is
-             * diffed against it, so the sequence stays whole. */
-            hub_msg_unref(snap);
-            hub_msg_unref(patch);
-            json_decref(doc);
-            log_error("hub_render_failed", json_pack("{ss}", "game", g->id));
-            continue;
-        }
-        json_decref(a->doc);
-        a->doc = doc;
-        pthread_mutex_lock(&h->lock);
-        hub_msg_unref(a->snap);
-        a->snap = snap;
-        if (patch) {
-            if (a->hlen == HUB_HISTORY) {
-                hub_msg_unref(a->hist[a->hhead].m);
-                a->hhead = (a->hhead + 1) % HUB_HISTORY;
-                a->hlen--;
-            }
-            int i = (a->hhead + a->hlen) % HUB_HISTORY;
-            a->hist[i].from = a->version;
-            a->hist[i].to = v->version;
-            a->hist[i].m = patch; /* the history keeps our reference */
-            a->hlen++;
-            for (hub_sub *s = a->subs; s; s = s->aud_next)
-                wake |= hub_enqueue_locked(h, s->conn, patch);
-        }
-        a->version = v->version;
-        pthread_mutex_unlock(&h->lock);
+        wake |= advance_aud(h, g, a, pub ? &pv : v, pub ? pwindows : windows);
     }
+    json_decref(windows);
+    json_decref(pwindows);
+    if (v->version >= g->live) {
+        g->live = v->version;
+        g->over = engine_is_over(v->game);
+    }
+    if (g->delayed)
+        wake |= hub_delay_release(h, g, g->delayed);
     return wake;
 }
 
@@ -161,6 +221,7 @@ static void game_free(hub_game *g)
         g->auds = a->next;
         json_decref(a->doc);
         hub_msg_unref(a->snap);
+        hub_delay_clear(a);
         for (int i = 0; i < a->hlen; i++)
             hub_msg_unref(a->hist[(a->hhead + i) % HUB_HISTORY].m);
         free(a);
@@ -314,6 +375,27 @@ static int send_initial_locked(hub *h, hub_conn *c, hub_aud *a, int64_t held)
     return hub_enqueue_locked(h, c, a->snap);
 }
 
+/* g's audience for seat, made if need be. Under g->lock. NULL when out of
+ * memory. */
+static hub_aud *aud_get(hub *h, hub_game *g, int seat)
+{
+    hub_aud *a = g->auds;
+    while (a && a->seat != seat)
+        a = a->next;
+    if (a)
+        return a;
+    a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->game = g;
+    a->seat = seat;
+    pthread_mutex_lock(&h->lock);
+    a->next = g->auds;
+    g->auds = a;
+    pthread_mutex_unlock(&h->lock);
+    return a;
+}
+
 typedef struct sub_ctx {
     hub *h;
     hub_game *g;
@@ -334,25 +416,16 @@ static void sub_read(const actor_view *v, void *arg)
     if (seat < 0)
         seat = ENGINE_PUBLIC;
     pthread_mutex_lock(&g->lock);
-    hub_aud *a = g->auds;
-    while (a && a->seat != seat)
-        a = a->next;
-    if (!a) {
-        a = calloc(1, sizeof *a);
-        if (!a) {
-            pthread_mutex_unlock(&g->lock);
-            x->failed = 1;
-            return;
-        }
-        a->game = g;
-        a->seat = seat;
-        pthread_mutex_lock(&h->lock);
-        a->next = g->auds;
-        g->auds = a;
-        pthread_mutex_unlock(&h->lock);
-    }
-    x->wake |= advance_game(h, g, v);
-    hub_sub *s = a->snap ? calloc(1, sizeof *s) : NULL;
+    g->delay_versions = v->meta->delay_versions;
+    g->delay_seconds = v->meta->delay_seconds;
+    g->is_delayed = spectate_delayed(v->meta);
+    /* A delayed game's spectators follow the public audience late. */
+    hub_aud *a = aud_get(h, g, seat);
+    if (a)
+        x->wake |= advance_game(h, g, v);
+    if (a && seat == ENGINE_PUBLIC && g->is_delayed)
+        a = hub_delay_audience(h, g, v);
+    hub_sub *s = a && a->snap ? calloc(1, sizeof *s) : NULL;
     if (!s) {
         pthread_mutex_unlock(&g->lock);
         x->failed = 1;
@@ -716,6 +789,7 @@ void *hub_worker_main(void *arg)
         if (j && !skip)
             run(h, j);
         if (hub_now() >= next_sweep) {
+            hub_delay_tick(h);
             sweep(h, 0);
             next_sweep = hub_now() + 1;
         }

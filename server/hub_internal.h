@@ -75,6 +75,18 @@ void hub_msg_unref(hub_msg *m);
 struct hub_aud;
 struct hub_game;
 
+/* hub_aud.seat of the spectators of a game with a spectator delay
+ * (server/spectate.h, hub_delay.c). */
+#define HUB_DELAYED (-2)
+
+/* A patch of the public view a delayed audience has not been sent yet. */
+typedef struct hub_pending {
+    uint64_t from, to;
+    double at;   /* when version `to` was recorded (hub_now's clock) */
+    json_t *ops; /* its operations, applied to the audience's doc */
+    hub_msg *m;  /* the patch message, as the public audience has it */
+} hub_pending;
+
 /* A connection's subscription to one game, linked into the audience's list
  * and the connection's list. All fields: hub.lock. */
 typedef struct hub_sub {
@@ -113,10 +125,11 @@ typedef struct hub_conn {
     struct hub_ip *ip; /* per-IP connection count */
 } hub_conn;
 
-/* What one audience (a seat, or the public) of one game has been sent. */
+/* What one audience (a seat, the public, or the delayed spectators) of one
+ * game has been sent. */
 typedef struct hub_aud {
     struct hub_game *game;
-    int seat;    /* a seat, or ENGINE_PUBLIC */
+    int seat;    /* a seat, ENGINE_PUBLIC, or HUB_DELAYED */
     json_t *doc; /* hub_game.lock: {"view","windows"} at version */
     /* hub.lock: */
     uint64_t version; /* of doc and snap */
@@ -128,6 +141,9 @@ typedef struct hub_aud {
     int hhead, hlen;
     hub_sub *subs;
     struct hub_aud *next; /* added under both locks; read under either */
+    /* hub_game.lock, HUB_DELAYED only: patches not yet due, oldest first */
+    hub_pending *pend;
+    size_t npend, cappend;
 } hub_aud;
 
 /* A game this process has (or recently had) subscribers for. */
@@ -140,6 +156,11 @@ typedef struct hub_game {
     double idle_since; /* when nsubs last became 0 */
     hub_aud *auds;
     struct hub_game *next; /* map bucket chain */
+    /* lock (and hub.lock to set delayed): the spectator delay */
+    int delay_versions, delay_seconds, is_delayed;
+    uint64_t live;    /* the latest version rendered */
+    int over;         /* the game is over at live */
+    hub_aud *delayed; /* the HUB_DELAYED audience, once made */
     /* hub worker only: */
     int pinned; /* holds an actors_pin */
 } hub_game;
@@ -217,6 +238,36 @@ void hub_conn_put_locked(hub *h, hub_conn *c);
 /* Send an error to c from any thread (takes hub.lock). */
 void hub_send_error(hub *h, hub_conn *c, srv_kind kind, const char *detail,
                     const char *game);
+
+/* ---- hub_feed.c, called by hub_delay.c ---- */
+
+/* The snapshot message of game_id at version for doc {"view","windows"};
+ * NULL when out of memory. */
+hub_msg *hub_snapshot_msg(const char *game_id, uint64_t version,
+                          const json_t *doc);
+/* Keep patch (from a->version to `to`) in a's history, taking the caller's
+ * reference, and queue it on each subscriber. Under hub.lock. Returns 1
+ * when the lws thread must be woken. */
+int hub_aud_publish_locked(hub *h, hub_aud *a, uint64_t to, hub_msg *patch);
+
+/* ---- hub_delay.c: the delayed spectators ---- */
+
+/* The delayed audience of g, made and brought to the version spectators
+ * may see (replaying the game from the store) if need be. Hub worker,
+ * under g->lock inside actors_read (v). NULL on failure. */
+hub_aud *hub_delay_audience(hub *h, hub_game *g, const actor_view *v);
+/* Queue the public audience's patch from..to (ops and m borrowed; each
+ * gets a reference) for the delayed audience d. Under g->lock. -1 when
+ * out of memory. */
+int hub_delay_push(hub_game *g, hub_aud *d, uint64_t from, uint64_t to,
+                   json_t *ops, hub_msg *m);
+/* Send d the patches that are due. Under g->lock. Returns 1 when the lws
+ * thread must be woken. */
+int hub_delay_release(hub *h, hub_game *g, hub_aud *d);
+/* Release what is due in every game (hub worker, no lock held). */
+void hub_delay_tick(hub *h);
+/* Free d's pending patches (game_free). */
+void hub_delay_clear(hub_aud *d);
 
 /* ---- hub_feed.c, called by hub.c ---- */
 

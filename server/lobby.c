@@ -16,7 +16,8 @@
 #define LOBBY_COLUMNS                                                          \
     "SELECT l.id, l.ruleset, l.options::text, l.host_id, hp.name, "            \
     "l.private, coalesce(l.invite_code, ''), l.clock_mode, l.clock_seconds, "  \
-    "l.seat_count, l.status, coalesce(l.game_id, '') "                         \
+    "l.seat_count, l.status, coalesce(l.game_id, ''), l.delay_versions, "      \
+    "l.delay_seconds "                                                         \
     "FROM lobbies l JOIN players hp ON hp.id = l.host_id "
 
 enum {
@@ -31,7 +32,9 @@ enum {
     COL_CLOCK_SECONDS,
     COL_SEATS,
     COL_STATUS,
-    COL_GAME
+    COL_GAME,
+    COL_DELAY_VERSIONS,
+    COL_DELAY_SECONDS
 };
 
 static PGresult *query(PGconn *c, const char *sql, int n,
@@ -126,6 +129,13 @@ static json_t *render(PGresult *lobbies, int i, PGresult *seats,
                   "seconds", atoi(PQgetvalue(lobbies, i, COL_CLOCK_SECONDS)),
                   "status", PQgetvalue(lobbies, i, COL_STATUS), "seats", list,
                   "game", *game ? json_string(game) : json_null());
+    if (o)
+        json_object_set_new(
+            o, "spectator_delay",
+            json_pack("{si si}", "versions",
+                      atoi(PQgetvalue(lobbies, i, COL_DELAY_VERSIONS)),
+                      "seconds",
+                      atoi(PQgetvalue(lobbies, i, COL_DELAY_SECONDS))));
     if (o && *member && *PQgetvalue(lobbies, i, COL_CODE))
         json_object_set_new(o, "invite_code",
                             json_string(PQgetvalue(lobbies, i, COL_CODE)));
@@ -177,7 +187,7 @@ json_t *lobby_load(PGconn *c, const char *lobby_id,
 
 /* Render the lobbies a LOBBY_COLUMNS query with params p found. */
 static json_t *list_of(PGconn *c, const char *sql, int n, const char *const *p,
-                   const char *viewer_player_id, int *status)
+                       const char *viewer_player_id, int *status)
 {
     PGresult *l = query(c, sql, n, p);
     if (!l) {
@@ -258,10 +268,12 @@ int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
         c,
         for_update ? "SELECT id, ruleset, options::text, host_id, private, "
                      "coalesce(invite_code, ''), clock_mode, clock_seconds, "
-                     "seat_count, status FROM lobbies WHERE id = $1 FOR UPDATE"
+                     "seat_count, status, delay_versions, delay_seconds FROM "
+                     "lobbies WHERE id = $1 FOR UPDATE"
                    : "SELECT id, ruleset, options::text, host_id, private, "
                      "coalesce(invite_code, ''), clock_mode, clock_seconds, "
-                     "seat_count, status FROM lobbies WHERE id = $1",
+                     "seat_count, status, delay_versions, delay_seconds FROM "
+                     "lobbies WHERE id = $1",
         1, p);
     if (!r)
         return -1;
@@ -280,6 +292,8 @@ int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
     out->clock_seconds = atoi(PQgetvalue(r, 0, 7));
     out->seats = atoi(PQgetvalue(r, 0, 8));
     snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, 0, 9));
+    out->delay_versions = atoi(PQgetvalue(r, 0, 10));
+    out->delay_seconds = atoi(PQgetvalue(r, 0, 11));
     PQclear(r);
     if (out->seats < 1 || out->seats > ENGINE_MAX_SEATS)
         out->seats = 0;

@@ -4,7 +4,8 @@
  * h_lobbies.c) and the WebSocket hub's lobby feed.
  *
  * A lobby renders as {"id","ruleset","options","host":{"id","name"},
- * "private","clock":{"mode","seconds"},"status":"open"|"started"|"closed",
+ * "private","clock":{"mode","seconds"},"spectator_delay":{"versions",
+ * "seconds"},"status":"open"|"started"|"closed",
  * "seats":[{"seat","player":{"id","name"}|null,"bot":null|LEVEL,"ready"}],
  * "game":null|ID} plus "invite_code" for members only (players seated in
  * it). "ready" is true when the seat is taken (by a player or a bot).
@@ -46,6 +47,7 @@ typedef struct lobby_row {
     char code[STORE_ID_MAX];
     char clock_mode[8];
     int clock_seconds;
+    int delay_versions, delay_seconds; /* spectator delay */
     int seats;
     char status[12];
     char seat_player[ENGINE_MAX_SEATS][STORE_ID_MAX]; /* "" when none */

@@ -6,6 +6,7 @@
 
 #include "server/actor.h"
 #include "server/lobby.h"
+#include "server/spectate.h"
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
@@ -203,6 +204,14 @@ static srv_kind check_spec(const lobby_spec *sp, const json_t *options,
                              sp->clock_seconds, err);
     if (k != SRV_OK)
         return k;
+    if (sp->delay_versions < 0 || sp->delay_versions > SPECTATE_VERSIONS_MAX)
+        return srv_fail(err, SRV_INVALID, "spectator_delay.versions",
+                        "spectator_delay.versions must be from 0 to %d",
+                        SPECTATE_VERSIONS_MAX);
+    if (sp->delay_seconds < 0 || sp->delay_seconds > SPECTATE_SECONDS_MAX)
+        return srv_fail(err, SRV_INVALID, "spectator_delay.seconds",
+                        "spectator_delay.seconds must be from 0 to %d",
+                        SPECTATE_SECONDS_MAX);
     /* Let the engine judge the options: a throwaway game. */
     static const uint8_t zero_seed[ENGINE_SEED_BYTES];
     engine_error e = {0};
@@ -229,7 +238,9 @@ static int insert_lobby(PGconn *c, const char *host_id, const lobby_spec *sp,
                         const char *options_text, const char *id,
                         const char *code)
 {
-    char seats_s[16], secs[24];
+    char seats_s[16], secs[24], dv[24], ds[24];
+    snprintf(dv, sizeof dv, "%lld", sp->delay_versions);
+    snprintf(ds, sizeof ds, "%lld", sp->delay_seconds);
     snprintf(seats_s, sizeof seats_s, "%lld", sp->seats);
     snprintf(secs, sizeof secs, "%lld",
              sp->clock_seconds > 0 ? sp->clock_seconds : 0);
@@ -241,16 +252,19 @@ static int insert_lobby(PGconn *c, const char *host_id, const lobby_spec *sp,
                        sp->is_private ? code : NULL,
                        sp->clock_mode ? sp->clock_mode : "none",
                        secs,
-                       seats_s};
+                       seats_s,
+                       dv,
+                       ds};
     const char *q[] = {id, host_id, seats_s};
     return exec_cmd(c, "BEGIN", 0, NULL) == 0 &&
                    exec_cmd(c,
                             "INSERT INTO lobbies (id, ruleset, options, "
                             "host_id, private, invite_code, clock_mode, "
-                            "clock_seconds, seat_count) VALUES ($1, $2, "
-                            "$3::jsonb, $4, $5::boolean, $6, $7, $8::integer, "
-                            "$9::integer)",
-                            9, p) == 0 &&
+                            "clock_seconds, seat_count, delay_versions, "
+                            "delay_seconds) VALUES ($1, $2, $3::jsonb, $4, "
+                            "$5::boolean, $6, $7, $8::integer, $9::integer, "
+                            "$10::integer, $11::integer)",
+                            11, p) == 0 &&
                    exec_cmd(c,
                             "INSERT INTO lobby_seats (lobby_id, seat, "
                             "player_id) SELECT $1, s, CASE WHEN s = 0 THEN $2 "
@@ -476,6 +490,8 @@ static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
     engine_free(eg);
     snprintf(g->clock_mode, sizeof g->clock_mode, "%s", l->clock_mode);
     g->clock_seconds = l->clock_seconds;
+    g->delay_versions = l->delay_versions;
+    g->delay_seconds = l->delay_seconds;
     snprintf(g->status, sizeof g->status, "running");
     for (int s = 0; s < l->seats; s++) {
         snprintf(g->seat_player[s], sizeof g->seat_player[s], "%s",

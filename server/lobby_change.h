@@ -40,12 +40,15 @@ typedef struct lobby_spec {
     int is_private;
     const char *clock_mode; /* "none", "live" or "async"; NULL: "none" */
     long long clock_seconds;
+    long long delay_versions; /* spectator delay: 0..1000 versions */
+    long long delay_seconds;  /* and 0..86400 seconds; 0, 0: live */
 } lobby_spec;
 
 /* Create a lobby hosted by host_id, who takes seat 0. The ruleset, the
  * seat count, the clock (live 5..3600 s, async 60..1209600 s per window,
  * none with 0) and the options (judged by the engine) are checked first:
- * SRV_INVALID naming "ruleset", "seats", "clock.mode", "clock.seconds" or
+ * SRV_INVALID naming "ruleset", "seats", "clock.mode", "clock.seconds",
+ * "spectator_delay.versions", "spectator_delay.seconds" or
  * "options.<field>". Fills id[STORE_ID_MAX]. */
 srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
                       char *id, json_t **out, srv_error *err);

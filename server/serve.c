@@ -18,9 +18,13 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* engine/rules/signals: an example ruleset, offered only on request. */
+extern const engine_ruleset signals_ruleset;
 
 static int wants_help(int argc, char **argv)
 {
@@ -124,6 +128,15 @@ int cmd_serve(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     engine_error eerr = {0};
+    /* The example rulesets (engine/rules/signals) are for tests only: a
+     * server offers them when CONCLAVE_EXAMPLE_RULESETS is "1". They can
+     * be played but are never listed (GET /api/v1/rulesets). */
+    const char *examples = getenv("CONCLAVE_EXAMPLE_RULESETS");
+    if (examples && strcmp(examples, "1") == 0 &&
+        engine_register_ruleset(&signals_ruleset, &eerr) != 0) {
+        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
+        return 1;
+    }
     if (engine_init(&eerr) != 0) {
         log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
         return 1;

@@ -10,6 +10,7 @@
 #include "server/log.h"
 #include "server/records.h"
 
+#include <inttypes.h>
 #include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,10 +90,13 @@ void store_input_clear(store_input *in)
 
 int store_create_game(PGconn *c, const store_game *g)
 {
-    char seed_hex[2 * ENGINE_SEED_BYTES + 1], seats[8], clock[16];
+    char seed_hex[2 * ENGINE_SEED_BYTES + 1], seats[8], clock[16], dv[16],
+        ds[16];
     engine_hex(g->seed, ENGINE_SEED_BYTES, seed_hex);
     snprintf(seats, sizeof seats, "%d", g->seats);
     snprintf(clock, sizeof clock, "%d", g->clock_seconds);
+    snprintf(dv, sizeof dv, "%d", g->delay_versions);
+    snprintf(ds, sizeof ds, "%d", g->delay_seconds);
     char *options = json_dumps(g->options ? g->options : json_object(),
                                JSON_COMPACT | JSON_SORT_KEYS);
     /* Inside the caller's transaction (a lobby start) the rows join it. */
@@ -100,17 +104,25 @@ int store_create_game(PGconn *c, const store_game *g)
     int rc = own ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : 0;
     if (rc)
         goto done;
-    const char *p[] = {g->game_id,     g->lobby_id[0] ? g->lobby_id : NULL,
-                       g->ruleset,     options,
-                       seats,          seed_hex,
-                       g->seed_sha256, g->clock_mode,
-                       clock};
+    const char *p[] = {g->game_id,
+                       g->lobby_id[0] ? g->lobby_id : NULL,
+                       g->ruleset,
+                       options,
+                       seats,
+                       seed_hex,
+                       g->seed_sha256,
+                       g->clock_mode,
+                       clock,
+                       dv,
+                       ds};
     rc = exec_ok(c, PGRES_COMMAND_OK,
                  "INSERT INTO games (game_id, lobby_id, ruleset, options, "
-                 "seat_count, seed, seed_sha256, clock_mode, clock_seconds) "
+                 "seat_count, seed, seed_sha256, clock_mode, clock_seconds, "
+                 "delay_versions, delay_seconds) "
                  "VALUES ($1, $2, $3, $4::jsonb, $5::integer, "
-                 "decode($6, 'hex'), $7, $8, $9::integer)",
-                 9, p, NULL);
+                 "decode($6, 'hex'), $7, $8, $9::integer, $10::integer, "
+                 "$11::integer)",
+                 11, p, NULL);
     for (int s = 0; !rc && s < g->seats; s++) {
         char seat[16];
         snprintf(seat, sizeof seat, "%d", s);
@@ -139,7 +151,8 @@ int store_load_game(PGconn *c, const char *game_id, store_game *out)
     int rc = exec_ok(c, PGRES_TUPLES_OK,
                      "SELECT game_id, coalesce(lobby_id, ''), ruleset, "
                      "options::text, seat_count, encode(seed, 'hex'), "
-                     "seed_sha256, clock_mode, clock_seconds, status, version "
+                     "seed_sha256, clock_mode, clock_seconds, status, version, "
+                     "delay_versions, delay_seconds "
                      "FROM games WHERE game_id = $1",
                      1, p, &r);
     if (rc)
@@ -161,6 +174,8 @@ int store_load_game(PGconn *c, const char *game_id, store_game *out)
     out->clock_seconds = atoi(PQgetvalue(r, 0, 8));
     snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, 0, 9));
     out->version = strtoull(PQgetvalue(r, 0, 10), NULL, 10);
+    out->delay_versions = atoi(PQgetvalue(r, 0, 11));
+    out->delay_seconds = atoi(PQgetvalue(r, 0, 12));
     PQclear(r);
     if (bad || !out->options || out->seats < 1 ||
         out->seats > ENGINE_MAX_SEATS) {
@@ -196,14 +211,22 @@ int store_load_game(PGconn *c, const char *game_id, store_game *out)
 int store_load_snapshot(PGconn *c, const char *game_id, json_t **state,
                         uint64_t *seq)
 {
+    return store_load_snapshot_upto(c, game_id, INT64_MAX, state, seq);
+}
+
+int store_load_snapshot_upto(PGconn *c, const char *game_id, uint64_t upto,
+                             json_t **state, uint64_t *seq)
+{
     *state = NULL;
     *seq = 0;
-    const char *p[] = {game_id};
+    char max[24];
+    snprintf(max, sizeof max, "%" PRIu64, upto > INT64_MAX ? INT64_MAX : upto);
+    const char *p[] = {game_id, max};
     PGresult *r;
     int rc = exec_ok(c, PGRES_TUPLES_OK,
                      "SELECT seq, state FROM game_snapshots WHERE game_id = $1 "
-                     "ORDER BY seq DESC LIMIT 1",
-                     1, p, &r);
+                     "AND seq <= $2::bigint ORDER BY seq DESC LIMIT 1",
+                     2, p, &r);
     if (rc)
         return rc;
     if (PQntuples(r) == 1) {
@@ -349,8 +372,8 @@ int store_append_input(PGconn *c, const store_append *a)
                    strcmp(a->final_status, "finished") == 0;
     int txn = clocked || finished;
     PGresult *r = NULL;
-    int rc = txn ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL)
-                 : STORE_OK;
+    int rc =
+        txn ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : STORE_OK;
     if (rc)
         goto done;
     rc = exec_ok(c, PGRES_COMMAND_OK,
@@ -494,6 +517,54 @@ int store_load_final(PGconn *c, const char *game_id, char *final_hash,
         res = NULL;
     }
     *result = res;
+    PQclear(r);
+    return STORE_OK;
+}
+
+int store_seq_older_than(PGconn *c, const char *game_id, uint64_t upto,
+                         int seconds, uint64_t *seq)
+{
+    char max[24], secs[16];
+    snprintf(max, sizeof max, "%" PRIu64, upto > INT64_MAX ? INT64_MAX : upto);
+    snprintf(secs, sizeof secs, "%d", seconds);
+    const char *p[] = {game_id, max, secs};
+    PGresult *r;
+    *seq = 0;
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT coalesce(max(seq), 0) FROM game_inputs WHERE "
+                     "game_id = $1 AND seq <= $2::bigint AND created_at <= "
+                     "now() - make_interval(secs => $3::integer)",
+                     3, p, &r);
+    if (rc)
+        return rc;
+    if (PQntuples(r) == 1)
+        *seq = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return STORE_OK;
+}
+
+int store_input_ages(PGconn *c, const char *game_id, uint64_t after,
+                     uint64_t upto, double *ages)
+{
+    char lo[24], hi[24];
+    snprintf(lo, sizeof lo, "%" PRIu64, after);
+    snprintf(hi, sizeof hi, "%" PRIu64, upto);
+    const char *p[] = {game_id, lo, hi};
+    PGresult *r;
+    for (uint64_t s = after; s < upto; s++)
+        ages[s - after] = 0;
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT seq, extract(epoch FROM now() - created_at) FROM "
+                     "game_inputs WHERE game_id = $1 AND seq > $2::bigint AND "
+                     "seq <= $3::bigint",
+                     3, p, &r);
+    if (rc)
+        return rc;
+    for (int i = 0; i < PQntuples(r); i++) {
+        uint64_t s = strtoull(PQgetvalue(r, i, 0), NULL, 10);
+        if (s > after && s <= upto)
+            ages[s - after - 1] = strtod(PQgetvalue(r, i, 1), NULL);
+    }
     PQclear(r);
     return STORE_OK;
 }

@@ -42,13 +42,15 @@ typedef struct store_game {
     int seats;
     uint8_t seed[ENGINE_SEED_BYTES];
     char seed_sha256[65];
-    char clock_mode[8];   /* none | live | async */
+    char clock_mode[8]; /* none | live | async */
     int clock_seconds;
-    char status[12];      /* running | finished | aborted */
+    int delay_versions; /* spectator delay (server/spectate.h) */
+    int delay_seconds;
+    char status[12]; /* running | finished | aborted */
     uint64_t version;
     char seat_player[ENGINE_MAX_SEATS][STORE_ID_MAX]; /* "" when a bot */
     char seat_name[ENGINE_MAX_SEATS][32];
-    char seat_bot[ENGINE_MAX_SEATS][16];              /* "" when a player */
+    char seat_bot[ENGINE_MAX_SEATS][16]; /* "" when a player */
 } store_game;
 
 /* One stored input. */
@@ -67,9 +69,9 @@ typedef struct store_append {
     const char *game_id;
     uint64_t expected_version; /* the new input gets seq expected+1 */
     const store_input *input;
-    const char *idem_key;      /* NULL unless a play with Idempotency-Key */
+    const char *idem_key;        /* NULL unless a play with Idempotency-Key */
     const uint8_t *request_hash; /* 32 bytes when idem_key */
-    const json_t *response;    /* stored for idempotent retries, or NULL */
+    const json_t *response;      /* stored for idempotent retries, or NULL */
     /* Deadlines: the windows open after the input; rows for other windows
      * are deleted, new ones get now()+clock_seconds. clock_seconds 0: none. */
     const engine_window *windows;
@@ -106,6 +108,18 @@ int store_append_input(PGconn *c, const store_append *a);
  * called after an append commits. A failure is logged and returned; the
  * input stays committed. */
 int store_notify_version(PGconn *c, const char *game_id, uint64_t version);
+/* The latest snapshot at or before seq upto, as store_load_snapshot. */
+int store_load_snapshot_upto(PGconn *c, const char *game_id, uint64_t upto,
+                             json_t **state, uint64_t *seq);
+/* The highest input seq <= upto recorded at least `seconds` ago (by the
+ * database's clock) into *seq; 0 when none is. */
+int store_seq_older_than(PGconn *c, const char *game_id, uint64_t upto,
+                         int seconds, uint64_t *seq);
+/* How many seconds ago (the database's clock) each input after..upto was
+ * recorded: ages[i] for seq after+1+i (upto-after entries, the caller's);
+ * 0 for a seq not found. */
+int store_input_ages(PGconn *c, const char *game_id, uint64_t after,
+                     uint64_t upto, double *ages);
 int store_write_snapshot(PGconn *c, const char *game_id, uint64_t seq,
                          const json_t *state, const char *state_hash);
 /* A stored answer for (game, seat, key): fills *response (NEW) and

@@ -27,7 +27,7 @@ after(async () => {
 test('create: the creator hosts and sits in seat 0; the shape is exactly the documented one', async () => {
   const r = await call('POST', '/api/v1/lobbies', {
     token: host.token,
-    body: { ruleset: 'rps', seats: 2, options: { rounds: 5 }, clock: { mode: 'live', seconds: 30 } },
+    body: { ruleset: 'rps', seats: 2, options: { rounds: 5 }, clock: { mode: 'live', seconds: 30 }, spectator_delay: { versions: 3 } },
   });
   assert.equal(r.status, 201);
   assert.equal(r.headers.get('location'), `/api/v1/lobbies/${r.body.id}`);
@@ -38,6 +38,7 @@ test('create: the creator hosts and sits in seat 0; the shape is exactly the doc
     host: { id: host.id, name: host.name },
     private: false,
     clock: { mode: 'live', seconds: 30 },
+    spectator_delay: { versions: 3, seconds: 0 },
     status: 'open',
     seats: [
       { seat: 0, player: { id: host.id, name: host.name }, bot: null, ready: true },
@@ -47,6 +48,7 @@ test('create: the creator hosts and sits in seat 0; the shape is exactly the doc
   });
   const plain = await call('POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: 'tictactoe', seats: 2 } });
   assert.deepEqual(plain.body.clock, { mode: 'none', seconds: 0 });
+  assert.deepEqual(plain.body.spectator_delay, { versions: 0, seconds: 0 });
   assert.deepEqual(plain.body.options, {});
   const anon = await call('POST', '/api/v1/lobbies', { body: { ruleset: 'tictactoe', seats: 2 } });
   assert.equal(anon.status, 401);
@@ -72,6 +74,10 @@ test('create: ruleset, seats, options, clock and unknown fields are validated, n
     [{ ruleset: 'tictactoe', seats: 2, clock: { mode: 'none', seconds: 10 } }, 'clock.seconds', /none/],
     [{ ruleset: 'tictactoe', seats: 2, clock: { mode: 'live', seconds: 10, bonus: 2 } }, 'clock.bonus', /unknown field/],
     [{ ruleset: 'tictactoe', seats: 2, colour: 'red' }, 'colour', /unknown field/],
+    [{ ruleset: 'tictactoe', seats: 2, spectator_delay: { versions: 1001 } }, 'spectator_delay.versions', /0 to 1000/],
+    [{ ruleset: 'tictactoe', seats: 2, spectator_delay: { seconds: -1 } }, 'spectator_delay.seconds', /0 to 86400/],
+    [{ ruleset: 'tictactoe', seats: 2, spectator_delay: { versions: '2' } }, 'spectator_delay.versions', /integer/],
+    [{ ruleset: 'tictactoe', seats: 2, spectator_delay: { minutes: 2 } }, 'spectator_delay.minutes', /unknown field/],
   ];
   for (const [body, field, detail] of cases) {
     const r = await call('POST', '/api/v1/lobbies', { token: host.token, body });

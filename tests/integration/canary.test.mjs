@@ -1171,3 +1171,191 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     dropDatabase(db);
   }
 });
+
+// ------------------------------------------ seat sets and the delay --
+//
+// Seat-set audiences and the spectator delay, played through the real
+// server on the example ruleset "signals" (engine/rules/signals: a play
+// sends a text to a set of seats, logged for exactly that set; offered
+// only by a server started with CONCLAVE_EXAMPLE_RULESETS=1). Seats 0 and 2
+// send each other unique markers: no byte seat 1, a spectator with a token
+// or an anonymous caller receives (REST game, view, log, export before the
+// end, WebSocket frames) may carry one. Two games with a spectator delay,
+// in versions and in seconds: no spectator answer or frame shows a version
+// before its time.
+
+async function signalsGame(W, tag, delay, turns) {
+  const hosts = [await W.player(`${tag}a`), await W.player(`${tag}b`), await W.player(`${tag}c`)];
+  const spectator = await W.player(`${tag}sp`);
+  const anon = audience(`${tag} anonymous`);
+  const lb = await W.call(hosts[0], 'POST', '/api/v1/lobbies', {
+    body: { ruleset: 'signals', seats: 3, options: { turns }, spectator_delay: delay },
+  });
+  assert.equal(lb.status, 201, lb.text);
+  assert.deepEqual(lb.json.spectator_delay, { versions: 0, seconds: 0, ...delay });
+  for (const a of hosts.slice(1)) {
+    const j = await W.call(a, 'POST', `/api/v1/lobbies/${lb.json.id}/seats`, { body: {} });
+    assert.equal(j.status, 200, j.text);
+  }
+  const st = await W.call(hosts[0], 'POST', `/api/v1/lobbies/${lb.json.id}/start`);
+  assert.equal(st.status, 201, st.text);
+  const id = st.json.game;
+  const g0 = await W.call(hosts[0], 'GET', `/api/v1/games/${id}`, { game: id });
+  const bySeat = [];
+  for (const s of g0.json.seats) {
+    const a = hosts.find((h) => h.player.id === s.player.id);
+    a.label = `${tag} seat ${s.seat}`;
+    bySeat[s.seat] = a;
+  }
+  spectator.label = `${tag} spectator`;
+  const auds = [...bySeat, spectator, anon];
+  const taps = new Map();
+  for (const a of auds) {
+    const t = await W.tap(a);
+    t.send({ type: 'subscribe', game: id });
+    taps.set(a, t);
+  }
+  for (const t of taps.values()) await t.until(() => t.version(id) !== null, 10000, 'a snapshot');
+  return { id, bySeat, spectator, anon, taps, sentAt: [0], played: [], liveUpper: 0, live: 0 };
+}
+
+// Play turn `turn`: seats 0 and 2 send each other a marker, seat 1 talks to
+// itself or passes. Records when the input was sent and its version.
+async function signalsTurn(W, g, turn, markers) {
+  const seat = turn % 3;
+  let body = { window: `t${turn}`, to: [], text: '' };
+  if (seat !== 1) {
+    const value = `SIGnal${hex(6)}`;
+    markers.push({ value, seats: new Set([0, 2]), game: g.id });
+    body = { window: `t${turn}`, to: [2 - seat], text: value };
+  } else if (turn % 2) {
+    body = { window: `t${turn}`, to: [1], text: `self${hex(2)}` };
+  }
+  const tSent = now();
+  g.liveUpper = turn + 1;
+  const r = await W.call(g.bySeat[seat], 'POST', `/api/v1/games/${g.id}/plays`, {
+    game: g.id, kind: 'ack', body, headers: { 'idempotency-key': `s-${hex(8)}` },
+  });
+  assert.equal(r.status, 200, r.text);
+  g.live = r.json.version;
+  g.played[g.live] = tSent;
+  g.sentAt[g.live] = g.sentAt[g.live - 1] + (body.to.length ? 1 : 0);
+  // What every seat can read now (seat 1 must never read a {0,2} entry).
+  for (const a of g.bySeat) {
+    for (const path of ['', '/view', '/log']) await W.call(a, 'GET', `/api/v1/games/${g.id}${path}`, { game: g.id });
+  }
+}
+
+// Everything a spectator and the anonymous caller can read now, checked
+// against the versions delay: never above live - versions.
+async function spectatorReads(W, g, versions) {
+  for (const a of [g.spectator, g.anon]) {
+    const bound = Math.max(0, g.live - versions);
+    const game = await W.call(a, 'GET', `/api/v1/games/${g.id}`, { game: g.id });
+    assert.equal(game.status, 200, game.text);
+    assert.ok(game.json.version <= bound, `${a.label}: version ${game.json.version} with live ${g.live}`);
+    assert.equal(game.json.view.sent, g.sentAt[game.json.version]);
+    const view = await W.call(a, 'GET', `/api/v1/games/${g.id}/view`, { game: g.id });
+    assert.ok(view.json.inputs <= bound, `${a.label}: view at ${view.json.inputs} with live ${g.live}`);
+    assert.equal(view.version, view.json.inputs, 'the ETag names the version shown');
+    const log = await W.call(a, 'GET', `/api/v1/games/${g.id}/log`, { game: g.id });
+    const sent = log.json.entries.filter((e) => e.entry.type === 'sent').length;
+    assert.ok(sent <= g.sentAt[bound], `${a.label}: ${sent} sent entries in the log at live ${g.live}`);
+    for (const e of log.json.entries) assert.ok(e.seat === null && !e.seats, JSON.stringify(e));
+  }
+}
+
+test('seat-set entries reach their seats only; delayed spectators never see a version early', { timeout: 120000 }, async () => {
+  const db = createDatabase('canary_sets');
+  let srv;
+  try {
+    srv = await startServer({
+      db,
+      env: { CONCLAVE_EXAMPLE_RULESETS: '1', CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_LOG_LEVEL: 'debug' },
+    });
+    const W = new World(srv, db);
+    const markers = [];
+    // A versions delay: 2 versions behind live, checked after every input.
+    const V = 2;
+    const gv = await signalsGame(W, 'SV', { versions: V }, 9);
+    const early = [];
+    for (const t of [gv.taps.get(gv.spectator), gv.taps.get(gv.anon)]) {
+      const orig = t.onMessage.bind(t);
+      t.onMessage = (text) => {
+        const m = JSON.parse(text);
+        const v = m.type === 'snapshot' ? m.version : m.type === 'patch' ? m.to : null;
+        if (v !== null && gv.liveUpper < 9 && v > Math.max(0, gv.liveUpper - V)) early.push(`${t.aud.label}: ${v} at live <= ${gv.liveUpper}`);
+        orig(text);
+      };
+    }
+    for (let turn = 0; turn < 9; turn++) {
+      await signalsTurn(W, gv, turn, markers);
+      if (turn < 8) await spectatorReads(W, gv, V);
+    }
+    assert.deepEqual(early, []);
+    // Over: the versions delay ends; the spectators reach the end.
+    for (const a of [gv.spectator, gv.anon]) {
+      const t = gv.taps.get(a);
+      await t.until(() => t.version(gv.id) === 9, 10000, 'the last version');
+    }
+    const ex = await W.call(gv.spectator, 'GET', `/api/v1/games/${gv.id}/export`, { game: gv.id });
+    assert.equal(ex.status, 200, ex.text);
+
+    // A seconds delay: each version reaches spectators 2 s after its input
+    // was sent at the earliest, the export too.
+    const S = 2;
+    const gs = await signalsGame(W, 'SS', { seconds: S }, 3);
+    for (let turn = 0; turn < 3; turn++) {
+      await signalsTurn(W, gs, turn, markers);
+      const r = await W.call(gs.spectator, 'GET', `/api/v1/games/${gs.id}`, { game: gs.id });
+      assert.ok(r.json.version < gs.live, `version ${r.json.version} right after input ${gs.live}`);
+      assert.equal(r.json.status, 'running');
+    }
+    const exEarly = await W.call(gs.anon, 'GET', `/api/v1/games/${gs.id}/export`, { game: gs.id });
+    assert.equal(exEarly.status, 403, exEarly.text);
+    const exSeat = await W.call(gs.bySeat[1], 'GET', `/api/v1/games/${gs.id}/export`, { game: gs.id });
+    assert.equal(exSeat.status, 200, exSeat.text);
+    for (const a of [gs.spectator, gs.anon]) {
+      const t = gs.taps.get(a);
+      await t.until(() => t.version(gs.id) === 3, 10000, 'the last version');
+    }
+    await sleep(200);
+    const late = await W.call(gs.anon, 'GET', `/api/v1/games/${gs.id}/export`, { game: gs.id });
+    assert.equal(late.status, 200, late.text);
+    const fin = await W.call(gs.spectator, 'GET', `/api/v1/games/${gs.id}`, { game: gs.id });
+    assert.equal(fin.json.version, 3);
+    assert.equal(fin.json.status, 'finished');
+    for (const r of W.cap.records) {
+      if (r.game !== gs.id || r.version === null || r.version === undefined || r.version === 0) continue;
+      if (r.aud !== gs.spectator && r.aud !== gs.anon) continue;
+      if (r.src === 'rest' && r.kind !== 'game') continue;
+      const sent = gs.played[r.version];
+      assert.ok(r.t1 >= sent + S * 1000 - 5, `${r.aud.label} ${r.kind} at version ${r.version} ${(r.t1 - sent).toFixed(0)} ms after its input`);
+    }
+
+    // Markers: seats 0 and 2 only (the positive control: they saw them).
+    await sleep(300);
+    for (const t of W.taps) t.close();
+    const seen = new Map();
+    for (const r of W.cap.records) {
+      if (!r.text || r.kind === 'export') continue; // an export is public once visible
+      for (const m of markers) {
+        if (!r.text.includes(m.value)) continue;
+        const g = [gv, gs].find((x) => x.id === m.game);
+        const seat = g.bySeat.indexOf(r.aud);
+        assert.ok(seat >= 0 && m.seats.has(seat), `marker for seats {0,2} reached ${r.aud?.label ?? r.src}: ${r.text.slice(0, 200)}`);
+        seen.set(seat, (seen.get(seat) || 0) + 1);
+      }
+    }
+    assert.ok(seen.get(0) > 0 && seen.get(2) > 0, 'positive control: seats 0 and 2 saw the markers');
+    const exit = await srv.stop();
+    srv = null;
+    assert.equal(exit.code, 0);
+  } catch (e) {
+    if (srv) console.log(`# server log (last lines):\n${srv.lines.slice(-15).map((l) => `#   ${l}`).join('\n')}`);
+    throw e;
+  } finally {
+    if (srv) await srv.stop();
+    dropDatabase(db);
+  }
+});

@@ -140,7 +140,7 @@ static int check_order(const void *state, int seat, const char *window,
 }
 
 static json_t *default_order(const void *state, int seat, const char *window,
-                            engine_rng *rng)
+                             engine_rng *rng)
 {
     (void)state, (void)seat, (void)window, (void)rng;
     return json_object();
@@ -254,7 +254,8 @@ const engine_ruleset manywin_ruleset = {
 int test_rules_register(void)
 {
     return engine_register_ruleset(&manywin_ruleset, NULL) == 0 &&
-                   engine_register_ruleset(&bulk_ruleset, NULL) == 0
+                   engine_register_ruleset(&bulk_ruleset, NULL) == 0 &&
+                   engine_register_ruleset(&fog_ruleset, NULL) == 0
                ? 0
                : -1;
 }

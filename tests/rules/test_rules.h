@@ -9,6 +9,9 @@
  *   bulk    - a large state (option "units", default 1500: about 150 KiB
  *             saved) held as a tree of heap objects, so that a copy of the
  *             game costs what a big game's does; one open window per turn.
+ *   fog     - views of about 100 KiB per audience (option "sectors", default
+ *             1600) and plays that touch only the mover's view, for what the
+ *             WebSocket hub renders per input.
  */
 #ifndef CONCLAVE_TEST_RULES_H
 #define CONCLAVE_TEST_RULES_H
@@ -17,8 +20,9 @@
 
 extern const engine_ruleset manywin_ruleset;
 extern const engine_ruleset bulk_ruleset;
+extern const engine_ruleset fog_ruleset;
 
-/* Register both; 0, or -1 (see engine_register_ruleset). */
+/* Register all three; 0, or -1 (see engine_register_ruleset). */
 int test_rules_register(void);
 
 #endif

@@ -1,0 +1,159 @@
+/*
+ * test_hub_render.c - the hub's step from one version of a game document to
+ * the next (server/hub_render.c): an audience the input did not touch gets
+ * the same document and an equivalent patch as a full render and diff
+ * would give; skipped versions and touched audiences render in full.
+ */
+#include "engine/engine.h"
+#include "server/gamedoc.h"
+#include "server/hub_render.h"
+#include "server/jsonpatch.h"
+#include "tests/rules/test_rules.h"
+#include "tests/unit/test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEATS 3
+
+static engine_game *new_game(const char *ruleset, int seats)
+{
+    uint8_t seed[ENGINE_SEED_BYTES] = {7};
+    json_t *opts = strcmp(ruleset, "fog") == 0
+                       ? json_pack("{s:i, s:i}", "sectors", 20, "units", 9)
+                       : NULL;
+    engine_error err;
+    engine_game *g = engine_create(ruleset, "g1", opts, seats, seed, &err);
+    json_decref(opts);
+    return g;
+}
+
+static int apply_fog(engine_game *g, int k)
+{
+    int seat = k % SEATS;
+    json_t *play = json_pack("{s:i, s:i}", "unit", seat, "dx", 1);
+    engine_input in = {.seat = seat, .kind = ENGINE_PLAY, .payload = play};
+    snprintf(in.window_buf, sizeof in.window_buf, "t%d", k);
+    in.window = in.window_buf;
+    engine_error err;
+    int rc = engine_apply(g, &in, NULL, &err);
+    json_decref(play);
+    return rc;
+}
+
+/* One step for every audience from docs[] (at version-1), checking the
+ * document against a full render and the patch against the documents.
+ * Returns how many audiences were rendered in full. */
+static int step_all(const actor_view *v, json_t **docs, uint64_t held)
+{
+    int fulls = 0;
+    json_t *windows = gamedoc_windows(v);
+    for (int i = 0; i <= SEATS; i++) {
+        int aud = i < SEATS ? i : ENGINE_PUBLIC;
+        int full = hub_render_full(v, aud, 1, held);
+        fulls += full;
+        json_t *doc = NULL, *ops = NULL;
+        CHECK(hub_render_next(v, aud, windows, docs[i], full, &doc, &ops) == 0);
+        json_t *want = gamedoc_render(v, aud);
+        CHECKF(json_equal(doc, want), "audience %d at %llu", aud,
+               (unsigned long long)v->version);
+        json_t *patched = json_deep_copy(docs[i]);
+        char err[200] = "";
+        CHECKF(jsonpatch_apply(&patched, ops, err, sizeof err) == 0, "%s", err);
+        CHECK(json_equal(patched, want));
+        json_decref(patched);
+        json_decref(want);
+        json_decref(ops);
+        json_decref(docs[i]);
+        docs[i] = doc;
+    }
+    json_decref(windows);
+    return fulls;
+}
+
+/* Fog plays touch the mover's view only: one full render per input, and
+ * the others' patches just count the input and move the window. */
+static void test_untouched_audiences_follow(void)
+{
+    engine_game *g = new_game("fog", SEATS);
+    REQUIRE(g);
+    store_game meta;
+    memset(&meta, 0, sizeof meta);
+    actor_view v = {g, &meta, 0, NULL};
+    json_t *docs[SEATS + 1];
+    for (int i = 0; i <= SEATS; i++)
+        docs[i] = gamedoc_render(&v, i < SEATS ? i : ENGINE_PUBLIC);
+    for (int k = 0; k < 7; k++) {
+        REQUIRE(apply_fog(g, k) == 0);
+        v.version = (uint64_t)k + 1;
+        CHECK_EQ_INT(engine_touched(g), 1u << (k % SEATS));
+        CHECK_EQ_INT(step_all(&v, docs, v.version - 1), 1);
+    }
+    for (int i = 0; i <= SEATS; i++)
+        json_decref(docs[i]);
+    engine_free(g);
+}
+
+/* Two inputs at once: engine_touched names only the last one's audiences,
+ * so everyone is rendered in full. */
+static void test_skipped_versions_render_in_full(void)
+{
+    engine_game *g = new_game("fog", SEATS);
+    REQUIRE(g);
+    store_game meta;
+    memset(&meta, 0, sizeof meta);
+    actor_view v = {g, &meta, 0, NULL};
+    json_t *docs[SEATS + 1];
+    for (int i = 0; i <= SEATS; i++)
+        docs[i] = gamedoc_render(&v, i < SEATS ? i : ENGINE_PUBLIC);
+    REQUIRE(apply_fog(g, 0) == 0);
+    REQUIRE(apply_fog(g, 1) == 0); /* seat 0's view changed at version 1 */
+    v.version = 2;
+    CHECK(!hub_render_full(&v, 0, 1, 1));
+    CHECK(hub_render_full(&v, 0, 1, 0));
+    CHECK(hub_render_full(&v, 0, 0, 1)); /* no document yet */
+    CHECK_EQ_INT(step_all(&v, docs, 0), SEATS + 1);
+    for (int i = 0; i <= SEATS; i++)
+        json_decref(docs[i]);
+    engine_free(g);
+}
+
+/* A ruleset that does not narrow (tic-tac-toe): every audience each time. */
+static void test_default_touches_everyone(void)
+{
+    engine_game *g = new_game("tictactoe", 2);
+    REQUIRE(g);
+    store_game meta;
+    memset(&meta, 0, sizeof meta);
+    actor_view v = {g, &meta, 0, NULL};
+    json_t *docs[SEATS + 1] = {0};
+    for (int i = 0; i <= SEATS; i++)
+        docs[i] = gamedoc_render(&v, i < SEATS ? i : ENGINE_PUBLIC);
+    engine_window w;
+    REQUIRE(engine_windows(g, &w, 1) == 1);
+    json_t *play = json_pack("{s:i}", "cell", 4);
+    engine_input in = {
+        .seat = 0, .kind = ENGINE_PLAY, .window = w.id, .payload = play};
+    engine_error err;
+    REQUIRE(engine_apply(g, &in, NULL, &err) == 0);
+    json_decref(play);
+    v.version = 1;
+    CHECK_EQ_INT(engine_touched(g), ENGINE_AUDIENCE_ALL);
+    CHECK_EQ_INT(step_all(&v, docs, 0), SEATS + 1);
+    for (int i = 0; i <= SEATS; i++)
+        json_decref(docs[i]);
+    engine_free(g);
+}
+
+int main(void)
+{
+    engine_error err;
+    if (test_rules_register() != 0 || engine_init(&err) != 0) {
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    RUN(test_untouched_audiences_follow);
+    RUN(test_skipped_versions_render_in_full);
+    RUN(test_default_touches_everyone);
+    return TEST_SUMMARY();
+}
