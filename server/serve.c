@@ -5,6 +5,7 @@
  */
 #include "api/api.h"
 #include "engine/engine.h"
+#include "engine/examples/examples.h"
 #include "server/actor.h"
 #include "server/app.h"
 #include "server/commands.h"
@@ -40,8 +41,7 @@ static int load_config(config *cfg, int argc, char **argv)
     }
     log_level level;
     if (log_parse_level(cfg->log_level, &level) != 0) {
-        fprintf(stderr, "conclave: unknown log level \"%s\"\n",
-                cfg->log_level);
+        fprintf(stderr, "conclave: unknown log level \"%s\"\n", cfg->log_level);
         return -1;
     }
     log_set_level(level);
@@ -116,6 +116,10 @@ int cmd_serve(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     engine_error eerr = {0};
+    if (cfg.example_rulesets && engine_examples_register(&eerr) != 0) {
+        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
+        return 1;
+    }
     if (engine_init(&eerr) != 0) {
         log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
         return 1;
@@ -129,8 +133,8 @@ int cmd_serve(int argc, char **argv)
     }
     if (run_migrations(&cfg, 30) != 0)
         return 1;
-    a.db = db_pool_create(cfg.database_url, cfg.db_pool,
-                          cfg.db_connect_timeout);
+    a.db =
+        db_pool_create(cfg.database_url, cfg.db_pool, cfg.db_connect_timeout);
     if (!a.db) {
         log_error("out_of_memory", NULL);
         return 1;
@@ -156,14 +160,14 @@ int cmd_serve(int argc, char **argv)
     if (!http)
         goto fail;
     hub_set_http_port(a.hub, api_server_port(http));
-    log_info("listening", json_pack("{si si}", "http_port",
-                                    api_server_port(http), "ws_port",
-                                    hub_port(a.hub)));
+    log_info("listening",
+             json_pack("{si si}", "http_port", api_server_port(http), "ws_port",
+                       hub_port(a.hub)));
 
     int sig = 0;
     sigwait(&stop_signals, &sig);
-    log_info("stopping", json_pack("{ss}", "signal",
-                                   sig == SIGINT ? "SIGINT" : "SIGTERM"));
+    log_info("stopping",
+             json_pack("{ss}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM"));
     status = 0;
     goto stop;
 fail:
