@@ -109,17 +109,23 @@ static int cmp_str(const void *a, const void *b)
 json_t *order_part_keys(const json_t *order)
 {
     size_t n = json_object_size(order), i = 0;
-    const char **keys = n ? malloc(n * sizeof *keys) : NULL;
     json_t *out = json_array();
-    if ((n && !keys) || !out) {
-        free(keys);
+    if (n == 0 || !out)
+        return out;
+    const char **keys = malloc(n * sizeof *keys);
+    if (!keys) {
         json_decref(out);
         return NULL;
     }
     const char *k;
     json_t *v;
-    json_object_foreach((json_t *)order, k, v) keys[i++] = k;
-    qsort(keys, n, sizeof *keys, cmp_str);
+    json_object_foreach((json_t *)order, k, v)
+    {
+        if (i < n)
+            keys[i++] = k;
+    }
+    qsort(keys, i, sizeof *keys, cmp_str);
+    n = i;
     for (i = 0; i < n; i++)
         json_array_append_new(out, json_string(keys[i]));
     free(keys);

@@ -304,8 +304,8 @@ static int priority_play(void *state, engine_ctx *ctx, int seat,
     json_t *v;
     json_object_foreach((json_t *)p, key, v)
     {
-        if (strcmp(key, "action") && strcmp(key, "card") &&
-            strcmp(key, "target") && strcmp(key, "item"))
+        if (strcmp(key, "action") != 0 && strcmp(key, "card") != 0 &&
+            strcmp(key, "target") != 0 && strcmp(key, "item") != 0)
             return engine_fail(err, ENGINE_EINVALID, key, "unknown field");
     }
     json_int_t i = json_is_integer(cj) ? json_integer_value(cj) : -1;
