@@ -259,8 +259,8 @@ int api_order_fits(const api_request *req, api_response *res, size_t max_order)
     char detail[160];
     snprintf(detail, sizeof detail,
              "the body is %zu bytes; this game's ruleset takes orders of at "
-             "most %zu bytes (max_order_bytes)",
-             req->body_len, max_order);
+             "most %zu bytes, %zu KiB (max_order_bytes)",
+             req->body_len, max_order, max_order / 1024);
     api_problem(res, 413, detail, NULL);
     return -1;
 }

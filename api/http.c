@@ -142,9 +142,9 @@ static void dispatch(api_request *req, api_response *res)
     if (req->body_too_large) {
         char detail[128];
         snprintf(detail, sizeof detail,
-                 "the request body is larger than %zu bytes, the most this "
-                 "route takes",
-                 req->body_limit);
+                 "the request body is larger than %zu KiB (%zu bytes), the "
+                 "most this route takes",
+                 req->body_limit / 1024, req->body_limit);
         api_problem(res, 413, detail, NULL);
         return;
     }
