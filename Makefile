@@ -23,7 +23,7 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -MMD -MP \
 LDFLAGS += $(SAN)
 LDLIBS  += -lmicrohttpd -lwebsockets -ljansson -lpq -lssl -lcrypto -lpthread -lm
 
-ENGINE_SRC := $(wildcard engine/*.c engine/rules/*/*.c)
+ENGINE_SRC := $(wildcard engine/*.c engine/rules/*/*.c engine/examples/*.c)
 ENGINE_ASM := $(wildcard engine/rules/*/*.S)
 SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
 API_SRC    := $(wildcard api/*.c)
@@ -100,7 +100,7 @@ lint:
 
 format:
 	clang-format -i $(ENGINE_SRC) $(SERVER_SRC) server/main.c $(API_SRC) \
-	    $(wildcard engine/*.h engine/rules/*/*.h server/*.h api/*.h tests/unit/*.[ch] tests/rules/*.[ch])
+	    $(wildcard engine/*.h engine/rules/*/*.h engine/examples/*.h server/*.h api/*.h tests/unit/*.[ch] tests/rules/*.[ch])
 
 bench: deps $(BUILD)/conclave
 	@bash bench/run.sh

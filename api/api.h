@@ -16,7 +16,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define API_MAX_BODY (64 * 1024)
+#define API_MAX_BODY (64 * 1024) /* bodies of routes without order_body */
 #define API_MAX_PARAMS 3
 #define API_PARAM_MAX 128
 
@@ -31,6 +31,7 @@ typedef struct api_request {
     char params[API_MAX_PARAMS][API_PARAM_MAX]; /* {placeholders} in order */
     char *body;                     /* NUL-terminated; may be NULL */
     size_t body_len;
+    size_t body_limit;              /* bytes this route reads, at most */
     int body_too_large;
     double started;                 /* monotonic seconds */
     int sent_status;                /* set once the response is queued */
@@ -78,6 +79,12 @@ extern const api_route api_routes[];
 const api_route *api_route_match(const char *method, const char *path,
                                  char params[API_MAX_PARAMS][API_PARAM_MAX],
                                  int *path_known);
+
+/* The most body bytes route r (NULL: none matched) reads: for the routes
+ * whose body is a sealed order or a part of one, the largest
+ * engine_max_order_bytes of any ruleset (their handlers then hold it to
+ * their game's); API_MAX_BODY for every other. Cannot fail. */
+size_t api_route_body_limit(const api_route *r);
 
 /* Response helpers. api_json steals body. */
 void api_json(api_response *res, int status, json_t *body);

@@ -39,8 +39,9 @@ int body_depth(const json_t *v, int limit)
     return 1 + deepest;
 }
 
-int body_object(const api_request *req, api_response *res, int empty_ok,
-                json_t **out)
+/* body_object and body_value: parse, then (unless any) ask for an object. */
+static int parse_body(const api_request *req, api_response *res, int empty_ok,
+                      int any, json_t **out)
 {
     *out = NULL;
     const char *p = req->body;
@@ -85,7 +86,7 @@ int body_object(const api_request *req, api_response *res, int empty_ok,
         }
         return -1;
     }
-    if (!json_is_object(v)) {
+    if (!any && !json_is_object(v)) {
         json_decref(v);
         api_problem(res, 422, "the body must be a JSON object ({...})", NULL);
         return -1;
@@ -101,6 +102,17 @@ int body_object(const api_request *req, api_response *res, int empty_ok,
     }
     *out = v;
     return 0;
+}
+
+int body_object(const api_request *req, api_response *res, int empty_ok,
+                json_t **out)
+{
+    return parse_body(req, res, empty_ok, 0, out);
+}
+
+int body_value(const api_request *req, api_response *res, json_t **out)
+{
+    return parse_body(req, res, 0, 1, out);
 }
 
 static const char *type_name(body_type t)

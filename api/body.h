@@ -38,6 +38,11 @@ typedef struct body_field {
 int body_object(const api_request *req, api_response *res, int empty_ok,
                 json_t **out);
 
+/* Parse req's body as one JSON value of any type (an order's part) into
+ * *out (NEW), by the same rules but for the object; an empty body is a
+ * 400. */
+int body_value(const api_request *req, api_response *res, json_t **out);
+
 /* Check obj's members against fields (a list ending with a NULL name):
  * unknown, mistyped or missing required fields are a 422 naming the field,
  * written prefix + name ("clock.mode"; prefix may be NULL). */

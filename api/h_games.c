@@ -17,6 +17,7 @@
 #include "api/handlers.h"
 
 #include "api/body.h"
+#include "api/game_input.h"
 #include "engine/engine.h"
 #include "server/actor.h"
 #include "server/export.h"
@@ -47,9 +48,10 @@ typedef struct game_read {
     int seat; /* the caller's seat, or -1 */
     uint64_t version;
     int running;
-    json_t *out;     /* NEW */
-    int delayed;     /* a spectator of a delayed game: see spectate.h */
-    store_game meta; /* then: a copy, options held */
+    size_t max_order; /* engine_max_order_bytes of the game's ruleset */
+    json_t *out;      /* NEW */
+    int delayed;      /* a spectator of a delayed game: see spectate.h */
+    store_game meta;  /* then: a copy, options held */
 } game_read;
 
 /* Build what was asked for from v (the committed game, or the game as
@@ -57,6 +59,7 @@ typedef struct game_read {
 static void build(game_read *r, const actor_view *v)
 {
     r->version = v->version;
+    r->max_order = engine_max_order_bytes(engine_game_ruleset(v->game));
     int audience = r->seat >= 0 ? r->seat : ENGINE_PUBLIC;
     switch (r->kind) {
     case READ_SEAT:
@@ -236,7 +239,7 @@ void api_h_game_log(api_request *req, api_response *res)
 /* ------------------------------------------------------------ inputs -- */
 
 /* Map an actor's refusal to a problem. */
-static void reply_problem(api_response *res, const actor_reply *rp)
+void api_reply_problem(api_response *res, const actor_reply *rp)
 {
     srv_error e = {.kind = rp->kind};
     snprintf(e.detail, sizeof e.detail, "%s", rp->detail);
@@ -244,15 +247,14 @@ static void reply_problem(api_response *res, const actor_reply *rp)
     api_problem_srv(res, &e);
 }
 
-/* The caller's seat in game params[0]: 0 and *seat (and the game's version
- * into *version when not NULL), or -1 with res filled (404, 503, or 403 when
- * the caller has no seat). */
-static int caller_seat(api_request *req, api_response *res, int *seat,
-                       uint64_t *version)
+int api_caller_seat(api_request *req, api_response *res, int *seat,
+                    uint64_t *version, size_t *max_order)
 {
     game_read r = {.kind = READ_SEAT};
     if (read_game(req, res, &r))
         return -1;
+    if (max_order)
+        *max_order = r.max_order;
     if (r.seat < 0) {
         api_problem(res, 403,
                     "you have no seat in this game; only its players can "
@@ -266,7 +268,7 @@ static int caller_seat(api_request *req, api_response *res, int *seat,
     return 0;
 }
 
-static int window_param(api_request *req, api_response *res, char *out)
+int api_window_param(api_request *req, api_response *res, char *out)
 {
     const char *w = req->params[1];
     if (strlen(w) >= ENGINE_WINDOW_ID_MAX) {
@@ -277,6 +279,19 @@ static int window_param(api_request *req, api_response *res, char *out)
     return 0;
 }
 
+int api_order_fits(const api_request *req, api_response *res, size_t max_order)
+{
+    if (req->body_len <= max_order)
+        return 0;
+    char detail[160];
+    snprintf(detail, sizeof detail,
+             "the body is %zu bytes; this game's ruleset takes orders of at "
+             "most %zu bytes, %zu KiB (max_order_bytes)",
+             req->body_len, max_order, max_order / 1024);
+    api_problem(res, 413, detail, NULL);
+    return -1;
+}
+
 void api_h_game_order_put(api_request *req, api_response *res)
 {
     json_t *order;
@@ -284,13 +299,15 @@ void api_h_game_order_put(api_request *req, api_response *res)
         return;
     actor_request rq = {.kind = ENGINE_ORDER, .payload = order, .if_match = -1};
     actor_reply rp;
-    if (window_param(req, res, rq.window) ||
-        caller_seat(req, res, &rq.seat, NULL))
+    size_t max_order;
+    if (api_window_param(req, res, rq.window) ||
+        api_caller_seat(req, res, &rq.seat, NULL, &max_order) ||
+        api_order_fits(req, res, max_order))
         goto out;
     actors_submit(req->app->actors, req->params[0], &rq, &rp);
     json_decref(rp.stored);
     if (rp.kind != SRV_OK) {
-        reply_problem(res, &rp);
+        api_reply_problem(res, &rp);
         goto out;
     }
     api_json(res, 200,
@@ -305,15 +322,15 @@ void api_h_game_order_delete(api_request *req, api_response *res)
 {
     actor_request rq = {.kind = ENGINE_SYSTEM, .if_match = -1};
     actor_reply rp;
-    if (window_param(req, res, rq.window) ||
-        caller_seat(req, res, &rq.seat, NULL))
+    if (api_window_param(req, res, rq.window) ||
+        api_caller_seat(req, res, &rq.seat, NULL, NULL))
         return;
     rq.payload = json_pack("{ss}", "action", "withdraw");
     actors_submit(req->app->actors, req->params[0], &rq, &rp);
     json_decref(rq.payload);
     json_decref(rp.stored);
     if (rp.kind != SRV_OK) {
-        reply_problem(res, &rp);
+        api_reply_problem(res, &rp);
         return;
     }
     api_json(res, 204, NULL);
@@ -381,7 +398,7 @@ void api_h_game_play(api_request *req, api_response *res)
     }
     engine_sha256(req->body ? req->body : "", req->body_len, rq.request_hash);
     uint64_t version;
-    if (caller_seat(req, res, &rq.seat, &version))
+    if (api_caller_seat(req, res, &rq.seat, &version, NULL))
         goto out;
     if (parse_if_match(req_header(req, "If-Match"), &rq.if_match) != 0) {
         api_problem(res, 412,
@@ -397,7 +414,7 @@ void api_h_game_play(api_request *req, api_response *res)
     actors_submit(req->app->actors, req->params[0], &rq, &rp);
     if (rp.kind != SRV_OK) {
         json_decref(rp.stored);
-        reply_problem(res, &rp);
+        api_reply_problem(res, &rp);
         if (rp.kind == SRV_PRECONDITION)
             set_etag(res, rp.version);
         goto out;

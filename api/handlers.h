@@ -41,6 +41,16 @@ void api_h_game_play(api_request *req, api_response *res);
 void api_h_game_log(api_request *req, api_response *res);
 void api_h_game_export(api_request *req, api_response *res);
 
+/* api/h_parts.c */
+void api_h_game_part_put(api_request *req, api_response *res);
+void api_h_game_part_delete(api_request *req, api_response *res);
+
+/* api/h_priority.c */
+void api_h_game_response_rule(api_request *req, api_response *res);
+void api_h_game_undo(api_request *req, api_response *res);
+void api_h_game_undo_consent(api_request *req, api_response *res);
+void api_h_game_undo_refuse(api_request *req, api_response *res);
+
 /* clang-format off */
 #define API_V1_ROUTES                                                              \
     {"POST",   "/api/v1/players",                 api_h_players_create,    API_AUTH_NONE},     \
@@ -60,6 +70,12 @@ void api_h_game_export(api_request *req, api_response *res);
     {"GET",    "/api/v1/games/{id}/legal",        api_h_game_legal,        API_AUTH_REQUIRED}, \
     {"PUT",    "/api/v1/games/{id}/orders/{window}", api_h_game_order_put, API_AUTH_REQUIRED}, \
     {"DELETE", "/api/v1/games/{id}/orders/{window}", api_h_game_order_delete, API_AUTH_REQUIRED}, \
+    {"PUT",    "/api/v1/games/{id}/orders/{window}/parts/{key}", api_h_game_part_put, API_AUTH_REQUIRED}, \
+    {"DELETE", "/api/v1/games/{id}/orders/{window}/parts/{key}", api_h_game_part_delete, API_AUTH_REQUIRED}, \
+    {"PUT",    "/api/v1/games/{id}/response-rule", api_h_game_response_rule, API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/games/{id}/undo",         api_h_game_undo,         API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/games/{id}/undo/consent", api_h_game_undo_consent, API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/games/{id}/undo/refuse",  api_h_game_undo_refuse,  API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/plays",        api_h_game_play,         API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/log",          api_h_game_log,          API_AUTH_OPTIONAL}, \
     {"GET",    "/api/v1/games/{id}/export",       api_h_game_export,       API_AUTH_OPTIONAL},

@@ -86,9 +86,9 @@ static enum MHD_Result send_response(struct MHD_Connection *conn,
                                             MHD_RESPMEM_MUST_FREE);
         res->raw = NULL;
     } else {
-        char *text = res->json ? json_dumps(res->json, JSON_COMPACT |
-                                                           JSON_ENSURE_ASCII)
-                               : NULL;
+        char *text =
+            res->json ? json_dumps(res->json, JSON_COMPACT | JSON_ENSURE_ASCII)
+                      : NULL;
         if (res->json && !text) {
             res->status = 500;
         }
@@ -137,10 +137,15 @@ static void dispatch(api_request *req, api_response *res)
     int path_known = 0;
     if (strncmp(req->path, "/api/", 5) == 0 && api_ratelimit(req, res) != 0)
         return; /* 429 */
-    req->route = api_route_match(req->method, req->path, req->params,
-                                 &path_known);
+    req->route =
+        api_route_match(req->method, req->path, req->params, &path_known);
     if (req->body_too_large) {
-        api_problem(res, 413, "the request body is larger than 64 KiB", NULL);
+        char detail[128];
+        snprintf(detail, sizeof detail,
+                 "the request body is larger than %zu KiB (%zu bytes), the "
+                 "most this route takes",
+                 req->body_limit / 1024, req->body_limit);
+        api_problem(res, 413, detail, NULL);
         return;
     }
     if (!req->route) {
@@ -159,10 +164,19 @@ static void dispatch(api_request *req, api_response *res)
         api_problem(res, 404, "no such resource", NULL);
         return;
     }
-    if (req->route->auth != API_AUTH_NONE &&
-        api_authenticate(req, res) != 0)
+    if (req->route->auth != API_AUTH_NONE && api_authenticate(req, res) != 0)
         return; /* res holds the 401/429/503 */
     req->route->handler(req, res);
+}
+
+/* The most body bytes the route for method and path reads: the largest
+ * order any ruleset takes for order routes, else API_MAX_BODY. Known from
+ * the request line, so a larger Content-Length is refused unread. */
+static size_t body_limit(const char *method, const char *path)
+{
+    char params[API_MAX_PARAMS][API_PARAM_MAX];
+    int known = 0;
+    return api_route_body_limit(api_route_match(method, path, params, &known));
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
@@ -185,19 +199,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         client_ip(conn, req->client_ip, sizeof req->client_ip);
         *state = req;
         atomic_fetch_add(&srv->inflight, 1);
+        req->body_limit = body_limit(req->method, url);
         const char *len = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (len && strtoull(len, NULL, 10) > API_MAX_BODY)
+        if (len && strtoull(len, NULL, 10) > req->body_limit)
             req->body_too_large = 1;
         return MHD_YES;
     }
     if (*upload_size) {
         if (!req->body_too_large) {
-            if (req->body_len + *upload_size > API_MAX_BODY) {
+            if (req->body_len + *upload_size > req->body_limit) {
                 req->body_too_large = 1;
             } else {
-                char *grown = realloc(req->body, req->body_len + *upload_size +
-                                                     1);
+                char *grown =
+                    realloc(req->body, req->body_len + *upload_size + 1);
                 if (!grown)
                     return MHD_NO;
                 req->body = grown;
@@ -220,8 +235,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     return ret;
 }
 
-static void on_completed(void *cls, struct MHD_Connection *conn,
-                         void **state, enum MHD_RequestTerminationCode code)
+static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
+                         enum MHD_RequestTerminationCode code)
 {
     api_server *srv = cls;
     (void)conn;

@@ -7,6 +7,7 @@
 #include "api/api.h"
 
 #include "api/handlers.h"
+#include "engine/engine.h"
 
 #include <string.h>
 
@@ -15,8 +16,7 @@ const api_route api_routes[] = {
     {"GET", "/readyz", api_h_readyz, API_AUTH_NONE},
     {"GET", "/metrics", api_h_metrics, API_AUTH_NONE},
     {"GET", "/api/v1/openapi.yaml", api_h_openapi, API_AUTH_NONE},
-    API_V1_ROUTES
-    {NULL, NULL, NULL, API_AUTH_NONE},
+    API_V1_ROUTES{NULL, NULL, NULL, API_AUTH_NONE},
 };
 
 /* Does path match pattern? Fills params with the placeholder segments. */
@@ -65,4 +65,14 @@ const api_route *api_route_match(const char *method, const char *path,
         *path_known = 1;
     }
     return NULL;
+}
+
+size_t api_route_body_limit(const api_route *r)
+{
+    if (r && (r->handler == api_h_game_order_put ||
+              r->handler == api_h_game_part_put)) {
+        size_t most = engine_max_order_bytes_any();
+        return most > API_MAX_BODY ? most : API_MAX_BODY;
+    }
+    return API_MAX_BODY;
 }

@@ -31,6 +31,8 @@
 #define ENGINE_HASH_BYTES 32
 #define ENGINE_SEED_BYTES 32
 #define ENGINE_PUBLIC (-1) /* the audience of spectators */
+/* The largest sealed order of a ruleset that declares no max_order_bytes. */
+#define ENGINE_ORDER_BYTES_DEFAULT (64 * 1024)
 /* Audience masks (engine_touched): bit s for seat s, this bit for the
  * spectators' public view. */
 #define ENGINE_AUDIENCE_PUBLIC (UINT32_C(1) << 31)
@@ -126,6 +128,9 @@ typedef struct engine_window {
     engine_window_mode mode;
     uint32_t seats;     /* bitmask of seats that must/may act */
     uint32_t submitted; /* sealed: seats whose order is held; open: 0 */
+    int parts; /* sealed: 1 when the order may be built in keyed parts, the
+                  order's top-level members (the ruleset's windows sets it;
+                  the core clears it for open windows) */
 } engine_window;
 
 /* -------------------------------------------------------------- inputs -- */
@@ -225,6 +230,14 @@ int engine_check_options(const engine_ruleset *rs, const json_t *options,
 const engine_bot_level *engine_bot_levels(const engine_ruleset *rs, int *n);
 /* Whether rs offers bot level `level`. */
 int engine_bot_level_known(const engine_ruleset *rs, const char *level);
+/* The largest sealed order rs takes, in bytes of canonical JSON (and of a
+ * request body carrying one): its max_order_bytes, or
+ * ENGINE_ORDER_BYTES_DEFAULT when it declares none. Cannot fail. */
+size_t engine_max_order_bytes(const engine_ruleset *rs);
+/* The largest engine_max_order_bytes of every ruleset engine_ruleset_find
+ * knows (the built-in ones and those added with engine_register_ruleset):
+ * what an edge may read before it knows a request's game. Cannot fail. */
+size_t engine_max_order_bytes_any(void);
 /* rs's stable id ("tictactoe"...). Borrowed. */
 const char *engine_ruleset_id(const engine_ruleset *rs);
 /* The GET /me member rs's per-player record is shown under, or NULL when rs
@@ -304,6 +317,13 @@ int engine_windows(const engine_game *g, engine_window *out, int max);
  * one way to list windows without a cap. */
 engine_window *engine_windows_all(const engine_game *g, int *n);
 
+/* The order seat holds in window (borrowed, valid until the next
+ * engine_apply or engine_free on g), or NULL when it holds none (also for
+ * a window that is not open or a seat out of range). Secret: never show it
+ * to anyone but seat. Cannot fail. */
+const json_t *engine_held_order(const engine_game *g, const char *window,
+                                int seat);
+
 /* What seat (or ENGINE_PUBLIC) may see now: the ruleset's view, plus the
  * common fields "ruleset", "seats", "inputs" (count applied), "over", and for
  * a seat its own pending sealed orders under "my_orders" {window: order}.
@@ -314,7 +334,8 @@ engine_window *engine_windows_all(const engine_game *g, int *n);
 json_t *engine_view(const engine_game *g, int seat);
 
 /* What seat may do now: {"windows":[{"window","mode","kind":"order"|"play",
- * "shape": JSON Schema, "choices": [...] | null}]}; empty list when none
+ * "shape": JSON Schema, "choices": [...] | null}]}, plus "parts": true for
+ * a sealed window that takes its order in parts; empty list when none
  * (and for spectators). Sealed windows stay listed after the seat ordered:
  * it may replace the order. */
 json_t *engine_legal(const engine_game *g, int seat);

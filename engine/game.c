@@ -105,8 +105,11 @@ static void fill_submitted(const engine_game *g, engine_window *list, int n)
 {
     for (int i = 0; i < n; i++) {
         list[i].submitted = 0;
-        if (list[i].mode != ENGINE_SEALED)
+        if (list[i].mode != ENGINE_SEALED) {
+            list[i].parts = 0;
             continue;
+        }
+        list[i].parts = list[i].parts != 0;
         for (size_t p = 0; p < g->npending; p++)
             if (strcmp(g->pending[p].window, list[i].id) == 0)
                 list[i].submitted |= 1u << g->pending[p].seat;
@@ -123,7 +126,8 @@ int game_windows(const engine_game *g, engine_window **list)
         return 0;
     int cap = 8;
     for (;;) {
-        engine_window *buf = malloc((size_t)cap * sizeof *buf);
+        /* zeroed: a ruleset may set only the fields it uses (parts...) */
+        engine_window *buf = calloc((size_t)cap, sizeof *buf);
         if (!buf)
             return -1;
         int n = g->rs->windows(g->state, buf, cap - 1);
@@ -327,6 +331,13 @@ engine_window *engine_windows_all(const engine_game *g, int *n)
     return list;
 }
 
+const json_t *engine_held_order(const engine_game *g, const char *window,
+                                int seat)
+{
+    const pending_order *p = window ? game_pending_find(g, window, seat) : NULL;
+    return p ? p->order : NULL;
+}
+
 json_t *engine_view(const engine_game *g, int seat)
 {
     if (seat < 0 || seat >= g->seats)
@@ -378,6 +389,8 @@ json_t *engine_legal(const engine_game *g, int seat)
         json_object_set_new(
             l, "mode",
             json_string(list[i].mode == ENGINE_SEALED ? "sealed" : "open"));
+        if (list[i].parts)
+            json_object_set_new(l, "parts", json_true());
         json_array_append_new(arr, l);
     }
     free(list);

@@ -88,6 +88,24 @@ const engine_ruleset *engine_ruleset_find(const char *id)
     return NULL;
 }
 
+size_t engine_max_order_bytes(const engine_ruleset *rs)
+{
+    return rs && rs->max_order_bytes ? rs->max_order_bytes
+                                     : ENGINE_ORDER_BYTES_DEFAULT;
+}
+
+size_t engine_max_order_bytes_any(void)
+{
+    size_t most = ENGINE_ORDER_BYTES_DEFAULT;
+    for (size_t i = 0; i < NRULESETS + nextra; i++) {
+        size_t n = engine_max_order_bytes(i < NRULESETS ? registry[i]
+                                                        : extra[i - NRULESETS]);
+        if (n > most)
+            most = n;
+    }
+    return most;
+}
+
 const engine_ruleset *const *engine_rulesets(size_t *n)
 {
     *n = NRULESETS;

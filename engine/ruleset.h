@@ -210,7 +210,12 @@ struct engine_ruleset {
     void *(*load)(const json_t *saved, engine_error *err);
 
     /* The windows open now (the core fills `submitted` for sealed ones).
-     * Returns the count open, writing at most max. */
+     * Returns the count open, writing at most max. A sealed window whose
+     * order is an object of keyed parts (one member per fleet, per
+     * planet...) sets `parts`: players may then set and delete one member
+     * at a time, and check_order must accept any set of members that can
+     * stand on its own, since the core checks the whole order after each
+     * change. */
     int (*windows)(const void *state, engine_window *out, int max);
 
     /* Sealed windows: is this order legal for seat in window now? Const, and
@@ -294,6 +299,12 @@ struct engine_ruleset {
     /* 1: keep an undo point before each priority play (a clone of the
      * state per play), so a play that revealed nothing can be taken back. */
     int priority_undo;
+
+    /* The largest order this ruleset takes, in bytes of canonical JSON
+     * (the server refuses longer orders and request bodies with 413); 0
+     * means ENGINE_ORDER_BYTES_DEFAULT (64 KiB). For orders in parts that
+     * grow past the default. */
+    size_t max_order_bytes;
 
     /* Bot levels a lobby may seat, each with a title for players, ended by
      * {NULL, NULL}; the first is the level of a bot added without one.

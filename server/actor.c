@@ -382,7 +382,8 @@ static int rebuild_game(PGconn *c, const store_game *meta, engine_game **g,
 db_fail:
     engine_free(*g);
     *g = NULL;
-    reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
+    reply_set(r, SRV_UNAVAILABLE, NULL,
+              "the database is unreachable; retry shortly");
     return -1;
 }
 
@@ -402,7 +403,8 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
         return -1;
     }
     if (rc) {
-        reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
+        reply_set(r, SRV_UNAVAILABLE, NULL,
+                  "the database is unreachable; retry shortly");
         return -1;
     }
     engine_game *g = NULL, *work = NULL;
@@ -560,7 +562,8 @@ static int idempotent_answer(actor *a, PGconn *c, const actor_request *rq,
     if (rc == STORE_ENOTFOUND)
         return 0;
     if (rc != STORE_OK) {
-        reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
+        reply_set(r, SRV_UNAVAILABLE, NULL,
+                  "the database is unreachable; retry shortly");
         return 1;
     }
     if (memcmp(stored_hash, rq->request_hash, 32) != 0) {
@@ -607,8 +610,32 @@ static int refuse_early(actor *a, PGconn *c, const actor_request *rq,
 /* An input ready for the engine, and what it owns. */
 typedef struct prepared {
     engine_input in;
-    json_t *bot_payload; /* a bot's chosen move (owned), or NULL */
+    json_t *bot_payload; /* a bot's chosen move or the whole order a part
+                            change makes (owned), or NULL */
 } prepared;
+
+/* Step 2 for a part change: the whole order as it would become, built from
+ * the order a->work holds now (so part changes of one seat apply one after
+ * the other). 1 when r is the answer (a refusal). */
+static int prepare_part(actor *a, const actor_request *rq, prepared *p,
+                        actor_reply *r)
+{
+    srv_error e = {0};
+    json_t *built = NULL;
+    if (order_part_input(a->work, rq->seat, rq->window, rq->part_op,
+                         rq->part_key, rq->payload, &p->in.kind, &built,
+                         &e) != SRV_OK) {
+        reply_set(r, e.kind, e.field, e.detail);
+        r->version = a->version;
+        return 1;
+    }
+    p->bot_payload = built;
+    p->in.payload = built;
+    if (p->in.kind == ENGINE_ORDER &&
+        RAND_bytes(p->in.nonce, ENGINE_NONCE_BYTES) != 1)
+        abort();
+    return 0;
+}
 
 /* Step 2: the engine input for rq; for a bot, its move. rq->window and
  * rq->kind are set to the move's. 1 when r is the answer (a bot with
@@ -618,6 +645,10 @@ static int prepare_input(actor *a, actor_request *rq, int is_bot, prepared *p,
 {
     memset(p, 0, sizeof *p);
     p->in.seat = rq->seat;
+    if (!is_bot && rq->part_op != ORDER_PART_NONE) {
+        p->in.window = rq->window;
+        return prepare_part(a, rq, p, r);
+    }
     if (!is_bot) {
         p->in.kind = rq->kind;
         p->in.window = rq->window[0] ? rq->window : NULL;
@@ -631,7 +662,8 @@ static int prepare_input(actor *a, actor_request *rq, int is_bot, prepared *p,
     if (!(waiting_seats(a->work) >> rq->seat & 1) ||
         engine_bot_action(a->work, rq->seat, a->meta.seat_bot[rq->seat],
                           &a->bot_rng, &p->in, &err) != 0) {
-        reply_set(r, SRV_OK, NULL, NULL); /* acted meanwhile, or nothing to do */
+        reply_set(r, SRV_OK, NULL,
+                  NULL); /* acted meanwhile, or nothing to do */
         return 1;
     }
     p->bot_payload = (json_t *)p->in.payload;
@@ -843,6 +875,9 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
         rc = commit_work(a, c, rq, &p.in, &clocked);
         if (rc == STORE_OK)
             after_commit(A, a, c, clocked, &p.in, &receipt, r);
+        if (rc == STORE_OK && rq->part_op != ORDER_PART_NONE)
+            r->parts = order_part_keys(p.in.kind == ENGINE_ORDER ? p.in.payload
+                                                                 : NULL);
         json_decref(p.bot_payload);
         if (rc == STORE_OK)
             return;
@@ -862,7 +897,8 @@ static void process(actors *A, actor *a, msg *m)
     actor_reply local = {0}, *r = m->w ? m->w->reply : &local;
     PGconn *c = db_acquire(A->app->db, DB_WAIT_MS);
     if (!c) {
-        reply_set(r, SRV_UNAVAILABLE, NULL, "the database is unreachable; retry shortly");
+        reply_set(r, SRV_UNAVAILABLE, NULL,
+                  "the database is unreachable; retry shortly");
     } else {
         int was_loaded = a->loaded == 1;
         if (ensure_loaded(a, c, r) == 0) {
@@ -888,8 +924,7 @@ static void process(actors *A, actor *a, msg *m)
     if (!m->w && r->kind != SRV_OK && m->kind != MSG_CATCHUP)
         log_info("queued_input_refused",
                  json_pack("{ss ss ss}", "game", a->id, "kind",
-                           srv_kind_name(r->kind),
-                           "detail", r->detail));
+                           srv_kind_name(r->kind), "detail", r->detail));
     if (m->w) {
         pthread_mutex_lock(&m->w->m);
         m->w->done = 1;
@@ -897,6 +932,7 @@ static void process(actors *A, actor *a, msg *m)
         pthread_mutex_unlock(&m->w->m);
     } else {
         json_decref(local.stored);
+        json_decref(local.parts);
     }
     msg_free(m);
     actor_put(A, a);

@@ -24,6 +24,7 @@
 #include "engine/engine.h"
 #include "server/app.h"
 #include "server/errors.h"
+#include "server/order_parts.h"
 #include "server/store.h"
 
 #include <jansson.h>
@@ -39,6 +40,12 @@ typedef struct actor_request {
     char idem_key[129];       /* "" when none; up to 128 characters */
     uint8_t request_hash[32]; /* of the request body, with idem_key */
     int64_t if_match;         /* expected version, or -1 */
+    /* A part change of the seat's order in window (server/order_parts.h):
+     * the actor builds the whole order from the one it holds when it
+     * applies the input; payload is the part's value for a set. kind is
+     * then ignored. */
+    order_part_op part_op;
+    char part_key[ORDER_PART_KEY_MAX + 1];
 } actor_request;
 
 typedef struct actor_reply {
@@ -49,6 +56,9 @@ typedef struct actor_reply {
     int has_receipt;
     engine_receipt receipt;
     json_t *stored;           /* NEW: a repeated idempotent play's answer */
+    json_t *parts;            /* NEW: after a part change, the part keys of
+                                 the order the seat now holds ([] when the
+                                 change withdrew it); else NULL */
 } actor_reply;
 
 /* What a reader sees, consistent and committed, under the actor's lock. */
@@ -71,7 +81,7 @@ void actors_stop(actors *A);
 void actors_set_listener(actors *A, actor_listener_fn fn, void *ctx);
 
 /* Apply one input and wait for the answer. Returns 0 and fills out. The
- * caller json_decrefs out->stored. */
+ * caller json_decrefs out->stored and out->parts. */
 int actors_submit(actors *A, const char *game_id, const actor_request *rq,
                   actor_reply *out);
 /* Queue one input without waiting (scheduler timeouts). Steals payload. */

@@ -13,18 +13,22 @@
 #include <string.h>
 
 typedef struct setting {
-    const char *flag;   /* without the leading -- */
+    const char *flag; /* without the leading -- */
     const char *env;
     size_t offset;
-    size_t size;        /* 0 for int settings, else the char buffer size */
-    long min, max;      /* int bounds */
+    size_t size;   /* 0 for int settings, else the char buffer size */
+    long min, max; /* int bounds */
     const char *help;
 } setting;
 
 #define INT_SETTING(f, e, field, lo, hi, h)                                    \
-    {f, e, offsetof(config, field), 0, lo, hi, h}
+    {                                                                          \
+        f, e, offsetof(config, field), 0, lo, hi, h                            \
+    }
 #define STR_SETTING(f, e, field, h)                                            \
-    {f, e, offsetof(config, field), sizeof(((config *)0)->field), 0, 0, h}
+    {                                                                          \
+        f, e, offsetof(config, field), sizeof(((config *)0)->field), 0, 0, h   \
+    }
 
 static const setting settings[] = {
     INT_SETTING("http-port", "CONCLAVE_HTTP_PORT", http_port, 0, 65535,
@@ -76,6 +80,10 @@ static const setting settings[] = {
                 "the OpenAPI document served at /api/v1/openapi.yaml"),
     STR_SETTING("log-level", "CONCLAVE_LOG_LEVEL", log_level,
                 "debug, info, warn or error (info)"),
+    INT_SETTING("example-rulesets", "CONCLAVE_EXAMPLE_RULESETS",
+                example_rulesets, 0, 1,
+                "1: also offer the example rulesets (engine/examples), "
+                "for tests (0)"),
 };
 #define NSETTINGS (sizeof settings / sizeof settings[0])
 
@@ -96,8 +104,10 @@ static int set_value(config *c, const setting *s, const char *value,
     errno = 0;
     long v = strtol(value, &end, 10);
     if (errno || end == value || *end || v < s->min || v > s->max) {
-        snprintf(err, errlen, "%s: expected an integer from %ld to %ld, got "
-                 "\"%s\"", source, s->min, s->max, value);
+        snprintf(err, errlen,
+                 "%s: expected an integer from %ld to %ld, got "
+                 "\"%s\"",
+                 source, s->min, s->max, value);
         return -1;
     }
     memcpy(base, &(int){(int)v}, sizeof(int));
@@ -110,8 +120,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->http_port = 8080;
     c->ws_port = 8081;
     snprintf(c->bind_address, sizeof c->bind_address, "0.0.0.0");
-    snprintf(c->database_url, sizeof c->database_url,
-             "postgresql:///conclave");
+    snprintf(c->database_url, sizeof c->database_url, "postgresql:///conclave");
     c->db_pool = 16;
     c->db_connect_timeout = 3;
     c->workers = 8;
@@ -139,8 +148,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     return 0;
 }
 
-int config_from_args(config *c, int argc, char **argv, char *err,
-                     size_t errlen)
+int config_from_args(config *c, int argc, char **argv, char *err, size_t errlen)
 {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -177,6 +185,6 @@ void config_print_help(FILE *out)
 {
     fprintf(out, "Options (flag / environment variable):\n");
     for (size_t i = 0; i < NSETTINGS; i++)
-        fprintf(out, "  --%-20s %-28s %s\n", settings[i].flag,
-                settings[i].env, settings[i].help);
+        fprintf(out, "  --%-20s %-28s %s\n", settings[i].flag, settings[i].env,
+                settings[i].help);
 }

@@ -35,6 +35,9 @@ typedef struct config {
     char sql_dir[512];        /* CONCLAVE_SQL_DIR (sql) */
     char openapi_path[512];   /* CONCLAVE_OPENAPI (api/openapi.yaml) */
     char log_level[16];       /* CONCLAVE_LOG_LEVEL (info) */
+    int example_rulesets;     /* CONCLAVE_EXAMPLE_RULESETS: 1 offers the
+                                 example rulesets of engine/examples, for
+                                 tests (0) */
 } config;
 
 /* Defaults, then environment. Returns 0, or -1 with a message in err. */

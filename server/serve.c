@@ -5,6 +5,7 @@
  */
 #include "api/api.h"
 #include "engine/engine.h"
+#include "engine/examples/examples.h"
 #include "server/actor.h"
 #include "server/app.h"
 #include "server/commands.h"
@@ -23,8 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* engine/rules/signals: an example ruleset, offered only on request. */
-extern const engine_ruleset signals_ruleset;
 
 static int wants_help(int argc, char **argv)
 {
@@ -128,12 +127,10 @@ int cmd_serve(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     engine_error eerr = {0};
-    /* The example rulesets (engine/rules/signals) are for tests only: a
-     * server offers them when CONCLAVE_EXAMPLE_RULESETS is "1". They can
-     * be played but are never listed (GET /api/v1/rulesets). */
-    const char *examples = getenv("CONCLAVE_EXAMPLE_RULESETS");
-    if (examples && strcmp(examples, "1") == 0 &&
-        engine_register_ruleset(&signals_ruleset, &eerr) != 0) {
+    /* The example rulesets (engine/examples) are for tests only: a server
+     * offers them with --example-rulesets 1 (CONCLAVE_EXAMPLE_RULESETS=1).
+     * They can be played but are never listed (GET /api/v1/rulesets). */
+    if (cfg.example_rulesets && engine_examples_register(&eerr) != 0) {
         log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
         return 1;
     }

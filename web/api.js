@@ -100,6 +100,21 @@ export const api = {
   putOrder: (id, window, order) =>
     request('PUT', `/api/v1/games/${enc(id)}/orders/${enc(window)}`, { body: order }),
   withdrawOrder: (id, window) => request('DELETE', `/api/v1/games/${enc(id)}/orders/${enc(window)}`),
+  // Orders in parts (windows with "parts": true in legal): set or remove one
+  // member of the held order; both answer {window, seat, version, receipt,
+  // parts} for the whole order as it now stands (receipt null once the last
+  // part is gone and the order withdrawn).
+  putOrderPart: (id, window, key, value) =>
+    request('PUT', `/api/v1/games/${enc(id)}/orders/${enc(window)}/parts/${enc(key)}`, { body: value }),
+  deleteOrderPart: (id, window, key) =>
+    request('DELETE', `/api/v1/games/${enc(id)}/orders/${enc(window)}/parts/${enc(key)}`),
+  // Priority windows: the seat's response rule ({until, stop_if_targeted})
+  // and undo with the other seats' consent.
+  setResponseRule: (id, until, stopIfTargeted = false) =>
+    request('PUT', `/api/v1/games/${enc(id)}/response-rule`, { body: { until, stop_if_targeted: stopIfTargeted } }),
+  undo: (id) => request('POST', `/api/v1/games/${enc(id)}/undo`),
+  undoConsent: (id) => request('POST', `/api/v1/games/${enc(id)}/undo/consent`),
+  undoRefuse: (id) => request('POST', `/api/v1/games/${enc(id)}/undo/refuse`),
   play: (id, body, key = randomKey()) =>
     request('POST', `/api/v1/games/${enc(id)}/plays`, { body, headers: { 'Idempotency-Key': key } }),
 };

@@ -23,7 +23,7 @@ let db, srv, call, A, B, C, revokedToken;
 
 before(async () => {
   db = createDatabase('apiz');
-  srv = await startServer({ db, env: NO_LIMITS });
+  srv = await startServer({ db, env: { ...NO_LIMITS, CONCLAVE_EXAMPLE_RULESETS: '1' } });
   call = client(srv.url);
   A = await newPlayer(call, { prefix: 'owner' });
   B = await newPlayer(call, { prefix: 'other' });
@@ -53,6 +53,34 @@ async function finishedGame() {
   const id = await rpsGame();
   await call('PUT', `/api/v1/games/${id}/orders/r1`, { token: A.token, body: { throw: 'rock' } });
   await call('PUT', `/api/v1/games/${id}/orders/r1`, { token: B.token, body: { throw: 'paper' } });
+  return id;
+}
+
+// Orders in parts (fleets_example) and priority (duel_example).
+const fleetsGame = () => newGame(call, 'fleets_example', [A, B]);
+async function fleetsWithPart() {
+  const id = await fleetsGame();
+  const r = await call('PUT', `/api/v1/games/${id}/orders/r1/parts/f0`, { token: A.token, body: { to: 3 } });
+  assert.equal(r.status, 200);
+  return id;
+}
+const duelGame = () => newGame(call, 'duel_example', [A, B], { options: { hands: [['bolt', 'cycle'], ['counter']] } });
+async function duelPlay(id, token, action) {
+  const v = await call('GET', `/api/v1/games/${id}/view`, { token });
+  const r = await call('POST', `/api/v1/games/${id}/plays`, { token, body: { window: v.body.priority.window, ...action } });
+  assert.equal(r.status, 200, r.text);
+}
+async function duelWithPlay() {
+  const id = await duelGame();
+  await duelPlay(id, A.token, { action: 'cast', card: 0, target: 1 });
+  return id;
+}
+// Seat 0's bolt resolved after seat 1 passed; seat 0 asks to undo it.
+async function duelWithUndoRequest() {
+  const id = await duelWithPlay();
+  await duelPlay(id, A.token, { action: 'pass' });
+  await duelPlay(id, B.token, { action: 'pass' });
+  assert.equal((await call('POST', `/api/v1/games/${id}/undo`, { token: A.token })).status, 200);
   return id;
 }
 
@@ -87,6 +115,15 @@ const MATRIX = [
   { route: 'PUT /api/v1/games/{id}/orders/{window}', fresh: true, setup: rpsGame, req: (g) => ['PUT', `/api/v1/games/${g}/orders/r1`, { throw: 'rock' }], expect: [200, 200, 403, 401, 401] },
   // Only the owner's order is held: "other" has nothing of its own to withdraw.
   { route: 'DELETE /api/v1/games/{id}/orders/{window}', fresh: true, setup: rpsWithOrder, req: (g) => ['DELETE', `/api/v1/games/${g}/orders/r1`], expect: [204, 409, 403, 401, 401] },
+  // Parts: each seat sets its own; only the owner holds a part to delete.
+  { route: 'PUT /api/v1/games/{id}/orders/{window}/parts/{key}', fresh: true, setup: fleetsGame, req: (g) => ['PUT', `/api/v1/games/${g}/orders/r1/parts/f0`, { to: 3 }], expect: [200, 200, 403, 401, 401] },
+  { route: 'DELETE /api/v1/games/{id}/orders/{window}/parts/{key}', fresh: true, setup: fleetsWithPart, req: (g) => ['DELETE', `/api/v1/games/${g}/orders/r1/parts/f0`], expect: [200, 404, 403, 401, 401] },
+  // Priority: a rule is each seat's own; only the player of the play may
+  // undo it, and only the other seat may answer the request.
+  { route: 'PUT /api/v1/games/{id}/response-rule', fresh: true, setup: duelGame, req: (g) => ['PUT', `/api/v1/games/${g}/response-rule`, { until: 'my_turn' }], expect: [200, 200, 403, 401, 401] },
+  { route: 'POST /api/v1/games/{id}/undo', fresh: true, setup: duelWithPlay, req: (g) => ['POST', `/api/v1/games/${g}/undo`], expect: [200, 409, 403, 401, 401] },
+  { route: 'POST /api/v1/games/{id}/undo/consent', fresh: true, setup: duelWithUndoRequest, req: (g) => ['POST', `/api/v1/games/${g}/undo/consent`], expect: [409, 200, 403, 401, 401] },
+  { route: 'POST /api/v1/games/{id}/undo/refuse', fresh: true, setup: duelWithUndoRequest, req: (g) => ['POST', `/api/v1/games/${g}/undo/refuse`], expect: [409, 200, 403, 401, 401] },
   // Seat 0 (owner) is to move; seat 1 is out of turn.
   { route: 'POST /api/v1/games/{id}/plays', fresh: true, setup: tttGame, req: (g) => ['POST', `/api/v1/games/${g}/plays`, { window: 't1', cell: 4 }], expect: [200, 409, 403, 401, 401] },
   { route: 'GET /api/v1/games/{id}/log', setup: rpsWithOrder, req: (g) => ['GET', `/api/v1/games/${g}/log`], expect: [200, 200, 200, 200, 401] },

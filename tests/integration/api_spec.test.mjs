@@ -18,7 +18,7 @@ let db, srv, call;
 
 before(async () => {
   db = createDatabase('apis');
-  srv = await startServer({ db, env: NO_LIMITS });
+  srv = await startServer({ db, env: { ...NO_LIMITS, CONCLAVE_EXAMPLE_RULESETS: '1' } });
   call = client(srv.url);
 });
 
@@ -155,6 +155,27 @@ test('a walk through every operation: each success validates against the spec', 
   assert.equal(exp.status, 200, exp.text);
   const ttt = await newGame(call, 'tictactoe', [host, friend]);
   await call('POST', `/api/v1/games/${ttt}/plays`, { token: host.token, body: { window: 't1', cell: 0 }, headers: { 'idempotency-key': 'a', 'if-match': '"0"' } });
+
+  // Orders in parts (fleets_example) and priority decisions (duel_example).
+  const fleets = await newGame(call, 'fleets_example', [host, friend]);
+  await call('PUT', `/api/v1/games/${fleets}/orders/r1/parts/f0`, { token: host.token, body: { to: 3 } });
+  await call('DELETE', `/api/v1/games/${fleets}/orders/r1/parts/f0`, { token: host.token });
+  const duel = await newGame(call, 'duel_example', [host, friend], {
+    options: { hands: [['bolt', 'cycle'], ['counter']] },
+  });
+  await call('PUT', `/api/v1/games/${duel}/response-rule`, { token: friend.token, body: { until: 'my_turn' } });
+  const duelPlay = async (action) => {
+    const v = await call('GET', `/api/v1/games/${duel}/view`, { token: host.token });
+    await call('POST', `/api/v1/games/${duel}/plays`, { token: host.token, body: { window: v.body.priority.window, ...action } });
+  };
+  await duelPlay({ action: 'cast', card: 0, target: 1 });
+  await call('POST', `/api/v1/games/${duel}/undo`, { token: host.token });
+  await duelPlay({ action: 'cast', card: 0, target: 1 });
+  await duelPlay({ action: 'pass' });
+  await call('POST', `/api/v1/games/${duel}/undo`, { token: host.token });
+  await call('POST', `/api/v1/games/${duel}/undo/refuse`, { token: friend.token });
+  await call('POST', `/api/v1/games/${duel}/undo`, { token: host.token });
+  await call('POST', `/api/v1/games/${duel}/undo/consent`, { token: friend.token });
 
   const succeeded = new Set(call.seen.filter((s) => s.status < 300).map((s) => `${s.method} ${s.path}`));
   const missing = specOperations().map((o) => o.key).filter((k) => !succeeded.has(k));

@@ -1175,7 +1175,7 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
 // ------------------------------------------ seat sets and the delay --
 //
 // Seat-set audiences and the spectator delay, played through the real
-// server on the example ruleset "signals" (engine/rules/signals: a play
+// server on the example ruleset "signals" (engine/examples/signals.c: a play
 // sends a text to a set of seats, logged for exactly that set; offered
 // only by a server started with CONCLAVE_EXAMPLE_RULESETS=1). Seats 0 and 2
 // send each other unique markers: no byte seat 1, a spectator with a token

@@ -1,7 +1,7 @@
 /*
  * test_priority.c - priority windows and the stack (engine/priority.c,
  * stack.c, respond.c, prio_save.c) and seat-set audiences (audience.c),
- * through the test-only example ruleset in example_duel.c.
+ * through the test-only example ruleset in engine/examples/duel.c.
  *
  * Every input goes through one helper that also checks save/load and clone
  * give the same engine_hash, and records the input, so each test ends by
@@ -14,7 +14,7 @@
 #include "engine/ruleset.h"
 #include "tests/unit/test.h"
 
-#include "tests/unit/example_duel.c"
+#include "engine/examples/examples.h"
 
 typedef struct run {
     engine_game *g;

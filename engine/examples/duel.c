@@ -1,8 +1,8 @@
 /*
- * example_duel.c - a TEST-ONLY example ruleset for priority and the stack,
- * registered by tests/unit/test_priority.c with engine_register_ruleset
- * (it is not in engine/registry.c and no server lists it). It is included
- * into that test, not built on its own.
+ * duel.c - an example ruleset for priority and the stack, for tests only:
+ * it is not in engine/registry.c; tests/unit/test_priority.c registers it
+ * with engine_register_ruleset, and a server started with
+ * --example-rulesets 1 offers it (engine/examples/examples.h).
  *
  * "duel_example": 2-3 seats, 10 life each, a hidden hand of cards. A turn
  * is one priority step "main" for every seat, the active seat first. The
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ruleset.h"
+#include "engine/examples/examples.h"
 
 enum { NONE = 0, BOLT, COUNTER, TRAP, CYCLE, NCARDS };
 static const char *const card_names[NCARDS] = {"none", "bolt", "counter",
@@ -304,8 +304,8 @@ static int priority_play(void *state, engine_ctx *ctx, int seat,
     json_t *v;
     json_object_foreach((json_t *)p, key, v)
     {
-        if (strcmp(key, "action") && strcmp(key, "card") &&
-            strcmp(key, "target") && strcmp(key, "item"))
+        if (strcmp(key, "action") != 0 && strcmp(key, "card") != 0 &&
+            strcmp(key, "target") != 0 && strcmp(key, "item") != 0)
             return engine_fail(err, ENGINE_EINVALID, key, "unknown field");
     }
     json_int_t i = json_is_integer(cj) ? json_integer_value(cj) : -1;

@@ -1,0 +1,96 @@
+/*
+ * h_priority.c - a seat's decisions about priority outside its plays, for
+ * rulesets with priority windows (engine/respond.c): its response rule
+ * (PUT /api/v1/games/{id}/response-rule) and undo with consent
+ * (POST .../undo, .../undo/consent, .../undo/refuse).
+ *
+ * Each is one SYSTEM input of the caller's seat, applied and stored by the
+ * game's actor like any input, so a rule keeps working while the player is
+ * offline and a replay reproduces it. The engine judges them: 409 when
+ * there is nothing to undo or answer, 422 for a ruleset without priority.
+ */
+#include "api/handlers.h"
+
+#include "api/body.h"
+#include "api/game_input.h"
+
+/* Send SYSTEM payload (stolen) for the caller's seat; on success answer
+ * 200 with {"version"} plus the members of extra (stolen, may be NULL). */
+static void submit_system(api_request *req, api_response *res, json_t *payload,
+                          json_t *extra)
+{
+    actor_request rq = {
+        .kind = ENGINE_SYSTEM, .payload = payload, .if_match = -1};
+    actor_reply rp;
+    if (!payload) {
+        api_problem(res, 500, "out of memory", NULL);
+        goto out;
+    }
+    if (api_caller_seat(req, res, &rq.seat, NULL, NULL))
+        goto out;
+    actors_submit(req->app->actors, req->params[0], &rq, &rp);
+    json_decref(rp.stored);
+    json_decref(rp.parts);
+    if (rp.kind != SRV_OK) {
+        api_reply_problem(res, &rp);
+        goto out;
+    }
+    json_t *body = json_pack("{sI}", "version", (json_int_t)rp.version);
+    if (body && extra)
+        json_object_update(body, extra);
+    api_json(res, 200, body);
+out:
+    json_decref(payload);
+    json_decref(extra);
+}
+
+void api_h_game_response_rule(api_request *req, api_response *res)
+{
+    static const body_field fields[] = {{"until", BODY_STRING, 1},
+                                        {"stop_if_targeted", BODY_BOOLEAN, 0},
+                                        {NULL, BODY_ANY, 0}};
+    json_t *body;
+    if (body_object(req, res, 0, &body))
+        return;
+    if (body_check(body, fields, NULL, res)) {
+        json_decref(body);
+        return;
+    }
+    json_t *stop = json_object_get(body, "stop_if_targeted");
+    json_t *rule = json_pack("{sO sb}", "until", json_object_get(body, "until"),
+                             "stop_if_targeted", json_is_true(stop));
+    json_t *payload = json_copy(rule);
+    if (payload)
+        json_object_set_new(payload, "action", json_string("respond"));
+    json_decref(body);
+    submit_system(req, res, payload, rule);
+}
+
+/* An undo route: an empty body or {}, then SYSTEM {"action": action}. */
+static void undo_action(api_request *req, api_response *res, const char *action)
+{
+    static const body_field none[] = {{NULL, BODY_ANY, 0}};
+    json_t *body;
+    if (body_object(req, res, 1, &body))
+        return;
+    int bad = body_check(body, none, NULL, res);
+    json_decref(body);
+    if (bad)
+        return;
+    submit_system(req, res, json_pack("{ss}", "action", action), NULL);
+}
+
+void api_h_game_undo(api_request *req, api_response *res)
+{
+    undo_action(req, res, "undo");
+}
+
+void api_h_game_undo_consent(api_request *req, api_response *res)
+{
+    undo_action(req, res, "undo_consent");
+}
+
+void api_h_game_undo_refuse(api_request *req, api_response *res)
+{
+    undo_action(req, res, "undo_refuse");
+}
