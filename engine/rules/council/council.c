@@ -252,6 +252,9 @@ static json_t *cn_result(const void *state)
     return cnc_result_json(state);
 }
 
+static const engine_bot_level bot_levels[] = {
+    {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
+
 const engine_ruleset council_ruleset = {
     .id = "council",
     .title = "Galactic Council",
@@ -280,4 +283,5 @@ const engine_ruleset council_ruleset = {
     .bot = cn_bot,
     .is_over = cn_is_over,
     .result = cn_result,
+    .bot_levels = bot_levels,
 };

@@ -27,6 +27,9 @@ static int sk_play(void *state, engine_ctx *ctx, int seat, const char *window,
     return engine_fail(err, ENGINE_ECONFLICT, "window", "no such window");
 }
 
+static const engine_bot_level bot_levels[] = {
+    {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
+
 const engine_ruleset skirmish_ruleset = {
     .id = "skirmish",
     .title = "Skirmish",
@@ -57,4 +60,5 @@ const engine_ruleset skirmish_ruleset = {
     .priority_end = sk_priority_end,
     .priority_legal = sk_priority_legal,
     .priority_bot = sk_priority_bot,
+    .bot_levels = bot_levels,
 };

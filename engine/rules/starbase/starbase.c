@@ -244,6 +244,9 @@ static json_t *sb_result(const void *state)
                      s->turn);
 }
 
+static const engine_bot_level bot_levels[] = {
+    {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
+
 const engine_ruleset starbase_ruleset = {
     .id = "starbase",
     .title = "Starbase",
@@ -273,4 +276,5 @@ const engine_ruleset starbase_ruleset = {
     .priority_legal = sb_priority_legal,
     .priority_bot = sb_priority_bot,
     .priority_undo = 0,
+    .bot_levels = bot_levels,
 };
