@@ -45,6 +45,18 @@ void engine_ctx_touch(engine_ctx *ctx, uint32_t audiences);
  * entry count as revealing without this call. */
 void engine_ctx_revealed(engine_ctx *ctx);
 
+/* ------------------------------------------------- built-in data -- */
+/* A ruleset's data file (cards.json...), parsed with duplicate keys refused.
+ * NEW, or NULL with err naming the file, line and column (field `name`). */
+json_t *engine_data_load(const char *text, size_t len, const char *name,
+                         engine_error *err);
+/* The data set's identity, which saved games carry: the hex SHA-256 of the
+ * canonical JSON of root with every "text" member removed, so that layout
+ * and rewording keep saved games loadable while any change to what the
+ * rules read makes old saves refuse to load. 0, or ENGINE_EINTERNAL (OOM). */
+int engine_data_identity(const json_t *root,
+                         char out[2 * ENGINE_HASH_BYTES + 1], engine_error *err);
+
 /* ---------------------------------------------- priority and the stack --
  * The core keeps who holds priority, the passes in a row and the stack;
  * the ruleset opens priority steps, pushes items and resolves them through

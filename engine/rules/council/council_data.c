@@ -7,6 +7,7 @@
  * planet and every non-anomaly system.
  */
 #include "engine/rules/council/council_data.h"
+#include "engine/ruleset.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -811,41 +812,6 @@ static int check_whole(const cnc_data *d, engine_error *err)
     return check_planet_keys(d, err);
 }
 
-/* Remove every "text" member, recursively (the texts are presentation). */
-static void strip_texts(json_t *v)
-{
-    if (json_is_object(v)) {
-        json_object_del(v, "text");
-        const char *k;
-        json_t *x;
-        json_object_foreach(v, k, x)
-        {
-            strip_texts(x);
-        }
-    } else if (json_is_array(v)) {
-        for (size_t i = 0; i < json_array_size(v); i++)
-            strip_texts(json_array_get(v, i));
-    }
-}
-
-/* The data's identity for saved games: SHA-256 of the canonical JSON
- * without texts, so rewording keeps saves loadable. */
-static int rules_hash(const json_t *root, char *out, engine_error *err)
-{
-    json_t *copy = json_deep_copy(root);
-    if (copy)
-        strip_texts(copy);
-    char *canon = copy ? engine_canonical_json(copy) : NULL;
-    json_decref(copy);
-    if (!canon)
-        return engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
-    uint8_t h[ENGINE_HASH_BYTES];
-    engine_sha256(canon, strlen(canon), h);
-    free(canon);
-    engine_hex(h, sizeof h, out);
-    return 0;
-}
-
 static int parse_capital(const json_t *root, cnc_data *d, engine_error *err)
 {
     static const char *const f[] = {"key", "name", "planets", NULL};
@@ -926,16 +892,13 @@ static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
 int cnc_data_parse(const char *text, size_t len, cnc_data *out,
                    engine_error *err)
 {
-    json_error_t jerr;
     memset(out, 0, sizeof *out);
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = engine_data_load(text, len, "council.json", err);
     if (!root)
-        return engine_fail(err, ENGINE_EINVALID, "council.json",
-                           "council.json line %d column %d: %s", jerr.line,
-                           jerr.column, jerr.text);
+        return ENGINE_EINVALID;
     int rc = parse_root(root, out, err);
     if (rc == 0)
-        rc = rules_hash(root, out->sha256, err);
+        rc = engine_data_identity(root, out->sha256, err);
     json_decref(root);
     return rc;
 }

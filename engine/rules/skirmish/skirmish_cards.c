@@ -9,6 +9,7 @@
  * and the field at fault. Texts and client JSON are in skirmish_text.c.
  */
 #include "engine/rules/skirmish/skirmish_cards.h"
+#include "engine/ruleset.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -698,20 +699,14 @@ static int parse_root(const json_t *root, skirmish_cardset *out,
 int skirmish_cards_parse(const char *text, size_t len, skirmish_cardset *out,
                          engine_error *err)
 {
-    json_error_t jerr;
     memset(out, 0, sizeof *out);
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = engine_data_load(text, len, "cards.json", err);
     if (!root)
-        return engine_fail(err, ENGINE_EINVALID, "cards.json",
-                           "cards.json line %d column %d: %s", jerr.line,
-                           jerr.column, jerr.text);
+        return ENGINE_EINVALID;
     int rc = parse_root(root, out, err);
+    if (rc == 0)
+        rc = engine_data_identity(root, out->sha256, err);
     json_decref(root);
-    if (rc == 0) {
-        uint8_t h[ENGINE_HASH_BYTES];
-        engine_sha256(text, len, h);
-        engine_hex(h, sizeof h, out->sha256);
-    }
     return rc;
 }
 

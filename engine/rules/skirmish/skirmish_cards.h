@@ -159,7 +159,7 @@ typedef struct skirmish_cardset {
     int budget;        /* the muster budget: most total cost of a squad */
     int max_creatures; /* most creatures in a squad */
     int max_copies;    /* most copies of one design in a squad */
-    char sha256[65];   /* of the source text */
+    char sha256[65];   /* engine_data_identity of the data */
 } skirmish_cardset;
 
 /* Parse and validate a cards.json text of len bytes (need not be

@@ -97,7 +97,7 @@ typedef struct sprint_cardset {
     int ndeck;                            /* deck instances */
     uint8_t deck_design[SPRINT_MAX_DECK]; /* instance -> design index */
     int survey;                           /* design index of the survey card */
-    char sha256[65];                      /* of the source text */
+    char sha256[65];                      /* engine_data_identity of the data */
 } sprint_cardset;
 
 /* Parse and validate a cards.json text of len bytes (need not be

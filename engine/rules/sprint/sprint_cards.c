@@ -9,6 +9,7 @@
  * in sprint_rules.c interpret them. Nothing here knows about games in play.
  */
 #include "engine/rules/sprint/sprint_internal.h"
+#include "engine/ruleset.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -397,39 +398,14 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
     return rc;
 }
 
-/* The card set's identity, which saved games carry: SHA-256 of the
- * canonical JSON of the data without each card's "text". The text is
- * presentation, so rewording a card keeps saved games loadable, while any
- * change to what the rules read makes the old saves refuse to load. */
-static int rules_hash(const json_t *root, char out[2 * ENGINE_HASH_BYTES + 1],
-                      engine_error *err)
-{
-    json_t *copy = json_deep_copy(root);
-    json_t *cards = json_object_get(copy, "cards");
-    for (size_t i = 0; i < json_array_size(cards); i++)
-        json_object_del(json_array_get(cards, i), "text");
-    char *canon = copy ? engine_canonical_json(copy) : NULL;
-    json_decref(copy);
-    if (!canon)
-        return engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
-    uint8_t h[ENGINE_HASH_BYTES];
-    engine_sha256(canon, strlen(canon), h);
-    free(canon);
-    engine_hex(h, sizeof h, out);
-    return 0;
-}
-
 int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
                        engine_error *err)
 {
-    json_error_t jerr;
     memset(out, 0, sizeof *out);
     out->survey = -1;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = engine_data_load(text, len, "cards.json", err);
     if (!root)
-        return engine_fail(err, ENGINE_EINVALID, "cards.json",
-                           "cards.json line %d column %d: %s", jerr.line,
-                           jerr.column, jerr.text);
+        return ENGINE_EINVALID;
     int rc = 0;
     const json_t *fmt = json_object_get(root, "format");
     const json_t *cards = json_object_get(root, "cards");
@@ -499,7 +475,7 @@ int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
                          out->ndeck);
         goto done;
     }
-    rc = rules_hash(root, out->sha256, err);
+    rc = engine_data_identity(root, out->sha256, err);
 done:
     json_decref(root);
     return rc;

@@ -10,6 +10,7 @@
  * at fault. Texts and client JSON are in starbase_text.c.
  */
 #include "engine/rules/starbase/starbase_cards.h"
+#include "engine/ruleset.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -996,27 +997,13 @@ static int parse_root(const json_t *root, starbase_cardset *out,
 int starbase_cards_parse(const char *text, size_t len, starbase_cardset *out,
                          engine_error *err)
 {
-    json_error_t jerr;
     memset(out, 0, sizeof *out);
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = engine_data_load(text, len, "cards.json", err);
     if (!root)
-        return engine_fail(err, ENGINE_EINVALID, "cards.json",
-                           "cards.json line %d column %d: %s", jerr.line,
-                           jerr.column, jerr.text);
+        return ENGINE_EINVALID;
     int rc = parse_root(root, out, err);
-    if (rc == 0) {
-        /* The set's identity: the canonical JSON, so that layout and
-         * whitespace do not change it. */
-        char *canon = engine_canonical_json(root);
-        if (!canon) {
-            rc = engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
-        } else {
-            uint8_t h[ENGINE_HASH_BYTES];
-            engine_sha256(canon, strlen(canon), h);
-            engine_hex(h, sizeof h, out->sha256);
-            free(canon);
-        }
-    }
+    if (rc == 0)
+        rc = engine_data_identity(root, out->sha256, err);
     json_decref(root);
     return rc;
 }

@@ -192,7 +192,7 @@ typedef struct starbase_cardset {
     starbase_card cards[STARBASE_MAX_CARDS];
     int nmarkets;
     starbase_market markets[STARBASE_MAX_MARKETS];
-    char sha256[65]; /* of the canonical JSON of the data */
+    char sha256[65]; /* engine_data_identity of the data */
 } starbase_cardset;
 
 /* Parse and validate a cards.json text of len bytes (need not be
