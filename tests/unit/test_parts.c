@@ -192,7 +192,7 @@ static void test_size_limit(void)
     REQUIRE(big);
     int len = snprintf(big, 32, "{\"to\":1,\"note\":\"");
     memset(big + len, 'x', n);
-    strcpy(big + len + n, "\"}");
+    memcpy(big + len + n, "\"}", 3); /* with its NUL */
     /* two parts of 100 KiB: past the 64 KiB default, within 256 KiB */
     CHECK_EQ_INT(part(&r, 0, "r1", ORDER_PART_SET, "f0", big, &e), SRV_OK);
     CHECK_EQ_INT(part(&r, 0, "r1", ORDER_PART_SET, "f1", big, &e), SRV_OK);

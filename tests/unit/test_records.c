@@ -53,9 +53,9 @@ static void finish(const char *ruleset, int seats, const char *player,
         snprintf(g.seat_bot[s], sizeof g.seat_bot[s], "random");
     CHECK_EQ_INT(store_create_game(conn, &g), STORE_OK);
     json_t *res = json_loads(result, 0, NULL);
-    PQclear(PQexec(conn, "BEGIN"));
+    PQclear(PQexecParams(conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0));
     CHECK_EQ_INT(records_game_finished(conn, g.game_id, res), 0);
-    PQclear(PQexec(conn, "COMMIT"));
+    PQclear(PQexecParams(conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0));
     json_decref(res);
     store_game_clear(&g);
 }
@@ -155,7 +155,8 @@ static void test_other_games_leave_records_alone(void)
     finish("sprint", 2, id, "{\"campaign_conditions_met\":[]}",
            "{\"final\":{\"chips\":70}}");
     finish("tictactoe", 2, id, "{}", "{\"winner\":0}");
-    PGresult *r = PQexec(conn, "SELECT count(*) FROM player_records");
+    PGresult *r = PQexecParams(conn, "SELECT count(*) FROM player_records", 0,
+                               NULL, NULL, NULL, NULL, 0);
     int rows = r && PQresultStatus(r) == PGRES_TUPLES_OK
                    ? atoi(PQgetvalue(r, 0, 0))
                    : -1;

@@ -387,7 +387,7 @@ static int parse_race(pctx *c, const json_t *o, void *item, cnc_data *d)
     if (rc)
         return rc;
     const json_t *sp = json_object_get(o, "special");
-    strcpy(c->prefix, "special.");
+    snprintf(c->prefix, sizeof c->prefix, "%s", "special.");
     if (!json_is_object(sp))
         return fail(c, "", "must be an object {type, amount, text}");
     rc = check_fields(c, sp, sf);
@@ -400,7 +400,7 @@ static int parse_race(pctx *c, const json_t *o, void *item, cnc_data *d)
     if (rc)
         return rc;
     const json_t *h = json_object_get(o, "home");
-    strcpy(c->prefix, "home.");
+    snprintf(c->prefix, sizeof c->prefix, "%s", "home.");
     if (!json_is_object(h))
         return fail(c, "", "must be an object {name, planets}");
     rc = check_fields(c, h, hf);
@@ -480,7 +480,7 @@ static int parse_tech(pctx *c, const json_t *o, void *item, cnc_data *d)
         t->requires[t->nrequires++] = (int8_t)x;
     }
     const json_t *e = json_object_get(o, "effect");
-    strcpy(c->prefix, "effect.");
+    snprintf(c->prefix, sizeof c->prefix, "%s", "effect.");
     if (!json_is_object(e))
         return fail(c, "", "must be an object {type, amount}");
     rc = check_fields(c, e, ef);
@@ -511,7 +511,7 @@ static int parse_marker(pctx *c, const json_t *o, void *item, cnc_data *d)
     if (rc)
         return rc;
     const json_t *e = json_object_get(o, "effect");
-    strcpy(c->prefix, "effect.");
+    snprintf(c->prefix, sizeof c->prefix, "%s", "effect.");
     if (!json_is_object(e))
         return fail(c, "", "must be an object {type, amount}");
     rc = check_fields(c, e, ef);
@@ -596,7 +596,7 @@ static int parse_objective(pctx *c, const json_t *o, void *item, cnc_data *d)
     if (rc)
         return rc;
     const json_t *k = json_object_get(o, "condition");
-    strcpy(c->prefix, "condition.");
+    snprintf(c->prefix, sizeof c->prefix, "%s", "condition.");
     if (!json_is_object(k))
         return fail(c, "", "must be an object {type, amount}");
     rc = check_fields(c, k, cf);
@@ -704,7 +704,7 @@ static int parse_rules(const json_t *root, cnc_data *d, engine_error *err)
     if (rc)
         return rc;
     const json_t *p = json_object_get(o, "start_pools");
-    strcpy(c.prefix, "start_pools.");
+    snprintf(c.prefix, sizeof c.prefix, "%s", "start_pools.");
     if (!json_is_object(p))
         return fail(&c, "", "must be an object {tactic, fleet, strategy}");
     rc = check_fields(&c, p, pf);
@@ -717,7 +717,7 @@ static int parse_rules(const json_t *root, cnc_data *d, engine_error *err)
     if (rc)
         return rc;
     const json_t *u = json_object_get(o, "start_units");
-    strcpy(c.prefix, "start_units.");
+    snprintf(c.prefix, sizeof c.prefix, "%s", "start_units.");
     if (!json_is_object(u))
         return fail(&c, "", "must be an object of unit counts");
     const char *k;
