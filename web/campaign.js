@@ -13,6 +13,11 @@ const CONDITIONS = [
   { id: 'pathfinder', title: 'Pathfinder', need: 'worlds of all four colours azure, jade, amber and violet, and 45+ VP chips' },
 ];
 
+function titleOf(id) {
+  const c = CONDITIONS.find((x) => x.id === id);
+  return c ? c.title : id;
+}
+
 const STATUS = {
   none: 'No campaign yet.',
   active: 'Campaign in progress.',
@@ -53,7 +58,11 @@ export function campaignScreen(main, ctx) {
       render(root, h('h1#camp-h', 'Solitaire campaign'), h('p.muted', 'The campaign cannot be loaded right now.'));
       return;
     }
-    const met = camp.conditions_met || [];
+    // /me's campaign: {status, met: [condition ids], games: [{conditions_met,
+    // checked, chips}], next_options}
+    const met = Array.isArray(camp.met) ? camp.met : [];
+    const played = Array.isArray(camp.games) ? camp.games : [];
+    const nplayed = played.length;
     const active = camp.status === 'active';
     const next = (camp.next_options && camp.next_options.campaign_conditions_met) || [];
     const running = (me.games || []).filter((g) => g.ruleset === 'sprint' && g.status === 'running');
@@ -61,12 +70,12 @@ export function campaignScreen(main, ctx) {
       root,
       h('h1#camp-h', 'Galactic Sprint: solitaire campaign'),
       h('p', 'Four solitaire games in a row. Each game must meet one victory condition you have not met before; a game that meets none loses the campaign.'),
-      h('p.campaign-status', { 'data-testid': 'campaign-status', 'data-status': camp.status }, h('strong', STATUS[camp.status] || camp.status), active ? ` Game ${camp.games + 1} of 4 is next.` : camp.games ? ` ${camp.games} game${camp.games === 1 ? '' : 's'} played.` : ''),
+      h('p.campaign-status', { 'data-testid': 'campaign-status', 'data-status': camp.status }, h('strong', STATUS[camp.status] || camp.status), active ? ` Game ${nplayed + 1} of 4 is next.` : nplayed ? ` ${nplayed} game${nplayed === 1 ? '' : 's'} played.` : ''),
       h(
         'ol.campaign-track',
         { 'aria-label': 'Conditions' },
         CONDITIONS.map((cnd) => {
-          const done = met.includes(cnd.id) && camp.status !== 'lost';
+          const done = met.includes(cnd.id);
           return h(
             'li.cond',
             { class: done ? 'met' : 'open', 'data-condition': cnd.id },
@@ -76,9 +85,10 @@ export function campaignScreen(main, ctx) {
           );
         }),
       ),
+      nplayed ? h('div', h('h2', 'Games of this campaign'), h('ol.list.campaign-games', { 'data-testid': 'campaign-games' }, played.map((g, i) => h('li.list-row', h('span', `Game ${i + 1}: ${g.chips} VP chips`), h('span', g.checked ? `counted for ${titleOf(g.checked)}` : 'met no new condition'))))) : null,
       h(
         'div.row',
-        h('button.primary', { type: 'button', 'data-key': 'camp-next', onclick: () => startGame({ campaign_conditions_met: next }) }, active ? `Play campaign game ${camp.games + 1}` : 'Start a new campaign'),
+        h('button.primary', { type: 'button', 'data-key': 'camp-next', onclick: () => startGame({ campaign_conditions_met: next }) }, active ? `Play campaign game ${nplayed + 1}` : 'Start a new campaign'),
         h('button', { type: 'button', 'data-key': 'camp-single', onclick: () => startGame(undefined) }, 'Single solitaire game'),
       ),
       running.length

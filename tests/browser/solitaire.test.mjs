@@ -1,12 +1,16 @@
 // solitaire.test.mjs - a new player opens the page, picks a name, creates a
 // one-seat Galactic Sprint lobby with the form, starts it and plays all 7
-// rounds through the table to the result screen; then the campaign screen.
+// rounds through the table to the result screen; then the campaign screen,
+// empty and with a campaign in progress.
 // Screenshots of the lobby list, the table and the result go to
 // tests/out/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
 import { nextWindow, playMove, chooseMove, submitMove, handCards } from './lib/sprint.mjs';
+import { client, newGame } from '../integration/lib/api.mjs';
+import { psql } from '../integration/lib/server.mjs';
+import { playOut } from '../integration/lib/sprintplay.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
@@ -145,6 +149,57 @@ test('on a phone-sized screen the table fits and the keyboard can play', { skip,
   const label = await page.locator('section.hand button.card').first().getAttribute('aria-label');
   assert.match(label, /cost|defence/, 'cards have a text alternative');
   await shot(page, 'sprint-phone');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+// A campaign in progress: one campaign game played over REST for the page's
+// player, then the campaign screen must show what GET /me says (games played,
+// the condition that game counted for, ticked) in words, never "[object Object]".
+test('the campaign screen shows a campaign in progress', { skip, timeout: 120000 }, async () => {
+  const { page, context } = await openPage(chrome.browser);
+  await signUpGuest(page, server, 'Campaigner');
+  const token = await page.evaluate(() => localStorage.getItem('conclave.token'));
+  const call = client(server.url);
+  const me = { token };
+  let seed = 3;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  // One campaign game played over REST, recorded by the server as usual.
+  const start = (await call('GET', '/api/v1/me', { token })).body.campaign;
+  const id = await newGame(call, 'sprint', [me], { options: start.next_options });
+  await playOut(call, id, me, rnd);
+  let camp = (await call('GET', '/api/v1/me', { token })).body.campaign;
+  assert.equal(camp.games.length, 1);
+  if (camp.status !== 'active') {
+    // Random play rarely reaches 45 VP chips; rewrite the stored record as
+    // if that game had met Tycoon, so the screen shows a campaign in
+    // progress (the record's format is the one GET /me just returned).
+    const g = { ...camp.games[0], conditions_met: ['tycoon'], checked: 'tycoon', chips: 47 };
+    const rec = { status: 'active', met: ['tycoon'], games: [g], next_options: { campaign_conditions_met: ['tycoon'] } };
+    const pid = (await call('GET', '/api/v1/me', { token })).body.id;
+    psql(db, `UPDATE player_records SET record = '${JSON.stringify(rec)}'::jsonb WHERE player_id = '${pid}' AND ruleset = 'sprint'`);
+    camp = (await call('GET', '/api/v1/me', { token })).body.campaign;
+    assert.equal(camp.status, 'active', JSON.stringify(camp));
+  }
+  await page.goto(pageUrl(server, '/campaign'));
+  const status = page.getByTestId('campaign-status');
+  await status.waitFor();
+  assert.equal(await status.getAttribute('data-status'), 'active');
+  const text = await page.locator('.campaign').textContent();
+  assert.doesNotMatch(text, /object Object|undefined|NaN/);
+  const n = camp.games.length;
+  assert.match(await status.textContent(), /Game 2 of 4 is next/);
+  assert.equal(await page.getByRole('button', { name: 'Play campaign game 2' }).count(), 1);
+  // Every condition /me lists as met is ticked, and only those.
+  for (const c of ['magnate', 'warlord', 'tycoon', 'pathfinder']) {
+    const cls = await page.locator(`li.cond[data-condition="${c}"]`).getAttribute('class');
+    assert.equal(cls.includes('met'), camp.met.includes(c), `${c}: ${cls} vs ${JSON.stringify(camp.met)}`);
+  }
+  // One line per game played, with its chips.
+  const rows = page.getByTestId('campaign-games').locator('li');
+  assert.equal(await rows.count(), n);
+  assert.match(await rows.nth(n - 1).textContent(), new RegExp(`${camp.games[n - 1].chips} VP chips.*counted for Tycoon`));
+  await shot(page, 'campaign-in-progress');
   assert.deepEqual(page.problems, []);
   await context.close();
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { BIN, createDatabase, dropDatabase, startServer, sleep } from './lib/server.mjs';
 import { client, newPlayer, newGame, NO_LIMITS } from './lib/api.mjs';
+import { placement, playOut as playOutWith } from './lib/sprintplay.mjs';
 
 const run = promisify(execFile);
 let db, srv, call, hasSprint;
@@ -28,23 +29,6 @@ after(async () => {
   await srv?.stop();
   if (db) dropDatabase(db);
 });
-
-// A placement for the human: a random enumerated choice paid with hand cards
-// that the placement itself does not use; explore when none can be paid.
-function placement(choices, hand, rnd) {
-  const options = [];
-  for (const c of choices) {
-    const used = new Set([c.development, c.world, c.convoy_world].filter((x) => x !== undefined));
-    const spare = hand.filter((id) => !used.has(id));
-    if (c.cost <= spare.length) options.push({ c, spare });
-  }
-  if (!options.length || rnd() < 0.15) return { action: 'explore' };
-  const { c, spare } = options[Math.floor(rnd() * options.length)];
-  const order = { ...c };
-  delete order.cost;
-  if (order.action !== 'explore') order.pay = spare.slice(0, c.cost);
-  return order;
-}
 
 test('a whole Galactic Sprint game: one human through REST and two basic bots', { timeout: 110000 }, async (t) => {
   if (!hasSprint) {
@@ -161,33 +145,6 @@ test('an order in a window without the caller\'s seat is 403 (Sprint explore win
   assert.ok(legal[0].shape.required.includes('discard'));
 });
 
-// Play a started game for one human seat to its end; returns the final game.
-async function playOut(id, human, rnd) {
-  const deadline = Date.now() + 40000;
-  for (;;) {
-    assert.ok(Date.now() < deadline, 'the game did not end in time');
-    const legal = await call('GET', `/api/v1/games/${id}/legal`, { token: human.token });
-    const w = legal.body.windows[0];
-    if (!w) {
-      const g = await call('GET', `/api/v1/games/${id}`, { token: human.token });
-      if (g.body.status !== 'running') return g.body;
-      await sleep(20);
-      continue;
-    }
-    const view = await call('GET', `/api/v1/games/${id}/view`, { token: human.token });
-    const hand = view.body.hand.map((c) => c.id);
-    let body = w.shape.required?.includes('discard')
-      ? { discard: w.shape.properties.discard.items.enum.slice(0, w.shape.properties.discard.minItems) }
-      : placement(w.choices, hand, rnd);
-    let r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, { token: human.token, body });
-    if (r.status === 422 && !body.discard) {
-      body = { action: 'explore' };
-      r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, { token: human.token, body });
-    }
-    assert.equal(r.status, 200, r.text);
-  }
-}
-
 test('GET /me follows a solitaire campaign played through REST', { timeout: 60000 }, async (t) => {
   if (!hasSprint) {
     t.skip('the sprint ruleset is not registered in this build (GET /api/v1/rulesets does not list it)');
@@ -202,7 +159,7 @@ test('GET /me follows a solitaire campaign played through REST', { timeout: 6000
     const me = await call('GET', '/api/v1/me', { token: solo.token });
     const next = me.body.campaign.next_options;
     const id = await newGame(call, 'sprint', [solo], { options: next });
-    const end = await playOut(id, solo, rnd);
+    const end = await playOutWith(call, id, solo, rnd);
     assert.equal(end.status, 'finished');
     assert.equal(end.result.campaign, true);
     // The conditions from the final figures by the campaign's rules (65 chips;
