@@ -8,7 +8,7 @@
 import { h, render, toast, announce, plural } from './ui.js';
 import { seatName, countdown, logPanel, describeEngineEntry, listText } from './gamekit.js';
 import { cardFace, cardMini, icon } from './cards.js';
-import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers } from './sprintrules.js';
+import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers, timeoutDefaultText } from './sprintrules.js';
 
 const PHASE = { place: 'Placement', explore: 'Explore: discards', limit: 'Hand limit: discards', over: 'Game over' };
 const ACTIONS = [
@@ -719,7 +719,7 @@ export function sprintRenderer(c) {
     }
     if (e.type === 'reveal') {
       const late = (e.orders || []).filter((o) => o.default).map((o) => name(o.seat));
-      return late.length ? { text: `Time ran out: ${listText(late)} ${v.phase === 'place' ? 'explored' : 'kept the oldest cards'}.` } : null;
+      return late.length ? { text: `Time ran out: ${listText(late)} ${timeoutDefaultText(e.window)}.` } : null;
     }
     if (e.type === 'your_order') {
       const ok = c.receiptOk(e);

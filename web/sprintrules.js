@@ -250,3 +250,12 @@ export function exploreNumbers(player) {
   const icons = (player ? player.explore : 0) + 3;
   return { draw: 2 + icons, discard: icons };
 }
+
+// What a seat that ran out of time in `window` was given, in words: the
+// default of a placement window ("rN.place") is an explore; that of a
+// discard window ("rN.explore" after exploring, "rN.limit" for the hand
+// limit) keeps the oldest cards.
+// Worded from the window that timed out, not the phase the game is in now.
+export function timeoutDefaultText(window) {
+  return /\.place$/.test(window || '') ? 'explored' : 'kept the oldest cards';
+}

@@ -7,8 +7,16 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import jsonpatch from 'fast-json-patch';
 import { applyPatch, parsePointer, formatPointer, PatchError } from '../../web/jsonpatch.js';
-import { planCost, choiceKey, orderOf, planOf, defaultMode } from '../../web/sprintrules.js';
+import { planCost, choiceKey, orderOf, planOf, defaultMode, timeoutDefaultText } from '../../web/sprintrules.js';
 import { createDatabase, dropDatabase, startServer, http } from '../integration/lib/server.mjs';
+
+// ------------------------------------------------------------ sprint log --
+
+test('sprintrules: a timeout is worded from the window that timed out, not the current phase', () => {
+  assert.equal(timeoutDefaultText('r3.place'), 'explored');
+  assert.equal(timeoutDefaultText('r3.explore'), 'kept the oldest cards');
+  assert.equal(timeoutDefaultText('r3.limit'), 'kept the oldest cards');
+});
 
 // ------------------------------------------------------------ jsonpatch --
 
