@@ -120,6 +120,13 @@ function signInPanel(ctx, onDone) {
 
 // --------------------------------------------------------------- home --
 
+// The page to return to after picking a name (?next=, set by a lobby opened
+// from an invite link while signed out): a path of this site only.
+function nextPath() {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && /^\/lobby\/[A-Za-z0-9_-]+(\?code=[A-Za-z0-9_%-]*)?$/.test(next) ? next : null;
+}
+
 export function homeScreen(main, ctx) {
   document.title = 'Lobbies – Conclave';
   const st = {
@@ -141,7 +148,7 @@ export function homeScreen(main, ctx) {
 
   function renderWelcome() {
     if (session.token) render(welcome);
-    else render(welcome, signInPanel(ctx, () => ctx.navigate('/', { replace: true })));
+    else render(welcome, signInPanel(ctx, () => ctx.navigate(nextPath() || '/', { replace: true })));
   }
 
   function renderMine() {
@@ -467,6 +474,8 @@ function createPanel(ctx, rulesets) {
 // -------------------------------------------------------------- lobby --
 
 export function lobbyScreen(main, ctx, id, code) {
+  // Where this screen is, invite code included: signing in returns here.
+  const here = () => `/lobby/${id}${code ? `?code=${encodeURIComponent(code)}` : ''}`;
   document.title = 'Lobby – Conclave';
   const st = { lobby: null, error: null, busy: false, destroyed: false, opened: false };
   const root = h('section.panel.lobby', { 'aria-labelledby': 'lobby-h' });
@@ -611,7 +620,7 @@ export function lobbyScreen(main, ctx, id, code) {
                     ctx.navigate('/');
                   }) }, host ? 'Close lobby' : 'Leave')
               : null,
-            !session.token ? h('p.muted', h('a', { href: ctx.href('/') }, 'Pick a name'), ' to take a seat.') : null,
+            !session.token ? h('p.muted', h('a', { href: ctx.href(`/?next=${encodeURIComponent(here())}`), 'data-key': 'pick-name' }, 'Pick a name'), ' to take a seat.') : null,
           )
         : l.status === 'started' && l.game
           ? h('p', 'The game has started. ', h('a.button.primary', { href: ctx.href(`/game/${l.game}`) }, member ? 'Open the game' : 'Watch the game'))

@@ -141,3 +141,25 @@ test('lobby seats: join, leave, a bot from the host, and closing', { skip, timeo
   await B.context.close();
   await watcher.context.close();
 });
+
+test('an invite link opened while signed out leads back to its lobby after picking a name', { skip, timeout: 90000 }, async () => {
+  const { page: host, context: hc } = await openPage(chrome.browser);
+  await signUpGuest(host, server, 'Ysolde');
+  await createLobby(host, { game: 'Tic-tac-toe', seats: 2, isPrivate: true });
+  const link = await host.locator('#invite').inputValue();
+  const lobbyPath = new URL(link).pathname;
+
+  const { page: guest, context: gc } = await openPage(chrome.browser);
+  await guest.goto(link);
+  await guest.getByRole('heading', { name: 'Tic-tac-toe lobby' }).waitFor();
+  await guest.getByRole('link', { name: 'Pick a name' }).click();
+  await guest.getByLabel('Your name').fill('Zoltan');
+  await guest.getByRole('button', { name: 'Play', exact: true }).click();
+  // Back on the private lobby, invite code kept: the seat can be taken.
+  await guest.waitForURL((u) => u.pathname === lobbyPath);
+  await guest.getByRole('button', { name: 'Sit here' }).click();
+  await host.locator('.seat-row', { hasText: 'Zoltan' }).waitFor();
+  assert.deepEqual(guest.problems, []);
+  await gc.close();
+  await hc.close();
+});
