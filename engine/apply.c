@@ -107,6 +107,24 @@ static json_t *nonce_json(const uint8_t nonce[ENGINE_NONCE_BYTES])
     return json_string(hex);
 }
 
+int engine_order_is_ready(const json_t *order)
+{
+    return json_is_object(order) &&
+           json_is_true(json_object_get(order, ENGINE_READY_PART));
+}
+
+/* What the ruleset sees of an order (a NEW reference, NULL on OOM): in a
+ * ready_part window a copy without the core's "ready" member. */
+static json_t *ruleset_order(const engine_window *w, const json_t *order)
+{
+    if (!w->ready_part || !json_object_get(order, ENGINE_READY_PART))
+        return json_incref((json_t *)order);
+    json_t *copy = json_copy((json_t *)order);
+    if (copy)
+        json_object_del(copy, ENGINE_READY_PART);
+    return copy;
+}
+
 /* The window locked: reveal every order and let the ruleset resolve.
  * orders/nonces are indexed by seat (NULL for seats not in the window);
  * defaults has a bit for each seat whose order came from a timeout. */
@@ -117,6 +135,10 @@ static int lock_window(engine_game *g, const engine_window *w,
 {
     const engine_ruleset *rs = g->rs;
     engine_ctx ctx = {g};
+    json_t *seen[ENGINE_MAX_SEATS] = {0}; /* what the ruleset sees */
+    for (int s = 0; s < g->seats; s++)
+        if (orders[s] && !(seen[s] = ruleset_order(w, orders[s])))
+            g->oom = 1;
     json_t *reveal = json_object(), *list = json_array();
     json_object_set_new(reveal, "type", json_string("reveal"));
     json_object_set_new(reveal, "window", json_string(w->id));
@@ -124,9 +146,10 @@ static int lock_window(engine_game *g, const engine_window *w,
     for (int s = 0; s < g->seats; s++) {
         if (!orders[s])
             continue;
-        json_t *pub = rs->public_order
-                          ? rs->public_order(g->state, s, w->id, orders[s])
-                          : json_deep_copy(orders[s]);
+        json_t *pub = !seen[s]          ? NULL
+                      : rs->public_order ? rs->public_order(g->state, s, w->id,
+                                                            seen[s])
+                                         : json_deep_copy(orders[s]);
         json_t *item = json_object();
         json_object_set_new(item, "seat", json_integer(s));
         json_object_set_new(item, "order", pub ? pub : json_null());
@@ -150,9 +173,12 @@ static int lock_window(engine_game *g, const engine_window *w,
         json_object_set_new(mine, "receipt", json_string(r.hex));
         game_log_append(g, s, mine);
     }
-    if (g->oom)
-        return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
-    return rs->resolve(g->state, &ctx, w->id, orders, e);
+    int rc = g->oom ? engine_fail(e, ENGINE_EINTERNAL, "", "out of memory")
+                    : rs->resolve(g->state, &ctx, w->id,
+                                  (const json_t *const *)seen, e);
+    for (int s = 0; s < g->seats; s++)
+        json_decref(seen[s]);
+    return rc;
 }
 
 /* Make room for one more held order. */
@@ -178,6 +204,32 @@ static json_t *seat_entry(const char *type, const char *window, int seat)
     return e;
 }
 
+/* In a ready_part window "ready" may only be true (a part withdrawn is
+ * deleted, not set false); elsewhere it is the ruleset's to judge. */
+static int check_ready_member(const engine_window *w, const json_t *order,
+                              engine_error *e)
+{
+    const json_t *r = json_object_get(order, ENGINE_READY_PART);
+    if (!w->ready_part || !r || json_is_true(r))
+        return 0;
+    return engine_fail(e, ENGINE_EINVALID, ENGINE_READY_PART,
+                       "the part \"ready\" can only be true; delete it to "
+                       "take the order back for editing");
+}
+
+/* Does seat's order, added to those held, lock window w? Every seat of w
+ * must hold one, and in a ready_part window every one must be ready. */
+static int locks_now(const engine_window *w, int seat, const json_t *order)
+{
+    uint32_t me = 1u << seat;
+    if (!w->ready_part)
+        return (w->submitted | me) == w->seats;
+    uint32_t ready = w->ready & ~me;
+    if (engine_order_is_ready(order))
+        ready |= me;
+    return ready == w->seats;
+}
+
 static int apply_order(engine_game *g, const engine_input *in,
                        engine_receipt *receipt, engine_error *e)
 {
@@ -201,7 +253,14 @@ static int apply_order(engine_game *g, const engine_input *in,
     if (!rs->check_order)
         return engine_fail(e, ENGINE_EINTERNAL, "", "%s cannot check orders",
                            rs->title);
-    if (rs->check_order(g->state, seat, w.id, in->payload, e) != 0)
+    if ((rc = check_ready_member(&w, in->payload, e)) != 0)
+        return rc;
+    json_t *seen = ruleset_order(&w, in->payload);
+    if (!seen)
+        return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+    rc = rs->check_order(g->state, seat, w.id, seen, e);
+    json_decref(seen);
+    if (rc != 0)
         return e->code ? e->code
                        : engine_fail(e, ENGINE_EINVALID, "", "illegal order");
 
@@ -213,7 +272,7 @@ static int apply_order(engine_game *g, const engine_input *in,
     if (receipt)
         engine_receipt_compute(g->id, w.id, seat, copy, in->nonce, receipt);
 
-    if ((w.submitted | (1u << seat)) == w.seats) {
+    if (locks_now(&w, seat, in->payload)) {
         const json_t *orders[ENGINE_MAX_SEATS] = {0};
         const uint8_t *nonces[ENGINE_MAX_SEATS] = {0};
         for (int s = 0; s < g->seats; s++) {
@@ -240,7 +299,11 @@ static int apply_order(engine_game *g, const engine_input *in,
     size_t nlog = g->nlog;
     g->oom = 0;
     game_touch(g, 1u << seat); /* its "my_orders" */
-    game_log_append(g, ENGINE_PUBLIC, seat_entry("submitted", w.id, seat));
+    game_log_append(g, ENGINE_PUBLIC,
+                    seat_entry(w.ready_part && engine_order_is_ready(copy)
+                                   ? "ready"
+                                   : "submitted",
+                               w.id, seat));
     if (g->oom) {
         game_log_truncate(g, nlog);
         json_decref(copy);

@@ -33,6 +33,8 @@
 #define ENGINE_PUBLIC (-1) /* the audience of spectators */
 /* The largest sealed order of a ruleset that declares no max_order_bytes. */
 #define ENGINE_ORDER_BYTES_DEFAULT (64 * 1024)
+/* The reserved member of an order in a ready_part window (engine_window). */
+#define ENGINE_READY_PART "ready"
 /* Audience masks (engine_touched): bit s for seat s, this bit for the
  * spectators' public view. */
 #define ENGINE_AUDIENCE_PUBLIC (UINT32_C(1) << 31)
@@ -131,6 +133,12 @@ typedef struct engine_window {
     int parts; /* sealed: 1 when the order may be built in keyed parts, the
                   order's top-level members (the ruleset's windows sets it;
                   the core clears it for open windows) */
+    int ready_part; /* parts window: an order counts toward the lock only
+                       once it holds the reserved part "ready": true (the
+                       ruleset sets it; the core strips "ready" before the
+                       ruleset sees an order); the deadline locks it with
+                       every held order, ready or not */
+    uint32_t ready; /* ready_part: seats whose held order is ready */
 } engine_window;
 
 /* -------------------------------------------------------------- inputs -- */
@@ -316,6 +324,9 @@ int engine_windows(const engine_game *g, engine_window *out, int max);
  * must tell the two apart check engine_windows(g, NULL, 0)). This is the
  * one way to list windows without a cap. */
 engine_window *engine_windows_all(const engine_game *g, int *n);
+
+/* 1 when order (any JSON, may be NULL) holds "ready": true, else 0. */
+int engine_order_is_ready(const json_t *order);
 
 /* The order seat holds in window (borrowed, valid until the next
  * engine_apply or engine_free on g), or NULL when it holds none (also for

@@ -105,14 +105,21 @@ static void fill_submitted(const engine_game *g, engine_window *list, int n)
 {
     for (int i = 0; i < n; i++) {
         list[i].submitted = 0;
+        list[i].ready = 0;
         if (list[i].mode != ENGINE_SEALED) {
             list[i].parts = 0;
+            list[i].ready_part = 0;
             continue;
         }
         list[i].parts = list[i].parts != 0;
+        list[i].ready_part = list[i].parts && list[i].ready_part;
         for (size_t p = 0; p < g->npending; p++)
-            if (strcmp(g->pending[p].window, list[i].id) == 0)
+            if (strcmp(g->pending[p].window, list[i].id) == 0) {
                 list[i].submitted |= 1u << g->pending[p].seat;
+                if (list[i].ready_part &&
+                    engine_order_is_ready(g->pending[p].order))
+                    list[i].ready |= 1u << g->pending[p].seat;
+            }
     }
 }
 
@@ -391,6 +398,8 @@ json_t *engine_legal(const engine_game *g, int seat)
             json_string(list[i].mode == ENGINE_SEALED ? "sealed" : "open"));
         if (list[i].parts)
             json_object_set_new(l, "parts", json_true());
+        if (list[i].ready_part)
+            json_object_set_new(l, "ready_part", json_true());
         json_array_append_new(arr, l);
     }
     free(list);
@@ -416,7 +425,9 @@ int engine_bot_action(const engine_game *g, int seat, const char *level,
         const engine_window *w = &list[i];
         if (!(w->seats & (1u << seat)))
             continue;
-        if (w->mode == ENGINE_SEALED && game_pending_find(g, w->id, seat))
+        if (w->mode == ENGINE_SEALED &&
+            (w->ready_part ? (w->ready & (1u << seat)) != 0
+                           : game_pending_find(g, w->id, seat) != NULL))
             continue; /* already ordered; a bot does not second-guess */
         json_t *payload = prio_is_window(g, w->id)
                               ? prio_bot(g, seat, level ? level : "random", rng)
@@ -434,6 +445,8 @@ int engine_bot_action(const engine_game *g, int seat, const char *level,
         memcpy(out->window_buf, w->id, sizeof out->window_buf);
         out->window_buf[sizeof out->window_buf - 1] = '\0';
         out->window = out->window_buf;
+        if (w->ready_part && json_is_object(payload))
+            json_object_set_new(payload, ENGINE_READY_PART, json_true());
         out->payload = payload;
         if (out->kind == ENGINE_ORDER)
             engine_rng_bytes(rng, out->nonce, ENGINE_NONCE_BYTES);

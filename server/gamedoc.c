@@ -32,6 +32,8 @@ json_t *gamedoc_windows(const actor_view *v)
             seat_list(w[i].mode == ENGINE_SEALED ? w[i].submitted : 0, seats),
             "deadline",
             json_is_string(due) ? json_deep_copy(due) : json_null());
+        if (o && w[i].ready_part)
+            json_object_set_new(o, "ready", seat_list(w[i].ready, seats));
         if (!o || json_array_append_new(list, o) != 0) {
             json_decref(list);
             list = NULL;

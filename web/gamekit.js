@@ -1,7 +1,7 @@
 // gamekit.js - pieces every game screen shares: seat names and colours,
 // the deadline countdown, the game log panel (with the entries the engine
-// itself writes: submitted, withdrawn, reveal, your_order, timeout), and
-// the result banner's frame.
+// itself writes: submitted, ready, withdrawn, reveal, your_order, timeout),
+// and the result banner's frame.
 
 import { h, duration } from './ui.js';
 
@@ -46,6 +46,8 @@ export function describeEngineEntry(e, seats, you) {
   switch (e.type) {
     case 'submitted':
       return `${name(e.seat)} submitted an order.`;
+    case 'ready':
+      return `${name(e.seat)} sent their orders.`;
     case 'withdrawn':
       return `${name(e.seat)} withdrew an order.`;
     case 'timeout':

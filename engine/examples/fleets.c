@@ -14,7 +14,9 @@
  * long (this ruleset takes orders up to 256 KiB, to show orders past the
  * 64 KiB default) and stay secret: the reveal shows only where each fleet
  * goes (public_order). After the last round the seat whose fleets stand
- * furthest out in total wins (ties share the win).
+ * furthest out in total wins (ties share the win). With option "ready" a
+ * round locks only when every seat has added the part "ready": true (or at
+ * its deadline), as Galactic Council's action phase does.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -28,12 +30,16 @@
 
 typedef struct fleets {
     int seats, fleets, rounds, round; /* round: 1-based, rounds+1 when over */
+    int ready; /* option "ready": the windows are ready_part */
     int pos[ENGINE_MAX_SEATS][MAX_FLEETS];
 } fleets;
 
 static const engine_option options[] = {
     {"fleets", ENGINE_OPTION_INT, "fleets per seat", 1, MAX_FLEETS, 4, NULL},
     {"rounds", ENGINE_OPTION_INT, "rounds to play", 1, 20, 3, NULL},
+    {"ready", ENGINE_OPTION_BOOL,
+     "a round locks only when every seat marks its order ready", 0, 0, 0,
+     NULL},
     {0},
 };
 
@@ -58,6 +64,11 @@ static const engine_field fields[] = {
      .offset = offsetof(fleets, round),
      .min = 1,
      .max = 21},
+    {.name = "ready",
+     .kind = ENGINE_FIELD_INT,
+     .offset = offsetof(fleets, ready),
+     .min = 0,
+     .max = 1},
     {.name = "pos",
      .kind = ENGINE_FIELD_INT,
      .offset = offsetof(fleets, pos),
@@ -86,6 +97,7 @@ static void *setup(engine_ctx *ctx, const json_t *opts, int seats,
     f->seats = seats;
     f->fleets = engine_option_int(options, opts, "fleets");
     f->rounds = engine_option_int(options, opts, "rounds");
+    f->ready = json_is_true(json_object_get(opts, "ready"));
     f->round = 1;
     return f;
 }
@@ -130,6 +142,7 @@ static int windows(const void *state, engine_window *out, int max)
         out[0].mode = ENGINE_SEALED;
         out[0].seats = (1u << f->seats) - 1;
         out[0].parts = 1;
+        out[0].ready_part = f->ready;
     }
     return 1;
 }

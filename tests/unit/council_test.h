@@ -111,7 +111,8 @@ picks_by_bots(engine_game *g, const char *level, engine_rng *rng, json_t *rec)
     }
 }
 
-/* The action window: seat gets order (text), every other seat {}. */
+/* The action window: seat gets order (text), every other seat {}; each
+ * order is marked ready (the window locks only then). */
 static __attribute__((unused)) int action_with(engine_game *g, int seat,
                                                const char *order)
 {
@@ -119,6 +120,8 @@ static __attribute__((unused)) int action_with(engine_game *g, int seat,
     if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
         return -99;
     json_t *mine = json_loads(order, 0, NULL), *none = json_object();
+    json_object_set_new(mine, ENGINE_READY_PART, json_true());
+    json_object_set_new(none, ENGINE_READY_PART, json_true());
     int rc = 0;
     for (int p = 0; p < engine_game_seats(g) && rc == 0; p++)
         rc = apply(g, p, ENGINE_ORDER, w.id, p == seat ? mine : none, NULL);

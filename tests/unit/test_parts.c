@@ -18,19 +18,28 @@ static const uint8_t seed[ENGINE_SEED_BYTES] = {4, 2};
 
 typedef struct run {
     engine_game *g;
-    json_t *inputs; /* stored forms, for the replay */
+    json_t *inputs;  /* stored forms, for the replay */
+    json_t *options; /* the game's options (NULL: none) */
     uint64_t seq;
 } run;
 
-static int start(run *r, const char *ruleset, int seats)
+static int start_with(run *r, const char *ruleset, int seats,
+                      const char *options)
 {
     engine_error err = {0};
     memset(r, 0, sizeof *r);
-    r->g = engine_create(ruleset, "g-parts", NULL, seats, seed, &err);
+    r->options = options ? json_loads(options, 0, NULL) : json_object();
+    r->g = engine_create(ruleset, "g-parts", options ? r->options : NULL,
+                         seats, seed, &err);
     r->inputs = json_array();
     if (!r->g)
         fprintf(stderr, "  create: %s\n", err.msg);
     return r->g != NULL;
+}
+
+static int start(run *r, const char *ruleset, int seats)
+{
+    return start_with(r, ruleset, seats, NULL);
 }
 
 static void hash_hex(const engine_game *g, char out[65])
@@ -47,10 +56,10 @@ static void finish(run *r)
     hash_hex(r->g, want);
     engine_hex(seed, sizeof seed, seed_hex);
     json_t *doc =
-        json_pack("{s:s, s:s, s:s, s:{}, s:i, s:s, s:O, s:s}", "format",
+        json_pack("{s:s, s:s, s:s, s:O, s:i, s:s, s:O, s:s}", "format",
                   "conclave-export/1", "game_id", "g-parts", "ruleset",
                   engine_ruleset_id(engine_game_ruleset(r->g)), "options",
-                  "seats", engine_game_seats(r->g), "seed", seed_hex, "inputs",
+                  r->options, "seats", engine_game_seats(r->g), "seed", seed_hex, "inputs",
                   r->inputs, "final_hash", want);
     uint8_t h[ENGINE_HASH_BYTES];
     int match = 0;
@@ -59,6 +68,7 @@ static void finish(run *r)
            "replay: %s", err.msg);
     json_decref(doc);
     json_decref(r->inputs);
+    json_decref(r->options);
     engine_free(r->g);
 }
 
@@ -182,6 +192,90 @@ static void test_set_replace_delete(void)
     finish(&r);
 }
 
+/* The window's ready mask (bit per seat). */
+static uint32_t ready_mask(const run *r)
+{
+    engine_window w[2];
+    if (engine_windows(r->g, w, 2) != 1)
+        return UINT32_MAX;
+    return w[0].ready;
+}
+
+/* A ready_part window locks only when every seat holds an order with
+ * "ready": true; the ruleset never sees that member; a timeout locks it
+ * with the held orders, ready or not. */
+static void test_ready_part(void)
+{
+    run r;
+    srv_error e;
+    REQUIRE(start_with(&r, "fleets_example", 2, "{\"ready\":true}"));
+    engine_window w[2];
+    REQUIRE(engine_windows(r.g, w, 2) == 1);
+    CHECK_EQ_INT(w[0].ready_part, 1);
+    json_t *legal = engine_legal(r.g, 0);
+    CHECK(json_is_true(json_object_get(
+        json_array_get(json_object_get(legal, "windows"), 0), "ready_part")));
+    json_decref(legal);
+    /* both seats hold parts: without "ready" nothing locks */
+    CHECK_EQ_INT(part(&r, 0, "r1", ORDER_PART_SET, "f0", "{\"to\":7}", &e),
+                 SRV_OK);
+    CHECK_EQ_INT(part(&r, 1, "r1", ORDER_PART_SET, "f0", "{\"to\":4}", &e),
+                 SRV_OK);
+    CHECK_HELD(&r, "r1", 0, "{\"f0\":{\"to\":7}}");
+    CHECK_EQ_INT(ready_mask(&r), 0);
+    /* "ready" must be true; false is refused and changes nothing */
+    CHECK_EQ_INT(part(&r, 0, "r1", ORDER_PART_SET, "ready", "false", &e),
+                 SRV_INVALID);
+    CHECK_EQ_INT(part(&r, 0, "r1", ORDER_PART_SET, "ready", "true", &e),
+                 SRV_OK);
+    CHECK_EQ_INT(ready_mask(&r), 1);
+    /* taking it back: the order is open for editing again */
+    CHECK_EQ_INT(part(&r, 0, "r1", ORDER_PART_DELETE, "ready", NULL, &e),
+                 SRV_OK);
+    CHECK_EQ_INT(ready_mask(&r), 0);
+    CHECK_EQ_INT(part(&r, 0, "r1", ORDER_PART_SET, "f1", "{\"to\":2}", &e),
+                 SRV_OK);
+    CHECK_EQ_INT(part(&r, 0, "r1", ORDER_PART_SET, "ready", "true", &e),
+                 SRV_OK);
+    CHECK_HELD(&r, "r1", 1, "{\"f0\":{\"to\":4}}");
+    /* a bot for seat 1 marks its order ready, so it locks the window */
+    engine_input in;
+    engine_rng rng;
+    engine_rng_init(&rng, seed, 7);
+    engine_error err = {0};
+    REQUIRE(engine_bot_action(r.g, 1, "random", &rng, &in, &err) == 0);
+    CHECK(engine_order_is_ready(in.payload));
+    json_decref((json_t *)in.payload);
+    /* seat 1 readies by hand: the window locks; the ruleset saw no "ready"
+     * (fleets' check_order refuses unknown members) */
+    CHECK_EQ_INT(part(&r, 1, "r1", ORDER_PART_SET, "ready", "true", &e),
+                 SRV_OK);
+    REQUIRE(engine_windows(r.g, w, 2) == 1);
+    CHECK_EQ_STR(w[0].id, "r2");
+    json_t *v = engine_view(r.g, ENGINE_PUBLIC);
+    json_t *pos = json_object_get(v, "positions");
+    CHECK_EQ_INT(json_integer_value(json_array_get(json_array_get(pos, 0), 1)),
+                 2);
+    CHECK_EQ_INT(json_integer_value(json_array_get(json_array_get(pos, 1), 0)),
+                 4);
+    json_decref(v);
+    /* round 2: seat 0 readies, seat 1 holds an unready order; the timeout
+     * locks with seat 1's held order, not a default */
+    CHECK_EQ_INT(part(&r, 0, "r2", ORDER_PART_SET, "ready", "true", &e),
+                 SRV_OK);
+    CHECK_EQ_INT(part(&r, 1, "r2", ORDER_PART_SET, "f3", "{\"to\":9}", &e),
+                 SRV_OK);
+    engine_input t = {.seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .window = "r2"};
+    REQUIRE(engine_apply(r.g, &t, NULL, &err) == 0);
+    json_array_append_new(r.inputs, engine_input_to_json(&t, ++r.seq));
+    v = engine_view(r.g, ENGINE_PUBLIC);
+    pos = json_object_get(v, "positions");
+    CHECK_EQ_INT(json_integer_value(json_array_get(json_array_get(pos, 1), 3)),
+                 9);
+    json_decref(v);
+    finish(&r);
+}
+
 static void test_size_limit(void)
 {
     run r;
@@ -245,6 +339,7 @@ int main(void)
     }
     RUN(test_window_and_limits);
     RUN(test_set_replace_delete);
+    RUN(test_ready_part);
     RUN(test_size_limit);
     RUN(test_keys);
     return TEST_SUMMARY();

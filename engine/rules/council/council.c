@@ -104,6 +104,9 @@ static int cn_windows(const void *state, engine_window *out, int max)
         out[0].mode =
             s->phase == CNC_PHASE_STRATEGY ? ENGINE_OPEN : ENGINE_SEALED;
         out[0].seats = window_seats(s);
+        /* the action order comes in parts, one per fleet or system, and
+         * locks only when every seat says it is ready (or at the deadline) */
+        out[0].parts = out[0].ready_part = s->phase == CNC_PHASE_ACTION;
     }
     return 1;
 }
