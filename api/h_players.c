@@ -9,6 +9,7 @@
 #include "api/auth.h"
 #include "api/body.h"
 #include "server/players.h"
+#include "server/records.h"
 #include "server/tokens.h"
 
 void api_h_players_create(api_request *req, api_response *res)
@@ -80,4 +81,22 @@ void api_h_me(api_request *req, api_response *res)
         return;
     }
     api_json(res, 200, me);
+}
+
+/* POST /api/v1/me/records/{key}/choice: a choice in one of the caller's
+ * records (the Sprint campaign's {"condition": id}). */
+void api_h_me_record_choice(api_request *req, api_response *res)
+{
+    json_t *body = NULL, *record = NULL;
+    if (body_object(req, res, 0, &body) != 0)
+        return;
+    srv_error e = {0};
+    srv_kind k = records_choose(req->app->db, req->player_id, req->params[0],
+                                body, &record, &e);
+    json_decref(body);
+    if (k != SRV_OK) {
+        api_problem_srv(res, &e);
+        return;
+    }
+    api_json(res, 200, record);
 }

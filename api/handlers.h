@@ -18,6 +18,7 @@ void api_h_players_create(api_request *req, api_response *res);
 void api_h_sessions_create(api_request *req, api_response *res);
 void api_h_sessions_delete(api_request *req, api_response *res);
 void api_h_me(api_request *req, api_response *res);
+void api_h_me_record_choice(api_request *req, api_response *res);
 
 /* api/h_rulesets.c */
 void api_h_rulesets(api_request *req, api_response *res);
@@ -57,6 +58,7 @@ void api_h_game_undo_refuse(api_request *req, api_response *res);
     {"POST",   "/api/v1/sessions",                api_h_sessions_create,   API_AUTH_NONE},     \
     {"DELETE", "/api/v1/sessions/current",        api_h_sessions_delete,   API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/me",                      api_h_me,                API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/me/records/{key}/choice", api_h_me_record_choice,  API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/rulesets",                api_h_rulesets,          API_AUTH_NONE},     \
     {"POST",   "/api/v1/lobbies",                 api_h_lobbies_create,    API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/lobbies",                 api_h_lobbies_list,      API_AUTH_OPTIONAL}, \

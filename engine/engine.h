@@ -257,6 +257,12 @@ const char *engine_record_key(const engine_ruleset *rs);
 json_t *engine_record_next(const engine_ruleset *rs, const json_t *old,
                            const json_t *options, int seats, int seat,
                            const json_t *result);
+/* rs's record_choose hook (see ruleset.h) on a player's stored record: 0
+ * with the NEW record in *next, or an engine error code (ENGINE_ECONFLICT
+ * when rs takes no choices or the record waits for none). */
+int engine_record_choose(const engine_ruleset *rs, const json_t *record,
+                         const json_t *choice, json_t **next,
+                         engine_error *err);
 
 /* --------------------------------------------------------------- games -- */
 typedef struct engine_game engine_game;

@@ -167,3 +167,14 @@ json_t *engine_record_next(const engine_ruleset *rs, const json_t *old,
         return NULL;
     return rs->record(old, options, seats, seat, result);
 }
+
+int engine_record_choose(const engine_ruleset *rs, const json_t *record,
+                         const json_t *choice, json_t **next,
+                         engine_error *err)
+{
+    *next = NULL;
+    if (!rs->record_choose)
+        return engine_fail(err, ENGINE_ECONFLICT, "",
+                           "%s records take no choices", rs->title);
+    return rs->record_choose(record, choice, next, err);
+}

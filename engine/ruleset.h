@@ -335,6 +335,13 @@ struct engine_ruleset {
     const char *record_key;
     json_t *(*record)(const json_t *old, const json_t *options, int seats,
                       int seat, const json_t *result);
+    /* Optional: a choice the player makes in their record (the Sprint
+     * campaign: which of several conditions a game checks off). Writes the
+     * NEW record to *next and returns 0, or fails (ENGINE_ECONFLICT when the
+     * record waits for no choice, ENGINE_EINVALID for a bad choice) leaving
+     * *next NULL. Pure. */
+    int (*record_choose)(const json_t *record, const json_t *choice,
+                         json_t **next, engine_error *err);
 };
 
 #endif

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DB_WAIT_MS 2000
+
 /* Fold result into the record of the player in seat (row i of seats). */
 static int fold_one(PGconn *c, const engine_ruleset *rs, const char *ruleset,
                     const json_t *options, int nseats, int seat,
@@ -157,4 +159,97 @@ int records_backfill(PGconn *c)
             return -1;
     }
     return 0;
+}
+
+/* The ruleset whose records GET /me shows under key, or NULL. */
+static const engine_ruleset *ruleset_of_key(const char *key)
+{
+    size_t n = 0;
+    const engine_ruleset *const *all = engine_rulesets(&n);
+    for (size_t i = 0; i < n; i++) {
+        const char *k = engine_record_key(all[i]);
+        if (k && strcmp(k, key) == 0)
+            return all[i];
+    }
+    return NULL;
+}
+
+static srv_kind engine_kind(int code)
+{
+    return code == ENGINE_EINVALID    ? SRV_INVALID
+           : code == ENGINE_ECONFLICT ? SRV_CONFLICT
+                                      : SRV_INTERNAL;
+}
+
+/* Inside the caller's transaction: lock, choose, store. */
+static srv_kind choose_locked(PGconn *c, const engine_ruleset *rs,
+                              const char *player_id, const json_t *choice,
+                              json_t **record, srv_error *err)
+{
+    const char *p[] = {player_id, engine_ruleset_id(rs), NULL};
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT record::text FROM player_records WHERE "
+                          "player_id = $1 AND ruleset = $2 FOR UPDATE",
+                          2, p);
+    if (!r)
+        return srv_db_failed(err);
+    json_t *old =
+        PQntuples(r) == 1 ? json_loads(PQgetvalue(r, 0, 0), 0, NULL) : NULL;
+    PQclear(r);
+    if (!old)
+        return srv_fail(err, SRV_CONFLICT, NULL,
+                        "there is nothing to choose yet: no game of yours "
+                        "has been recorded");
+    engine_error e = {0};
+    int rc = engine_record_choose(rs, old, choice, record, &e);
+    json_decref(old);
+    if (rc != 0)
+        return srv_fail(err, engine_kind(rc), e.field[0] ? e.field : NULL,
+                        "%s", e.msg);
+    char *text = json_dumps(*record, JSON_COMPACT | JSON_SORT_KEYS);
+    p[2] = text;
+    r = text ? db_exec(c, PGRES_COMMAND_OK,
+                       "UPDATE player_records SET record = $3::jsonb, "
+                       "updated_at = now() WHERE player_id = $1 AND "
+                       "ruleset = $2",
+                       3, p)
+             : NULL;
+    free(text);
+    if (!r) {
+        json_decref(*record);
+        *record = NULL;
+        return srv_db_failed(err);
+    }
+    PQclear(r);
+    return SRV_OK;
+}
+
+srv_kind records_choose(db_pool *db, const char *player_id, const char *key,
+                        const json_t *choice, json_t **record,
+                        srv_error *err)
+{
+    *record = NULL;
+    const engine_ruleset *rs = ruleset_of_key(key);
+    if (!rs)
+        return srv_fail(err, SRV_NOT_FOUND, NULL,
+                        "no game keeps a record called \"%.40s\"", key);
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    if (!c)
+        return srv_db_failed(err);
+    PGresult *r = db_exec(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL);
+    srv_kind k = r ? choose_locked(c, rs, player_id, choice, record, err)
+                   : srv_db_failed(err);
+    PQclear(r);
+    if (r) {
+        PGresult *end = db_exec(c, PGRES_COMMAND_OK,
+                                k == SRV_OK ? "COMMIT" : "ROLLBACK", 0, NULL);
+        if (!end && k == SRV_OK) {
+            json_decref(*record);
+            *record = NULL;
+            k = srv_db_failed(err);
+        }
+        PQclear(end);
+    }
+    db_release(db, c, db_conn_broken(c));
+    return k;
 }

@@ -10,6 +10,7 @@
 #ifndef CONCLAVE_RECORDS_H
 #define CONCLAVE_RECORDS_H
 
+#include "server/db.h"
 #include "server/errors.h"
 
 #include <jansson.h>
@@ -35,5 +36,16 @@ json_t *records_of_player(PGconn *c, const char *player_id);
  * ruleset done (record_backfills). Later calls cost one statement per
  * ruleset. 0, or -1 on a database failure (nothing is half done). */
 int records_backfill(PGconn *c);
+
+/* A choice player_id makes in the record shown under GET /me's member key
+ * (the Sprint campaign: which condition a game checks off), applied by the
+ * ruleset's record_choose hook to the stored record in one transaction.
+ * SRV_OK with the NEW record in *record; SRV_NOT_FOUND for a key no ruleset
+ * keeps; SRV_CONFLICT when the record waits for no choice (or there is no
+ * record yet); SRV_INVALID (field named) for a choice the ruleset refuses;
+ * SRV_UNAVAILABLE when the database fails. Nothing changes on failure. */
+srv_kind records_choose(db_pool *db, const char *player_id, const char *key,
+                        const json_t *choice, json_t **record,
+                        srv_error *err);
 
 #endif

@@ -85,6 +85,7 @@ export const api = {
   signIn: (name, password) => request('POST', '/api/v1/sessions', { body: { name, password }, auth: false }),
   signOut: () => request('DELETE', '/api/v1/sessions/current'),
   me: () => request('GET', '/api/v1/me'),
+  chooseInRecord: (key, choice) => request('POST', `/api/v1/me/records/${enc(key)}/choice`, { body: choice }),
   rulesets: () => request('GET', '/api/v1/rulesets', { auth: false }),
   lobbies: (status = 'open', ruleset) =>
     request('GET', `/api/v1/lobbies?status=${enc(status)}${ruleset ? `&ruleset=${enc(ruleset)}` : ''}`),

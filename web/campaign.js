@@ -46,6 +46,46 @@ export function campaignScreen(main, ctx) {
     }
   }
 
+  // The last game newly met several conditions: it counts for the first
+  // unless the player picks another (POST /me/records/campaign/choice).
+  function choicePanel(camp) {
+    const last = camp.games[camp.games.length - 1];
+    return h(
+      'section.campaign-choice',
+      { 'aria-labelledby': 'choice-h', 'data-testid': 'campaign-choice' },
+      h('h2#choice-h', 'Which condition should your last game count for?'),
+      h('p', `It met ${camp.choice.map(titleOf).join(' and ')}; one game checks off one condition. It counts for ${titleOf(last.checked)} unless you pick another before your next campaign game.`),
+      h(
+        'div.row',
+        camp.choice.map((id) =>
+          h(
+            'button',
+            {
+              type: 'button',
+              class: id === last.checked ? 'primary' : null,
+              'aria-pressed': id === last.checked ? 'true' : 'false',
+              'data-key': `choose-${id}`,
+              onclick: async () => {
+                if (busy) return;
+                busy = true;
+                try {
+                  await api.chooseInRecord('campaign', { condition: id });
+                  toast(`Your last game now counts for ${titleOf(id)}.`);
+                } catch (e) {
+                  toast(e.detail || e.message, 'error');
+                } finally {
+                  busy = false;
+                }
+                draw();
+              },
+            },
+            `Count it for ${titleOf(id)}`,
+          ),
+        ),
+      ),
+    );
+  }
+
   async function draw() {
     if (!session.token) {
       render(root, h('h1#camp-h', 'Solitaire campaign'), h('p', h('a', { href: ctx.href('/') }, 'Pick a name'), ' to play the campaign.'));
@@ -85,6 +125,7 @@ export function campaignScreen(main, ctx) {
           );
         }),
       ),
+      Array.isArray(camp.choice) && camp.choice.length > 1 ? choicePanel(camp) : null,
       nplayed ? h('div', h('h2', 'Games of this campaign'), h('ol.list.campaign-games', { 'data-testid': 'campaign-games' }, played.map((g, i) => h('li.list-row', h('span', `Game ${i + 1}: ${g.chips} VP chips`), h('span', g.checked ? `counted for ${titleOf(g.checked)}` : 'met no new condition'))))) : null,
       h(
         'div.row',

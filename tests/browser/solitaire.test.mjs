@@ -170,35 +170,56 @@ test('the campaign screen shows a campaign in progress', { skip, timeout: 120000
   await playOut(call, id, me, rnd);
   let camp = (await call('GET', '/api/v1/me', { token })).body.campaign;
   assert.equal(camp.games.length, 1);
-  if (camp.status !== 'active') {
-    // Random play rarely reaches 45 VP chips; rewrite the stored record as
-    // if that game had met Tycoon, so the screen shows a campaign in
-    // progress (the record's format is the one GET /me just returned).
-    const g = { ...camp.games[0], conditions_met: ['tycoon'], checked: 'tycoon', chips: 47 };
-    const rec = { status: 'active', met: ['tycoon'], games: [g], next_options: { campaign_conditions_met: ['tycoon'] } };
-    const pid = (await call('GET', '/api/v1/me', { token })).body.id;
-    psql(db, `UPDATE player_records SET record = '${JSON.stringify(rec)}'::jsonb WHERE player_id = '${pid}' AND ruleset = 'sprint'`);
-    camp = (await call('GET', '/api/v1/me', { token })).body.campaign;
-    assert.equal(camp.status, 'active', JSON.stringify(camp));
-  }
+  // Random play rarely reaches 45 VP chips; rewrite the stored record as if
+  // that game had met Magnate and Tycoon (in the format GET /me just
+  // returned): it checked off Magnate by default and offers the choice.
+  const g = { ...camp.games[0], conditions_met: ['magnate', 'tycoon'], checked: 'magnate', chips: 70 };
+  const rec = { status: 'active', met: ['magnate'], games: [g], choice: ['magnate', 'tycoon'], next_options: { campaign_conditions_met: ['magnate'] } };
+  const pid = (await call('GET', '/api/v1/me', { token })).body.id;
+  psql(db, `UPDATE player_records SET record = '${JSON.stringify(rec)}'::jsonb WHERE player_id = '${pid}' AND ruleset = 'sprint'`);
+  camp = (await call('GET', '/api/v1/me', { token })).body.campaign;
+  assert.deepEqual(camp.choice, ['magnate', 'tycoon']);
+  // A condition the game did not meet is refused, and changes nothing.
+  const bad = await call('POST', '/api/v1/me/records/campaign/choice', { token, body: { condition: 'warlord' } });
+  assert.equal(bad.status, 422, bad.text);
+  assert.equal(bad.body.field, 'condition');
+  assert.equal((await call('POST', '/api/v1/me/records/nothing/choice', { token, body: {} })).status, 404);
   await page.goto(pageUrl(server, '/campaign'));
   const status = page.getByTestId('campaign-status');
   await status.waitFor();
   assert.equal(await status.getAttribute('data-status'), 'active');
   const text = await page.locator('.campaign').textContent();
   assert.doesNotMatch(text, /object Object|undefined|NaN/);
-  const n = camp.games.length;
   assert.match(await status.textContent(), /Game 2 of 4 is next/);
   assert.equal(await page.getByRole('button', { name: 'Play campaign game 2' }).count(), 1);
-  // Every condition /me lists as met is ticked, and only those.
-  for (const c of ['magnate', 'warlord', 'tycoon', 'pathfinder']) {
-    const cls = await page.locator(`li.cond[data-condition="${c}"]`).getAttribute('class');
-    assert.equal(cls.includes('met'), camp.met.includes(c), `${c}: ${cls} vs ${JSON.stringify(camp.met)}`);
-  }
-  // One line per game played, with its chips.
+  const ticked = async () => {
+    const out = [];
+    for (const c of ['magnate', 'warlord', 'tycoon', 'pathfinder']) {
+      if ((await page.locator(`li.cond[data-condition="${c}"]`).getAttribute('class')).includes('met')) out.push(c);
+    }
+    return out;
+  };
+  assert.deepEqual(await ticked(), ['magnate']);
+  // One line per game played, with its chips and what it counted for.
   const rows = page.getByTestId('campaign-games').locator('li');
-  assert.equal(await rows.count(), n);
-  assert.match(await rows.nth(n - 1).textContent(), new RegExp(`${camp.games[n - 1].chips} VP chips.*counted for Tycoon`));
+  assert.equal(await rows.count(), 1);
+  assert.match(await rows.nth(0).textContent(), /70 VP chips.*counted for Magnate/);
+  // The page asks which condition the game should count for.
+  const choice = page.getByTestId('campaign-choice');
+  assert.match(await choice.textContent(), /met Magnate and Tycoon/);
+  await shot(page, 'campaign-choice');
+  await page.getByRole('button', { name: 'Count it for Tycoon' }).click();
+  await choice.waitFor({ state: 'detached' });
+  await page.locator('li.cond.met[data-condition="tycoon"]').waitFor();
+  assert.deepEqual(await ticked(), ['tycoon']);
+  assert.match(await rows.nth(0).textContent(), /counted for Tycoon/);
+  const after = (await call('GET', '/api/v1/me', { token })).body.campaign;
+  assert.deepEqual(after.met, ['tycoon']);
+  assert.deepEqual(after.next_options, { campaign_conditions_met: ['tycoon'] });
+  assert.equal(after.choice, undefined);
+  // One choice per game.
+  const again = await call('POST', '/api/v1/me/records/campaign/choice', { token, body: { condition: 'magnate' } });
+  assert.equal(again.status, 409, again.text);
   await shot(page, 'campaign-in-progress');
   assert.deepEqual(page.problems, []);
   await context.close();

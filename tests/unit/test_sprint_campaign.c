@@ -85,10 +85,82 @@ static void test_campaign_conditions_and_progress(void)
     json_decref(r);
 }
 
+static const char *str_at(const json_t *arr, size_t i)
+{
+    return json_string_value(json_array_get(arr, i));
+}
+
+/* A game that newly meets two conditions: the record checks off the first
+ * by default and offers the choice; the player's choice replaces it once;
+ * a choice never made stands when the next campaign game is folded in. */
+static void test_campaign_choice(void)
+{
+    json_t *start = J("{\"campaign_conditions_met\":[]}");
+    json_t *both = solo_result(70, 10, 0, 0); /* magnate and tycoon */
+    json_t *rec = sprint_campaign_record(NULL, start, 1, 0, both);
+    REQUIRE(rec);
+    json_t *choice = json_object_get(rec, "choice");
+    CHECK_EQ_INT(json_array_size(choice), 2);
+    CHECK_EQ_STR(str_at(choice, 0), "magnate");
+    CHECK_EQ_STR(str_at(choice, 1), "tycoon");
+    CHECK_EQ_STR(str_at(json_object_get(rec, "met"), 0), "magnate");
+
+    engine_error err = {0};
+    json_t *next = NULL, *bad = J("{\"condition\":\"warlord\"}");
+    CHECK_EQ_INT(sprint_campaign_choose(rec, bad, &next, &err),
+                 ENGINE_EINVALID);
+    CHECK_EQ_STR(err.field, "condition");
+    CHECK(next == NULL);
+    json_t *ty = J("{\"condition\":\"tycoon\"}");
+    REQUIRE(sprint_campaign_choose(rec, ty, &next, &err) == 0);
+    CHECK(json_object_get(next, "choice") == NULL);
+    CHECK_EQ_INT(json_array_size(json_object_get(next, "met")), 1);
+    CHECK_EQ_STR(str_at(json_object_get(next, "met"), 0), "tycoon");
+    CHECK_EQ_STR(json_string_value(json_object_get(
+                     json_array_get(json_object_get(next, "games"), 0),
+                     "checked")),
+                 "tycoon");
+    CHECK_EQ_STR(str_at(json_object_get(json_object_get(next, "next_options"),
+                                        "campaign_conditions_met"),
+                        0),
+                 "tycoon");
+    /* one choice per game */
+    json_t *again = NULL;
+    CHECK_EQ_INT(sprint_campaign_choose(next, ty, &again, &err),
+                 ENGINE_ECONFLICT);
+    /* after the choice, a game meeting magnate continues the campaign */
+    json_t *cont = J("{\"campaign_conditions_met\":[\"tycoon\"]}");
+    json_t *mag = solo_result(66, 0, 0, 0);
+    json_t *rec2 = sprint_campaign_record(next, cont, 1, 0, mag);
+    REQUIRE(rec2);
+    CHECK_EQ_INT(json_array_size(json_object_get(rec2, "met")), 2);
+    CHECK(json_object_get(rec2, "choice") == NULL);
+    /* without a choice, the default stands and the offer is dropped */
+    json_t *cont_m = J("{\"campaign_conditions_met\":[\"magnate\"]}");
+    json_t *tyc = solo_result(50, 10, 0, 0);
+    json_t *rec3 = sprint_campaign_record(rec, cont_m, 1, 0, tyc);
+    REQUIRE(rec3);
+    CHECK(json_object_get(rec3, "choice") == NULL);
+    CHECK_EQ_STR(str_at(json_object_get(rec3, "met"), 1), "tycoon");
+    json_decref(rec3);
+    json_decref(tyc);
+    json_decref(cont_m);
+    json_decref(rec2);
+    json_decref(mag);
+    json_decref(cont);
+    json_decref(ty);
+    json_decref(bad);
+    json_decref(next);
+    json_decref(rec);
+    json_decref(both);
+    json_decref(start);
+}
+
 int main(void)
 {
     if (sprint_test_init())
         return 1;
     RUN(test_campaign_conditions_and_progress);
+    RUN(test_campaign_choice);
     return TEST_SUMMARY();
 }

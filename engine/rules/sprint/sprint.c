@@ -331,4 +331,5 @@ const engine_ruleset sprint_ruleset = {
     .bot_levels = bot_levels,
     .record_key = "campaign",
     .record = sprint_campaign_record,
+    .record_choose = sprint_campaign_choose,
 };

@@ -172,4 +172,13 @@ int sprint_campaign_advance(const json_t *progress, const json_t *result,
 json_t *sprint_campaign_record(const json_t *old, const json_t *options,
                                int seats, int seat, const json_t *result);
 
+/* The record_choose hook: when the record's last game newly met several
+ * conditions the record carries "choice" (those conditions); choice
+ * {"condition": id} makes id the one that game checks off instead of the
+ * default, and drops "choice". *next is the NEW record. ENGINE_ECONFLICT when
+ * no choice is waiting, ENGINE_EINVALID (field "condition") for an id not
+ * offered. Pure. */
+int sprint_campaign_choose(const json_t *record, const json_t *choice,
+                           json_t **next, engine_error *err);
+
 #endif

@@ -206,6 +206,27 @@ static int same_ids(const json_t *a, const json_t *b)
     return 1;
 }
 
+/* progress with "choice" when its last game newly met several conditions:
+ * the one checked off by default (the first, in the canonical order) may be
+ * exchanged for another by sprint_campaign_choose. Takes progress. */
+static json_t *with_choice(json_t *progress)
+{
+    json_t *games = json_object_get(progress, "games");
+    const json_t *last = json_array_get(games, json_array_size(games) - 1);
+    unsigned game = 0, met = 0;
+    engine_error ignored = {0};
+    if (!progress || !last ||
+        ids_mask(json_object_get(last, "conditions_met"), &game, "", &ignored) ||
+        ids_mask(json_object_get(progress, "met"), &met, "", &ignored))
+        return progress;
+    unsigned checked = sprint_condition_bit(
+        json_string_value(json_object_get(last, "checked")));
+    unsigned fresh = game & ~(met & ~checked); /* new to this game */
+    if (checked && __builtin_popcount(fresh) >= 2)
+        json_object_set_new(progress, "choice", mask_ids(fresh));
+    return progress;
+}
+
 /* progress with "next_options" for the next campaign game. NEW. */
 static json_t *with_next_options(json_t *progress)
 {
@@ -238,10 +259,43 @@ json_t *sprint_campaign_record(const json_t *old, const json_t *options,
     if (!starts) { /* the stored record without what is derived from it */
         progress = json_deep_copy(old);
         json_object_del(progress, "next_options");
+        json_object_del(progress, "choice"); /* a choice not made stands */
     }
     json_t *next = NULL;
     engine_error err = {0};
     int rc = sprint_campaign_advance(progress, result, NULL, &next, &err);
     json_decref(progress);
-    return rc == 0 ? with_next_options(next) : NULL;
+    return rc == 0 ? with_choice(with_next_options(next)) : NULL;
+}
+
+int sprint_campaign_choose(const json_t *record, const json_t *choice,
+                           json_t **next, engine_error *err)
+{
+    *next = NULL;
+    const json_t *from = json_object_get(record, "choice");
+    json_t *games = json_object_get(record, "games");
+    json_t *last = json_array_get(games, json_array_size(games) - 1);
+    unsigned offered = 0, met = 0;
+    if (!json_is_array(from) || !last ||
+        ids_mask(from, &offered, "choice", err) != 0 ||
+        ids_mask(json_object_get(record, "met"), &met, "met", err) != 0)
+        return engine_fail(err, ENGINE_ECONFLICT, "",
+                           "no campaign game is waiting for a choice");
+    const char *id = json_string_value(json_object_get(choice, "condition"));
+    unsigned pick = sprint_condition_bit(id);
+    if (!json_is_object(choice) || !pick || !(offered & pick))
+        return engine_fail(err, ENGINE_EINVALID, "condition",
+                           "condition: pick one of the conditions the last "
+                           "game newly met");
+    unsigned was = sprint_condition_bit(
+        json_string_value(json_object_get(last, "checked")));
+    json_t *out = json_deep_copy(record);
+    json_t *out_games = json_object_get(out, "games");
+    json_object_set_new(json_array_get(out_games, json_array_size(out_games) - 1),
+                        "checked", json_string(id));
+    json_object_set_new(out, "met", mask_ids((met & ~was) | pick));
+    json_object_del(out, "choice");
+    json_object_del(out, "next_options");
+    *next = with_next_options(out);
+    return 0;
 }
