@@ -17,6 +17,7 @@ const ACTIONS = [
   { id: 'both', title: 'Both', help: 'a development and a world, full price' },
   { id: 'explore', title: 'Explore', help: '' },
 ];
+const ACTION_TITLE = Object.fromEntries(ACTIONS.map((a) => [a.id, a.title]));
 const PAST = { develop: 'developed', settle: 'settled', both: 'developed and settled', explore: 'explored', none: 'did nothing' };
 const CONDITIONS = {
   magnate: '65 or more VP chips',
@@ -179,7 +180,14 @@ export function sprintRenderer(c) {
       const wantsWorld = sel.action === 'settle' || sel.action === 'both';
       if (d.type === 'development' && wantsDev && sel.dev === null && !sel.survey) sel.dev = id;
       else if (d.type === 'world' && wantsWorld && sel.world === null) placeWorld(m, id, info);
-      else sel.pay.push(id);
+      else if (sel.dev === null && sel.world === null && !sel.survey) {
+        // Nothing is being placed yet, so there is nothing to pay for: say
+        // what the chosen action places instead of marking the card paying.
+        const wants = wantsWorld && !wantsDev ? 'a world' : wantsDev && !wantsWorld ? 'a development' : 'a development or a world';
+        announce(`${d.name} is a ${d.type}: ${ACTION_TITLE[sel.action] || sel.action} places ${wants}. Pick one first, or choose another action.`);
+        toast(`${ACTION_TITLE[sel.action] || sel.action} places ${wants}: pick one first, then the cards to pay with.`);
+        return redraw();
+      } else sel.pay.push(id);
     }
     announce(`${d.name}: ${roleOf(id).text || 'in hand'}`);
     redraw();

@@ -6,7 +6,7 @@
 // tests/out/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
+import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack, gameIdOf } from './lib/browser.mjs';
 import { nextWindow, playMove, chooseMove, submitMove, handCards } from './lib/sprint.mjs';
 import { client, newGame } from '../integration/lib/api.mjs';
 import { psql } from '../integration/lib/server.mjs';
@@ -221,6 +221,31 @@ test('the campaign screen shows a campaign in progress', { skip, timeout: 120000
   const again = await call('POST', '/api/v1/me/records/campaign/choice', { token, body: { condition: 'magnate' } });
   assert.equal(again.status, 409, again.text);
   await shot(page, 'campaign-in-progress');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+// With an action chosen and nothing placed yet, a card the action cannot
+// place is not marked as paying (there is nothing to pay for): the page says
+// what the action places instead.
+test('a card clicked before anything is placed is not marked as paying', { skip, timeout: 90000 }, async () => {
+  const { page, context } = await openPage(chrome.browser);
+  await signUpGuest(page, server, 'Payless');
+  await page.getByRole('button', { name: 'Quick solitaire Sprint' }).click();
+  await page.waitForURL(/\/game\//);
+  assert.equal(await nextWindow(page, null), 'r1.place');
+  const token = await page.evaluate(() => localStorage.getItem('conclave.token'));
+  const view = (await client(server.url)('GET', `/api/v1/games/${gameIdOf(page)}/view`, { token })).body;
+  const typeOf = (r) => view.cards[r.card].type;
+  // Settle with a development, or (a hand of worlds only) Develop with a world.
+  const dev = view.hand.find((r) => typeOf(r) === 'development');
+  const [action, card] = dev ? ['settle', dev] : ['develop', view.hand.find((r) => typeOf(r) === 'world')];
+  await page.locator(`section.move label.action:has(input[value="${action}"])`).click();
+  const button = page.locator(`section.hand [data-card-id="${card.id}"]`);
+  await button.click();
+  await page.locator('.toast', { hasText: action === 'settle' ? 'places a world' : 'places a development' }).waitFor();
+  assert.notEqual(await button.getAttribute('aria-pressed'), 'true', 'the card is not selected as paying');
+  assert.equal(await page.locator('section.hand .role-paying').count(), 0);
   assert.deepEqual(page.problems, []);
   await context.close();
 });
