@@ -8,7 +8,7 @@
 import { h, render, toast, announce, plural } from './ui.js';
 import { seatName, countdown, logPanel, describeEngineEntry, listText } from './gamekit.js';
 import { cardFace, cardMini, icon } from './cards.js';
-import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers, timeoutDefaultText } from './sprintrules.js';
+import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers, timeoutDefaultText, resultLine } from './sprintrules.js';
 
 const PHASE = { place: 'Placement', explore: 'Explore: discards', limit: 'Hand limit: discards', over: 'Game over' };
 const ACTIONS = [
@@ -298,7 +298,7 @@ export function sprintRenderer(c) {
     else if (you !== null && you !== undefined) headline = r.winners.includes(you) ? (r.winners.length > 1 ? 'A shared win!' : 'You won!') : 'Game over';
     else headline = `${listText(r.winners.map((s) => seatName(m.seats, s)))} won`;
     const sub = r.solitaire
-      ? `${r.scores[0]} VP chips after ${r.rounds} rounds (target ${r.target_vp}).`
+      ? resultLine(r)
       : `After ${plural(r.rounds, 'round')}. Winner${r.winners.length > 1 ? 's' : ''}: ${listText(r.winners.map((s) => seatName(m.seats, s)))}.`;
     const good = r.solitaire ? r.won : you !== null && you !== undefined ? r.winners.includes(you) : true;
     return h(

@@ -259,3 +259,18 @@ export function exploreNumbers(player) {
 export function timeoutDefaultText(window) {
   return /\.place$/.test(window || '') ? 'explored' : 'kept the oldest cards';
 }
+
+const CONDITION_TITLES = { magnate: 'Magnate', warlord: 'Warlord', tycoon: 'Tycoon', pathfinder: 'Pathfinder' };
+
+// The line under a finished game's headline. A solitaire game is won by
+// reaching the target; a campaign game by meeting a condition not met
+// before (whatever its chips), so its line never quotes the target.
+export function resultLine(r) {
+  if (!r.solitaire) return null;
+  const chips = `${r.scores[0]} VP chips after ${r.rounds} rounds`;
+  if (!r.campaign) return `${chips} (target ${r.target_vp}).`;
+  const fresh = (r.new_conditions || []).map((c) => CONDITION_TITLES[c] || c);
+  return fresh.length
+    ? `${chips}. It met ${fresh.join(' and ')}, new to your campaign: a campaign game is won by a condition you had not met before.`
+    : `${chips}. It met no condition new to your campaign, so the campaign is lost.`;
+}

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import jsonpatch from 'fast-json-patch';
 import { applyPatch, parsePointer, formatPointer, PatchError } from '../../web/jsonpatch.js';
-import { planCost, choiceKey, orderOf, planOf, defaultMode, timeoutDefaultText } from '../../web/sprintrules.js';
+import { planCost, choiceKey, orderOf, planOf, defaultMode, timeoutDefaultText, resultLine } from '../../web/sprintrules.js';
 import { createDatabase, dropDatabase, startServer, http } from '../integration/lib/server.mjs';
 
 // ------------------------------------------------------------ sprint log --
@@ -16,6 +16,16 @@ test('sprintrules: a timeout is worded from the window that timed out, not the c
   assert.equal(timeoutDefaultText('r3.place'), 'explored');
   assert.equal(timeoutDefaultText('r3.explore'), 'kept the oldest cards');
   assert.equal(timeoutDefaultText('r3.limit'), 'kept the oldest cards');
+});
+
+test('sprintrules: a campaign game\'s result line does not quote the target it need not reach', () => {
+  const base = { solitaire: true, scores: [49], rounds: 7, target_vp: 50 };
+  assert.equal(resultLine(base), '49 VP chips after 7 rounds (target 50).');
+  const won = resultLine({ ...base, campaign: true, won: true, new_conditions: ['tycoon'] });
+  assert.doesNotMatch(won, /target/);
+  assert.match(won, /It met Tycoon, new to your campaign/);
+  assert.match(resultLine({ ...base, campaign: true, won: false, new_conditions: [] }), /campaign is lost/);
+  assert.equal(resultLine({ solitaire: false }), null);
 });
 
 // ------------------------------------------------------------ jsonpatch --
