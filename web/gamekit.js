@@ -69,7 +69,16 @@ export function logPanel(lines, { title = 'Game log' } = {}) {
   const list = h(
     'ol.log-list',
     { role: 'log', 'aria-label': title, tabindex: '0' },
-    lines.map((l) => h('li', { class: l.kind ? `log-${l.kind}` : null, dataset: { seq: l.seq } }, l.round ? h('span.log-round', l.round) : null, l.text)),
+    lines.map((l) =>
+      h(
+        'li',
+        { class: l.kind ? `log-${l.kind}` : null, dataset: { seq: l.seq } },
+        l.round ? h('span.log-round', l.round) : null,
+        l.text,
+        // technical detail (a receipt...) stays one click away
+        l.detail ? h('details.log-detail', h('summary', 'verify'), h('span', l.detail)) : null,
+      ),
+    ),
   );
   list.addEventListener('scroll', () => {
     if (performance.now() < logScroll.ignoreUntil) return;

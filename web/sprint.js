@@ -8,7 +8,7 @@
 import { h, render, toast, announce, plural } from './ui.js';
 import { seatName, countdown, logPanel, describeEngineEntry, listText } from './gamekit.js';
 import { cardFace, cardMini, icon } from './cards.js';
-import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers, timeoutDefaultText, resultLine } from './sprintrules.js';
+import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers, timeoutDefaultText, resultLine, windowWords } from './sprintrules.js';
 
 const PHASE = { place: 'Placement', explore: 'Explore: discards', limit: 'Hand limit: discards', over: 'Game over' };
 const ACTIONS = [
@@ -732,8 +732,10 @@ export function sprintRenderer(c) {
     if (e.type === 'your_order') {
       const ok = c.receiptOk(e);
       const short = (e.receipt || '').slice(0, 10);
+      const what = windowWords(e.window);
       return {
-        text: ok === true ? `Your order in ${e.window} was resolved as sent (receipt ${short}… checked).` : ok === false ? `Warning: the revealed order in ${e.window} does not match the receipt this browser was given!` : `Your order in ${e.window}: receipt ${short}….`,
+        text: ok === true ? `Your ${what} was resolved as sent.` : ok === false ? `Warning: your revealed ${what} does not match the receipt this browser was given!` : `Your ${what} was resolved.`,
+        detail: `Receipt ${e.receipt || ''}${ok === true ? ', checked against the reveal' : ok === false ? ', which does not match the reveal' : ''} (window ${e.window}; receipt ${short}…).`,
         kind: ok === false ? 'warn' : 'private',
       };
     }

@@ -274,3 +274,11 @@ export function resultLine(r) {
     ? `${chips}. It met ${fresh.join(' and ')}, new to your campaign: a campaign game is won by a condition you had not met before.`
     : `${chips}. It met no condition new to your campaign, so the campaign is lost.`;
 }
+
+// A window id in player words: "r3.place" -> "placement in round 3".
+export function windowWords(window) {
+  const m = /^r(\d+)\.(place|explore|limit)$/.exec(window || '');
+  if (!m) return window || '';
+  const what = { place: 'placement', explore: 'discard after exploring', limit: 'hand-limit discard' }[m[2]];
+  return `${what} in round ${m[1]}`;
+}

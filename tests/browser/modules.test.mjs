@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import jsonpatch from 'fast-json-patch';
 import { applyPatch, parsePointer, formatPointer, PatchError } from '../../web/jsonpatch.js';
-import { planCost, choiceKey, orderOf, planOf, defaultMode, timeoutDefaultText, resultLine } from '../../web/sprintrules.js';
+import { planCost, choiceKey, orderOf, planOf, defaultMode, timeoutDefaultText, resultLine, windowWords } from '../../web/sprintrules.js';
 import { createDatabase, dropDatabase, startServer, http } from '../integration/lib/server.mjs';
 
 // ------------------------------------------------------------ sprint log --
@@ -26,6 +26,12 @@ test('sprintrules: a campaign game\'s result line does not quote the target it n
   assert.match(won, /It met Tycoon, new to your campaign/);
   assert.match(resultLine({ ...base, campaign: true, won: false, new_conditions: [] }), /campaign is lost/);
   assert.equal(resultLine({ solitaire: false }), null);
+});
+
+test('sprintrules: window ids in player words for the log', () => {
+  assert.equal(windowWords('r3.place'), 'placement in round 3');
+  assert.equal(windowWords('r12.explore'), 'discard after exploring in round 12');
+  assert.equal(windowWords('r1.limit'), 'hand-limit discard in round 1');
 });
 
 // ------------------------------------------------------------ jsonpatch --

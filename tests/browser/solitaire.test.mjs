@@ -113,7 +113,11 @@ test('a new player plays a solitaire Sprint game through the page to the result'
   const log = await page.locator('.log-list').textContent();
   assert.match(log, /Scored:/);
   assert.match(log, /The game ended after round 7/);
-  assert.match(log, /resolved as sent/);
+  assert.match(log, /Your placement in round 1 was resolved as sent/);
+  // Receipts stay behind "verify", checked; no window ids in the log's words.
+  const lines = await page.locator('.log-list > li').evaluateAll((els) => els.map((e) => [...e.childNodes].filter((n) => n.nodeName !== 'DETAILS').map((n) => n.textContent).join('')));
+  assert.ok(lines.every((t) => !/r\d+\.(place|explore|limit)|receipt/i.test(t)), lines.find((t) => /r\d+\.|receipt/i.test(t)));
+  assert.match(await page.locator('.log-list details.log-detail').first().textContent(), /checked against the reveal/);
 
   // The campaign screen reads GET /me.
   await page.getByRole('link', { name: /Solitaire campaign|Campaign progress/ }).click();
