@@ -104,6 +104,8 @@ static int cn_windows(const void *state, engine_window *out, int max)
         out[0].mode =
             s->phase == CNC_PHASE_STRATEGY ? ENGINE_OPEN : ENGINE_SEALED;
         out[0].seats = window_seats(s);
+        /* The action order is built in parts, one per fleet or system. */
+        out[0].parts = s->phase == CNC_PHASE_ACTION;
     }
     return 1;
 }
