@@ -174,8 +174,8 @@ export function createMap({ onSelect }) {
       return [top, g];
     }
     if (x.kind === 'capital') g.append(s('polygon', { points: hexPoints(cx, cy, SIZE - 6), class: 'cn-capital-ring' }));
-    const name = x.name || '';
-    g.append(s('text', { x: cx, y: cy - 30, class: 'cn-name' }, name.length > 12 ? `${name.slice(0, 11)}…` : name));
+    const name = (x.name || '').replace(/ System$/, '');
+    g.append(s('text', { x: cx, y: cy - 30, class: 'cn-name' }, name.length > 11 ? `${name.slice(0, 10)}…` : name));
     // Planets along the middle.
     const planets = x.planets || [];
     planets.forEach((p, i) => {
@@ -221,6 +221,9 @@ export function createMap({ onSelect }) {
       home = [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad];
       vb = home.slice();
       apply();
+      // A narrow screen starts zoomed in on the seat's home.
+      const mine = sectors.find((x) => x.home === o.you);
+      if (mine && svg.clientWidth && svg.clientWidth < 500) zoom(0.55, ...hexCenter(mine.q, mine.r));
     }
     const focused = document.activeElement && svg.contains(document.activeElement) ? document.activeElement.getAttribute('data-hex') : null;
     while (layer.firstChild) layer.removeChild(layer.firstChild);

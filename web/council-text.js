@@ -142,9 +142,10 @@ export function describeEntry(entry, m, names) {
     const p = s && s.planets && s.planets[i];
     return p ? p.name : i >= 0 ? `planet ${i + 1}` : 'the system';
   };
+  const coords = (hex) => `(${hex[0]}, ${hex[1]})`;
   switch (e.type) {
     case 'start':
-      return `The game begins. Races: ${(e.races || []).map((r, i) => `${who(i)} ${humanize(r)}`).join(', ')}. ${who(e.speaker)} speaks first.`;
+      return `The game begins. Races: ${(e.races || []).map((r, i) => `${who(i)} ${humanize(r)}`).join(', ')}. ${e.speaker === m.you ? 'You speak' : `${who(e.speaker)} speaks`} first.`;
     case 'pick':
       return `${who(e.seat)} picked ${names.card(e.card)}.`;
     case 'submitted':
@@ -162,17 +163,17 @@ export function describeEntry(entry, m, names) {
     case 'explored':
       return `${at(e.sector)} was explored.`;
     case 'inspected':
-      return `You inspected the marker ${e.planet >= 0 ? `on ${planetOf(e.sector, e.planet)}` : 'of'} ${at(e.sector)}: ${humanize(e.marker)}.`;
+      return `You inspected the marker ${e.planet >= 0 ? `on ${planetOf(e.sector, e.planet)} ${coords(e.sector)}` : `of ${at(e.sector)}`}: ${humanize(e.marker)}.`;
     case 'marker':
-      return `A marker turned face up ${e.planet >= 0 ? `on ${planetOf(e.sector, e.planet)}` : 'at'} ${at(e.sector)}: ${humanize(e.marker)}.`;
+      return `A marker turned face up ${e.planet >= 0 ? `on ${planetOf(e.sector, e.planet)} ${coords(e.sector)}` : `at ${at(e.sector)}`}: ${humanize(e.marker)}.`;
     case 'marker_effect':
       return `Marker: ${humanize(e.effect)}${e.amount ? ` (${e.amount})` : ''}.`;
     case 'space_combat':
       return `Space combat at ${at(e.sector)}: ${who(e.attacker)} against ${e.defender === 'raiders' ? 'raiders' : who(e.defender)}; ${e.winner === null || e.winner === undefined ? 'no one' : who(e.winner)} won.`;
     case 'ground_combat':
-      return `Ground combat on ${planetOf(e.sector, e.planet)} ${at(e.sector)}: ${who(e.attacker)} attacked ${who(e.defender)}.`;
+      return `Ground combat on ${planetOf(e.sector, e.planet)} ${coords(e.sector)}: ${who(e.attacker)} attacked ${who(e.defender)}.`;
     case 'control':
-      return `${who(e.seat)} took control of ${planetOf(e.sector, e.planet)} ${at(e.sector)}.`;
+      return `${who(e.seat)} took control of ${planetOf(e.sector, e.planet)} ${coords(e.sector)}.`;
     case 'step_failed':
       return `Your ${e.step} step did nothing: ${e.why}.`;
     case 'draw':
@@ -188,7 +189,7 @@ export function describeEntry(entry, m, names) {
     case 'council_convened':
       return 'Someone controls Concordia: the council is convened.';
     case 'round':
-      return `Round ${e.round} begins; ${who(e.speaker)} is the speaker.`;
+      return `Round ${e.round} begins; ${e.speaker === m.you ? 'you are' : `${who(e.speaker)} is`} the speaker.`;
     case 'game_over':
       return `The game is over: ${REASONS[e.reason] || humanize(e.reason)}.`;
     default:

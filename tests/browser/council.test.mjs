@@ -13,6 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyPatch } from '../../web/jsonpatch.js';
+import { client, newPlayer, newGame } from '../integration/lib/api.mjs';
 import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -144,7 +145,7 @@ function hiddenFactLeaks(view, known) {
   return bad;
 }
 
-test('a Council game with two bots: picks, composed orders with a condition, a reload, no hidden facts', { skip, timeout: 240000 }, async () => {
+test('a Council game with two bots: picks, composed orders with a condition, a reload, no hidden facts', { skip, timeout: 240000 }, async (tc) => {
   const P = await openPage(chrome.browser);
   const page = P.page;
   await signUpGuest(page, server, 'Cora-council');
@@ -180,8 +181,8 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   assert.ok(target, 'an unexplored neighbour of home');
 
   // Round 1: pick, then the conditional fleet order by clicking.
-  let t = await pickCard(page, id);
-  assert.ok(!t.over);
+  let turn = await pickCard(page, id);
+  assert.ok(!turn.over);
   await page.locator('[data-key="send-orders"]').waitFor();
   await shot(page, 'council-desktop-action');
   await selectSector(page, homeHex, { keyboard: true });
@@ -197,11 +198,12 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'council-phone-composer');
   await page.setViewportSize({ width: 1280, height: 900 });
-  const w1 = t.w.id;
+  const w1 = turn.w.id;
   await page.locator('[data-key="draft-add"]').click();
   // With ready parts the window stays open until "Send orders"; a server
   // that locks at the first part has already moved on.
   const readyCore = await isOpen(page, id, w1);
+  tc.diagnostic(readyCore ? 'the window waits for the ready part' : 'the window locked at the first part');
   if (readyCore) {
     await page.locator('.cn-part', { hasText: 'if it is hostile then retreat' }).waitFor();
     const held = (await game(page, id)).view.my_orders[w1];
@@ -211,8 +213,8 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   }
 
   // Round 2: production, composed but not sent, then a reload.
-  t = await pickCard(page, id);
-  const w2 = t.w.id;
+  turn = await pickCard(page, id);
+  const w2 = turn.w.id;
   await page.locator('[data-key="send-orders"]').waitFor();
   await selectSector(page, homeHex);
   await page.locator('[data-key="act-produce"]').click();
@@ -236,12 +238,12 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
 
   // Rounds 3 and 4: send with nothing composed (fleets hold) or explore.
   for (let r = 0; r < 2; r++) {
-    t = await pickCard(page, id);
-    if (t.over) break;
+    turn = await pickCard(page, id);
+    if (turn.over) break;
     await page.locator('[data-key="send-orders"]').waitFor();
     await page.locator('[data-key="send-orders"]').click();
-    for (let i = 0; i < 100 && (await isOpen(page, id, t.w.id)); i++) await page.waitForTimeout(100);
-    assert.ok(!(await isOpen(page, id, t.w.id)), 'the window locked once the orders were sent');
+    for (let i = 0; i < 100 && (await isOpen(page, id, turn.w.id)); i++) await page.waitForTimeout(100);
+    assert.ok(!(await isOpen(page, id, turn.w.id)), 'the window locked once the orders were sent');
   }
   const g = await game(page, id);
   assert.ok(g.view.round >= 4, `several rounds played (round ${g.view.round})`);
@@ -266,4 +268,85 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   assert.deepEqual(leaks, []);
   assert.deepEqual(page.problems, []);
   await P.context.close();
+});
+
+// The other player, over REST: picks the first card it may, and sends its
+// action orders (the ready part, or {} whole where the server has no ready
+// part) once released.
+function restSeat(base, who) {
+  const call = client(base);
+  let release = false;
+  let stop = false;
+  const loop = (async () => {
+    while (!stop) {
+      const g = (await call('GET', `/api/v1/games/${who.game}`, { token: who.token, check: false })).body;
+      const w = g && g.status === 'running' && g.windows.find((x) => x.seats.includes(g.you));
+      if (w && w.mode === 'open') {
+        const legal = (await call('GET', `/api/v1/games/${who.game}/legal`, { token: who.token, check: false })).body;
+        const choice = legal.windows[0] && legal.windows[0].choices[0];
+        if (choice) await call('POST', `/api/v1/games/${who.game}/plays`, { token: who.token, body: { window: w.id, ...choice }, headers: { 'Idempotency-Key': `${w.id}-${who.name}` }, check: false });
+      } else if (w && release && !(g.view.my_orders[w.id] || {}).ready && !w.submitted.includes(g.you)) {
+        const r = await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}/parts/ready`, { token: who.token, body: true, check: false });
+        if (r.status === 422) await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}`, { token: who.token, body: {}, check: false });
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  })();
+  return {
+    release: () => (release = true),
+    hold: () => (release = false),
+    stop: async () => {
+      stop = true;
+      await loop;
+    },
+  };
+}
+
+test('composed orders survive a reload until they are sent', { skip, timeout: 120000 }, async () => {
+  const P = await openPage(chrome.browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  const page = P.page;
+  await signUpGuest(page, server, 'Rhea-council');
+  const token = await page.evaluate(() => localStorage.getItem('conclave.token'));
+  const call = client(server.url);
+  const other = await newPlayer(call, { guest: true, prefix: 'cn' });
+  const id = await newGame(call, 'council', [{ token }, other], { bots: ['basic'] });
+  const B = restSeat(server.url, { ...other, game: id });
+  try {
+    await page.goto(pageUrl(server, `/game/${id}`));
+    await waitLive(page);
+    const turn = await pickCard(page, id);
+    const w = turn.w.id;
+    const home = turn.g.view.galaxy.sectors.find((s) => s.home === turn.g.you);
+    await page.locator('[data-key="send-orders"]').waitFor();
+    // Phone size: the map's buttons are enough to move around it.
+    await page.locator('[data-key="zoom-out"]').click();
+    await page.locator('[data-key="pan-left"]').click();
+    await page.locator('[data-key="zoom-reset"]').click();
+    await selectSector(page, [home.q, home.r]);
+    await page.locator('[data-key="act-produce"]').click();
+    await page.locator('[data-key="pr-trooper"]').fill('2');
+    await page.locator('[data-key="draft-add"]').click();
+    await page.locator('.cn-part', { hasText: /^Produce 2 troopers at / }).waitFor();
+    await shot(page, 'council-phone-parts');
+    await page.reload();
+    await waitLive(page);
+    const part = page.locator('.cn-part', { hasText: /^Produce 2 troopers at / });
+    await part.waitFor();
+    assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
+    assert.ok(await isOpen(page, id, w), 'the window still waits for the other player');
+    await page.locator('[data-key="send-orders"]').click();
+    B.release();
+    for (let i = 0; i < 100 && (await isOpen(page, id, w)); i++) await page.waitForTimeout(100);
+    assert.ok(!(await isOpen(page, id, w)), 'the window locked');
+    const log = (await rest(page, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries;
+    const mine = log.find((e) => e.entry.type === 'your_order' && e.entry.window === w);
+    assert.ok(mine, 'my order was revealed to me');
+    const parts = Object.entries(mine.entry.order).filter(([k]) => k !== 'ready');
+    assert.equal(parts.length, 1);
+    assert.deepEqual(parts[0][1], [{ type: 'produce', sector: [home.q, home.r], units: { trooper: 2 } }]);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await B.stop();
+    await P.context.close();
+  }
 });
