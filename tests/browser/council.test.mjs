@@ -327,10 +327,17 @@ test('composed orders survive a reload until they are sent', { skip, timeout: 12
     await page.locator('[data-key="pr-trooper"]').fill('2');
     await page.locator('[data-key="draft-add"]').click();
     await page.locator('.cn-part', { hasText: /^Produce 2 troopers at / }).waitFor();
+    // Edit the part: the composer opens with it, and the same key is replaced.
+    await page.locator('.cn-part button', { hasText: 'Edit' }).click();
+    assert.equal(await page.locator('[data-key="pr-trooper"]').inputValue(), '2');
+    await page.locator('[data-key="pr-trooper"]').fill('4');
+    await page.locator('[data-key="draft-add"]').click();
+    await page.locator('.cn-part', { hasText: /^Produce 4 troopers at / }).waitFor();
+    assert.equal(await page.locator('.cn-part').count(), 1);
     await shot(page, 'council-phone-parts');
     await page.reload();
     await waitLive(page);
-    const part = page.locator('.cn-part', { hasText: /^Produce 2 troopers at / });
+    const part = page.locator('.cn-part', { hasText: /^Produce 4 troopers at / });
     await part.waitFor();
     assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
     assert.ok(await isOpen(page, id, w), 'the window still waits for the other player');
@@ -343,7 +350,7 @@ test('composed orders survive a reload until they are sent', { skip, timeout: 12
     assert.ok(mine, 'my order was revealed to me');
     const parts = Object.entries(mine.entry.order).filter(([k]) => k !== 'ready');
     assert.equal(parts.length, 1);
-    assert.deepEqual(parts[0][1], [{ type: 'produce', sector: [home.q, home.r], units: { trooper: 2 } }]);
+    assert.deepEqual(parts[0][1], [{ type: 'produce', sector: [home.q, home.r], units: { trooper: 4 } }]);
     assert.deepEqual(page.problems, []);
   } finally {
     await B.stop();
