@@ -4,8 +4,9 @@
 // (PUT .../orders/{window}/parts/{key}), so a reload keeps it. Parts:
 // "card" (use the strategy card), "fNN" (the fleet in sector NN: move,
 // then hold, land or a conditional "inspect; if ... then ... otherwise
-// ..."), "pNN" (production at sector NN), "xNN" (paid exploration of
-// sector NN); they resolve in that order (keys sorted as text). "Send
+// ..."), "pNN" (production at sector NN), "sNN" (a long-range scan of
+// sector NN), "xNN" (paid exploration of sector NN); they resolve in that
+// order (keys sorted as text). "Send
 // orders" sets the reserved part "ready" to true; "Edit" deletes it.
 //
 // createComposer(c) -> {state, panel(m, ctx), onMapSelect(hex, ctx)}.
@@ -132,8 +133,19 @@ export function createComposer(c) {
     return false;
   }
 
+  // Troopers a fleet may lift here: those in space, and those on your
+  // planets beyond one each, up to the carriers' and dreadnoughts' room.
+  function liftable(x, you) {
+    const f = myFleet(x, you) || {};
+    const ground = (x.planets || []).reduce((n, p) => n + (p.owner === you && p.troops > 1 ? p.troops - 1 : 0), 0);
+    const room = (f.carrier || 0) * 4 + (f.dreadnought || 0);
+    return Math.min(room, (f.trooper || 0) + ground);
+  }
+
   function startMove(x, you) {
     const units = { ...myFleet(x, you) };
+    const lift = liftable(x, you);
+    if (lift) units.trooper = lift;
     state.draft = { kind: 'move', from: [x.q, x.r], to: null, units, arrive: 'cond', cond: 'hostile', then: 'retreat', otherwise: 'land_all' };
   }
 
@@ -156,7 +168,10 @@ export function createComposer(c) {
   function moveEditor(w, ctx) {
     const d = state.draft;
     const g = ctx.galaxy;
-    const have = myFleet(sectorAt(g, d.from), ctx.you) || {};
+    const here = sectorAt(g, d.from);
+    const have = { ...(myFleet(here, ctx.you) || {}) };
+    const lift = liftable(here, ctx.you);
+    if (lift > (have.trooper || 0)) have.trooper = lift;
     const reach = (g.sectors || []).filter((s) => !sameHex([s.q, s.r], d.from) && hexDistance([s.q, s.r], d.from) <= 2);
     const dests = { '': { text: 'choose on the map or here…' } };
     for (const s of reach) dests[`${s.q},${s.r}`] = { text: hexLabel(g, [s.q, s.r]) + (s.explored ? '' : ' (unexplored)') };
@@ -173,7 +188,7 @@ export function createComposer(c) {
           numberField(`${humanize(k)}s (of ${have[k]})`, d.units[k] || 0, (n) => {
             d.units[k] = n;
             rerender();
-          }, `mv-${k}`, have[k] + (k === 'trooper' ? 20 : 0)),
+          }, `mv-${k}`, have[k]),
         ),
       ),
       h(
@@ -276,6 +291,16 @@ export function createComposer(c) {
           onclick: () => putPart(w, `x${pad2(idx)}`, [{ type: 'explore', sector: [x.q, x.r] }], 'Exploration added'),
         }, `Pay to explore (${g.explore_cost} trade good${g.explore_cost === 1 ? '' : 's'} or more)`),
       );
+    const me = ctx.me;
+    const near = (n) => (g.sectors || []).some((s) => s.explored && hexDistance([s.q, s.r], [x.q, x.r]) <= n);
+    const hiddenHere = x.explored && (x.marker === 'hidden' || (x.planets || []).some((p) => p.marker === 'hidden'));
+    if (me && me.techs.includes('deep_scanners') && ((!x.explored && near(2)) || hiddenHere)) {
+      const step = { type: 'scan', sector: [x.q, x.r] };
+      if (x.explored && x.marker !== 'hidden') step.planet = x.planets.find((p) => p.marker === 'hidden').key;
+      acts.push(
+        h('button.button', { type: 'button', 'data-key': 'act-scan', disabled: state.busy, onclick: () => putPart(w, `s${pad2(idx)}`, [step], 'Scan added') }, x.explored ? 'Scan the hidden marker (free, once a round)' : 'Scan this sector (free, once a round)'),
+      );
+    }
     if (!acts.length) return h('p.muted', `Nothing of yours to order at ${hexLabel(g, [x.q, x.r])}.`);
     return h('div.cn-acts', { role: 'group', 'aria-label': `Orders at ${hexLabel(g, [x.q, x.r])}` }, acts);
   }

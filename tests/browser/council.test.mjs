@@ -189,6 +189,7 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   await page.locator('[data-key="act-move"]').click();
   await selectSector(page, target);
   assert.equal(await page.locator('[data-key="mv-arrive"]').inputValue(), 'cond');
+  assert.equal(await page.locator('[data-key="mv-trooper"]').inputValue(), '3', 'the troopers home can spare board');
   await page.locator('[data-key="mv-cond"]').selectOption('hostile');
   await page.locator('[data-key="mv-then"]').selectOption('retreat');
   await page.locator('[data-key="mv-else"]').selectOption('land_all');
