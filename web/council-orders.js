@@ -22,7 +22,7 @@ const LANDINGS = {
   land_all: { text: 'land all troopers on every planet', steps: () => [{ type: 'land', planet: 'all', troops: 'all' }] },
   land_influence: { text: 'land all troopers on the planet with the highest influence', steps: () => [{ type: 'land', planet: 'highest_influence', troops: 'all' }] },
   land_resources: { text: 'land all troopers on the planet with the most resources', steps: () => [{ type: 'land', planet: 'highest_resources', troops: 'all' }] },
-  cond: { text: 'inspect the marker, then decide (if … then … otherwise …)', steps: null },
+  cond: { text: 'inspect the marker, then decide', steps: null },
 };
 const CONDS = {
   hostile: { text: 'the marker is hostile', cond: { type: 'marker_is', is: 'hostile' } },

@@ -102,7 +102,7 @@ export function councilRenderer(c) {
     const rows = [];
     if (!x.explored) rows.push(h('p', 'Unexplored: no one knows what lies here. Ships that move in explore it for free; you may also pay trade goods to explore it when it borders explored space.'));
     else {
-      rows.push(h('p', [x.kind === 'capital' ? 'The capital. ' : '', x.home !== null && x.home !== undefined ? `Home of ${x.home === m.you ? 'you' : names.seat(x.home)}. ` : '', `Explored in round ${x.explored_round}.`, x.type && x.type !== 'planets' ? ` ${humanize(x.type)}.` : '']));
+      rows.push(h('p', [x.kind === 'capital' ? 'The capital. ' : '', x.home !== null && x.home !== undefined ? (x.home === m.you ? 'Your home. ' : `Home of ${names.seat(x.home)}. `) : '', `Explored in round ${x.explored_round}.`, x.type && x.type !== 'planets' ? ` ${humanize(x.type)}.` : '']));
       if (x.marker) rows.push(h('p', 'System marker: ', markerText(x.marker)));
       if ((x.planets || []).length)
         rows.push(
