@@ -8,8 +8,9 @@
 // "Send orders" (the "ready" part, put last). Every WebSocket frame the
 // page received is replayed into the views it saw, which must never hold
 // another seat's hidden facts: no unexplored sector's contents and no
-// marker the player neither inspected nor saw turned face up. Screenshots
-// at desktop and phone size go to tests/out/screenshots/.
+// marker the player neither inspected nor saw turned face up; the same for
+// a signed-out spectator's page, which has no composer and sees no units.
+// Screenshots at desktop and phone size go to tests/out/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyPatch } from '../../web/jsonpatch.js';
@@ -170,6 +171,12 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   await page.locator('.cn-map-svg [data-hex]').first().waitFor();
   await waitLive(page);
 
+  // A signed-out spectator watches from the start.
+  const S = await openPage(chrome.browser);
+  const spy = S.page;
+  await spy.goto(pageUrl(server, `/game/${id}`));
+  await spy.locator('.cn-map-svg [data-hex]').first().waitFor();
+
   const g0 = await game(page, id);
   const home = g0.view.galaxy.sectors.find((s) => s.home === g0.you);
   const homeHex = [home.q, home.r];
@@ -268,6 +275,21 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   const leaks = seen.flatMap((s) => hiddenFactLeaks(s.view, known).map((b) => `v${s.version}: ${b}`));
   assert.deepEqual(leaks, []);
   assert.deepEqual(page.problems, []);
+
+  // The spectator's table has no composer and its views no hidden facts
+  // (markers only where they were turned face up for everyone).
+  await spy.locator('.cn-head', { hasText: `Round ${g.view.round}` }).waitFor();
+  assert.equal(await spy.locator('.cn-orders').count(), 0);
+  const publicLog = (await spy.evaluate(async (u) => (await fetch(u)).json(), `/api/v1/games/${id}/log?after=0`)).entries;
+  assert.ok(publicLog.every((e) => e.seat === null), 'no private entries for a spectator');
+  const spyBases = spy.rest.filter((r) => new URL(r.url).pathname === `/api/v1/games/${id}` && r.status === 200).map((r) => JSON.parse(r.body));
+  const spied = replayFrames(spy.framesIn, spyBases);
+  assert.ok(spied.seen.length > 5, `spectator views replayed (${spied.seen.length})`);
+  const spyLeaks = spied.seen.flatMap((s) => hiddenFactLeaks(s.view, knownMarkers(publicLog)).map((b) => `v${s.version}: ${b}`));
+  assert.deepEqual(spyLeaks, []);
+  for (const s of spied.seen) for (const x of s.view.galaxy.sectors) assert.ok(!x.fleets, 'spectators see no units');
+  assert.deepEqual(spy.problems, []);
+  await S.context.close();
   await P.context.close();
 });
 
