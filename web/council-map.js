@@ -223,7 +223,14 @@ export function createMap({ onSelect }) {
       apply();
       // A narrow screen starts zoomed in on the seat's home.
       const mine = sectors.find((x) => x.home === o.you);
-      if (mine && svg.clientWidth && svg.clientWidth < 500) zoom(0.55, ...hexCenter(mine.q, mine.r));
+      if (mine && window.innerWidth < 640) {
+        const [hx, hy] = hexCenter(mine.q, mine.r);
+        const w = home[2] * 0.6;
+        const ht = home[3] * 0.6;
+        const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+        vb = [clamp(hx - w / 2, home[0], home[0] + home[2] - w), clamp(hy - ht / 2, home[1], home[1] + home[3] - ht), w, ht];
+        apply();
+      }
     }
     const focused = document.activeElement && svg.contains(document.activeElement) ? document.activeElement.getAttribute('data-hex') : null;
     while (layer.firstChild) layer.removeChild(layer.firstChild);

@@ -342,9 +342,14 @@ test('composed orders survive a reload until they are sent', { skip, timeout: 12
     const home = turn.g.view.galaxy.sectors.find((s) => s.home === turn.g.you);
     await page.locator('[data-key="send-orders"]').waitFor();
     // Phone size: the map's buttons are enough to move around it.
+    const box = () => page.locator('.cn-map-svg').getAttribute('viewBox');
+    const start = await box();
     await page.locator('[data-key="zoom-out"]').click();
+    assert.notEqual(await box(), start);
+    await page.locator('[data-key="zoom-in"]').click();
     await page.locator('[data-key="pan-left"]').click();
-    await page.locator('[data-key="zoom-reset"]').click();
+    await page.locator('[data-key="pan-right"]').click();
+    assert.equal(await box(), start, 'the buttons zoom and pan, and back');
     await selectSector(page, [home.q, home.r]);
     await page.locator('[data-key="act-produce"]').click();
     await page.locator('[data-key="pr-trooper"]').fill('2');
