@@ -2,8 +2,9 @@
 // phase, strategy picks, who has sent orders), the galaxy map from the
 // seat's view (council-map.js) with a panel for the selected system, the
 // strategy pick (an open window: POST /plays {"card"}), the order composer
-// (council-orders.js), the players' public facts (VP, trade goods, command
-// pools, hand counts, planets, technologies), the objectives, your hand,
+// (council-orders.js), the players' public facts (VP, trade goods, the
+// resources and influence of their planets, command pools, hand counts,
+// planets, technologies), the objectives, your hand,
 // the log in plain words (council-text.js) and a short "how to play".
 
 import { h, render, toast } from './ui.js';
@@ -133,6 +134,16 @@ export function councilRenderer(c) {
   function playersPanel(m, vw, names) {
     const open = m.windows[0];
     const sent = (open && open.mode === 'sealed' && open.submitted) || [];
+    // Resources and influence of the planets each player holds (planet
+    // control in explored sectors is public).
+    const worth = {};
+    for (const x of (vw.galaxy && vw.galaxy.sectors) || [])
+      for (const p of x.planets || [])
+        if (p.owner !== null && p.owner !== undefined) {
+          const w = (worth[p.owner] = worth[p.owner] || { r: 0, i: 0 });
+          w.r += p.resources;
+          w.i += p.influence;
+        }
     return h(
       'section.panel.cn-players',
       { 'aria-labelledby': 'cn-players-h' },
@@ -146,7 +157,7 @@ export function councilRenderer(c) {
             'thead',
             h(
               'tr',
-              ['Player', 'Card', 'VP', 'Trade goods', 'Tactic / fleet / strategy', 'Cards', 'Planets', 'Technologies'].map((t) => h('th', { scope: 'col' }, t)),
+              ['Player', 'Card', 'VP', 'Trade goods', 'Resources / influence', 'Tactic / fleet / strategy', 'Cards', 'Planets', 'Technologies'].map((t) => h('th', { scope: 'col' }, t)),
             ),
           ),
           h(
@@ -168,6 +179,7 @@ export function councilRenderer(c) {
                 h('td', p.card ? `${names.card(p.card)}${p.card_used ? ' (used)' : ''}` : '—'),
                 h('td', String(p.vp)),
                 h('td', String(p.trade_goods)),
+                h('td', `${worth[p.seat] ? worth[p.seat].r : 0} / ${worth[p.seat] ? worth[p.seat].i : 0}`),
                 h('td', `${p.tactic} / ${p.fleet} / ${p.strategy}`),
                 h('td', String(p.hand_size)),
                 h('td', String(p.planets)),

@@ -369,6 +369,9 @@ test('composed orders survive a reload until they are sent', { skip, timeout: 12
     await part.waitFor();
     assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
     assert.ok(await isOpen(page, id, w), 'the window still waits for the other player');
+    // The players table adds up the planets each holds.
+    const worth = home.planets.reduce((a, p) => [a[0] + p.resources, a[1] + p.influence], [0, 0]);
+    assert.ok((await page.locator('.cn-table tr.cn-me td').allTextContents()).includes(`${worth[0]} / ${worth[1]}`));
     await page.locator('[data-key="send-orders"]').click();
     B.release();
     for (let i = 0; i < 100 && (await isOpen(page, id, w)); i++) await page.waitForTimeout(100);
