@@ -195,7 +195,8 @@ export function createMap({ onSelect }) {
       const fx = cx + (i - (fleets.length - 1) / 2) * 24;
       const fy = cy + 17;
       g.append(s('rect', { x: fx - 10, y: fy - 8, width: 20, height: 15, rx: 4, class: `cn-fleet cn-fill-s${f.seat}` }));
-      g.append(s('text', { x: fx, y: fy + 4, class: 'cn-fleet-n' }, shipCount(f.units) || 'f'));
+      // Ships, or fighters left on their own ("2f").
+      g.append(s('text', { x: fx, y: fy + 4, class: 'cn-fleet-n' }, shipCount(f.units) || `${f.units.fighter || 0}f`));
     });
     if (o.tokens && o.tokens.has(key)) g.append(s('rect', { x: cx - 32, y: cy - 24, width: 9, height: 9, class: `cn-token cn-fill-s${o.you}` }));
     if (stale) g.append(s('text', { x: cx, y: cy + 38, class: 'cn-seen' }, `seen r${x.seen_round}`));
