@@ -9,7 +9,7 @@
 // across updates so the view box and focus survive a redraw.
 
 import { h } from './ui.js';
-import { SHIPS } from './council-text.js';
+import { SHIPS, unitsText } from './council-text.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIZE = 50;
@@ -48,7 +48,7 @@ export function sectorSummary(x, you, round, names) {
   const planets = x.planets || [];
   if (planets.length) bits.push(`${planets.length} planet${planets.length > 1 ? 's' : ''}`);
   const fleets = x.fleets || [];
-  for (const f of fleets) bits.push(`${f.seat === you ? 'your' : `${names.seat(f.seat)}'s`} fleet of ${shipCount(f.units)} ship${shipCount(f.units) === 1 ? '' : 's'}`);
+  for (const f of fleets) bits.push(`${f.seat === you ? 'your' : `${names.seat(f.seat)}'s`} fleet: ${unitsText(f.units)}`);
   if (x.seen_round !== null && x.seen_round !== undefined && !x.live && x.seen_round < round) bits.push(`last seen in round ${x.seen_round}`);
   return bits.join(', ');
 }

@@ -192,6 +192,9 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   assert.ok(!turn.over);
   await page.locator('[data-key="send-orders"]').waitFor();
   await shot(page, 'council-desktop-action');
+  const label = await page.locator(`.cn-map-svg [data-hex="${homeHex[0]},${homeHex[1]}"]`).getAttribute('aria-label');
+  assert.match(label, /your home.*your fleet: 2 carriers, 1 cruiser and 2 fighters/);
+  assert.match(await page.locator('.cn-map-svg [data-hex]:not([data-hex="0,0"])').first().getAttribute('aria-label'), /^(Unexplored sector|.+ \(-?\d, -?\d\))/);
   await selectSector(page, homeHex, { keyboard: true });
   await page.locator('[data-key="act-move"]').click();
   await selectSector(page, target);
