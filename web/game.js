@@ -13,8 +13,9 @@ import { tickCountdown, seatName } from './gamekit.js';
 import { sprintRenderer } from './sprint.js';
 import { tictactoeRenderer } from './tictactoe.js';
 import { rpsRenderer } from './rps.js';
+import { councilRenderer } from './council.js';
 
-const RENDERERS = { sprint: sprintRenderer, tictactoe: tictactoeRenderer, rps: rpsRenderer };
+const RENDERERS = { sprint: sprintRenderer, tictactoe: tictactoeRenderer, rps: rpsRenderer, council: councilRenderer };
 
 export function gameScreen(main, ctx, id) {
   const c = new GameController(main, ctx, id);

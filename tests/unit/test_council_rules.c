@@ -431,9 +431,29 @@ static void test_explore_and_scan_steps_parse_and_read(void)
     json_decref(part);
 }
 
+/* The action window takes its order in parts (one per fleet or system)
+ * and locks when every seat is ready; the strategy picks are open windows. */
+static void test_action_window_takes_parts(void)
+{
+    cnc_state st;
+    engine_game *g = new_game(3, 7, NULL);
+    engine_window w[2];
+    CHECK_EQ_INT(engine_windows(g, w, 2), 1);
+    CHECK_EQ_INT(w[0].mode, ENGINE_OPEN);
+    CHECK_EQ_INT(w[0].parts, 0);
+    engine_free(g);
+    g = ready_game(7, 2, &st);
+    CHECK_EQ_INT(engine_windows(g, w, 2), 1);
+    CHECK_EQ_INT(w[0].mode, ENGINE_SEALED);
+    CHECK_EQ_INT(w[0].parts, 1);
+    CHECK_EQ_INT(w[0].ready_part, 1); /* it waits for every seat's "ready" */
+    engine_free(g);
+}
+
 int main(void)
 {
     council_test_init();
+    RUN(test_action_window_takes_parts);
     RUN(test_paid_exploration_costs_1_then_2_then_refused);
     RUN(test_ships_entering_unexplored_sector_explore_it_free);
     RUN(test_trigger_landing_on_all_planets_at_resolution);
