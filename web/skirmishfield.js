@@ -27,7 +27,7 @@ export function homeSquares(seat) {
   return out;
 }
 
-const KEYWORD = { flying: 'Flying', first_strike: 'First strike', regeneration: 'Regen', armour: 'Armour' };
+const KEYWORD = { flying: 'Flying', first_strike: 'First strike', regeneration: 'Regen' };
 
 // Short tags for the small card: keywords and how many other abilities.
 function tagsOf(d) {
@@ -35,7 +35,7 @@ function tagsOf(d) {
   let more = 0;
   for (const a of (d && d.abilities) || []) {
     if (KEYWORD[a.kind] && a.timing === 'static') tags.push(a.amount ? `${KEYWORD[a.kind]} ${a.amount}` : KEYWORD[a.kind]);
-    else if (a.kind !== 'strike_mod') more += 1;
+    else if (a.kind !== 'strike_mod' && a.kind !== 'armour') more += 1;
   }
   if (more) tags.push(`✦${more}`);
   return tags;
@@ -72,7 +72,7 @@ export function unitCard(u, d) {
     h(
       'span.sk-tags',
       tagsOf(d).map((t) => h('span.sk-tag', t)),
-      u.armour ? h('span.sk-tag.arm', `🛡${u.armour}`) : null,
+      u.armour ? h('span.sk-tag.arm', `Armour ${u.armour}`) : null,
       u.tokens ? h('span.sk-tag.tok', `◆${u.tokens}`) : null,
       u.poison ? h('span.sk-tag.poison', `☠${u.poison}`) : null,
       u.closed ? h('span.sk-tag.closed', 'closed') : null,

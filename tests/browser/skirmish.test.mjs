@@ -23,22 +23,30 @@ after(() => stopStack({ db, server, chrome }));
 
 const table = (page) => page.getByTestId('sk-table');
 const statusText = (page) => page.getByTestId('sk-status').textContent();
-const over = async (page) => /won|draw|over|aborted/i.test((await statusText(page)) || '');
 
 // Waits until the page has the legal choices of a window that waits on it,
 // or the game is over. Returns the window id, or null when over.
 async function myTurn(page, previous, deadline) {
-  for (;;) {
-    assert.ok(Date.now() < deadline, 'the game did not end in time');
-    if (await over(page)) return null;
+  const found = await page
+    .waitForFunction(
+      (prev) => {
+        const st = document.querySelector('[data-testid="sk-status"]');
+        if (st && /won|draw|over|aborted/i.test(st.textContent)) return 'over';
+        const t = document.querySelector('[data-testid="sk-table"]');
+        const w = t && t.dataset.window;
+        return w && w !== prev && t.dataset.ready === '1' ? w : false;
+      },
+      previous,
+      { timeout: Math.max(1, deadline - Date.now()), polling: 50 },
+    )
+    .then((x) => x.jsonValue())
+    .catch(() => null);
+  if (found === null) {
+    await shot(page, 'skirmish-stuck');
     const t = table(page);
-    if (await t.count()) {
-      const w = await t.getAttribute('data-window');
-      const ready = await t.getAttribute('data-ready');
-      if (w && w !== previous && ready === '1') return w;
-    }
-    await page.waitForTimeout(40);
+    assert.fail(`the game did not end in time: ${await statusText(page)}, window ${await t.getAttribute('data-window')} (ready ${await t.getAttribute('data-ready')}, last ${previous})`);
   }
+  return found === 'over' ? null : found;
 }
 
 // One decision by clicking: in the choice step, select a creature marked as
@@ -67,14 +75,14 @@ async function decide(page, budget) {
   return 'passed';
 }
 
-test('one player against the basic bot: muster, deploy and a whole game by clicking', { skip, timeout: 180000 }, async () => {
+test('one player against the basic bot: muster, deploy and a whole game by clicking', { skip, timeout: 180000 }, async (t) => {
   const { context, page } = await openPage(chrome.browser);
   await signUpGuest(page, server, 'Skirmisher');
   // The lobby form offers Skirmish with its option.
   const form = page.locator('section.create');
   await form.getByLabel('Game', { exact: true }).selectOption({ label: 'Skirmish' });
   await form.getByLabel('Turn limit').waitFor();
-  await createLobby(page, { game: 'Skirmish', seats: 2, options: { 'Turn limit': 8 } });
+  await createLobby(page, { game: 'Skirmish', seats: 2, options: { 'Turn limit': 6 } });
   const level = page.getByLabel('Bot level for seat 2');
   assert.deepEqual(await level.locator('option').allTextContents(), ['Basic', 'Random']);
   await level.selectOption('basic');
@@ -111,8 +119,9 @@ test('one player against the basic bot: muster, deploy and a whole game by click
   await page.locator('.sk-board').waitFor({ timeout: 30000 });
   await page.locator('.sk-sq .sk-unit.seat-c0').first().waitFor();
   assert.equal(await page.locator(`.sk-sq[data-square="${square}"] .sk-name`).textContent(), 'Ember Tyrant');
-  const stats = { declared: 0, passed: 0 };
-  const deadline = Date.now() + 120000;
+  const stats = { declared: 0, passed: 0, eot: 0, untilEnd: null };
+  const started = Date.now();
+  const deadline = started + 120000;
   let w = null;
   let turn = '';
   const budget = { left: 0, moves: 0 };
@@ -123,7 +132,7 @@ test('one player against the basic bot: muster, deploy and a whole game by click
     const now = await statusText(page);
     if (now !== turn) {
       turn = now;
-      Object.assign(budget, { left: 4, moves: 2 });
+      Object.assign(budget, { left: 3, moves: 1 });
     }
     if (!shotTaken && (await page.locator('.sk-sq.can-act').count())) {
       await page.locator('.sk-sq.can-act').first().click();
@@ -132,11 +141,22 @@ test('one player against the basic bot: muster, deploy and a whole game by click
       await page.locator('.sk-sq.can-act').first().click(); // deselect
       shotTaken = true;
     }
+    if (!(await page.locator('.sk-priority', { hasText: 'Skirmisher’s turn' }).count())) {
+      // The bot's turn: pass until its end; the next decision comes in the
+      // next turn.
+      if (stats.untilEnd === now) assert.fail(`a decision left in a turn passed to its end (${now})`);
+      stats.untilEnd = now;
+      stats.eot += 1;
+      await page.getByRole('button', { name: 'Pass until end of turn' }).click();
+      continue;
+    }
     stats[await decide(page, budget)] += 1;
   }
   const end = await statusText(page);
   assert.match(end, /won|draw/i, end);
   assert.ok(stats.declared >= 2 && stats.passed >= 3, JSON.stringify(stats));
+  assert.ok(stats.eot >= 1, JSON.stringify(stats));
+  t.diagnostic(`${end} ${JSON.stringify(stats)}, ${Math.round((Date.now() - started) / 1000)} s of play`);
   assert.ok(shotTaken, 'there was a creature to select');
   const log = await page.locator('.log-list').textContent();
   assert.match(log, /Skirmisher \(you\) musters 7 creatures \(cost 29\)/);
@@ -220,6 +240,7 @@ test('two players and a spectator: the squads stay hidden until both are reveale
   await bob.locator('.sk-sq .sk-unit.seat-c1').first().click();
   await bob.locator('.sk-detail .sk-card').waitFor();
   await shot(bob, 'skirmish-phone');
+  assert.ok(await bob.evaluate(() => document.documentElement.scrollWidth <= 390), 'nothing scrolls sideways on the phone');
   for (const p of [alice, bob, spy]) assert.deepEqual(p.problems, []);
   for (const x of [A, B, S]) await x.context.close();
 });
