@@ -210,6 +210,8 @@ test('two players and a spectator: the squads stay hidden until both are reveale
   // Revealed together: everyone now has both squads.
   await alice.getByRole('button', { name: 'Submit placement' }).waitFor();
   await spy.locator('.sk-sealed', { hasText: 'placing their squads in secret' }).waitFor();
+  await spy.locator('.log-list', { hasText: 'Alba musters 2 creatures (cost 9): Ember Tyrant, Soot Runner.' }).waitFor();
+  assert.ok(leaks(spy.framesIn).length > 0, 'positive control: the frames are searched (the squad shows once revealed)');
 
   // Alice places; her squares reach nobody before Bob has placed.
   const spyFrom = spy.framesIn.length;
