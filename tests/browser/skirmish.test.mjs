@@ -238,9 +238,15 @@ test('two players and a spectator: the squads stay hidden until both are reveale
   assert.equal(await spy.getByTestId('sk-pass').count(), 0, 'a spectator has no pass button');
   await spy.getByTestId('sk-holder').filter({ hasText: /holds priority/ }).waitFor();
   await shot(spy, 'skirmish-spectator');
-  // Bob, on the phone, selects one of his creatures and sees its card.
-  await bob.locator('.sk-sq .sk-unit.seat-c1').first().click();
+  // Bob, on the phone, selects one of his creatures with the keyboard and
+  // sees its card; the focus stays on the square across the redraw.
+  const mine = bob.locator('button.sk-sq:has(.sk-unit.seat-c1)').first();
+  const sq = await mine.getAttribute('data-square');
+  await mine.focus();
+  await bob.keyboard.press('Enter');
   await bob.locator('.sk-detail .sk-card').waitFor();
+  assert.equal(await bob.evaluate(() => document.activeElement && document.activeElement.dataset.square), sq);
+  assert.equal(await bob.locator(`button.sk-sq[data-square="${sq}"]`).getAttribute('aria-pressed'), 'true');
   await shot(bob, 'skirmish-phone');
   assert.ok(await bob.evaluate(() => document.documentElement.scrollWidth <= 390), 'nothing scrolls sideways on the phone');
   for (const p of [alice, bob, spy]) assert.deepEqual(p.problems, []);
