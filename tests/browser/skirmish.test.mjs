@@ -98,6 +98,7 @@ test('one player against the basic bot: muster, deploy and a whole game by click
   const add = (name) => page.getByRole('button', { name: `Add ${name}`, exact: true }).click();
   for (const name of ['Ember Tyrant', 'Pyromancer', 'Flame Dancer', 'Flame Dancer', 'Ember Hound', 'Cinder Knight', 'Blood Cantor']) await add(name);
   await page.getByTestId('sk-cost').filter({ hasText: 'Cost 29 of 30' }).waitFor();
+  await shot(page, 'skirmish-muster');
   assert.ok(await page.getByRole('button', { name: 'Add Flame Dancer', exact: true }).isDisabled(), 'at most two copies');
   await add('Magma Brute');
   await page.getByTestId('sk-cost').filter({ hasText: 'Cost 35 of 30' }).waitFor();
