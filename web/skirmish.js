@@ -111,7 +111,7 @@ export function skirmishRenderer(c) {
       }
       if (u && targets.has(u.id)) {
         cls.push('can-target');
-        label = `${unitSpeech(u, m.view.cards[u.key], m.you, m.seats)}; target of ${unitLabel(m.view, sel)}`;
+        label = `${unitSpeech(u, (m.view.cards || {})[u.key], m.you, m.seats)}; target of ${unitLabel(m.view, sel)}`;
       }
       if (u && u.reserved && (u.reserved.close || u.reserved.move || u.reserved.tokens || u.reserved.life)) cls.push('reserved');
       return { cls: cls.join(' '), disabled: busy || (!u && !moves.has(sq)), onclick: () => clickSquare(m, choices, sq, u), label: label && `${label}`, mark, seats: m.seats, pressed: u ? u.id === sel : undefined };
@@ -122,7 +122,7 @@ export function skirmishRenderer(c) {
     const v = m.view;
     const u = sel !== null ? v.units[sel] : null;
     if (!u) return h('section.panel.sk-detail', { 'aria-labelledby': 'sk-detail-h' }, h('h2#sk-detail-h', 'Creature'), h('p.muted', 'Select a creature on the field to see its card and what it can do.'));
-    const d = v.cards[u.key];
+    const d = (v.cards || {})[u.key] || null;
     const list = forUnit(choices, u.id);
     const kinds = [];
     if (list.some((ch) => ch.action === 'attack')) kinds.push(['attack', 'Attack']);

@@ -85,7 +85,7 @@ export function hintText(m, { holding, choices, step }) {
   if (!holding) {
     const p = v.priority || {};
     if (p.holder === null || p.holder === undefined) return 'Waiting for the game.';
-    return `${seatName(m.seats, p.holder)} holds priority. You get it back when they pass or declare.`;
+    return `${seatName(m.seats, p.holder)} holds priority. The page asks you when you can act or answer.`;
   }
   const n = choices.filter((c) => c.action !== 'pass').length;
   if (step === 'choice') {
