@@ -139,6 +139,10 @@ test('one player against the basic bot: muster, deploy and a whole game by click
       await page.locator('.sk-sq.can-act').first().click();
       await page.locator('.sk-detail h3', { hasText: 'It can now' }).waitFor();
       await shot(page, 'skirmish-desktop');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'skirmish-phone-choices');
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'nothing scrolls sideways at 390 px');
+      await page.setViewportSize({ width: 1280, height: 900 });
       await page.locator('.sk-sq.can-act').first().click(); // deselect
       shotTaken = true;
     }
