@@ -3,7 +3,8 @@
 // patches of {view, windows}), reads the log (GET /log?after=SEQ) and the
 // legal choices (GET /legal) as they change, refreshes the status and
 // result when the game ends, and hands a model to the ruleset's renderer
-// (sprint.js, tictactoe.js, rps.js). Players act through the controller:
+// (sprint.js, tictactoe.js, rps.js, skirmish.js, council.js). Players act
+// through the controller:
 // sealed orders (PUT/DELETE /orders/{window}) and open plays (POST /plays
 // with an Idempotency-Key).
 
@@ -14,8 +15,15 @@ import { sprintRenderer } from './sprint.js';
 import { tictactoeRenderer } from './tictactoe.js';
 import { rpsRenderer } from './rps.js';
 import { councilRenderer } from './council.js';
+import { skirmishRenderer } from './skirmish.js';
 
-const RENDERERS = { sprint: sprintRenderer, tictactoe: tictactoeRenderer, rps: rpsRenderer, council: councilRenderer };
+const RENDERERS = {
+  sprint: sprintRenderer,
+  tictactoe: tictactoeRenderer,
+  rps: rpsRenderer,
+  council: councilRenderer,
+  skirmish: skirmishRenderer,
+};
 
 export function gameScreen(main, ctx, id) {
   const c = new GameController(main, ctx, id);

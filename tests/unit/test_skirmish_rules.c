@@ -537,10 +537,18 @@ static void test_501_3_counterspell_cancels_and_source_pays(void)
 
 /* ------------------------------------------------ muster, deployment -- */
 
+/* Whether the needle is in the seat's view, legal answer or log. The
+ * muster window's legal "catalog" is left out: it is the public card list,
+ * the same for every seat, and names every design; what must not show is
+ * the other seat's choice. */
 static int view_has(const sk_run *r, int seat, const char *needle)
 {
     json_t *v = engine_view(r->g, seat);
     json_t *l = engine_legal(r->g, seat);
+    json_t *w;
+    size_t i;
+    json_array_foreach(json_object_get(l, "windows"), i, w)
+        json_object_del(w, "catalog");
     char *a = json_dumps(v, JSON_COMPACT), *b = json_dumps(l, JSON_COMPACT);
     int has = strstr(a, needle) || strstr(b, needle);
     free(a);
@@ -560,8 +568,25 @@ static void test_muster_and_deployment_are_secret(void)
     CHECK(!view_has(&r, ENGINE_PUBLIC, "ember_tyrant"));
     CHECK(!view_has(&r, ENGINE_PUBLIC, "Tyrant"));
     CHECK(view_has(&r, 0, "ember_tyrant")); /* its own held order */
+    /* The squad builder's catalogue: every design and prebuilt squad. */
+    json_t *l = engine_legal(r.g, 1);
+    json_t *cat = json_object_get(
+        json_array_get(json_object_get(l, "windows"), 0), "catalog");
+    CHECK_EQ_INT((int)json_array_size(json_object_get(cat, "cards")), 64);
+    CHECK_EQ_INT((int)json_array_size(json_object_get(cat, "squads")), 4);
+    json_decref(l);
     REQUIRE(sk_order(&r, 1, "{\"squad\":\"green_tide\"}") == 0);
     CHECK(view_has(&r, 1, "Ember Tyrant")); /* revealed together */
+    /* The view draws every creature it shows from "cards". */
+    json_t *cards = sk_vfield(&r, 1, "cards");
+    CHECK_EQ_INT(
+        json_integer_value(json_array_get(
+            json_object_get(json_object_get(cards, "ember_tyrant"), "strike"),
+            2)),
+        6);
+    CHECK(json_object_get(cards, "thornback_troll") != NULL);
+    CHECK_EQ_INT((int)json_object_size(cards), 2 + 9);
+    json_decref(cards);
     REQUIRE(sk_order(&r, 0, "{\"squares\":[\"e1\",\"a2\"]}") == 0);
     CHECK(!view_has(&r, 1, "\"e1\"") && !view_has(&r, 1, "e1)"));
     CHECK(!view_has(&r, ENGINE_PUBLIC, "\"e1\""));

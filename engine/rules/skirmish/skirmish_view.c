@@ -5,7 +5,10 @@
  * Nothing of a squad is in the state before the muster reveal, and no
  * square before the deployment reveal (the orders are held by the core),
  * so the views cannot show the other squad early. The core adds the
- * priority holder and the stack with its sources and targets.
+ * priority holder and the stack with its sources and targets. The view's
+ * "cards" holds the design of every creature it shows (strike, abilities
+ * and their text, for drawing the cards); the muster window's legal answer
+ * holds the whole public catalogue for building a squad.
  */
 #include <string.h>
 
@@ -47,9 +50,15 @@ json_t *sk_view(const void *state, int seat)
 {
     const sk_state *s = state;
     (void)seat; /* everything in the state is public */
-    json_t *units = json_array(), *squads = json_array();
-    for (int u = 0; u < s->nu; u++)
+    json_t *units = json_array(), *squads = json_array(),
+           *cards = json_object();
+    for (int u = 0; u < s->nu; u++) {
+        const skirmish_design *d = sk_design(s, u);
         json_array_append_new(units, unit_json(s, u));
+        if (!json_object_get(cards, d->key))
+            json_object_set_new(cards, d->key,
+                                skirmish_design_json(sk_cards(), d));
+    }
     for (int k = 0; k < SK_SEATS && s->phase > SK_MUSTER; k++)
         json_array_append_new(
             squads, json_pack("{s:i, s:i, s:i, s:i}", "seat", k, "cost",
@@ -62,6 +71,7 @@ json_t *sk_view(const void *state, int seat)
         "units", units, "squads", squads, "dice", dice_json(s), "field", "cols",
         SKIRMISH_COLS, "rows", SKIRMISH_ROWS);
     json_object_set_new(v, "budget", json_integer(sk_cards()->budget));
+    json_object_set_new(v, "cards", cards);
     if (s->phase == SK_OVER)
         json_object_set_new(v, "result", sk_result(s));
     return v;
@@ -78,11 +88,11 @@ json_t *sk_legal(const void *state, int seat, const char *window)
                 choices, json_pack("{s:s}", "squad", cs->squads[i].key));
         return json_pack(
             "{s:s, s:{s:s, s:[{s:{s:{s:s}}, s:[s]}, {s:{s:{s:s, s:i}}, "
-            "s:[s]}]}, s:o}",
+            "s:[s]}]}, s:o, s:o}",
             "kind", "order", "shape", "type", "object", "oneOf", "properties",
             "squad", "type", "string", "required", "squad", "properties",
             "cards", "type", "array", "maxItems", cs->max_creatures, "required",
-            "cards", "choices", choices);
+            "cards", "choices", choices, "catalog", skirmish_catalog());
     }
     if (s->phase == SK_DEPLOY && strcmp(window, "deploy") == 0 && seat >= 0 &&
         seat < SK_SEATS)
