@@ -7,6 +7,7 @@
 
 #include "server/hub.h"
 #include "server/lobby.h"
+#include "server/lobby_batch.h"
 #include "server/log.h"
 
 #include <poll.h>
@@ -21,6 +22,7 @@ struct listener {
     actors *actors;
     pthread_t thread;
     atomic_int stopping;
+    lobby_batch lobbies; /* the LISTEN thread's */
 };
 
 /* Handle every pending notification: "game_id:version" on conclave_games,
@@ -30,7 +32,7 @@ static void drain(listener *l, PGconn *c)
     PGnotify *n;
     while ((n = PQnotifies(c))) {
         if (strcmp(n->relname, LOBBY_CHANNEL) == 0) {
-            hub_lobby_changed(l->app->hub, n->extra);
+            lobby_batch_add(&l->lobbies, n->extra);
             PQfreemem(n);
             continue;
         }
@@ -39,8 +41,7 @@ static void drain(listener *l, PGconn *c)
             char id[64];
             memcpy(id, n->extra, (size_t)(colon - n->extra));
             id[colon - n->extra] = '\0';
-            actors_remote_version(l->actors, id,
-                                  strtoull(colon + 1, NULL, 10));
+            actors_remote_version(l->actors, id, strtoull(colon + 1, NULL, 10));
         }
         PQfreemem(n);
     }
@@ -52,9 +53,9 @@ static void *listener_main(void *arg)
     int ever_connected = 0;
     while (!atomic_load(&l->stopping)) {
         char err[512];
-        PGconn *c = db_connect(l->app->cfg->database_url,
-                               l->app->cfg->db_connect_timeout, err,
-                               sizeof err);
+        PGconn *c =
+            db_connect(l->app->cfg->database_url,
+                       l->app->cfg->db_connect_timeout, err, sizeof err);
         PGresult *r = c ? PQexecParams(c, "LISTEN conclave_games", 0, NULL,
                                        NULL, NULL, NULL, 0)
                         : NULL;
@@ -81,12 +82,13 @@ static void *listener_main(void *arg)
         ever_connected = 1;
         while (!atomic_load(&l->stopping)) {
             struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
-            int ready = poll(&p, 1, 250);
+            int ready = poll(&p, 1, lobby_batch_wait_ms(&l->lobbies, 250));
             if (ready < 0)
                 continue;
             if (ready > 0 && !PQconsumeInput(c))
                 break;
             drain(l, c);
+            lobby_batch_flush(&l->lobbies);
             if (PQstatus(c) != CONNECTION_OK)
                 break;
         }
@@ -106,6 +108,7 @@ listener *listener_start(app *a, actors *A, char *err, size_t errlen)
     }
     l->app = a;
     l->actors = A;
+    lobby_batch_init(&l->lobbies, a->hub, a->cfg->lobby_feed_ms);
     atomic_init(&l->stopping, 0);
     if (pthread_create(&l->thread, NULL, listener_main, l) != 0) {
         snprintf(err, errlen, "cannot start the listener thread");
