@@ -34,7 +34,7 @@ void api_h_healthz(api_request *req, api_response *res)
 /* The last probe: guarded by ready_lock; `probing` lets one request ask
  * the database while the others answer from the cache. */
 static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
-static double ready_at = -1e9;   /* monotonic seconds of the last probe */
+static double ready_at = -1;     /* monotonic seconds of the last probe */
 static int ready_migration = -1; /* its answer: <0 unreachable */
 static int probing;
 
@@ -52,7 +52,9 @@ static int ready_probe(app *a)
     double now = mono_s();
     pthread_mutex_lock(&ready_lock);
     int cached = ready_migration;
-    int ask = !probing && now - ready_at >= READY_CACHE_SECONDS;
+    /* Before the first answer, every request asks for itself. */
+    int ask = ready_at < 0 ||
+              (!probing && now - ready_at >= READY_CACHE_SECONDS);
     if (ask)
         probing = 1;
     pthread_mutex_unlock(&ready_lock);

@@ -612,12 +612,13 @@ static int refuse_early(actor *a, PGconn *c, const actor_request *rq,
     return 0;
 }
 
-/* Whether rq is a player's order input (a whole order, a part change or a
- * withdrawal): the kind order_cap counts. */
+/* Whether rq is a player's order input (a whole order, a part change, or
+ * a withdrawal: a system input in a window): the kind order_cap counts. */
 static int counts_as_order(const actor_request *rq, int is_bot)
 {
     return !is_bot && rq->window[0] &&
-           (rq->part_op != ORDER_PART_NONE || rq->kind == ENGINE_ORDER);
+           (rq->part_op != ORDER_PART_NONE || rq->kind == ENGINE_ORDER ||
+            rq->kind == ENGINE_SYSTEM);
 }
 
 /* Step 1b: a seat past its order changes in the window. 1 when r is the

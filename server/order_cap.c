@@ -35,7 +35,7 @@ static long stored_count(PGconn *c, const char *game_id, int seat,
     PGresult *r = db_exec(c, PGRES_TUPLES_OK,
                           "SELECT count(*) FROM game_inputs WHERE game_id = "
                           "$1 AND seat = $2::integer AND window_id = $3 AND "
-                          "kind = 'order'",
+                          "kind IN ('order', 'system')",
                           3, p);
     if (!r)
         return -1;
@@ -80,6 +80,7 @@ void order_cap_note(order_cap *oc, int seat, const char *window)
 void order_cap_note_stored(order_cap *oc, const store_input *in, size_t n)
 {
     for (size_t k = 0; k < n; k++)
-        if (in[k].kind == ENGINE_ORDER && in[k].seat >= 0 && in[k].window[0])
+        if ((in[k].kind == ENGINE_ORDER || in[k].kind == ENGINE_SYSTEM) &&
+            in[k].seat >= 0 && in[k].window[0])
             order_cap_note(oc, in[k].seat, in[k].window);
 }

@@ -5,6 +5,7 @@
  * may make at most cfg->order_changes of them in one window; past that the
  * order it holds stands and the next change is refused (SRV_TOO_MANY).
  *
+ * A withdrawal is stored as a system input in the window, and counts.
  * An actor keeps the counts of the (seat, window) pairs it has seen in a
  * small table; a pair it does not hold (after a load, or when the table
  * turned over) is counted once in the store, so the cap holds across
