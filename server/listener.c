@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct listener {
@@ -25,6 +26,19 @@ struct listener {
     lobby_batch lobbies; /* the LISTEN thread's */
 };
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A lobby batch's way to the hub's lobby feed. */
+static void send_lobby(void *hub, const char *id)
+{
+    hub_lobby_changed(hub, id);
+}
+
 /* Handle every pending notification: "game_id:version" on conclave_games,
  * a lobby id on conclave_lobbies (for the hub's lobby feed). */
 static void drain(listener *l, PGconn *c)
@@ -32,7 +46,7 @@ static void drain(listener *l, PGconn *c)
     PGnotify *n;
     while ((n = PQnotifies(c))) {
         if (strcmp(n->relname, LOBBY_CHANNEL) == 0) {
-            lobby_batch_add(&l->lobbies, n->extra);
+            lobby_batch_add(&l->lobbies, n->extra, now_s());
             PQfreemem(n);
             continue;
         }
@@ -82,13 +96,14 @@ static void *listener_main(void *arg)
         ever_connected = 1;
         while (!atomic_load(&l->stopping)) {
             struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
-            int ready = poll(&p, 1, lobby_batch_wait_ms(&l->lobbies, 250));
+            int ready =
+                poll(&p, 1, lobby_batch_wait_ms(&l->lobbies, now_s(), 250));
             if (ready < 0)
                 continue;
             if (ready > 0 && !PQconsumeInput(c))
                 break;
             drain(l, c);
-            lobby_batch_flush(&l->lobbies);
+            lobby_batch_flush(&l->lobbies, now_s());
             if (PQstatus(c) != CONNECTION_OK)
                 break;
         }
@@ -108,7 +123,7 @@ listener *listener_start(app *a, actors *A, char *err, size_t errlen)
     }
     l->app = a;
     l->actors = A;
-    lobby_batch_init(&l->lobbies, a->hub, a->cfg->lobby_feed_ms);
+    lobby_batch_init(&l->lobbies, send_lobby, a->hub, a->cfg->lobby_feed_ms);
     atomic_init(&l->stopping, 0);
     if (pthread_create(&l->thread, NULL, listener_main, l) != 0) {
         snprintf(err, errlen, "cannot start the listener thread");

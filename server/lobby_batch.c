@@ -5,27 +5,20 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void lobby_batch_init(lobby_batch *b, struct hub *h, int interval_ms)
+void lobby_batch_init(lobby_batch *b, lobby_batch_send send, void *ctx,
+                      int interval_ms)
 {
     memset(b, 0, sizeof *b);
-    b->hub = h;
+    b->send = send;
+    b->ctx = ctx;
     b->interval = interval_ms / 1000.0;
 }
 
-void lobby_batch_add(lobby_batch *b, const char *id)
+void lobby_batch_add(lobby_batch *b, const char *id, double now)
 {
-    double now = now_s();
     if (b->interval <= 0 || (b->open_until == 0 && !b->n && !b->reload)) {
-        hub_lobby_changed(b->hub, id);
+        b->send(b->ctx, id);
         if (b->interval > 0)
             b->open_until = now + b->interval;
         return;
@@ -44,9 +37,8 @@ void lobby_batch_add(lobby_batch *b, const char *id)
     snprintf(b->ids[b->n++], sizeof b->ids[0], "%s", id);
 }
 
-void lobby_batch_flush(lobby_batch *b)
+void lobby_batch_flush(lobby_batch *b, double now)
 {
-    double now = now_s();
     if (b->open_until == 0 || now < b->open_until)
         return;
     if (!b->n && !b->reload) {
@@ -54,21 +46,21 @@ void lobby_batch_flush(lobby_batch *b)
         return;
     }
     if (b->reload || b->n > LOBBY_BATCH_EACH) {
-        hub_lobby_changed(b->hub, NULL);
+        b->send(b->ctx, NULL);
     } else {
         for (int i = 0; i < b->n; i++)
-            hub_lobby_changed(b->hub, b->ids[i]);
+            b->send(b->ctx, b->ids[i]);
     }
     b->n = 0;
     b->reload = 0;
     b->open_until = now + b->interval; /* the next batch waits its turn */
 }
 
-int lobby_batch_wait_ms(const lobby_batch *b, int most_ms)
+int lobby_batch_wait_ms(const lobby_batch *b, double now, int most_ms)
 {
     if (b->open_until == 0)
         return most_ms;
-    double left = (b->open_until - now_s()) * 1000.0;
+    double left = (b->open_until - now) * 1000.0;
     if (left < 0)
         return 0;
     return left < most_ms ? (int)left + 1 : most_ms;

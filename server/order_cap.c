@@ -16,7 +16,7 @@ void order_cap_init(order_cap *oc)
         oc->slot[i].seat = -1;
 }
 
-/* The slot of (seat, window), or NULL. */
+/* The index of the slot of (seat, window), or -1. */
 static int find(const order_cap *oc, int seat, const char *window)
 {
     for (int i = 0; i < ORDER_CAP_SLOTS; i++)
