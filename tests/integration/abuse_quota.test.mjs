@@ -173,13 +173,21 @@ test('password checks: 429 past the per-address rate (10 a minute) and past the 
   const made = await call(def, 'POST', '/api/v1/players', { body: { name: n, password: pw }, from: '127.0.0.6' });
   assert.equal(made.status, 201, made.text);
   const codes = [];
+  const t0 = Date.now();
   for (let i = 0; i < 12; i++) {
     const r = await call(def, 'POST', '/api/v1/sessions', { body: { name: n, password: 'wrong password!' }, from: '127.0.0.6' });
     codes.push(r.status);
+    if (r.status === 429) assert.match(r.body.detail, /password checks from your address/);
   }
-  // the sign-up took one of the ten
-  assert.deepEqual(codes, [...Array(9).fill(401), 429, 429, 429], codes.join(' '));
-  assert.equal(abuseLines(def, 'signin_failed').length, 1, 'nine failed sign-ins: one log line');
+  // The sign-up took one of the ten; one more comes back every 6 s (a
+  // slow machine may take that long for nine password hashes).
+  const refills = Math.floor((Date.now() - t0) / 6000);
+  const answered = codes.filter((c) => c === 401).length;
+  assert.ok(answered >= 9 && answered <= 9 + refills, codes.join(' '));
+  assert.deepEqual(codes.slice(0, 9), Array(9).fill(401), codes.join(' '));
+  assert.equal(codes[11], 429, codes.join(' '));
+  const lines = abuseLines(def, 'signin_failed').length; // one per 10 s at most
+  assert.ok(lines >= 1 && lines <= 1 + Math.floor((Date.now() - t0) / 10000), `log lines for ${answered} failed sign-ins: ${lines}`);
   // 24 sign-ins from 24 addresses, 5 ms apart: each address is within its
   // rate, but at most one hash runs at once on `low`
   const p = await call(low, 'POST', '/api/v1/players', { body: { name: n, password: pw }, from: '127.0.0.6' });
