@@ -91,7 +91,7 @@ static void page_policy(const api_request *req, char *out, size_t n)
         if (colon && (!bracket || colon > bracket))
             *colon = '\0';
     }
-    char ws[320] = "ws: wss:";
+    char ws[600] = "ws: wss:";
     if (name[0])
         snprintf(ws, sizeof ws, "ws://%s:%d wss://%s:%d", name, ws_port, name,
                  ws_port);
@@ -152,7 +152,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn,
     if (strncmp(req->path, "/api/", 5) == 0) {
         MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     } else {
-        char policy[512];
+        char policy[800];
         page_policy(req, policy, sizeof policy);
         MHD_add_response_header(r, "Content-Security-Policy", policy);
         MHD_add_response_header(r, "X-Frame-Options", "DENY");
