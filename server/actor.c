@@ -621,13 +621,24 @@ static int counts_as_order(const actor_request *rq, int is_bot)
             rq->kind == ENGINE_SYSTEM);
 }
 
+/* Whether window is one of g's open windows (0 when memory ran out). */
+static int window_open(const engine_game *g, const char *window)
+{
+    engine_window *w;
+    int n = open_windows(g, &w), found = 0;
+    for (int i = 0; i < n && !found; i++)
+        found = strcmp(w[i].id, window) == 0;
+    free(w);
+    return found;
+}
+
 /* Step 1b: a seat past its order changes in the window. 1 when r is the
  * answer. */
 static int refuse_over_cap(actors *A, actor *a, PGconn *c,
                            const actor_request *rq, int is_bot, actor_reply *r)
 {
-    if (!counts_as_order(rq, is_bot))
-        return 0;
+    if (!counts_as_order(rq, is_bot) || !window_open(a->work, rq->window))
+        return 0; /* a window that is not open: the engine refuses it */
     srv_error e = {0};
     if (order_cap_check(&a->ocap, c, a->id, rq->seat, rq->window,
                         A->app->cfg->order_changes, &e) == SRV_OK)
