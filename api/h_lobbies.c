@@ -1,8 +1,8 @@
 /*
  * h_lobbies.c - lobbies: create, list, show, take a seat, leave, add a bot,
- * start the game. Each handler reads the request, calls one function of
- * server/lobby_change.h (which owns the rules, the transactions and the
- * announcements) and writes the answer.
+ * empty a seat (the host), start the game. Each handler reads the request,
+ * calls one function of server/lobby_change.h (which owns the rules, the
+ * transactions and the announcements) and writes the answer.
  */
 #include "api/handlers.h"
 
@@ -10,6 +10,7 @@
 #include "server/lobby_change.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Answer with a lobby (201 with its Location when created), or the
  * failure. */
@@ -123,6 +124,22 @@ void api_h_lobby_leave(api_request *req, api_response *res)
     srv_error e = {0};
     srv_kind k =
         lobby_leave(req->app, req->params[0], req->player_id, &lobby, &e);
+    answer(res, k, &e, lobby, NULL);
+}
+
+void api_h_lobby_seat_clear(api_request *req, api_response *res)
+{
+    char *end = NULL;
+    long long seat = strtoll(req->params[1], &end, 10);
+    if (!end || *end || end == req->params[1]) {
+        api_problem(res, 404, "no such seat; seats are numbered from 0", NULL);
+        return;
+    }
+    const char *bot = req_query(req, "bot");
+    json_t *lobby;
+    srv_error e = {0};
+    srv_kind k = lobby_clear_seat(req->app, req->params[0], req->player_id,
+                                  seat, bot, &lobby, &e);
     answer(res, k, &e, lobby, NULL);
 }
 

@@ -6,8 +6,10 @@
  */
 #include "api/handlers.h"
 
+#include "api/abuse_log.h"
 #include "api/auth.h"
 #include "api/body.h"
+#include "api/signin_limit.h"
 #include "server/players.h"
 #include "server/records.h"
 #include "server/tokens.h"
@@ -22,9 +24,19 @@ void api_h_players_create(api_request *req, api_response *res)
         goto out;
     const char *name = json_string_value(json_object_get(body, "name"));
     const char *password = json_string_value(json_object_get(body, "password"));
+    if (password && api_scrypt_admit(req, res) != 0)
+        goto out;
+    if (api_signup_admit(req, res) != 0) {
+        if (password)
+            api_scrypt_done();
+        goto out;
+    }
     char id[STORE_ID_MAX], token[TOKENS_CHARS + 1];
     srv_error e = {0};
-    if (players_create(req->app->db, name, password, id, token, &e) != SRV_OK)
+    srv_kind k = players_create(req->app->db, name, password, id, token, &e);
+    if (password)
+        api_scrypt_done();
+    if (k != SRV_OK)
         api_problem_srv(res, &e);
     else
         api_json(
@@ -42,12 +54,17 @@ void api_h_sessions_create(api_request *req, api_response *res)
     json_t *body;
     if (body_object(req, res, 0, &body) || body_check(body, fields, NULL, res))
         goto out;
+    if (api_scrypt_admit(req, res) != 0)
+        goto out;
     char token[TOKENS_CHARS + 1];
     srv_error e = {0};
-    if (players_sign_in(req->app->db,
-                        json_string_value(json_object_get(body, "name")),
-                        json_string_value(json_object_get(body, "password")),
-                        token, &e) != SRV_OK)
+    srv_kind k = players_sign_in(
+        req->app->db, json_string_value(json_object_get(body, "name")),
+        json_string_value(json_object_get(body, "password")), token, &e);
+    api_scrypt_done();
+    if (k == SRV_UNAUTHORIZED)
+        api_abuse_note("signin_failed", req->client_ip);
+    if (k != SRV_OK)
         api_problem_srv(res, &e);
     else
         api_json(res, 201, json_pack("{ss}", "token", token));

@@ -1,6 +1,11 @@
 /*
  * h_service.c - service endpoints (health, readiness, metrics, the OpenAPI
  * document) and the static files of the web client.
+ *
+ * /readyz answers from a cached probe: the database is asked at most once
+ * per READY_CACHE_SECONDS, by one request at a time; every other request
+ * in between gets the last answer, so a flood of /readyz is no flood of
+ * database queries. /metrics renders the in-process registry only.
  */
 #include "api/api.h"
 
@@ -9,9 +14,11 @@
 #include "server/migrate.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void api_h_healthz(api_request *req, api_response *res)
@@ -22,16 +29,55 @@ void api_h_healthz(api_request *req, api_response *res)
              json_pack("{ss si}", "status", "ok", "ws_port", ws_port));
 }
 
+#define READY_CACHE_SECONDS 0.25
+
+/* The last probe: guarded by ready_lock; `probing` lets one request ask
+ * the database while the others answer from the cache. */
+static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
+static double ready_at = -1;     /* monotonic seconds of the last probe */
+static int ready_migration = -1; /* its answer: <0 unreachable */
+static int probing;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The database's migration number, probed at most every
+ * READY_CACHE_SECONDS. */
+static int ready_probe(app *a)
+{
+    double now = mono_s();
+    pthread_mutex_lock(&ready_lock);
+    int cached = ready_migration;
+    /* Before the first answer, every request asks for itself. */
+    int ask = ready_at < 0 ||
+              (!probing && now - ready_at >= READY_CACHE_SECONDS);
+    if (ask)
+        probing = 1;
+    pthread_mutex_unlock(&ready_lock);
+    if (!ask)
+        return cached;
+    int current = -1;
+    PGconn *c = db_acquire(a->db, 1000);
+    if (c) {
+        current = migrate_current(c);
+        db_release(a->db, c, current < 0 && db_conn_broken(c));
+    }
+    pthread_mutex_lock(&ready_lock);
+    ready_migration = current;
+    ready_at = mono_s();
+    probing = 0;
+    pthread_mutex_unlock(&ready_lock);
+    return current;
+}
+
 void api_h_readyz(api_request *req, api_response *res)
 {
     app *a = req->app;
-    PGconn *c = db_acquire(a->db, 1000);
-    if (!c) {
-        api_problem(res, 503, "the database is unreachable", NULL);
-        return;
-    }
-    int current = migrate_current(c);
-    db_release(a->db, c, current < 0 && db_conn_broken(c));
+    int current = ready_probe(a);
     if (current < 0) {
         api_problem(res, 503, "the database is unreachable", NULL);
         return;
@@ -40,8 +86,8 @@ void api_h_readyz(api_request *req, api_response *res)
         api_problem(res, 503, "database migrations are not applied", NULL);
         return;
     }
-    api_json(res, 200, json_pack("{ss si}", "status", "ready", "migration",
-                                 current));
+    api_json(res, 200,
+             json_pack("{ss si}", "status", "ready", "migration", current));
 }
 
 void api_h_metrics(api_request *req, api_response *res)

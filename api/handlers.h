@@ -30,6 +30,7 @@ void api_h_lobby_get(api_request *req, api_response *res);
 void api_h_lobby_join(api_request *req, api_response *res);
 void api_h_lobby_leave(api_request *req, api_response *res);
 void api_h_lobby_bot(api_request *req, api_response *res);
+void api_h_lobby_seat_clear(api_request *req, api_response *res);
 void api_h_lobby_start(api_request *req, api_response *res);
 
 /* api/h_games.c */
@@ -65,6 +66,7 @@ void api_h_game_undo_refuse(api_request *req, api_response *res);
     {"GET",    "/api/v1/lobbies/{id}",            api_h_lobby_get,         API_AUTH_OPTIONAL}, \
     {"POST",   "/api/v1/lobbies/{id}/seats",      api_h_lobby_join,        API_AUTH_REQUIRED}, \
     {"DELETE", "/api/v1/lobbies/{id}/seats/me",   api_h_lobby_leave,       API_AUTH_REQUIRED}, \
+    {"DELETE", "/api/v1/lobbies/{id}/seats/{seat}", api_h_lobby_seat_clear, API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/lobbies/{id}/bots",       api_h_lobby_bot,         API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/lobbies/{id}/start",      api_h_lobby_start,       API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}",              api_h_game_get,          API_AUTH_OPTIONAL}, \

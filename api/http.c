@@ -8,8 +8,10 @@
  */
 #include "api/api.h"
 
+#include "api/abuse_log.h"
 #include "api/auth.h"
 #include "api/ratelimit.h"
+#include "server/hub.h"
 #include "server/log.h"
 #include "server/metrics.h"
 
@@ -69,6 +71,38 @@ static void client_ip(struct MHD_Connection *conn, char *out, size_t n)
                   (socklen_t)n);
 }
 
+/* The page's Content-Security-Policy: its own scripts, styles, images and
+ * HTTP API, the WebSocket port of the host it was loaded from, and no
+ * framing by any other page. Written into out (size n). */
+static void page_policy(const api_request *req, char *out, size_t n)
+{
+    const app *a = req->app;
+    int ws_port = a->hub ? hub_port(a->hub) : a->cfg->ws_port;
+    const char *host = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+                                                   MHD_HTTP_HEADER_HOST);
+    char name[256] = "";
+    /* The host without its port; an IPv6 literal keeps its brackets. */
+    if (host && strlen(host) < sizeof name &&
+        strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                     "0123456789.-:[]") == strlen(host)) {
+        snprintf(name, sizeof name, "%s", host);
+        char *colon = strrchr(name, ':');
+        char *bracket = strrchr(name, ']');
+        if (colon && (!bracket || colon > bracket))
+            *colon = '\0';
+    }
+    char ws[600] = "ws: wss:";
+    if (name[0])
+        snprintf(ws, sizeof ws, "ws://%s:%d wss://%s:%d", name, ws_port, name,
+                 ws_port);
+    snprintf(out, n,
+             "default-src 'self'; script-src 'self'; style-src 'self'; "
+             "img-src 'self' data:; connect-src 'self' %s; object-src "
+             "'none'; base-uri 'none'; form-action 'self'; frame-ancestors "
+             "'none'",
+             ws);
+}
+
 /* Turn an api_response into an MHD response and queue it. */
 static enum MHD_Result send_response(struct MHD_Connection *conn,
                                      api_request *req, api_response *res)
@@ -115,8 +149,14 @@ static enum MHD_Result send_response(struct MHD_Connection *conn,
         snprintf(v, sizeof v, "%d", res->retry_after);
         MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, v);
     }
-    if (strncmp(req->path, "/api/", 5) == 0)
+    if (strncmp(req->path, "/api/", 5) == 0) {
         MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    } else {
+        char policy[800];
+        page_policy(req, policy, sizeof policy);
+        MHD_add_response_header(r, "Content-Security-Policy", policy);
+        MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    }
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     int status = res->not_modified ? 304 : res->status;
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)status, r);
@@ -132,6 +172,16 @@ static void response_free(api_response *res)
         close(res->fd);
 }
 
+static void too_large(const api_request *req, api_response *res)
+{
+    char detail[128];
+    snprintf(detail, sizeof detail,
+             "the request body is larger than %zu KiB (%zu bytes), the most "
+             "this route takes",
+             req->body_limit / 1024, req->body_limit);
+    api_problem(res, 413, detail, NULL);
+}
+
 static void dispatch(api_request *req, api_response *res)
 {
     int path_known = 0;
@@ -140,12 +190,7 @@ static void dispatch(api_request *req, api_response *res)
     req->route =
         api_route_match(req->method, req->path, req->params, &path_known);
     if (req->body_too_large) {
-        char detail[128];
-        snprintf(detail, sizeof detail,
-                 "the request body is larger than %zu KiB (%zu bytes), the "
-                 "most this route takes",
-                 req->body_limit / 1024, req->body_limit);
-        api_problem(res, 413, detail, NULL);
+        too_large(req, res);
         return;
     }
     if (!req->route) {
@@ -164,8 +209,11 @@ static void dispatch(api_request *req, api_response *res)
         api_problem(res, 404, "no such resource", NULL);
         return;
     }
-    if (req->route->auth != API_AUTH_NONE && api_authenticate(req, res) != 0)
+    if (req->route->auth != API_AUTH_NONE && api_authenticate(req, res) != 0) {
+        if (res->status == 401)
+            api_abuse_note("auth_failed", req->client_ip);
         return; /* res holds the 401/429/503 */
+    }
     req->route->handler(req, res);
 }
 
@@ -202,8 +250,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         req->body_limit = body_limit(req->method, url);
         const char *len = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (len && strtoull(len, NULL, 10) > req->body_limit)
+        if (len && strtoull(len, NULL, 10) > req->body_limit) {
+            /* Answer now, before a byte of the body is read: MHD then
+             * skips the body and closes the connection after the 413. */
             req->body_too_large = 1;
+            api_response res;
+            response_init(&res);
+            too_large(req, &res);
+            enum MHD_Result ret = send_response(conn, req, &res);
+            req->sent_status = res.status;
+            response_free(&res);
+            return ret;
+        }
         return MHD_YES;
     }
     if (*upload_size) {

@@ -7,6 +7,8 @@
  */
 #include "api/ratelimit.h"
 
+#include "api/abuse_log.h"
+
 #include <math.h>
 #include <microhttpd.h>
 #include <pthread.h>
@@ -24,7 +26,7 @@ typedef struct bucket {
 } bucket;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static bucket table[SETS][WAYS];
+static bucket table[API_BUCKETS_COUNT][SETS][WAYS];
 
 static double now_s(void)
 {
@@ -44,9 +46,10 @@ static uint64_t key_of(const char *kind, const char *value)
 }
 
 /* The bucket for key, refilled to now (lock held). */
-static bucket *find(uint64_t key, double now, double rate, double burst)
+static bucket *find(api_buckets t, uint64_t key, double now, double rate,
+                    double burst)
 {
-    bucket *set = table[key % SETS], *victim = &set[0];
+    bucket *set = table[t][key % SETS], *victim = &set[0];
     for (int i = 0; i < WAYS; i++) {
         if (set[i].key == key) {
             bucket *b = &set[i];
@@ -65,6 +68,20 @@ static bucket *find(uint64_t key, double now, double rate, double burst)
     return victim;
 }
 
+double api_bucket_take(api_buckets t, const char *key, double rate,
+                       double burst)
+{
+    double now = now_s(), wait = 0;
+    pthread_mutex_lock(&lock);
+    bucket *b = find(t, key_of("", key), now, rate, burst);
+    if (b->tokens >= 1.0)
+        b->tokens -= 1.0;
+    else
+        wait = (1.0 - b->tokens) / rate;
+    pthread_mutex_unlock(&lock);
+    return wait;
+}
+
 int api_ratelimit(api_request *req, api_response *res)
 {
     const config *cfg = req->app->cfg;
@@ -74,10 +91,12 @@ int api_ratelimit(api_request *req, api_response *res)
     double now = now_s(), wait = 0;
 
     pthread_mutex_lock(&lock);
-    bucket *b[2] = {find(key_of("ip:", req->client_ip), now, rate, burst),
+    bucket *b[2] = {find(API_BUCKETS_REQUESTS, key_of("ip:", req->client_ip),
+                         now, rate, burst),
                     NULL};
     if (auth) {
-        b[1] = find(key_of("token:", auth), now, rate, burst);
+        b[1] = find(API_BUCKETS_REQUESTS, key_of("token:", auth), now, rate,
+                    burst);
         if (b[1] == b[0]) /* same set slot: cannot happen for distinct keys */
             b[1] = NULL;
     }
@@ -93,6 +112,7 @@ int api_ratelimit(api_request *req, api_response *res)
 
     if (wait == 0)
         return 0;
+    api_abuse_note("request_flood", req->client_ip);
     api_problem(res, 429,
                 "too many requests; wait for the number of seconds in "
                 "Retry-After, then slow down",

@@ -21,7 +21,8 @@
 #
 # Our server runs with its defaults except the abuse limits that a single load
 # generator would trip: CONCLAVE_RATE/CONCLAVE_RATE_BURST (50/s and 200 per token
-# and per address) are raised, and connections come from several loopback
+# and per address) and the account, lobby, game and password quotas of
+# docs/api.md ("Limits and quotas") are raised, and connections come from several loopback
 # addresses (loadgen --spread) so that the per-address connection caps stay as
 # they are.
 set -euo pipefail
@@ -119,6 +120,9 @@ start_conclave() {
     "${PSQL[@]}" "$PG_URL" -c "CREATE DATABASE $SRV_DB"
     DATABASE_URL=$(db_url "$SRV_DB") CONCLAVE_HTTP_PORT=0 CONCLAVE_WS_PORT=0 \
         CONCLAVE_RATE=1000000 CONCLAVE_RATE_BURST=1000000 CONCLAVE_LOG_LEVEL=info \
+        CONCLAVE_SIGNUPS_PER_HOUR=1000000 CONCLAVE_SIGNINS_PER_MINUTE=1000000 \
+        CONCLAVE_SCRYPT_CONCURRENCY=64 CONCLAVE_LOBBIES_PER_PLAYER=1000000 \
+        CONCLAVE_LIVE_GAMES_PER_PLAYER=1000000 CONCLAVE_ASYNC_GAMES_PER_PLAYER=1000000 \
         "$BIN" serve >"$OUT/$name.server.out" 2>"$OUT/$name.server.log" &
     SRV_PID=$!
     local line

@@ -20,7 +20,8 @@
  * that second apply, never for the database.
  *
  * The commit path (apply_input and the steps it calls):
- *  1. refuse_early: a game that is over, a stale If-Match.
+ *  1. refuse_early: a game that is over, a stale If-Match; refuse_over_cap:
+ *     a seat past its order changes in the window (server/order_cap.h).
  *  2. prepare_input: the player's input, or the bot's chosen move (chosen
  *     on a->work).
  *  3. apply_to_work: engine_apply on a->work, no lock, no copy. A refused
@@ -47,6 +48,7 @@
 
 #include "server/log.h"
 #include "server/metrics.h"
+#include "server/order_cap.h"
 
 #include <openssl/rand.h>
 #include <pthread.h>
@@ -91,6 +93,7 @@ typedef struct actor {
     double last_used;
     engine_game *work;      /* the worker's copy (no lock): see the top */
     engine_rng bot_rng;     /* bots' choices; not part of any game state */
+    order_cap ocap;         /* order changes per seat and window (worker) */
     struct actor *next_run; /* run_lock */
     struct actor *next_map; /* map_lock */
 } actor;
@@ -152,6 +155,7 @@ static actor *actor_get(actors *A, const char *id)
             if (RAND_bytes(key, sizeof key) != 1)
                 abort();
             engine_rng_init(&a->bot_rng, key, 0);
+            order_cap_init(&a->ocap);
             a->next_map = A->buckets[h];
             A->buckets[h] = a;
             A->count++;
@@ -484,6 +488,7 @@ static int catch_up(actors *A, actor *a, PGconn *c)
     if (rc == 0) {
         a->version = version;
         note_status(a);
+        order_cap_note_stored(&a->ocap, inputs, n);
     } else {
         forget_game(a);
     }
@@ -605,6 +610,42 @@ static int refuse_early(actor *a, PGconn *c, const actor_request *rq,
         return 1;
     }
     return 0;
+}
+
+/* Whether rq is a player's order input (a whole order, a part change, or
+ * a withdrawal: a system input in a window): the kind order_cap counts. */
+static int counts_as_order(const actor_request *rq, int is_bot)
+{
+    return !is_bot && rq->window[0] &&
+           (rq->part_op != ORDER_PART_NONE || rq->kind == ENGINE_ORDER ||
+            rq->kind == ENGINE_SYSTEM);
+}
+
+/* Whether window is one of g's open windows (0 when memory ran out). */
+static int window_open(const engine_game *g, const char *window)
+{
+    engine_window *w;
+    int n = open_windows(g, &w), found = 0;
+    for (int i = 0; i < n && !found; i++)
+        found = strcmp(w[i].id, window) == 0;
+    free(w);
+    return found;
+}
+
+/* Step 1b: a seat past its order changes in the window. 1 when r is the
+ * answer. */
+static int refuse_over_cap(actors *A, actor *a, PGconn *c,
+                           const actor_request *rq, int is_bot, actor_reply *r)
+{
+    if (!counts_as_order(rq, is_bot) || !window_open(a->work, rq->window))
+        return 0; /* a window that is not open: the engine refuses it */
+    srv_error e = {0};
+    if (order_cap_check(&a->ocap, c, a->id, rq->seat, rq->window,
+                        A->app->cfg->order_changes, &e) == SRV_OK)
+        return 0;
+    reply_set(r, e.kind, e.field[0] ? e.field : NULL, e.detail);
+    r->version = a->version;
+    return 1;
 }
 
 /* An input ready for the engine, and what it owns. */
@@ -860,7 +901,9 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
 {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         prepared p;
-        if (refuse_early(a, c, rq, r) || prepare_input(a, rq, is_bot, &p, r))
+        if (refuse_early(a, c, rq, r) ||
+            refuse_over_cap(A, a, c, rq, is_bot, r) ||
+            prepare_input(a, rq, is_bot, &p, r))
             return;
         engine_receipt receipt;
         engine_error err = {0};
@@ -873,6 +916,8 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
         }
         int clocked = 0;
         rc = commit_work(a, c, rq, &p.in, &clocked);
+        if (rc == STORE_OK && counts_as_order(rq, is_bot))
+            order_cap_note(&a->ocap, rq->seat, rq->window);
         if (rc == STORE_OK)
             after_commit(A, a, c, clocked, &p.in, &receipt, r);
         if (rc == STORE_OK && rq->part_op != ORDER_PART_NONE)

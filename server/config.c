@@ -80,6 +80,33 @@ static const setting settings[] = {
                 "the OpenAPI document served at /api/v1/openapi.yaml"),
     STR_SETTING("log-level", "CONCLAVE_LOG_LEVEL", log_level,
                 "debug, info, warn or error (info)"),
+    INT_SETTING("lobbies-per-player", "CONCLAVE_LOBBIES_PER_PLAYER",
+                lobbies_per_player, 1, 1000000,
+                "open lobbies one account may host (5)"),
+    INT_SETTING("live-games-per-player", "CONCLAVE_LIVE_GAMES_PER_PLAYER",
+                live_games_per_player, 1, 1000000,
+                "running live-clock games one account may start (5)"),
+    INT_SETTING("async-games-per-player", "CONCLAVE_ASYNC_GAMES_PER_PLAYER",
+                async_games_per_player, 1, 1000000,
+                "running async or unclocked games one account may start "
+                "(50)"),
+    INT_SETTING("signups-per-hour", "CONCLAVE_SIGNUPS_PER_HOUR",
+                signups_per_hour, 1, 1000000,
+                "accounts created per client IP per hour (20)"),
+    INT_SETTING("signins-per-minute", "CONCLAVE_SIGNINS_PER_MINUTE",
+                signins_per_minute, 1, 1000000,
+                "password checks per client IP per minute (10)"),
+    INT_SETTING("scrypt-concurrency", "CONCLAVE_SCRYPT_CONCURRENCY",
+                scrypt_concurrency, 1, 256,
+                "password hashes computed at once; more get 429 (2)"),
+    INT_SETTING("order-changes", "CONCLAVE_ORDER_CHANGES", order_changes, 1,
+                1000000,
+                "order inputs (sets, parts, withdrawals) per seat per "
+                "window (100)"),
+    INT_SETTING("lobby-feed-ms", "CONCLAVE_LOBBY_FEED_MS", lobby_feed_ms, 0,
+                60000,
+                "lobby changes within this many ms reach the feed as one "
+                "batch; 0 sends each (500)"),
     INT_SETTING("example-rulesets", "CONCLAVE_EXAMPLE_RULESETS",
                 example_rulesets, 0, 1,
                 "1: also offer the example rulesets (engine/examples), "
@@ -135,6 +162,14 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->ws_per_ip = 10000;
     c->ws_queue = 128;
     c->ws_ping_seconds = 10;
+    c->lobbies_per_player = 5;
+    c->live_games_per_player = 5;
+    c->async_games_per_player = 50;
+    c->signups_per_hour = 20;
+    c->signins_per_minute = 10;
+    c->scrypt_concurrency = 2;
+    c->order_changes = 100;
+    c->lobby_feed_ms = 500;
     snprintf(c->web_root, sizeof c->web_root, "web");
     snprintf(c->sql_dir, sizeof c->sql_dir, "sql");
     snprintf(c->openapi_path, sizeof c->openapi_path, "api/openapi.yaml");

@@ -38,6 +38,25 @@ typedef struct config {
     int example_rulesets;     /* CONCLAVE_EXAMPLE_RULESETS: 1 offers the
                                  example rulesets of engine/examples, for
                                  tests (0) */
+
+    /* Quotas and abuse bounds (docs/api.md, "Limits and quotas"). */
+    int lobbies_per_player;   /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies
+                                 one account hosts (5) */
+    int live_games_per_player; /* CONCLAVE_LIVE_GAMES_PER_PLAYER: running
+                                  live-clock games it starts (5) */
+    int async_games_per_player; /* CONCLAVE_ASYNC_GAMES_PER_PLAYER: running
+                                   async or unclocked games (50) */
+    int signups_per_hour;     /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created
+                                 per client IP per hour (20) */
+    int signins_per_minute;   /* CONCLAVE_SIGNINS_PER_MINUTE: password
+                                 checks per client IP per minute (10) */
+    int scrypt_concurrency;   /* CONCLAVE_SCRYPT_CONCURRENCY: password
+                                 hashes computed at once (2) */
+    int order_changes;        /* CONCLAVE_ORDER_CHANGES: order inputs per
+                                 seat per window (100) */
+    int lobby_feed_ms;        /* CONCLAVE_LOBBY_FEED_MS: lobby changes
+                                 within this many ms reach the feed as one
+                                 batch (500) */
 } config;
 
 /* Defaults, then environment. Returns 0, or -1 with a message in err. */

@@ -7,6 +7,7 @@
 
 #include "server/hub.h"
 #include "server/lobby.h"
+#include "server/lobby_batch.h"
 #include "server/log.h"
 
 #include <poll.h>
@@ -14,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct listener {
@@ -21,7 +23,21 @@ struct listener {
     actors *actors;
     pthread_t thread;
     atomic_int stopping;
+    lobby_batch lobbies; /* the LISTEN thread's */
 };
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A lobby batch's way to the hub's lobby feed. */
+static void send_lobby(void *hub, const char *id)
+{
+    hub_lobby_changed(hub, id);
+}
 
 /* Handle every pending notification: "game_id:version" on conclave_games,
  * a lobby id on conclave_lobbies (for the hub's lobby feed). */
@@ -30,7 +46,7 @@ static void drain(listener *l, PGconn *c)
     PGnotify *n;
     while ((n = PQnotifies(c))) {
         if (strcmp(n->relname, LOBBY_CHANNEL) == 0) {
-            hub_lobby_changed(l->app->hub, n->extra);
+            lobby_batch_add(&l->lobbies, n->extra, now_s());
             PQfreemem(n);
             continue;
         }
@@ -39,8 +55,7 @@ static void drain(listener *l, PGconn *c)
             char id[64];
             memcpy(id, n->extra, (size_t)(colon - n->extra));
             id[colon - n->extra] = '\0';
-            actors_remote_version(l->actors, id,
-                                  strtoull(colon + 1, NULL, 10));
+            actors_remote_version(l->actors, id, strtoull(colon + 1, NULL, 10));
         }
         PQfreemem(n);
     }
@@ -52,9 +67,9 @@ static void *listener_main(void *arg)
     int ever_connected = 0;
     while (!atomic_load(&l->stopping)) {
         char err[512];
-        PGconn *c = db_connect(l->app->cfg->database_url,
-                               l->app->cfg->db_connect_timeout, err,
-                               sizeof err);
+        PGconn *c =
+            db_connect(l->app->cfg->database_url,
+                       l->app->cfg->db_connect_timeout, err, sizeof err);
         PGresult *r = c ? PQexecParams(c, "LISTEN conclave_games", 0, NULL,
                                        NULL, NULL, NULL, 0)
                         : NULL;
@@ -81,12 +96,14 @@ static void *listener_main(void *arg)
         ever_connected = 1;
         while (!atomic_load(&l->stopping)) {
             struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
-            int ready = poll(&p, 1, 250);
+            int ready =
+                poll(&p, 1, lobby_batch_wait_ms(&l->lobbies, now_s(), 250));
             if (ready < 0)
                 continue;
             if (ready > 0 && !PQconsumeInput(c))
                 break;
             drain(l, c);
+            lobby_batch_flush(&l->lobbies, now_s());
             if (PQstatus(c) != CONNECTION_OK)
                 break;
         }
@@ -106,6 +123,7 @@ listener *listener_start(app *a, actors *A, char *err, size_t errlen)
     }
     l->app = a;
     l->actors = A;
+    lobby_batch_init(&l->lobbies, send_lobby, a->hub, a->cfg->lobby_feed_ms);
     atomic_init(&l->stopping, 0);
     if (pthread_create(&l->thread, NULL, listener_main, l) != 0) {
         snprintf(err, errlen, "cannot start the listener thread");

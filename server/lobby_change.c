@@ -54,6 +54,27 @@ static int code_ok(const lobby_row *l, const char *code)
            CRYPTO_memcmp(code, l->code, n) == 0;
 }
 
+/* Lock player_id's row, so that one account's creates and starts queue
+ * behind each other (in every process), then run the count query sql with
+ * params p ($1 = the player). The count, or -1 on a database failure. */
+static long long locked_count(PGconn *c, const char *player_id, const char *sql,
+                              int n, const char *const *p)
+{
+    const char *q[] = {player_id};
+    PGresult *r =
+        db_exec(c, PGRES_TUPLES_OK,
+                "SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE", 1, q);
+    if (!r)
+        return -1;
+    PQclear(r);
+    r = db_exec(c, PGRES_TUPLES_OK, sql, n, p);
+    if (!r)
+        return -1;
+    long long count = PQntuples(r) == 1 ? atoll(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    return count;
+}
+
 /* Bump the version, announce the change, commit. */
 static int finish_change(PGconn *c, const char *id)
 {
@@ -233,10 +254,31 @@ static srv_kind check_spec(const lobby_spec *sp, const json_t *options,
                     field, "%s", e.msg[0] ? e.msg : "invalid options");
 }
 
-/* Insert the lobby and its seats (host in seat 0) and commit. */
-static int insert_lobby(PGconn *c, const char *host_id, const lobby_spec *sp,
-                        const char *options_text, const char *id,
-                        const char *code)
+/* Within the host's quota of open lobbies (the transaction is open)? */
+static srv_kind check_lobby_quota(PGconn *c, const char *host_id, int most,
+                                  srv_error *err)
+{
+    const char *p[] = {host_id};
+    long long n = locked_count(c, host_id,
+                               "SELECT count(*) FROM lobbies WHERE status = "
+                               "'open' AND host_id = $1",
+                               1, p);
+    if (n < 0)
+        return srv_db_failed(err);
+    if (n >= most)
+        return srv_fail(err, SRV_TOO_MANY, NULL,
+                        "you already host %lld open lobbies, the most one "
+                        "account may; start or leave one first",
+                        n);
+    return SRV_OK;
+}
+
+/* Insert the lobby and its seats (host in seat 0) and commit, within the
+ * host's quota of open lobbies. */
+static srv_kind insert_lobby(PGconn *c, const char *host_id,
+                             const lobby_spec *sp, const char *options_text,
+                             const char *id, const char *code, int most,
+                             srv_error *err)
 {
     char seats_s[16], secs[24], dv[24], ds[24];
     snprintf(dv, sizeof dv, "%lld", sp->delay_versions);
@@ -256,23 +298,27 @@ static int insert_lobby(PGconn *c, const char *host_id, const lobby_spec *sp,
                        dv,
                        ds};
     const char *q[] = {id, host_id, seats_s};
-    return exec_cmd(c, "BEGIN", 0, NULL) == 0 &&
-                   exec_cmd(c,
-                            "INSERT INTO lobbies (id, ruleset, options, "
-                            "host_id, private, invite_code, clock_mode, "
-                            "clock_seconds, seat_count, delay_versions, "
-                            "delay_seconds) VALUES ($1, $2, $3::jsonb, $4, "
-                            "$5::boolean, $6, $7, $8::integer, $9::integer, "
-                            "$10::integer, $11::integer)",
-                            11, p) == 0 &&
+    if (exec_cmd(c, "BEGIN", 0, NULL))
+        return srv_db_failed(err);
+    srv_kind k = check_lobby_quota(c, host_id, most, err);
+    if (k != SRV_OK)
+        return k;
+    return exec_cmd(c,
+                    "INSERT INTO lobbies (id, ruleset, options, "
+                    "host_id, private, invite_code, clock_mode, "
+                    "clock_seconds, seat_count, delay_versions, "
+                    "delay_seconds) VALUES ($1, $2, $3::jsonb, $4, "
+                    "$5::boolean, $6, $7, $8::integer, $9::integer, "
+                    "$10::integer, $11::integer)",
+                    11, p) == 0 &&
                    exec_cmd(c,
                             "INSERT INTO lobby_seats (lobby_id, seat, "
                             "player_id) SELECT $1, s, CASE WHEN s = 0 THEN $2 "
                             "END FROM generate_series(0, $3::integer - 1) AS s",
                             3, q) == 0 &&
                    finish_change(c, id) == 0
-               ? 0
-               : -1;
+               ? SRV_OK
+               : srv_db_failed(err);
 }
 
 srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
@@ -296,9 +342,8 @@ srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
     PGconn *c = db_acquire(a->db, DB_WAIT_MS);
     if (!c)
         k = srv_db_failed(err);
-    else if (insert_lobby(c, host_id, spec, text, id, code) != 0)
-        k = srv_db_failed(err);
-    else
+    else if ((k = insert_lobby(c, host_id, spec, text, id, code,
+                               a->cfg->lobbies_per_player, err)) == SRV_OK)
         k = render_for(c, id, host_id, out, err);
     free(text);
     if (c)
@@ -427,6 +472,33 @@ typedef struct bot_arg {
     long long seat;
 } bot_arg;
 
+typedef struct clear_arg {
+    const char *bot; /* a bot level to seat instead, or NULL */
+    long long seat;
+} clear_arg;
+
+/* The bot level named (NULL: the ruleset's default) for l's ruleset. */
+static srv_kind resolve_level(const lobby_row *l, const char *want,
+                              const char **level, srv_error *err)
+{
+    const engine_ruleset *rs = engine_ruleset_find(l->ruleset);
+    int n = 0;
+    const engine_bot_level *lv = rs ? engine_bot_levels(rs, &n) : NULL;
+    *level = want ? want : lv ? lv[0].id : NULL;
+    if (rs && engine_bot_level_known(rs, *level))
+        return SRV_OK;
+    char list[160] = "";
+    for (int i = 0; lv && i < n; i++) {
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s\"%s\"",
+                 i == 0       ? ""
+                 : i + 1 == n ? " or "
+                              : ", ",
+                 lv[i].id);
+    }
+    return srv_fail(err, SRV_INVALID, "level", "level must be %s", list);
+}
+
 static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
                            const void *arg, srv_error *err)
 {
@@ -437,22 +509,10 @@ static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
     srv_kind k = require_open(l, err);
     if (k != SRV_OK)
         return k;
-    const engine_ruleset *rs = engine_ruleset_find(l->ruleset);
-    int n = 0;
-    const engine_bot_level *lv = rs ? engine_bot_levels(rs, &n) : NULL;
-    const char *level = b->level ? b->level : lv ? lv[0].id : NULL;
-    if (!rs || !engine_bot_level_known(rs, level)) {
-        char list[160] = "";
-        for (int i = 0; lv && i < n; i++) {
-            size_t at = strlen(list);
-            snprintf(list + at, sizeof list - at, "%s\"%s\"",
-                     i == 0       ? ""
-                     : i + 1 == n ? " or "
-                                  : ", ",
-                     lv[i].id);
-        }
-        return srv_fail(err, SRV_INVALID, "level", "level must be %s", list);
-    }
+    const char *level = NULL;
+    k = resolve_level(l, b->level, &level, err);
+    if (k != SRV_OK)
+        return k;
     return fill_seat(c, l, b->seat,
                      "UPDATE lobby_seats SET bot = $3 WHERE lobby_id = $1 AND "
                      "seat = $2::integer",
@@ -465,6 +525,52 @@ srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
 {
     bot_arg b = {level, seat};
     return run_change(a, lobby_id, player_id, NULL, do_add_bot, &b, out, err);
+}
+
+static srv_kind do_clear_seat(PGconn *c, const lobby_row *l,
+                              const char *player_id, const void *arg,
+                              srv_error *err)
+{
+    const clear_arg *b = arg;
+    if (strcmp(l->host, player_id) != 0)
+        return srv_fail(err, SRV_FORBIDDEN, NULL,
+                        "only the lobby's host can empty a seat");
+    srv_kind k = require_open(l, err);
+    if (k != SRV_OK)
+        return k;
+    if (b->seat < 0 || b->seat >= l->seats)
+        return srv_fail(err, SRV_INVALID, "seat", "seat must be from 0 to %d",
+                        l->seats - 1);
+    int seat = (int)b->seat;
+    if (strcmp(l->seat_player[seat], l->host) == 0)
+        return srv_fail(err, SRV_CONFLICT, "seat",
+                        "that is your own seat; leaving it closes the lobby "
+                        "(DELETE .../seats/me)");
+    if (seat_free(l, seat))
+        return srv_fail(err, SRV_CONFLICT, "seat", "seat %d is already empty",
+                        seat);
+    const char *level = NULL;
+    if (b->bot && (k = resolve_level(l, b->bot, &level, err)) != SRV_OK)
+        return k;
+    char seat_s[16];
+    snprintf(seat_s, sizeof seat_s, "%d", seat);
+    const char *p[] = {l->id, seat_s, level};
+    if (exec_cmd(c,
+                 "UPDATE lobby_seats SET player_id = NULL, bot = $3 WHERE "
+                 "lobby_id = $1 AND seat = $2::integer",
+                 3, p) ||
+        finish_change(c, l->id))
+        return srv_db_failed(err);
+    return SRV_OK;
+}
+
+srv_kind lobby_clear_seat(app *a, const char *lobby_id, const char *player_id,
+                          long long seat, const char *bot, json_t **out,
+                          srv_error *err)
+{
+    clear_arg b = {bot, seat};
+    return run_change(a, lobby_id, player_id, NULL, do_clear_seat, &b, out,
+                      err);
 }
 
 /* ------------------------------------------------------------- start -- */
@@ -501,6 +607,36 @@ static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
     return SRV_OK;
 }
 
+typedef struct start_arg {
+    store_game *game;
+    int live_most, async_most; /* the host's running games quota */
+} start_arg;
+
+/* Within the host's quota of running games of l's kind (live, or async and
+ * unclocked together)? */
+static srv_kind check_game_quota(PGconn *c, const lobby_row *l,
+                                 const char *host_id, const start_arg *sa,
+                                 srv_error *err)
+{
+    int live = strcmp(l->clock_mode, "live") == 0;
+    const char *p[] = {host_id, live ? "true" : "false"};
+    long long n = locked_count(
+        c, host_id,
+        "SELECT count(*) FROM game_seats s JOIN games g ON g.game_id = "
+        "s.game_id WHERE s.player_id = $1 AND g.status = 'running' AND "
+        "(g.clock_mode = 'live') = $2::boolean",
+        2, p);
+    if (n < 0)
+        return srv_db_failed(err);
+    int most = live ? sa->live_most : sa->async_most;
+    if (n >= most)
+        return srv_fail(err, SRV_TOO_MANY, NULL,
+                        "you already play %lld running %s games, the most "
+                        "one account may start; finish one first",
+                        n, live ? "live" : "async or unclocked");
+    return SRV_OK;
+}
+
 static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
                          const void *arg, srv_error *err)
 {
@@ -516,7 +652,11 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
                             "seat %d is empty; every seat needs a player or "
                             "a bot (POST .../bots) before the start",
                             s);
-    store_game *g = (store_game *)arg;
+    const start_arg *sa = arg;
+    store_game *g = sa->game;
+    k = check_game_quota(c, l, player_id, sa, err);
+    if (k != SRV_OK)
+        return k;
     k = build_game(l, g, err);
     if (k != SRV_OK)
         return k;
@@ -536,8 +676,10 @@ srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
 {
     store_game g;
     memset(&g, 0, sizeof g);
+    start_arg sa = {&g, a->cfg->live_games_per_player,
+                    a->cfg->async_games_per_player};
     srv_kind k =
-        run_change(a, lobby_id, player_id, NULL, do_start, &g, NULL, err);
+        run_change(a, lobby_id, player_id, NULL, do_start, &sa, NULL, err);
     if (k == SRV_OK) {
         snprintf(game_id, STORE_ID_MAX, "%s", g.game_id);
         if (a->actors) /* its bots move; a failure shows at the next read */

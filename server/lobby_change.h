@@ -44,10 +44,11 @@ typedef struct lobby_spec {
     long long delay_seconds;  /* and 0..86400 seconds; 0, 0: live */
 } lobby_spec;
 
-/* Create a lobby hosted by host_id, who takes seat 0. The ruleset, the
- * seat count, the clock (live 5..3600 s, async 60..1209600 s per window,
- * none with 0) and the options (judged by the engine) are checked first:
- * SRV_INVALID naming "ruleset", "seats", "clock.mode", "clock.seconds",
+/* Create a lobby hosted by host_id, who takes seat 0, within the host's
+ * quota of open lobbies (cfg->lobbies_per_player; SRV_TOO_MANY beyond).
+ * The ruleset, the seat count, the clock (live 5..3600 s, async 60..1209600 s
+ * per window, none with 0) and the options (judged by the engine) are checked
+ * first: SRV_INVALID naming "ruleset", "seats", "clock.mode", "clock.seconds",
  * "spectator_delay.versions", "spectator_delay.seconds" or
  * "options.<field>". Fills id[STORE_ID_MAX]. */
 srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
@@ -82,7 +83,20 @@ srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
                        const char *level, long long seat, json_t **out,
                        srv_error *err);
 
-/* The host starts the game of a full open lobby: the game is created and
+/* The host empties seat of an open lobby before the start: the player or
+ * bot in it leaves, and, when bot is not NULL, a bot of that level (as
+ * lobby_add_bot's; "" is refused) takes the seat in the same change.
+ * SRV_NOT_FOUND; SRV_FORBIDDEN (not the host); SRV_INVALID ("seat" out of
+ * range, "level"); SRV_CONFLICT (not open, the host's own seat, already
+ * empty). */
+srv_kind lobby_clear_seat(app *a, const char *lobby_id, const char *player_id,
+                          long long seat, const char *bot, json_t **out,
+                          srv_error *err);
+
+/* The host starts the game of a full open lobby, within the host's quota
+ * of running games it holds a seat in, of the lobby's kind
+ * (cfg->live_games_per_player for a live clock, else
+ * cfg->async_games_per_player; SRV_TOO_MANY beyond): the game is created and
  * the lobby marked started in one transaction, then the game is loaded so
  * its bots move. Fills game_id[STORE_ID_MAX]. SRV_NOT_FOUND;
  * SRV_FORBIDDEN (not the host); SRV_CONFLICT (not open, an empty seat, or

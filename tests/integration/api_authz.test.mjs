@@ -105,6 +105,8 @@ const MATRIX = [
   { route: 'GET /api/v1/lobbies/{id}', setup: privateLobby, req: (l) => ['GET', `/api/v1/lobbies/${l.id}`], expect: [200, 200, 404, 404, 401] },
   { route: 'POST /api/v1/lobbies/{id}/seats', fresh: true, setup: () => privateLobby({ ruleset: 'sprint', seats: 3 }), req: (l) => ['POST', `/api/v1/lobbies/${l.id}/seats`, {}], expect: [409, 409, 404, 401, 401] },
   { route: 'DELETE /api/v1/lobbies/{id}/seats/me', fresh: true, setup: privateLobby, req: (l) => ['DELETE', `/api/v1/lobbies/${l.id}/seats/me`], expect: [200, 200, 404, 401, 401] },
+  // Only the host empties a seat; B sits in seat 1 of the private lobby.
+  { route: 'DELETE /api/v1/lobbies/{id}/seats/{seat}', fresh: true, setup: privateLobby, req: (l) => ['DELETE', `/api/v1/lobbies/${l.id}/seats/1`], expect: [200, 403, 404, 401, 401] },
   { route: 'POST /api/v1/lobbies/{id}/bots', fresh: true, setup: () => privateLobby({ ruleset: 'sprint', seats: 3 }), req: (l) => ['POST', `/api/v1/lobbies/${l.id}/bots`, {}], expect: [200, 403, 404, 401, 401] },
   { route: 'POST /api/v1/lobbies/{id}/start', fresh: true, setup: privateLobby, req: (l) => ['POST', `/api/v1/lobbies/${l.id}/start`], expect: [201, 403, 404, 401, 401] },
   // Games are public to watch; seats see their own view.

@@ -130,6 +130,7 @@ test('a walk through every operation: each success validates against the spec', 
   await call('POST', `/api/v1/lobbies/${lobby.id}/seats`, { token: friend.token, body: { code: lobby.invite_code } });
   await call('DELETE', `/api/v1/lobbies/${lobby.id}/seats/me`, { token: friend.token });
   await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, { token: host.token, body: { level: 'random' } });
+  await call('DELETE', `/api/v1/lobbies/${lobby.id}/seats/1?bot=random`, { token: host.token });
   const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token });
   const id = started.body.game;
   await call('GET', '/api/v1/me', { token: host.token });

@@ -41,8 +41,22 @@ export function dropDatabase(url) {
   }
 }
 
+// The per-account and per-address quotas raised out of the way: the tests
+// make many accounts, lobbies, games and order changes from one address
+// and one account. A test of the quotas themselves passes realQuotas: true
+// to run with the server's own defaults (abuse_quota.test.mjs).
+export const TEST_QUOTAS = {
+  CONCLAVE_LOBBIES_PER_PLAYER: '1000000',
+  CONCLAVE_LIVE_GAMES_PER_PLAYER: '1000000',
+  CONCLAVE_ASYNC_GAMES_PER_PLAYER: '1000000',
+  CONCLAVE_SIGNUPS_PER_HOUR: '1000000',
+  CONCLAVE_SIGNINS_PER_MINUTE: '1000000',
+  CONCLAVE_SCRYPT_CONCURRENCY: '256',
+  CONCLAVE_ORDER_CHANGES: '1000000',
+};
+
 // Start `conclave serve` on free ports. Resolves once it logs "listening".
-export async function startServer({ db, env = {}, args = [] } = {}) {
+export async function startServer({ db, env = {}, args = [], realQuotas = false } = {}) {
   const proc = spawn(BIN, ['serve', ...args], {
     cwd: ROOT,
     env: {
@@ -51,6 +65,7 @@ export async function startServer({ db, env = {}, args = [] } = {}) {
       CONCLAVE_HTTP_PORT: '0',
       CONCLAVE_WS_PORT: '0',
       CONCLAVE_LOG_LEVEL: 'info',
+      ...(realQuotas ? {} : TEST_QUOTAS),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
