@@ -99,6 +99,8 @@ const MATRIX = [
   // Each caller can only ever revoke the token it presents.
   { route: 'DELETE /api/v1/sessions/current', tokens: 'session', req: () => ['DELETE', '/api/v1/sessions/current'], expect: [204, 204, 204, 401, 401] },
   { route: 'GET /api/v1/me', req: () => ['GET', '/api/v1/me'], expect: [200, 200, 200, 401, 401] },
+  // Only one's own record: none of these players has a campaign game to choose for.
+  { route: 'POST /api/v1/me/records/{key}/choice', req: () => ['POST', '/api/v1/me/records/campaign/choice', { condition: 'tycoon' }], expect: [409, 409, 409, 401, 401] },
   { route: 'GET /api/v1/rulesets', req: () => ['GET', '/api/v1/rulesets'], expect: [200, 200, 200, 200, 200] },
   { route: 'POST /api/v1/lobbies', req: () => ['POST', '/api/v1/lobbies', { ruleset: 'tictactoe', seats: 2 }], expect: [201, 201, 201, 401, 401] },
   { route: 'GET /api/v1/lobbies', req: () => ['GET', '/api/v1/lobbies'], expect: [200, 200, 200, 200, 401] },

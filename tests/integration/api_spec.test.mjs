@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, createDatabase, dropDatabase, startServer, http, sleep } from './lib/server.mjs';
+import { ROOT, createDatabase, dropDatabase, startServer, http, sleep, psql } from './lib/server.mjs';
 import { client, spec, SPEC_PATH, newPlayer, newLobby, newGame, NO_LIMITS } from './lib/api.mjs';
 
 const run = promisify(execFile);
@@ -134,6 +134,16 @@ test('a walk through every operation: each success validates against the spec', 
   const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token });
   const id = started.body.game;
   await call('GET', '/api/v1/me', { token: host.token });
+  // A campaign record waiting for a choice (as a game meeting two new
+  // conditions leaves it), written in the form GET /me shows.
+  const noChoice = await call('POST', '/api/v1/me/records/campaign/choice', { token: host.token, body: { condition: 'tycoon' } });
+  assert.equal(noChoice.status, 409, noChoice.text);
+  const rec = { status: 'active', met: ['magnate'], games: [{ conditions_met: ['magnate', 'tycoon'], checked: 'magnate', chips: 70 }], choice: ['magnate', 'tycoon'], next_options: { campaign_conditions_met: ['magnate'] } };
+  const hostId = (await call('GET', '/api/v1/me', { token: host.token })).body.id;
+  psql(db, `INSERT INTO player_records (player_id, ruleset, record) VALUES ('${hostId}', 'sprint', '${JSON.stringify(rec)}'::jsonb)`);
+  const choose = await call('POST', '/api/v1/me/records/campaign/choice', { token: host.token, body: { condition: 'tycoon' } });
+  assert.equal(choose.status, 200, choose.text);
+  assert.deepEqual(choose.body.met, ['tycoon']);
   await call('GET', `/api/v1/games/${id}`, { token: host.token });
   await call('GET', `/api/v1/games/${id}/view`, { token: host.token });
   await call('GET', `/api/v1/games/${id}/legal`, { token: host.token });
