@@ -3,7 +3,7 @@
 // patches of {view, windows}), reads the log (GET /log?after=SEQ) and the
 // legal choices (GET /legal) as they change, refreshes the status and
 // result when the game ends, and hands a model to the ruleset's renderer
-// (sprint.js, tictactoe.js, rps.js). Players act through the controller:
+// (sprint.js, tictactoe.js, rps.js, starbase.js). Players act through the controller:
 // sealed orders (PUT/DELETE /orders/{window}) and open plays (POST /plays
 // with an Idempotency-Key).
 
@@ -13,8 +13,9 @@ import { tickCountdown, seatName } from './gamekit.js';
 import { sprintRenderer } from './sprint.js';
 import { tictactoeRenderer } from './tictactoe.js';
 import { rpsRenderer } from './rps.js';
+import { starbaseRenderer } from './starbase.js';
 
-const RENDERERS = { sprint: sprintRenderer, tictactoe: tictactoeRenderer, rps: rpsRenderer };
+const RENDERERS = { sprint: sprintRenderer, tictactoe: tictactoeRenderer, rps: rpsRenderer, starbase: starbaseRenderer };
 
 export function gameScreen(main, ctx, id) {
   const c = new GameController(main, ctx, id);
