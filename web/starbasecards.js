@@ -105,7 +105,7 @@ export function starbaseCard(m, p, buttons) {
     h(
       'p.sb-stats',
       stat('income', 'INC', b.income),
-      stat('hull', 'HULL', b.hull - b.damage, h('span.sb-dmg', ` / ${b.hull}`)),
+      stat('hull left', 'HULL', Math.max(0, b.hull - b.damage), h('span.sb-of', ` / ${b.hull}`)),
       stat('attack (guns)', 'ATK', b.attack),
     ),
     h('div.sb-hullbar', { role: 'meter', 'aria-label': 'hull left', 'aria-valuemin': 0, 'aria-valuemax': b.hull, 'aria-valuenow': Math.max(0, b.hull - b.damage) }, h('span', { style: { width: `${Math.max(0, (100 * (b.hull - b.damage)) / Math.max(1, b.hull))}%` } })),

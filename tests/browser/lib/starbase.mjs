@@ -44,17 +44,19 @@ export async function handCards(page) {
   );
 }
 
-const PREFER = ['play', 'outer', 'undock', 'activate', 'upgrade', 'warp', 'ability'];
+export const EVERYTHING = ['play', 'outer', 'undock', 'activate', 'upgrade', 'warp', 'ability'];
 
-// One click in window w: in your own management phase up to `budget`
-// actions (a random one of the kinds in PREFER), else the pass / end
-// button. Returns the action clicked.
-export async function clickOne(page, { budget, rng }) {
-  const buttons = await page.locator('.sb-layout button[data-action]:not([disabled])').evaluateAll((els) => els.map((e) => ({ key: e.dataset.key, action: e.dataset.action })));
-  const active = await page.evaluate(() => document.querySelector('.sb-layout').dataset.step);
+// One click: in a management phase, while `budget` lasts, a random one of
+// the buttons whose action is in `prefer`; else the pass / end button.
+// Returns the action clicked.
+export async function clickOne(page, { budget, rng, prefer = EVERYTHING }) {
+  const { buttons, step } = await page.evaluate(() => ({
+    buttons: [...document.querySelectorAll('.sb-layout button[data-action]:not([disabled])')].map((e) => ({ key: e.dataset.key, action: e.dataset.action })),
+    step: document.querySelector('.sb-layout').dataset.step,
+  }));
   let pick = null;
-  if (budget > 0 && active === 'management') {
-    const useful = buttons.filter((b) => PREFER.includes(b.action));
+  if (budget > 0 && step === 'management') {
+    const useful = buttons.filter((b) => prefer.includes(b.action));
     if (useful.length) pick = useful[Math.floor(rng() * useful.length)];
   }
   if (!pick) pick = buttons.find((b) => b.action === 'pass') || buttons.find((b) => b.action === 'discard') || buttons[0];
