@@ -148,7 +148,7 @@ export function regionPanel(t, r) {
     ...r.locations.map((l) => sbCard(m, l, { where: 'location', buttons: (g.byCard.get(l.id) || []).map((ch) => t.button(ch)) })),
     ...r.ships.map((s) => sbCard(m, s, { where: 'region', buttons: (g.byCard.get(s.id) || []).map((ch) => t.button(ch)) })),
   ];
-  const title = r.kind === 'home' ? `${who(m, r.id)}'s home region` : r.name;
+  const title = r.kind !== 'home' ? r.name : r.id === m.you ? 'Your home region' : `${who(m, r.id)}'s home region`;
   const regionText = r.card && (v.cards || {})[r.card.key];
   return h(
     'section.sb-region',

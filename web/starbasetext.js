@@ -25,7 +25,7 @@ export function who(m, s) {
 // "Ann's home", or the outer region's name.
 export function regionName(m, r) {
   const reg = ((m.view && m.view.regions) || []).find((x) => x.id === r);
-  if (r < 4) return `${who(m, r)}'s home`;
+  if (r < 4) return r === m.you ? 'your home region' : `${who(m, r)}'s home`;
   return reg ? reg.name : `region ${r}`;
 }
 

@@ -90,6 +90,7 @@ test('a guest plays Starbase against the basic bot through the page until the ga
       await page.setViewportSize({ width: 1280, height: 900 });
     }
     const a = await clickOne(page, { budget, rng, prefer });
+    if (!a) continue;
     if (a !== 'pass') budget--;
     counts[a] = (counts[a] || 0) + 1;
     last = w;
@@ -204,6 +205,7 @@ test('two players and a spectator: a hand never reaches anyone else', { skip, ti
         budget[seat] = 3;
       }
       const a = await clickOne(page, { budget: budget[seat], rng });
+      if (!a) continue;
       if (a !== 'pass') budget[seat]--;
       last[seat] = w;
       acted = true;
@@ -217,6 +219,7 @@ test('two players and a spectator: a hand never reaches anyone else', { skip, ti
   await note(0, alice);
   await note(1, bob);
   await shot(spy, 'starbase-spectator');
+  await shot(alice, 'starbase-table');
   await shot(bob, 'starbase-phone-player');
 
   // What was held and never shown outside a hand (as its owner saw it) is

@@ -48,7 +48,7 @@ export const EVERYTHING = ['play', 'outer', 'undock', 'activate', 'upgrade', 'wa
 
 // One click: in a management phase, while `budget` lasts, a random one of
 // the buttons whose action is in `prefer`; else the pass / end button.
-// Returns the action clicked.
+// Returns the action clicked, or null when no button is offered any more.
 export async function clickOne(page, { budget, rng, prefer = EVERYTHING }) {
   const { buttons, step } = await page.evaluate(() => ({
     buttons: [...document.querySelectorAll('.sb-layout button[data-action]:not([disabled])')].map((e) => ({ key: e.dataset.key, action: e.dataset.action })),
@@ -60,6 +60,7 @@ export async function clickOne(page, { budget, rng, prefer = EVERYTHING }) {
     if (useful.length) pick = useful[Math.floor(rng() * useful.length)];
   }
   if (!pick) pick = buttons.find((b) => b.action === 'pass') || buttons.find((b) => b.action === 'discard') || buttons[0];
+  if (!pick) return null; // the table moved on (or is redrawing): look again
   await page.locator(`.sb-layout button[data-key="${pick.key}"]`).click();
   return pick.action;
 }
