@@ -135,13 +135,33 @@ export function starbaseRenderer(c) {
       {
         type: 'button',
         class: extra.primary ? 'primary' : null,
-        'data-key': choiceKey(ch),
+        // A pass is keyed by its step, so focus never lands on the next
+        // step's pass by itself.
+        'data-key': ch.action === 'pass' ? `sb-pass-${m.view.step}` : choiceKey(ch),
         'data-action': ch.action,
         disabled: busy,
         onclick: () => send(m, ch),
       },
       choiceLabel(m, ch, names),
     );
+  }
+
+  // Keyboard focus: when the control you used goes away (a card played,
+  // the table redrawn while a play is sent), it comes back to the same
+  // control if it returns, else to the hint (never to a button that would
+  // act on a second Enter).
+  let focusKey = null;
+  function keepFocus(root, draw) {
+    const a = document.activeElement;
+    if (a && root.contains(a) && a.dataset.key) focusKey = a.dataset.key;
+    else if (a && a !== document.body) focusKey = null;
+    draw();
+    if (!focusKey || root.contains(document.activeElement)) return;
+    const el = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) || (busy ? null : root.querySelector('[data-key="sb-hint"]'));
+    if (el) {
+      el.focus({ preventScroll: true });
+      focusKey = el.dataset.key;
+    }
   }
 
   return {
@@ -169,28 +189,26 @@ export function starbaseRenderer(c) {
       const order = [...v.players].sort((a, b) => (a.seat === m.you ? -1 : b.seat === m.you ? 1 : a.seat - b.seat));
       const homes = v.regions.filter((r) => r.kind === 'home');
       const outers = v.regions.filter((r) => r.kind === 'outer');
-      render(
-        root,
+      const table = h(
+        'div.sb-layout',
+        { dataset: { window: g.loaded && m.myWindow ? m.myWindow.id : '', turn: v.turn, step: v.step, active: v.active, version: m.version } },
         h(
-          'div.sb-layout',
-          { dataset: { window: g.loaded && m.myWindow ? m.myWindow.id : '', turn: v.turn, step: v.step, active: v.active, version: m.version } },
+          'div.sb-main',
+          resultPanel(t),
+          topPanel(t),
+          handPanel(t),
           h(
-            'div.sb-main',
-            resultPanel(t),
-            topPanel(t),
-            handPanel(t),
-            h(
-              'section.panel.sb-regions',
-              { 'aria-labelledby': 'sb-regions-h' },
-              h('h2#sb-regions-h', 'Regions'),
-              h('div.sb-region-grid', homes.map((r) => regionPanel(t, r)), outers.map((r) => regionPanel(t, r))),
-              outers.length ? null : h('p.muted', 'No outer region is in play yet: put one into play from your outer region stack.'),
-            ),
-            order.map((p) => playerPanel(t, p)),
+            'section.panel.sb-regions',
+            { 'aria-labelledby': 'sb-regions-h' },
+            h('h2#sb-regions-h', 'Regions'),
+            h('div.sb-region-grid', homes.map((r) => regionPanel(t, r)), outers.map((r) => regionPanel(t, r))),
+            outers.length ? null : h('p.muted', 'No outer region is in play yet: put one into play from your outer region stack.'),
           ),
-          h('div.sb-side', howTo(t), logPanel(lines)),
+          order.map((p) => playerPanel(t, p)),
         ),
+        h('div.sb-side', howTo(t), logPanel(lines)),
       );
+      keepFocus(root, () => render(root, table));
     },
   };
 }

@@ -71,7 +71,7 @@ export function topPanel(t) {
         ),
       ),
     ),
-    h('p.status.sb-hint', { role: 'status', 'aria-live': 'polite', 'data-testid': 'sb-hint', class: mine ? 'sb-yours' : null }, over ? 'The game is over.' : hint(m)),
+    h('p.status.sb-hint', { role: 'status', 'aria-live': 'polite', 'data-testid': 'sb-hint', 'data-key': 'sb-hint', tabindex: '-1', class: mine ? 'sb-yours' : null }, over ? 'The game is over.' : hint(m)),
     mine && !over
       ? h(
           'div.sb-bar',

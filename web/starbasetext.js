@@ -36,6 +36,8 @@ export function nameSeats(text, m) {
 
 export function describe(entry, m) {
   const e = entry.entry || {};
+  if (e.type === 'response_rule')
+    return { seq: entry.seq, kind: 'private', text: e.until === 'never' ? 'You answer for yourself again.' : `You pass automatically until ${e.until === 'my_turn' ? 'your turn' : e.until.replace(/_/g, ' ')}${e.stop_if_targeted ? ', unless you are attacked or targeted' : ''}.` };
   if (typeof e.text === 'string') return { seq: entry.seq, text: nameSeats(e.text, m), kind: entry.seat !== null && entry.seat !== undefined ? 'private' : kindOf(e.type) };
   const t = describeEngineEntry(e, m.seats, m.you);
   return t ? { seq: entry.seq, text: t } : null;
