@@ -104,7 +104,9 @@ export function choiceLabel(m, ch, names) {
       return 'Deactivate';
     case 'ability': {
       const a = abilityOf(design, ch.index);
-      const what = a && a.name ? a.name : 'ability';
+      // A command by its name; another card's ability by what it does
+      // ("Management, 2 ISK: draw 1 card." -> "draw 1 card").
+      const what = a && a.name ? a.name : a && a.text ? `"${a.text.replace(/^[^:]*:\s*/, '').replace(/\.$/, '')}"` : 'ability';
       return ch.target !== undefined ? `Use ${what} on ${targetName(m, a, ch.target, names.byId)}` : `Use ${what}${a && a.cost ? ` (${a.cost} ISK)` : ''}`;
     }
     case 'discard':
