@@ -3,10 +3,9 @@
 // patches of {view, windows}), reads the log (GET /log?after=SEQ) and the
 // legal choices (GET /legal) as they change, refreshes the status and
 // result when the game ends, and hands a model to the ruleset's renderer
-// (sprint.js, tictactoe.js, rps.js, skirmish.js, council.js). Players act
-// through the controller:
-// sealed orders (PUT/DELETE /orders/{window}) and open plays (POST /plays
-// with an Idempotency-Key).
+// (sprint.js, tictactoe.js, rps.js, skirmish.js, starbase.js, council.js).
+// Players act through the controller: sealed orders (PUT/DELETE
+// /orders/{window}) and open plays (POST /plays with an Idempotency-Key).
 
 import { api, ApiError, randomKey } from './api.js';
 import { h, render, toast, announce } from './ui.js';
@@ -16,6 +15,7 @@ import { tictactoeRenderer } from './tictactoe.js';
 import { rpsRenderer } from './rps.js';
 import { councilRenderer } from './council.js';
 import { skirmishRenderer } from './skirmish.js';
+import { starbaseRenderer } from './starbase.js';
 
 const RENDERERS = {
   sprint: sprintRenderer,
@@ -23,6 +23,7 @@ const RENDERERS = {
   rps: rpsRenderer,
   council: councilRenderer,
   skirmish: skirmishRenderer,
+  starbase: starbaseRenderer,
 };
 
 export function gameScreen(main, ctx, id) {

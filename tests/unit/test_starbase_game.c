@@ -96,6 +96,13 @@ static void test_hidden_hands(void)
         CHECKF(text_has(v, "colossus_dreadnought") == (q == 1), "view of %d",
                q);
         CHECK(!text_has(log, "Colossus"));
+        /* the view's design catalogue: the hand's designs for their seat */
+        const json_t *d = json_object_get(json_object_get(v, "cards"),
+                                          "colossus_dreadnought");
+        CHECKF((d && json_string_value(json_object_get(d, "text")) &&
+                json_array_size(json_object_get(d, "commands")) == 2) ==
+                   (q == 1),
+               "catalogue of %d", q);
         if (q != ENGINE_PUBLIC) {
             json_t *players = json_object_get(v, "players");
             CHECK_EQ_INT(json_integer_value(json_object_get(

@@ -5,7 +5,8 @@
  * stack; every region with its controller, ships (active command, power,
  * attack, defence, damage) and locations; the attacks of this turn. A seat
  * sees its own hand; of the others' hands and of every market only the
- * number of cards.
+ * number of cards. A `cards` object gives the full data and text of every
+ * design the view shows (and of no other), for clients to draw cards from.
  */
 #include "engine/rules/starbase/starbase.h"
 
@@ -76,6 +77,14 @@ static json_t *player_json(const sb_state *s, int p)
                   sb_base_hull(s, p), "damage", pl->damage, "attack",
                   sb_base_attack(s, p), "slots", sd->slots, "upgrade_price",
                   sb_cs()->stations[m->station].upgrade_price);
+    if (base && !pl->upgraded) {
+        const starbase_side *b = &sb_cs()->stations[m->station].side[1];
+        json_object_set_new(base, "upgrade_to",
+                            json_pack("{s:s, s:i, s:i, s:i, s:i}", "name",
+                                      b->name, "income", b->income, "hull",
+                                      b->hull, "attack", b->attack, "slots",
+                                      b->slots));
+    }
     return json_pack(
         "{s:i, s:s, s:b, s:i, s:i, s:i, s:i, s:b, s:o, s:o, s:o, s:o, s:o, "
         "s:o}",
@@ -115,6 +124,27 @@ static json_t *region_json(const sb_state *s, int r)
     return j;
 }
 
+/* Every card object ({"id", "key", ...}) in j: its design into cards. */
+static void add_designs(const sb_state *s, const json_t *j, json_t *cards)
+{
+    if (json_is_object(j)) {
+        const json_t *id = json_object_get(j, "id");
+        const char *key = json_string_value(json_object_get(j, "key"));
+        if (key && json_is_integer(id) && json_integer_value(id) >= 0 &&
+            json_integer_value(id) < s->ninst && !json_object_get(cards, key))
+            json_object_set_new(
+                cards, key,
+                starbase_card_json(sb_card(s, (int)json_integer_value(id))));
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)j, k, v) add_designs(s, v, cards);
+    } else if (json_is_array(j)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach((json_t *)j, i, v) add_designs(s, v, cards);
+    }
+}
+
 json_t *sb_view(const sb_state *s, int seat)
 {
     json_t *players = json_array(), *regions = json_array(),
@@ -140,6 +170,11 @@ json_t *sb_view(const sb_state *s, int seat)
             if (s->in[i].owner == seat && s->in[i].zone == SB_Z_HAND)
                 json_array_append_new(hand, card_ref(s, i));
         json_object_set_new(v, "hand", hand);
+    }
+    if (v) {
+        json_t *cards = json_object();
+        add_designs(s, v, cards);
+        json_object_set_new(v, "cards", cards);
     }
     return v;
 }
