@@ -8,6 +8,7 @@
 #include "server/hub.h"
 #include "server/lobby.h"
 #include "server/log.h"
+#include "server/tokens.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -24,11 +25,17 @@ struct listener {
 };
 
 /* Handle every pending notification: "game_id:version" on conclave_games,
- * a lobby id on conclave_lobbies (for the hub's lobby feed). */
+ * a lobby id on conclave_lobbies (for the hub's lobby feed), a revoked
+ * token's hash on conclave_tokens. */
 static void drain(listener *l, PGconn *c)
 {
     PGnotify *n;
     while ((n = PQnotifies(c))) {
+        if (strcmp(n->relname, TOKENS_CHANNEL) == 0) {
+            tokens_revoked_elsewhere(n->extra);
+            PQfreemem(n);
+            continue;
+        }
         if (strcmp(n->relname, LOBBY_CHANNEL) == 0) {
             hub_lobby_changed(l->app->hub, n->extra);
             PQfreemem(n);
@@ -39,8 +46,7 @@ static void drain(listener *l, PGconn *c)
             char id[64];
             memcpy(id, n->extra, (size_t)(colon - n->extra));
             id[colon - n->extra] = '\0';
-            actors_remote_version(l->actors, id,
-                                  strtoull(colon + 1, NULL, 10));
+            actors_remote_version(l->actors, id, strtoull(colon + 1, NULL, 10));
         }
         PQfreemem(n);
     }
@@ -52,9 +58,9 @@ static void *listener_main(void *arg)
     int ever_connected = 0;
     while (!atomic_load(&l->stopping)) {
         char err[512];
-        PGconn *c = db_connect(l->app->cfg->database_url,
-                               l->app->cfg->db_connect_timeout, err,
-                               sizeof err);
+        PGconn *c =
+            db_connect(l->app->cfg->database_url,
+                       l->app->cfg->db_connect_timeout, err, sizeof err);
         PGresult *r = c ? PQexecParams(c, "LISTEN conclave_games", 0, NULL,
                                        NULL, NULL, NULL, 0)
                         : NULL;
@@ -64,6 +70,12 @@ static void *listener_main(void *arg)
                               NULL, 0)
                : NULL;
         ok = ok && PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (ok) {
+            PQclear(r);
+            r = PQexecParams(c, "LISTEN " TOKENS_CHANNEL, 0, NULL, NULL, NULL,
+                             NULL, 0);
+            ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        }
         if (!c || !ok) {
             PQclear(r);
             if (c)
