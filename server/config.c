@@ -74,7 +74,7 @@ static const setting settings[] = {
                 "WebSocket requests (auth, subscribe, unsubscribe, "
                 "subscribe_lobbies) per second per connection (20)"),
     INT_SETTING("ws-rate-burst", "CONCLAVE_WS_RATE_BURST", ws_rate_burst, 1,
-                1000000, "WebSocket request burst per connection (50)"),
+                1000000, "WebSocket request burst per connection (100)"),
     INT_SETTING("ws-ip-rate", "CONCLAVE_WS_IP_RATE", ws_ip_rate, 1, 1000000,
                 "WebSocket requests per second per client IP (200)"),
     INT_SETTING("ws-ip-rate-burst", "CONCLAVE_WS_IP_RATE_BURST",
@@ -155,7 +155,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->ws_per_ip = 10000;
     c->ws_queue = 128;
     c->ws_rate = 20;
-    c->ws_rate_burst = 50;
+    c->ws_rate_burst = 100;
     c->ws_ip_rate = 200;
     c->ws_ip_rate_burst = 1000;
     c->ws_auth_rate = 10;

@@ -31,7 +31,8 @@ typedef struct config {
     int ws_ping_seconds;      /* CONCLAVE_WS_PING: seconds (10) */
     int ws_rate;              /* CONCLAVE_WS_RATE: requests/s per
                                  connection (20) */
-    int ws_rate_burst;        /* CONCLAVE_WS_RATE_BURST (50) */
+    int ws_rate_burst;        /* CONCLAVE_WS_RATE_BURST (100): a client
+                                 may resubscribe to all its games */
     int ws_ip_rate;           /* CONCLAVE_WS_IP_RATE: requests/s per
                                  client IP (200) */
     int ws_ip_rate_burst;     /* CONCLAVE_WS_IP_RATE_BURST (1000) */

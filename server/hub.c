@@ -851,7 +851,7 @@ hub *hub_start(app *a, char *err, size_t errlen)
         cfg->ws_max_message > 0 ? (size_t)cfg->ws_max_message : 16384;
     h->queue_max = cfg->ws_queue > 0 ? cfg->ws_queue : HUB_QUEUE_DEFAULT;
     h->rate = cfg->ws_rate > 0 ? cfg->ws_rate : 20;
-    h->rate_burst = cfg->ws_rate_burst > 0 ? cfg->ws_rate_burst : 50;
+    h->rate_burst = cfg->ws_rate_burst > 0 ? cfg->ws_rate_burst : 100;
     h->ip_rate = cfg->ws_ip_rate > 0 ? cfg->ws_ip_rate : 200;
     h->ip_rate_burst = cfg->ws_ip_rate_burst > 0 ? cfg->ws_ip_rate_burst : 1000;
     h->auth_rate = cfg->ws_auth_rate > 0 ? cfg->ws_auth_rate : 10;
