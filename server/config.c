@@ -88,8 +88,8 @@ static const setting settings[] = {
                 1000000, "WebSocket auth burst per client IP (200)"),
     INT_SETTING("ws-rate-close", "CONCLAVE_WS_RATE_CLOSE", ws_rate_close, 1,
                 1000000,
-                "WebSocket requests refused in a row before the "
-                "connection is closed (100)"),
+                "WebSocket requests refused (less 'ws-rate' a second) "
+                "before the connection is closed (100)"),
     STR_SETTING("allowed-origins", "CONCLAVE_ALLOWED_ORIGINS", allowed_origins,
                 "comma-separated WebSocket origins (the server's own)"),
     STR_SETTING("web-root", "CONCLAVE_WEB_ROOT", web_root,

@@ -40,8 +40,8 @@ typedef struct config {
                                  per client IP (10) */
     int ws_auth_burst;        /* CONCLAVE_WS_AUTH_BURST (200) */
     int ws_rate_close;        /* CONCLAVE_WS_RATE_CLOSE: requests refused
-                                 in a row before the connection is
-                                 closed (100) */
+                                 (draining at ws_rate/s) before the
+                                 connection is closed (100) */
     char allowed_origins[1024]; /* CONCLAVE_ALLOWED_ORIGINS: comma list;
                                    "" = the server's own HTTP origin */
     char web_root[512];       /* CONCLAVE_WEB_ROOT (web) */

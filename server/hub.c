@@ -519,9 +519,9 @@ static const char *rate_refusal(hub *h, hub_conn *c, hub_job_kind kind)
 }
 
 /* lws thread, under no lock. Queue a job for the worker, or answer 429
- * when a rate limit says no (past ws_rate_close refusals in a row the
- * connection is marked to close) or this connection has too many
- * requests in flight. */
+ * when a rate limit says no (past ws_rate_close refusals, less what drains
+ * at ws_rate a second, the connection is marked to close) or this connection
+ * has too many requests in flight. */
 static void submit(hub *h, hub_conn *c, struct lws *wsi, hub_job_kind kind,
                    const char *arg, int64_t version)
 {
@@ -529,13 +529,19 @@ static void submit(hub *h, hub_conn *c, struct lws *wsi, hub_job_kind kind,
     if (limited) {
         metrics_count("conclave_ws_rate_limited_total",
                       "WebSocket requests refused by a rate limit.", 1);
-        if (++c->refused >= (uint32_t)h->rate_close)
+        /* Strikes drain at the connection's rate: a client a little over
+         * it is slowed, one far over it (or for long) is closed. */
+        double now = hub_now();
+        c->strikes -= (now - c->strikes_at) * h->rate;
+        if (c->strikes < 0)
+            c->strikes = 0;
+        c->strikes_at = now;
+        if (++c->strikes >= h->rate_close)
             c->close_due = 1;
         else
             reply_error(h, c, wsi, SRV_TOO_MANY, limited);
         return;
     }
-    c->refused = 0;
     hub_job *j = calloc(1, sizeof *j);
     if (!j) {
         reply_error(h, c, wsi, SRV_UNAVAILABLE, "the server is out of memory");

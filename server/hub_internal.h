@@ -133,7 +133,7 @@ typedef struct hub_conn {
     char token_hash[TOKENS_HASH_HEX];     /* of the token it authed with */
     /* lws thread only: */
     double rate_tokens, rate_at; /* request bucket (ws_rate) */
-    uint32_t refused;            /* requests refused in a row */
+    double strikes, strikes_at;  /* refusals, draining at ws_rate/s */
     uint8_t close_due;           /* 1: close after this message; 2: closing */
     uint8_t in_message;          /* fragments of a message are arriving */
     uint8_t rx_paused;           /* reading stopped until replies drain */
