@@ -261,17 +261,12 @@ void hub_send_error(hub *h, hub_conn *c, srv_kind kind, const char *detail,
         hub_wake(h);
 }
 
-static hub_ip **ip_slot(hub *h, const char *addr);
-
 /* Under hub.lock. */
-static void conn_free(hub *h, hub_conn *c)
+static void conn_free(hub_conn *c)
 {
     hub_ip *ip = c->ip;
-    if (ip && --ip->conns == 0) {
-        hub_ip **slot = ip_slot(h, ip->addr);
-        *slot = ip->next;
-        free(ip);
-    }
+    if (ip && --ip->conns == 0)
+        ip->idle_since = hub_now(); /* kept a while: see hub_ips_sweep */
     queue_clear(c);
     free(c->q);
     free(c->rx);
@@ -280,8 +275,27 @@ static void conn_free(hub *h, hub_conn *c)
 
 void hub_conn_put_locked(hub *h, hub_conn *c)
 {
+    (void)h;
     if (--c->refs == 0)
-        conn_free(h, c);
+        conn_free(c);
+}
+
+void hub_ips_sweep_locked(hub *h, int force)
+{
+    double now = hub_now();
+    for (int i = 0; i < 256; i++) {
+        hub_ip **link = &h->ips[i];
+        while (*link) {
+            hub_ip *ip = *link;
+            if (ip->conns == 0 &&
+                (force || now - ip->idle_since > HUB_IP_KEEP_SECONDS)) {
+                *link = ip->next;
+                free(ip);
+            } else {
+                link = &ip->next;
+            }
+        }
+    }
 }
 
 /* Queue a reply from the lws thread and ask for a writeable callback. */
@@ -982,13 +996,7 @@ void hub_stop(hub *h)
     }
     pthread_mutex_unlock(&h->lock);
     hub_feed_free(h);
-    for (int i = 0; i < 256; i++) {
-        while (h->ips[i]) {
-            hub_ip *ip = h->ips[i];
-            h->ips[i] = ip->next;
-            free(ip);
-        }
-    }
+    hub_ips_sweep_locked(h, 1); /* every thread has ended */
     hub_msg_unref(h->pong);
     pthread_mutex_destroy(&h->lock);
     pthread_mutex_destroy(&h->lobby_lock);

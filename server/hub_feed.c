@@ -907,6 +907,7 @@ static void sweep(hub *h, int force)
         }
     }
     long ngames = h->ngames;
+    hub_ips_sweep_locked(h, force);
     int drop_lobbies = h->lobbies_loaded && (force || h->nlobby_subs == 0);
     if (drop_lobbies) {
         hub_msg_unref(h->lobbies_msg);

@@ -53,6 +53,7 @@
 #define HUB_GAME_BUCKETS 1024
 #define HUB_GRACE_SECONDS 30 /* a game without subscribers stays this long */
 #define HUB_TOKEN_MAX 128
+#define HUB_IP_KEEP_SECONDS 60 /* an address's buckets outlive its sockets */
 #define HUB_WORKERS                                                            \
     4 /* threads running requests: they mostly wait on the                     \
          database, so a slow one must not hold up others */
@@ -201,13 +202,15 @@ typedef struct hub_job {
 } hub_job;
 
 /* One client address: the per-IP cap, its rate buckets, and its turn at
- * the hub worker (each address in turn, then each of its connections in
- * turn). Lives while a hub_conn refers to it. */
+ * the hub workers (each address in turn, then each of its connections in
+ * turn). Lives while a hub_conn refers to it and HUB_IP_KEEP_SECONDS more,
+ * so closing and reopening connections does not refill its buckets. */
 typedef struct hub_ip {
     /* hub.lock: */
     struct hub_ip *next; /* the hub's table */
     int count;           /* open connections */
     int conns;           /* hub_conns referring to it (open or not) */
+    double idle_since;   /* when conns last became 0 */
     struct hub_conn *ready_head, *ready_tail; /* its conns with requests */
     struct hub_ip *ready_next;                /* the worker's turn ring */
     uint8_t ready;                            /* on the turn ring */
@@ -272,6 +275,9 @@ int hub_queue_push_locked(hub_conn *c, hub_msg *m);
 void hub_wake(hub *h);
 /* Drop a job's reference on c; under hub.lock. */
 void hub_conn_put_locked(hub *h, hub_conn *c);
+/* Free the addresses without connections for HUB_IP_KEEP_SECONDS (all
+ * of them with force). Under hub.lock (a hub worker's sweep; hub_stop). */
+void hub_ips_sweep_locked(hub *h, int force);
 /* Send an error to c from any thread (takes hub.lock). */
 void hub_send_error(hub *h, hub_conn *c, srv_kind kind, const char *detail,
                     const char *game);
