@@ -736,7 +736,7 @@ void hub_token_revoked(void *ctx, const char *hash_hex)
 
 /* Rebuild the "lobbies" message from h->lobbies and queue msg (the new
  * "lobbies" message itself when msg is NULL) on every lobby subscriber.
- * Hub worker. */
+ * Hub worker, under lobby_lock. */
 static void lobbies_publish(hub *h, json_t *one)
 {
     json_t *all =
@@ -766,7 +766,8 @@ static void lobbies_publish(hub *h, json_t *one)
         hub_wake(h);
 }
 
-/* Load the open public lobbies. Hub worker. 0, or -1 (database). */
+/* Load the open public lobbies. Hub worker, under lobby_lock. 0, or -1
+ * (database). */
 static int lobbies_load(hub *h)
 {
     PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);

@@ -1,20 +1,22 @@
 /*
  * hub_internal.h - the WebSocket hub's shared internals: connections and
  * their outgoing queues (hub.c, the libwebsockets side) and games,
- * audiences, the lobby feed and the hub worker (hub_feed.c). Not a public
+ * audiences, the lobby feed and the hub workers (hub_feed.c). Not a public
  * interface: only hub.c and hub_feed.c include it.
  *
  * Threads:
  *   - the lws service thread owns the libwebsockets context: it accepts,
  *     reads, parses client messages and writes; it never touches the
  *     database or an actor's lock.
- *   - the hub worker runs client requests that may block (auth lookups,
- *     subscriptions that load a game, the lobby feed's queries): each
- *     connection's in the order it sent them; the client addresses in turn,
- *     and each address's connections in turn (one request per turn; lobby
- *     events first), so neither one connection's backlog nor one address's
- *     many connections sit in front of another's request. It sweeps idle
- *     games once a second.
+ *   - HUB_WORKERS hub workers run client requests that may block (auth
+ *     lookups, subscriptions that load a game, the lobby feed's queries):
+ *     each connection's in the order it sent them, at most one request of
+ *     an address at a time; the client addresses in turn, and each
+ *     address's connections in turn (one request per turn; lobby events
+ *     first), so neither one connection's backlog nor one address's many
+ *     connections sit in front of another's request. Lobby work is
+ *     serialised by hub.lobby_lock. One worker at a time sweeps idle games
+ *     and addresses once a second.
  *   - a token revocation (an HTTP thread, or the LISTEN thread for another
  *     process's) drops the seat subscriptions of the sockets that used the
  *     token, under hub.lock (hub_token_revoked).
@@ -23,7 +25,8 @@
  *   - the LISTEN thread calls hub_lobby_changed.
  *
  * Locks, in the order they nest (outermost first):
- *   an actor's lock (held by actors_read while its callback runs)
+ *   hub.lobby_lock (the lobby list; taken by workers holding no other lock)
+ *   -> an actor's lock (held by actors_read while its callback runs)
  *     -> hub_game.lock (rendering one game's audiences)
  *       -> hub.lock (everything shared with the lws thread: the game map,
  *          subscriptions, connection queues, the dirty list, the job queue,
