@@ -17,8 +17,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { get as httpGet } from 'node:http';
-import { createDatabase, dropDatabase, startServer, http, sleep } from './lib/server.mjs';
+import { BIN, createDatabase, dropDatabase, startServer, http, sleep } from './lib/server.mjs';
 import { HubClient, stopClean, newPlayer, newGame, getGame, order } from './lib/ws.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -54,17 +53,6 @@ async function metric(s, name) {
 function rssKiB(s) {
   const status = fs.readFileSync(`/proc/${s.proc.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]);
-}
-
-// GET url from a given local address; resolves with the status.
-function getFrom(localAddress, url) {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { localAddress, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    req.on('error', reject);
-  });
 }
 
 function flood(cfg) {
@@ -170,7 +158,9 @@ test('phantom ids: no game entries, flat memory, refused and closed, honest subs
   assert.ok(games1 <= games0, `games in memory ${games0} -> ${games1}`);
   assert.ok(peak.games <= games0 + 40, `games in memory peaked at ${peak.games}`);
   assert.ok(hub1 <= hub0 && peak.hub <= hub0, `hub games ${hub0} -> ${peak.hub} -> ${hub1}`);
-  assert.ok(rss1 - rss0 < 16 * 1024, `RSS ${rss0} -> ${rss1} KiB`);
+  // (Under AddressSanitizer freed memory sits in its quarantine, so RSS
+  // says nothing there.)
+  if (!/asan/.test(BIN)) assert.ok(rss1 - rss0 < 16 * 1024, `RSS ${rss0} -> ${rss1} KiB`);
   // The flood was refused (429) and its connections closed (1008).
   assert.ok((stats.answers['429'] || 0) > 0, 'requests over the rate were refused');
   assert.ok((stats.closes['1008'] || 0) > 0, 'a connection that kept flooding was closed');
