@@ -104,8 +104,9 @@ static void on_read(const actor_view *v, void *ctx)
 }
 
 /* Could id be a game id (store_new_id makes them)? Anything else is a 404
- * at once, so made-up ids never reach the actors (each one looked up there
- * holds a map entry until eviction). */
+ * at once, without the store. A plausible id the store does not have costs
+ * one lookup: the actors keep no entry for it and remember it for a while
+ * (server/actor.h). */
 static int id_plausible(const char *id)
 {
     size_t n = strlen(id);

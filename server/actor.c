@@ -60,6 +60,8 @@
 #define BATCH 16   /* messages per turn before an actor yields */
 #define ATTEMPTS 5 /* catch-up retries on version conflicts */
 #define DB_WAIT_MS 2000
+#define UNKNOWN_SLOTS 4096   /* ids the store did not have, remembered */
+#define UNKNOWN_SECONDS 30.0 /* for this long */
 
 typedef enum { MSG_INPUT, MSG_BOT, MSG_CATCHUP, MSG_LOAD } msg_kind;
 
@@ -84,6 +86,7 @@ typedef struct actor {
     int scheduled;
     int refs;               /* map_lock */
     int pins;               /* map_lock: subscribers here; pinned games stay */
+    int gone;               /* map_lock: the store has no such game */
     pthread_rwlock_t state; /* loaded, game, meta, version, deadlines */
     int loaded;        /* 0 not yet (or dropped), 1 loaded, -1 no such game */
     engine_game *game; /* committed: what readers see */
@@ -98,11 +101,20 @@ typedef struct actor {
     struct actor *next_map; /* map_lock */
 } actor;
 
+typedef struct unknown_id {
+    char id[STORE_ID_MAX];
+    double expires;
+} unknown_id;
+
 struct actors {
     app *app;
     pthread_mutex_t map_lock;
     actor *buckets[MAP_BUCKETS];
     int count;
+    /* map_lock: a bounded negative cache of ids the store did not have
+     * (one slot per id hash, the newest wins), so a flood of made-up ids
+     * neither holds map entries nor asks the store twice for one id. */
+    unknown_id unknown[UNKNOWN_SLOTS];
     pthread_mutex_t run_lock;
     pthread_cond_t run_cv;
     actor *run_head, *run_tail;
@@ -130,51 +142,132 @@ static unsigned hash_id(const char *s)
 
 /* ------------------------------------------------------------ the map -- */
 
+/* Under map_lock. The gauge is a leaf lock. */
+static void count_changed(actors *A, int delta)
+{
+    A->count += delta;
+    metrics_gauge("conclave_games_in_memory", "Games held in memory.",
+                  A->count);
+}
+
+/* The negative-cache slot of id. Under map_lock. */
+static unknown_id *unknown_slot(actors *A, const char *id)
+{
+    return &A->unknown[(hash_id(id) * 2654435761u) % UNKNOWN_SLOTS];
+}
+
+/* Under map_lock. */
+static int unknown_has(actors *A, const char *id, double now)
+{
+    const unknown_id *u = unknown_slot(A, id);
+    return u->expires > now && strcmp(u->id, id) == 0;
+}
+
+static actor *actor_new(const char *id)
+{
+    actor *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    snprintf(a->id, sizeof a->id, "%s", id);
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_rwlockattr_t at;
+    pthread_rwlockattr_init(&at);
+    /* A commit must not starve behind a stream of readers. */
+    pthread_rwlockattr_setkind_np(&at,
+                                  PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&a->state, &at);
+    pthread_rwlockattr_destroy(&at);
+    uint8_t key[32];
+    if (RAND_bytes(key, sizeof key) != 1)
+        abort();
+    engine_rng_init(&a->bot_rng, key, 0);
+    order_cap_init(&a->ocap);
+    return a;
+}
+
+/* The actor for id with a reference, made if need be. NULL (no entry is
+ * made) when the store recently said there is no such game, or out of
+ * memory. */
 static actor *actor_get(actors *A, const char *id)
 {
     if (strlen(id) >= STORE_ID_MAX)
         return NULL;
     unsigned h = hash_id(id);
+    double now = now_s();
     pthread_mutex_lock(&A->map_lock);
     actor *a = A->buckets[h];
     while (a && strcmp(a->id, id) != 0)
         a = a->next_map;
-    if (!a) {
-        a = calloc(1, sizeof *a);
-        if (a) {
-            snprintf(a->id, sizeof a->id, "%s", id);
-            pthread_mutex_init(&a->lock, NULL);
-            pthread_rwlockattr_t at;
-            pthread_rwlockattr_init(&at);
-            /* A commit must not starve behind a stream of readers. */
-            pthread_rwlockattr_setkind_np(
-                &at, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-            pthread_rwlock_init(&a->state, &at);
-            pthread_rwlockattr_destroy(&at);
-            uint8_t key[32];
-            if (RAND_bytes(key, sizeof key) != 1)
-                abort();
-            engine_rng_init(&a->bot_rng, key, 0);
-            order_cap_init(&a->ocap);
-            a->next_map = A->buckets[h];
-            A->buckets[h] = a;
-            A->count++;
-        }
+    if (a && a->gone)
+        a = NULL; /* on its way out: dropped once unreferenced */
+    else if (!a && !unknown_has(A, id, now) && (a = actor_new(id)) != NULL) {
+        a->next_map = A->buckets[h];
+        A->buckets[h] = a;
+        count_changed(A, 1);
     }
     if (a) {
         a->refs++;
-        a->last_used = now_s();
+        a->last_used = now;
     }
     pthread_mutex_unlock(&A->map_lock);
     return a;
 }
 
-static void actor_put(actors *A, actor *a)
+/* The store has no game a->id (the worker found out): remember the id and
+ * let the entry go as soon as nobody holds it. */
+static void actor_mark_gone(actors *A, actor *a)
+{
+    pthread_mutex_lock(&A->map_lock);
+    a->gone = 1;
+    unknown_id *u = unknown_slot(A, a->id);
+    snprintf(u->id, sizeof u->id, "%s", a->id);
+    u->expires = now_s() + UNKNOWN_SECONDS;
+    pthread_mutex_unlock(&A->map_lock);
+    metrics_count("conclave_unknown_game_ids_total",
+                  "Game ids asked for that the store did not have.", 1);
+}
+
+static void actor_free(actor *a);
+
+/* Unlink and free a if it is gone and nobody holds, pins or runs it.
+ * Under map_lock (a->lock nests inside it). Returns 1 when freed. */
+static int drop_if_gone_locked(actors *A, actor *a)
+{
+    if (!a->gone || a->refs != 0 || a->pins != 0)
+        return 0;
+    pthread_mutex_lock(&a->lock);
+    int idle = !a->scheduled && !a->head;
+    pthread_mutex_unlock(&a->lock);
+    if (!idle)
+        return 0;
+    actor **link = &A->buckets[hash_id(a->id)];
+    while (*link && *link != a)
+        link = &(*link)->next_map;
+    if (!*link)
+        return 0;
+    *link = a->next_map;
+    count_changed(A, -1);
+    actor_free(a);
+    return 1;
+}
+
+/* Drop a reference taken by actor_get. The drop after each message keeps
+ * the entry even when it is gone, since the worker still touches the
+ * actor; readers, senders and the worker at the end of its turn, who are
+ * done with it, pass drop = 1 so a gone entry leaves at once. */
+static void actor_release(actors *A, actor *a, int drop)
 {
     pthread_mutex_lock(&A->map_lock);
     a->refs--;
     a->last_used = now_s();
+    if (drop)
+        drop_if_gone_locked(A, a);
     pthread_mutex_unlock(&A->map_lock);
+}
+
+static void actor_put(actors *A, actor *a)
+{
+    actor_release(A, a, 0);
 }
 
 static void msg_free(msg *m)
@@ -393,7 +486,7 @@ db_fail:
 
 /* Load game, snapshot and inputs unless held. Fills r and returns -1 on
  * failure. */
-static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
+static int ensure_loaded(actors *A, actor *a, PGconn *c, actor_reply *r)
 {
     if (a->loaded == 1)
         return 0;
@@ -403,6 +496,7 @@ static int ensure_loaded(actor *a, PGconn *c, actor_reply *r)
         pthread_rwlock_wrlock(&a->state);
         a->loaded = -1;
         pthread_rwlock_unlock(&a->state);
+        actor_mark_gone(A, a);
         reply_set(r, SRV_NOT_FOUND, NULL, "no such game");
         return -1;
     }
@@ -889,7 +983,7 @@ static int after_conflict(actors *A, actor *a, PGconn *c,
     if (answered_before(a, c, rq, r))
         return 0;
     if ((a->loaded == 1 && catch_up(A, a, c) == 0) ||
-        ensure_loaded(a, c, r) == 0)
+        ensure_loaded(A, a, c, r) == 0)
         return 1;
     reply_set(r, SRV_UNAVAILABLE, NULL, "the game could not be reloaded");
     return 0;
@@ -946,7 +1040,7 @@ static void process(actors *A, actor *a, msg *m)
                   "the database is unreachable; retry shortly");
     } else {
         int was_loaded = a->loaded == 1;
-        if (ensure_loaded(a, c, r) == 0) {
+        if (ensure_loaded(A, a, c, r) == 0) {
             switch (m->kind) {
             case MSG_INPUT:
                 apply_input(A, a, c, &m->rq, 0, r);
@@ -999,6 +1093,11 @@ static void *worker_main(void *arg)
         if (!A->run_head)
             A->run_tail = NULL;
         pthread_mutex_unlock(&A->run_lock);
+        /* The worker's own reference for the turn, so that a game the
+         * store did not have can be freed right after it (actor_release). */
+        pthread_mutex_lock(&A->map_lock);
+        a->refs++;
+        pthread_mutex_unlock(&A->map_lock);
 
         int more = 0;
         for (int i = 0; i < BATCH; i++) {
@@ -1026,6 +1125,7 @@ static void *worker_main(void *arg)
         }
         if (more)
             run_push(A, a); /* let other games have a turn */
+        actor_release(A, a, 1);
     }
 }
 
@@ -1091,6 +1191,20 @@ void actors_set_listener(actors *A, actor_listener_fn fn, void *ctx)
     A->listener_ctx = ctx;
 }
 
+/* Free id's entry if the store had no such game and nobody holds it (the
+ * worker may still be finishing the message that found out: then the next
+ * eviction pass frees it). */
+static void drop_gone(actors *A, const char *id)
+{
+    pthread_mutex_lock(&A->map_lock);
+    actor *a = A->buckets[hash_id(id)];
+    while (a && strcmp(a->id, id) != 0)
+        a = a->next_map;
+    if (a)
+        drop_if_gone_locked(A, a);
+    pthread_mutex_unlock(&A->map_lock);
+}
+
 /* Queue a message for id and, with w, wait for it. */
 static int send_msg(actors *A, const char *id, msg_kind kind,
                     const actor_request *rq, json_t *payload_owned,
@@ -1130,6 +1244,8 @@ static int send_msg(actors *A, const char *id, msg_kind kind,
     pthread_mutex_unlock(&w.m);
     pthread_mutex_destroy(&w.m);
     pthread_cond_destroy(&w.cv);
+    if (out->kind == SRV_NOT_FOUND)
+        drop_gone(A, id);
     return 0;
 }
 
@@ -1149,6 +1265,13 @@ void actors_post(actors *A, const char *game_id, actor_request *rq)
 
 srv_kind actors_load(actors *A, const char *game_id)
 {
+    /* A game just made: whatever was remembered about its id is stale. */
+    pthread_mutex_lock(&A->map_lock);
+    unknown_slot(A, game_id)->expires = 0;
+    for (actor *a = A->buckets[hash_id(game_id)]; a; a = a->next_map)
+        if (strcmp(a->id, game_id) == 0)
+            a->gone = 0;
+    pthread_mutex_unlock(&A->map_lock);
     actor_reply r = {0};
     send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r);
     json_decref(r.stored);
@@ -1169,7 +1292,7 @@ srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
         send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r);
         json_decref(r.stored);
         if (r.kind != SRV_OK) {
-            actor_put(A, a);
+            actor_release(A, a, 1);
             return r.kind == SRV_NOT_FOUND ? SRV_NOT_FOUND : SRV_UNAVAILABLE;
         }
     }
@@ -1182,7 +1305,7 @@ srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
         status = a->loaded == -1 ? SRV_NOT_FOUND : SRV_UNAVAILABLE;
     }
     pthread_rwlock_unlock(&a->state);
-    actor_put(A, a);
+    actor_release(A, a, 1);
     return status;
 }
 
@@ -1239,36 +1362,47 @@ void actors_evict_idle(actors *A)
         while (*link) {
             actor *a = *link;
             int idle = 0;
-            if (a->refs == 0 && a->pins == 0 && a->last_used < cutoff) {
+            if (a->refs == 0 && a->pins == 0 &&
+                (a->last_used < cutoff || a->gone)) {
                 pthread_mutex_lock(&a->lock);
                 idle = !a->scheduled && !a->head;
                 pthread_mutex_unlock(&a->lock);
             }
             if (idle) {
                 *link = a->next_map;
-                A->count--;
+                count_changed(A, -1);
                 actor_free(a);
             } else {
                 link = &a->next_map;
             }
         }
     }
-    int count = A->count;
     pthread_mutex_unlock(&A->map_lock);
-    metrics_gauge("conclave_games_in_memory", "Games held in memory.", count);
 }
 
 void actors_pin(actors *A, const char *game_id, int delta)
 {
+    if (delta < 0) { /* even a gone entry: its pin must go for it to go */
+        pthread_mutex_lock(&A->map_lock);
+        actor *a = A->buckets[hash_id(game_id)];
+        while (a && strcmp(a->id, game_id) != 0)
+            a = a->next_map;
+        if (a) {
+            a->pins += delta;
+            if (a->pins < 0)
+                a->pins = 0;
+            drop_if_gone_locked(A, a);
+        }
+        pthread_mutex_unlock(&A->map_lock);
+        return;
+    }
     actor *a = actor_get(A, game_id);
     if (!a)
         return;
     pthread_mutex_lock(&A->map_lock);
     a->pins += delta;
-    if (a->pins < 0)
-        a->pins = 0;
     pthread_mutex_unlock(&A->map_lock);
-    actor_put(A, a);
+    actor_release(A, a, 1);
 }
 
 int actors_count(actors *A)

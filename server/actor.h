@@ -10,7 +10,10 @@
  * version conflict (another process advanced the game) the actor catches up
  * from the store and validates again, so an input is never applied twice.
  * Bots seated in a game act through the same path. Idle games leave memory
- * and are reloaded (snapshot + inputs) on demand. Details: server/actor.c.
+ * and are reloaded (snapshot + inputs) on demand. An id the store does not
+ * have leaves no actor behind (its entry goes once the load has found
+ * nothing) and is remembered for a while, so asking again costs no lookup;
+ * actors_load (a game just created) forgets it. Details: server/actor.c.
  *
  * Threads: actors_submit/actors_post/actors_read are called from HTTP
  * threads, the hub, the scheduler and the LISTEN thread; workers run the

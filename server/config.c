@@ -70,6 +70,26 @@ static const setting settings[] = {
     INT_SETTING("ws-ping", "CONCLAVE_WS_PING", ws_ping_seconds, 1, 3600,
                 "seconds between WebSocket pings; no pong in as many again "
                 "closes (10)"),
+    INT_SETTING("ws-rate", "CONCLAVE_WS_RATE", ws_rate, 1, 1000000,
+                "WebSocket requests (auth, subscribe, unsubscribe, "
+                "subscribe_lobbies) per second per connection (20)"),
+    INT_SETTING("ws-rate-burst", "CONCLAVE_WS_RATE_BURST", ws_rate_burst, 1,
+                1000000, "WebSocket request burst per connection (100)"),
+    INT_SETTING("ws-ip-rate", "CONCLAVE_WS_IP_RATE", ws_ip_rate, 1, 1000000,
+                "WebSocket requests per second per client IP (200)"),
+    INT_SETTING("ws-ip-rate-burst", "CONCLAVE_WS_IP_RATE_BURST",
+                ws_ip_rate_burst, 1, 1000000,
+                "WebSocket request burst per client IP (1000)"),
+    INT_SETTING("ws-auth-rate", "CONCLAVE_WS_AUTH_RATE", ws_auth_rate, 1,
+                1000000,
+                "WebSocket auth messages per second per client IP "
+                "(10)"),
+    INT_SETTING("ws-auth-burst", "CONCLAVE_WS_AUTH_BURST", ws_auth_burst, 1,
+                1000000, "WebSocket auth burst per client IP (200)"),
+    INT_SETTING("ws-rate-close", "CONCLAVE_WS_RATE_CLOSE", ws_rate_close, 1,
+                1000000,
+                "WebSocket requests refused (less 'ws-rate' a second) "
+                "before the connection is closed (100)"),
     STR_SETTING("allowed-origins", "CONCLAVE_ALLOWED_ORIGINS", allowed_origins,
                 "comma-separated WebSocket origins (the server's own)"),
     STR_SETTING("web-root", "CONCLAVE_WEB_ROOT", web_root,
@@ -161,6 +181,13 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->ws_max_message = 16384;
     c->ws_per_ip = 10000;
     c->ws_queue = 128;
+    c->ws_rate = 20;
+    c->ws_rate_burst = 100;
+    c->ws_ip_rate = 200;
+    c->ws_ip_rate_burst = 1000;
+    c->ws_auth_rate = 10;
+    c->ws_auth_burst = 200;
+    c->ws_rate_close = 100;
     c->ws_ping_seconds = 10;
     c->lobbies_per_player = 5;
     c->live_games_per_player = 5;

@@ -29,6 +29,19 @@ typedef struct config {
                                  connection before a slow reader is
                                  resynchronised with snapshots (128) */
     int ws_ping_seconds;      /* CONCLAVE_WS_PING: seconds (10) */
+    int ws_rate;              /* CONCLAVE_WS_RATE: requests/s per
+                                 connection (20) */
+    int ws_rate_burst;        /* CONCLAVE_WS_RATE_BURST (100): a client
+                                 may resubscribe to all its games */
+    int ws_ip_rate;           /* CONCLAVE_WS_IP_RATE: requests/s per
+                                 client IP (200) */
+    int ws_ip_rate_burst;     /* CONCLAVE_WS_IP_RATE_BURST (1000) */
+    int ws_auth_rate;         /* CONCLAVE_WS_AUTH_RATE: auth messages/s
+                                 per client IP (10) */
+    int ws_auth_burst;        /* CONCLAVE_WS_AUTH_BURST (200) */
+    int ws_rate_close;        /* CONCLAVE_WS_RATE_CLOSE: requests refused
+                                 (draining at ws_rate/s) before the
+                                 connection is closed (100) */
     char allowed_origins[1024]; /* CONCLAVE_ALLOWED_ORIGINS: comma list;
                                    "" = the server's own HTTP origin */
     char web_root[512];       /* CONCLAVE_WEB_ROOT (web) */

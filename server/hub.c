@@ -261,8 +261,12 @@ void hub_send_error(hub *h, hub_conn *c, srv_kind kind, const char *detail,
         hub_wake(h);
 }
 
+/* Under hub.lock. */
 static void conn_free(hub_conn *c)
 {
+    hub_ip *ip = c->ip;
+    if (ip && --ip->conns == 0)
+        ip->idle_since = hub_now(); /* kept a while: see hub_ips_sweep */
     queue_clear(c);
     free(c->q);
     free(c->rx);
@@ -274,6 +278,24 @@ void hub_conn_put_locked(hub *h, hub_conn *c)
     (void)h;
     if (--c->refs == 0)
         conn_free(c);
+}
+
+void hub_ips_sweep_locked(hub *h, int force)
+{
+    double now = hub_now();
+    for (int i = 0; i < 256; i++) {
+        hub_ip **link = &h->ips[i];
+        while (*link) {
+            hub_ip *ip = *link;
+            if (ip->conns == 0 &&
+                (force || now - ip->idle_since > HUB_IP_KEEP_SECONDS)) {
+                *link = ip->next;
+                free(ip);
+            } else {
+                link = &ip->next;
+            }
+        }
+    }
 }
 
 /* Queue a reply from the lws thread and ask for a writeable callback. */
@@ -326,6 +348,7 @@ static int origin_allowed(hub *h, const char *origin)
     return 0;
 }
 
+/* The entry of addr (or where it would go). Under hub.lock. */
 static hub_ip **ip_slot(hub *h, const char *addr)
 {
     unsigned v = 2166136261u;
@@ -357,8 +380,11 @@ static int filter(hub *h, struct lws *wsi)
     }
     char addr[48] = "";
     lws_get_peer_simple(wsi, addr, sizeof addr);
+    pthread_mutex_lock(&h->lock);
     hub_ip *ip = *ip_slot(h, addr);
-    if (ip && ip->count >= h->app->cfg->ws_per_ip) {
+    int full = ip && ip->count >= h->app->cfg->ws_per_ip;
+    pthread_mutex_unlock(&h->lock);
+    if (full) {
         log_info("ws_refused", json_pack("{ss}", "reason", "per_ip"));
         return -1;
     }
@@ -373,17 +399,21 @@ static int established(hub *h, struct lws *wsi, pss *p)
         return -1;
     char addr[48] = "";
     lws_get_peer_simple(wsi, addr, sizeof addr);
+    pthread_mutex_lock(&h->lock);
     hub_ip **slot = ip_slot(h, addr);
     if (!*slot) {
         *slot = calloc(1, sizeof **slot);
         if (!*slot) {
+            pthread_mutex_unlock(&h->lock);
             free(c);
             return -1;
         }
         snprintf((*slot)->addr, sizeof(*slot)->addr, "%s", addr);
     }
     (*slot)->count++;
+    (*slot)->conns++;
     c->ip = *slot;
+    pthread_mutex_unlock(&h->lock);
     c->wsi = wsi;
     c->refs = 1;
     p->c = c;
@@ -394,6 +424,10 @@ static int established(hub *h, struct lws *wsi, pss *p)
                sizeof sndbuf);
     pthread_mutex_lock(&h->lock);
     long n = ++h->nconns;
+    c->all_next = h->all;
+    if (h->all)
+        h->all->all_prev = c;
+    h->all = c;
     pthread_mutex_unlock(&h->lock);
     metrics_gauge("conclave_ws_connections", "Open WebSocket connections.",
                   (double)n);
@@ -408,12 +442,6 @@ static void closed(hub *h, pss *p)
     if (!c)
         return;
     p->c = NULL;
-    hub_ip *ip = c->ip;
-    if (ip && --ip->count == 0) {
-        hub_ip **slot = ip_slot(h, ip->addr);
-        *slot = ip->next;
-        free(ip);
-    }
     free(c->rx);
     c->rx = NULL;
     pthread_mutex_lock(&h->lock);
@@ -428,6 +456,15 @@ static void closed(hub *h, pss *p)
     }
     queue_clear(c);
     c->wsi = NULL;
+    if (c->ip)
+        c->ip->count--;
+    if (c->all_prev)
+        c->all_prev->all_next = c->all_next;
+    else
+        h->all = c->all_next;
+    if (c->all_next)
+        c->all_next->all_prev = c->all_prev;
+    c->all_prev = c->all_next = NULL;
     long n = --h->nconns;
     hub_conn_put_locked(h, c);
     pthread_mutex_unlock(&h->lock);
@@ -456,11 +493,69 @@ static int only_fields(json_t *o, const char *const *names, const char **bad)
     return 0;
 }
 
+/* Take one from a token bucket of `rate` per second holding at most
+ * `burst`. 1 when there was one. lws thread. */
+static int bucket_take(double *tokens, double *at, int rate, int burst,
+                       double now)
+{
+    if (*at == 0)
+        *tokens = burst; /* a new bucket starts full */
+    else
+        *tokens += (now - *at) * rate;
+    if (*tokens > burst)
+        *tokens = burst;
+    *at = now;
+    if (*tokens < 1)
+        return 0;
+    *tokens -= 1;
+    return 1;
+}
+
+/* The rate limits on requests that reach the worker: per connection, per
+ * address, and for auth per address. NULL when the request may go on,
+ * else why it may not. lws thread. */
+static const char *rate_refusal(hub *h, hub_conn *c, hub_job_kind kind)
+{
+    double now = hub_now();
+    if (!bucket_take(&c->rate_tokens, &c->rate_at, h->rate, h->rate_burst, now))
+        return "too many requests on this connection; slow down (the "
+               "connection is closed if it goes on)";
+    hub_ip *ip = c->ip;
+    if (ip && !bucket_take(&ip->rate_tokens, &ip->rate_at, h->ip_rate,
+                           h->ip_rate_burst, now))
+        return "too many requests from your address; slow down";
+    if (ip && kind == JOB_AUTH &&
+        !bucket_take(&ip->auth_tokens, &ip->auth_at, h->auth_rate,
+                     h->auth_burst, now))
+        return "too many authentication attempts from your address; wait "
+               "a little";
+    return NULL;
+}
+
 /* lws thread, under no lock. Queue a job for the worker, or answer 429
- * when this connection has too many requests in flight. */
+ * when a rate limit says no (past ws_rate_close refusals, less what drains
+ * at ws_rate a second, the connection is marked to close) or this connection
+ * has too many requests in flight. */
 static void submit(hub *h, hub_conn *c, struct lws *wsi, hub_job_kind kind,
                    const char *arg, int64_t version)
 {
+    const char *limited = rate_refusal(h, c, kind);
+    if (limited) {
+        metrics_count("conclave_ws_rate_limited_total",
+                      "WebSocket requests refused by a rate limit.", 1);
+        /* Strikes drain at the connection's rate: a client a little over
+         * it is slowed, one far over it (or for long) is closed. */
+        double now = hub_now();
+        c->strikes -= (now - c->strikes_at) * h->rate;
+        if (c->strikes < 0)
+            c->strikes = 0;
+        c->strikes_at = now;
+        if (++c->strikes >= h->rate_close)
+            c->close_due = 1;
+        else
+            reply_error(h, c, wsi, SRV_TOO_MANY, limited);
+        return;
+    }
     hub_job *j = calloc(1, sizeof *j);
     if (!j) {
         reply_error(h, c, wsi, SRV_UNAVAILABLE, "the server is out of memory");
@@ -606,6 +701,8 @@ static int receive(hub *h, hub_conn *c, struct lws *wsi, const void *in,
         len = c->rxlen;
     }
     c->in_message = 0;
+    if (c->close_due)
+        return 0; /* closing: the rest is not read */
     if (c->binary)
         reply_error(h, c, wsi, SRV_MALFORMED,
                     "send text frames holding JSON, not binary frames");
@@ -614,6 +711,17 @@ static int receive(hub *h, hub_conn *c, struct lws *wsi, const void *in,
     free(c->rx);
     c->rx = NULL;
     c->rxlen = 0;
+    if (c->close_due == 1) {
+        c->close_due = 2;
+        static const char reason[] = "request rate limit";
+        log_warn("ws_rate_closed",
+                 json_pack("{ss}", "address", c->ip ? c->ip->addr : ""));
+        metrics_count("conclave_ws_rate_closed_total",
+                      "WebSocket connections closed for flooding.", 1);
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+                         (unsigned char *)reason, sizeof reason - 1);
+        return -1;
+    }
     /* A peer that sends requests faster than it reads the answers: stop
      * reading it until the answers are out (TCP pushes back on it). */
     pthread_mutex_lock(&h->lock);
@@ -762,10 +870,19 @@ hub *hub_start(app *a, char *err, size_t errlen)
     h->max_message =
         cfg->ws_max_message > 0 ? (size_t)cfg->ws_max_message : 16384;
     h->queue_max = cfg->ws_queue > 0 ? cfg->ws_queue : HUB_QUEUE_DEFAULT;
+    h->rate = cfg->ws_rate > 0 ? cfg->ws_rate : 20;
+    h->rate_burst = cfg->ws_rate_burst > 0 ? cfg->ws_rate_burst : 100;
+    h->ip_rate = cfg->ws_ip_rate > 0 ? cfg->ws_ip_rate : 200;
+    h->ip_rate_burst = cfg->ws_ip_rate_burst > 0 ? cfg->ws_ip_rate_burst : 1000;
+    h->auth_rate = cfg->ws_auth_rate > 0 ? cfg->ws_auth_rate : 10;
+    h->auth_burst = cfg->ws_auth_burst > 0 ? cfg->ws_auth_burst : 200;
+    h->rate_close = cfg->ws_rate_close > 0 ? cfg->ws_rate_close : 100;
     atomic_init(&h->stopping, 0);
     atomic_init(&h->http_port, cfg->http_port);
+    pthread_mutex_init(&h->lobby_lock, NULL);
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->cv, NULL);
+    h->next_sweep = hub_now() + 1;
     json_t *pong = json_pack("{ss}", "type", "pong");
     h->pong = hub_msg_json(pong, HUB_MSG_REPLY);
     json_decref(pong);
@@ -817,11 +934,13 @@ hub *hub_start(app *a, char *err, size_t errlen)
         snprintf(err, errlen, "too many hubs in one process");
         goto fail;
     }
-    if (pthread_create(&h->worker, NULL, hub_worker_main, h) != 0) {
-        snprintf(err, errlen, "cannot start the hub worker");
-        goto fail;
+    for (int i = 0; i < HUB_WORKERS; i++) {
+        if (pthread_create(&h->workers[i], NULL, hub_worker_main, h) != 0) {
+            snprintf(err, errlen, "cannot start the hub workers");
+            goto fail;
+        }
+        h->workers_started++;
     }
-    h->worker_started = 1;
     if (pthread_create(&h->lws_thread, NULL, lws_main, h) != 0) {
         snprintf(err, errlen, "cannot start the WebSocket thread");
         goto fail;
@@ -860,32 +979,27 @@ void hub_stop(hub *h)
         lws_context_destroy(h->ctx);
     }
     h->ctx = NULL;
-    if (h->worker_started) {
+    if (h->workers_started) {
         pthread_mutex_lock(&h->lock);
         h->worker_stop = 1;
-        pthread_cond_signal(&h->cv);
+        pthread_cond_broadcast(&h->cv);
         pthread_mutex_unlock(&h->lock);
-        pthread_join(h->worker, NULL);
+        for (int i = 0; i < h->workers_started; i++)
+            pthread_join(h->workers[i], NULL);
     }
     pthread_mutex_lock(&h->lock);
-    while (h->jobs_head) {
-        hub_job *j = h->jobs_head;
-        h->jobs_head = j->next;
+    hub_job *j;
+    while ((j = hub_job_pop_locked(h)) != NULL) {
         if (j->conn)
             hub_conn_put_locked(h, j->conn);
         free(j);
     }
     pthread_mutex_unlock(&h->lock);
     hub_feed_free(h);
-    for (int i = 0; i < 256; i++) {
-        while (h->ips[i]) {
-            hub_ip *ip = h->ips[i];
-            h->ips[i] = ip->next;
-            free(ip);
-        }
-    }
+    hub_ips_sweep_locked(h, 1); /* every thread has ended */
     hub_msg_unref(h->pong);
     pthread_mutex_destroy(&h->lock);
+    pthread_mutex_destroy(&h->lobby_lock);
     pthread_cond_destroy(&h->cv);
     free(h);
 }

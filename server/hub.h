@@ -37,4 +37,11 @@ void hub_game_version(void *ctx, const char *game_id, uint64_t version);
  * connection came back), so lobby subscribers get the whole list again. */
 void hub_lobby_changed(hub *h, const char *lobby_id);
 
+/* A token was revoked (here or, by NOTIFY, elsewhere): every connection
+ * that authenticated with it loses its seat subscriptions at once, is
+ * told (an error per game and one for the connection, status 401) and is
+ * a spectator from then on. Matches tokens_revoke_fn; ctx is the hub. Any
+ * thread; takes hub.lock. */
+void hub_token_revoked(void *ctx, const char *hash_hex);
+
 #endif

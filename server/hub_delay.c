@@ -10,7 +10,7 @@
  * versions chain as they do live) once it is due: its version is
  * delay_versions versions old (or the game is over) and delay_seconds
  * seconds old. The actor workers release what is due after each version;
- * the hub worker checks every game once a second (hub_delay_tick), so a
+ * a hub worker checks every game once a second (hub_delay_tick), so a
  * version may reach spectators up to about a second after its time, never
  * before.
  *

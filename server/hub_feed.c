@@ -34,6 +34,7 @@
 #include "server/jsonpatch.h"
 #include "server/lobby.h"
 #include "server/log.h"
+#include "server/metrics.h"
 #include "server/spectate.h"
 #include "server/tokens.h"
 
@@ -54,15 +55,98 @@ static unsigned bucket_of(const char *id)
 
 /* -------------------------------------------------------------- jobs --- */
 
+/* Put c at the end of its address's turn ring, and the address at the end
+ * of the hub's if it was not on it. Under hub.lock. */
+static void ready_push_locked(hub *h, hub_conn *c)
+{
+    hub_ip *ip = c->ip;
+    c->ready = 1;
+    c->ready_next = NULL;
+    if (ip->ready_tail)
+        ip->ready_tail->ready_next = c;
+    else
+        ip->ready_head = c;
+    ip->ready_tail = c;
+    if (ip->ready || ip->busy)
+        return; /* a busy address rejoins when its request is done */
+    ip->ready = 1;
+    ip->ready_next = NULL;
+    if (h->ready_tail)
+        h->ready_tail->ready_next = ip;
+    else
+        h->ready_head = ip;
+    h->ready_tail = ip;
+}
+
 /* Under hub.lock (any thread). */
 void hub_job_push_locked(hub *h, hub_job *j)
 {
     j->next = NULL;
-    if (h->jobs_tail)
-        h->jobs_tail->next = j;
+    hub_conn *c = j->conn;
+    if (c) {
+        if (c->jtail)
+            c->jtail->next = j;
+        else
+            c->jhead = j;
+        c->jtail = j;
+        if (!c->ready)
+            ready_push_locked(h, c);
+    } else {
+        if (h->jobs_tail)
+            h->jobs_tail->next = j;
+        else
+            h->jobs_head = j;
+        h->jobs_tail = j;
+    }
+    pthread_cond_signal(&h->cv);
+}
+
+hub_job *hub_job_pop_locked(hub *h)
+{
+    hub_job *j = h->jobs_head;
+    if (j) {
+        h->jobs_head = j->next;
+        if (!h->jobs_head)
+            h->jobs_tail = NULL;
+        return j;
+    }
+    hub_ip *ip = h->ready_head;
+    if (!ip)
+        return NULL;
+    h->ready_head = ip->ready_next;
+    if (!h->ready_head)
+        h->ready_tail = NULL;
+    ip->ready = 0;
+    ip->ready_next = NULL;
+    ip->busy = 1; /* until hub_job_done_locked */
+    hub_conn *c = ip->ready_head;
+    ip->ready_head = c->ready_next;
+    if (!ip->ready_head)
+        ip->ready_tail = NULL;
+    c->ready = 0;
+    c->ready_next = NULL;
+    j = c->jhead;
+    c->jhead = j->next;
+    if (!c->jhead)
+        c->jtail = NULL;
     else
-        h->jobs_head = j;
-    h->jobs_tail = j;
+        ready_push_locked(h, c); /* its next request waits for its turn */
+    return j;
+}
+
+void hub_job_done_locked(hub *h, hub_conn *c)
+{
+    hub_ip *ip = c->ip;
+    ip->busy = 0;
+    if (!ip->ready_head || ip->ready)
+        return;
+    ip->ready = 1;
+    ip->ready_next = NULL;
+    if (h->ready_tail)
+        h->ready_tail->ready_next = ip;
+    else
+        h->ready_head = ip;
+    h->ready_tail = ip;
     pthread_cond_signal(&h->cv);
 }
 
@@ -208,6 +292,8 @@ static hub_game *game_get_locked(hub *h, const char *id, int create)
         g->idle_since = hub_now();
         g->next = h->games[b];
         h->games[b] = g;
+        metrics_gauge("conclave_ws_games", "Games the WebSocket hub follows.",
+                      (double)++h->ngames);
     }
     if (g)
         g->refs++;
@@ -401,8 +487,10 @@ typedef struct sub_ctx {
     hub_game *g;
     hub_conn *c;
     int64_t held;
+    char player[STORE_ID_MAX]; /* c's player when the request ran, or "" */
     int wake;
     int failed;
+    int revoked; /* c's token was revoked meanwhile: nothing was added */
 } sub_ctx;
 
 /* Hub worker, under the actor's lock. */
@@ -412,7 +500,7 @@ static void sub_read(const actor_view *v, void *arg)
     hub *h = x->h;
     hub_game *g = x->g;
     hub_conn *c = x->c;
-    int seat = c->player_id[0] ? gamedoc_seat_of(v->meta, c->player_id) : -1;
+    int seat = x->player[0] ? gamedoc_seat_of(v->meta, x->player) : -1;
     if (seat < 0)
         seat = ENGINE_PUBLIC;
     pthread_mutex_lock(&g->lock);
@@ -432,7 +520,11 @@ static void sub_read(const actor_view *v, void *arg)
         return;
     }
     pthread_mutex_lock(&h->lock);
-    if (c->wsi && c->nsubs < HUB_MAX_SUBS + c_subscribed(c, g->id)) {
+    /* A revocation since the request started (hub_token_revoked) must not
+     * be undone by this seat subscription. */
+    x->revoked = seat != ENGINE_PUBLIC && strcmp(c->player_id, x->player) != 0;
+    if (c->wsi && !x->revoked &&
+        c->nsubs < HUB_MAX_SUBS + c_subscribed(c, g->id)) {
         unsubscribe_locked(c, g->id); /* a resubscribe replaces it */
         s->conn = c;
         s->aud = a;
@@ -452,15 +544,54 @@ static void sub_read(const actor_view *v, void *arg)
     free(s);
 }
 
+static void read_nothing(const actor_view *v, void *arg)
+{
+    (void)v;
+    (void)arg;
+}
+
+/* The answer to a subscribe that did not add a subscription. */
+static void subscribe_failed(hub *h, hub_conn *c, srv_kind rc, const sub_ctx *x,
+                             const char *id)
+{
+    if (rc == SRV_NOT_FOUND)
+        hub_send_error(h, c, SRV_NOT_FOUND, "no such game", id);
+    else if (rc != SRV_OK)
+        hub_send_error(h, c, SRV_UNAVAILABLE,
+                       "the game cannot be loaded right now; subscribe "
+                       "again shortly",
+                       id);
+    else if (x && x->revoked)
+        hub_send_error(h, c, SRV_UNAUTHORIZED,
+                       "the session was signed out (its token was revoked); "
+                       "this connection is a spectator now",
+                       id);
+    else if (x && x->failed)
+        hub_send_error(h, c, SRV_UNAVAILABLE, "the server is out of memory",
+                       id);
+}
+
 /* Hub worker. */
 static void job_subscribe(hub *h, hub_job *j)
 {
+    /* Only a game the store has gets an entry here (and in the actors, which
+     * remember ids the store did not have, server/actor.h). */
+    srv_kind rc = actors_read(h->actors, j->arg, read_nothing, NULL);
+    if (rc != SRV_OK) {
+        subscribe_failed(h, j->conn, rc, NULL, j->arg);
+        return;
+    }
+    sub_ctx x = {h, NULL, j->conn, j->version, "", 0, 0, 0};
     pthread_mutex_lock(&h->lock);
+    snprintf(x.player, sizeof x.player, "%s", j->conn->player_id);
     /* The cap is checked here, in request order, so an unsubscribe sent
      * just before counts. */
     int full =
         c_subscribed(j->conn, j->arg) == 0 && j->conn->nsubs >= HUB_MAX_SUBS;
     hub_game *g = full ? NULL : game_get_locked(h, j->arg, 1);
+    int pin = g && !g->pinned;
+    if (pin)
+        g->pinned = 1;
     pthread_mutex_unlock(&h->lock);
     if (full) {
         hub_send_error(h, j->conn, SRV_TOO_MANY,
@@ -474,12 +605,10 @@ static void job_subscribe(hub *h, hub_job *j)
                        "the server is out of memory", j->arg);
         return;
     }
-    if (!g->pinned) {
+    if (pin)
         actors_pin(h->actors, g->id, 1); /* other processes' inputs reach */
-        g->pinned = 1;
-    }
-    sub_ctx x = {h, g, j->conn, j->version, 0, 0};
-    srv_kind rc = actors_read(h->actors, g->id, sub_read, &x);
+    x.g = g;
+    rc = actors_read(h->actors, g->id, sub_read, &x);
     pthread_mutex_lock(&h->lock);
     g->refs--;
     if (rc != SRV_OK && g->nsubs == 0)
@@ -487,16 +616,7 @@ static void job_subscribe(hub *h, hub_job *j)
     pthread_mutex_unlock(&h->lock);
     if (x.wake)
         hub_wake(h);
-    if (rc == SRV_NOT_FOUND)
-        hub_send_error(h, j->conn, SRV_NOT_FOUND, "no such game", g->id);
-    else if (rc != SRV_OK)
-        hub_send_error(h, j->conn, SRV_UNAVAILABLE,
-                       "the game cannot be loaded right now; subscribe "
-                       "again shortly",
-                       g->id);
-    else if (x.failed)
-        hub_send_error(h, j->conn, SRV_UNAVAILABLE,
-                       "the server is out of memory", g->id);
+    subscribe_failed(h, j->conn, rc, &x, g->id);
 }
 
 static void job_unsubscribe(hub *h, hub_job *j)
@@ -511,14 +631,15 @@ static void job_auth(hub *h, hub_job *j)
     hub_conn *c = j->conn;
     pthread_mutex_lock(&h->lock);
     int subscribed = c->nsubs > 0;
+    int authed = c->authed;
     pthread_mutex_unlock(&h->lock);
-    if (c->authed || subscribed) {
+    if (authed || subscribed) {
         hub_send_error(h, c, SRV_CONFLICT,
-                       c->authed ? "this connection is already "
-                                   "authenticated; open a new one to change "
-                                   "players"
-                                 : "authenticate before subscribing: "
-                                   "unsubscribe, or open a new connection",
+                       authed ? "this connection is already "
+                                "authenticated; open a new one to change "
+                                "players"
+                              : "authenticate before subscribing: "
+                                "unsubscribe, or open a new connection",
                        NULL);
         return;
     }
@@ -526,14 +647,29 @@ static void job_auth(hub *h, hub_job *j)
     srv_kind k =
         tokens_lookup(h->app->db, j->arg, player, sizeof player, NULL, 0);
     if (k == SRV_OK) {
+        char hash[TOKENS_HASH_HEX];
+        tokens_hash(j->arg, hash);
+        pthread_mutex_lock(&h->lock);
+        /* Set first, then ask: a revocation either sees the connection
+         * (hub_token_revoked) or is seen here. */
         snprintf(c->player_id, sizeof c->player_id, "%s", player);
+        snprintf(c->token_hash, sizeof c->token_hash, "%s", hash);
         c->authed = 1;
-    } else if (k == SRV_UNAUTHORIZED) {
+        if (tokens_hash_revoked(hash)) {
+            c->player_id[0] = '\0';
+            c->token_hash[0] = '\0';
+            c->authed = 0;
+            k = SRV_UNAUTHORIZED;
+        }
+        pthread_mutex_unlock(&h->lock);
+    }
+    if (k == SRV_UNAUTHORIZED) {
+        log_info("ws_auth_failed", NULL);
         hub_send_error(h, c, SRV_UNAUTHORIZED,
                        "the token is unknown or was revoked; sign in again "
                        "(this connection stays a spectator)",
                        NULL);
-    } else {
+    } else if (k != SRV_OK) {
         hub_send_error(h, c, SRV_UNAVAILABLE,
                        "the database is unreachable; authenticate again "
                        "shortly",
@@ -541,11 +677,66 @@ static void job_auth(hub *h, hub_job *j)
     }
 }
 
+/* Drop c's seat subscriptions (not the spectator ones) and tell it, one
+ * error per game and one for the connection. Under hub.lock. Returns 1
+ * when the lws thread must be woken. */
+static int conn_revoke_locked(hub *h, hub_conn *c)
+{
+    int wake = 0;
+    c->player_id[0] = '\0';
+    c->token_hash[0] = '\0';
+    c->authed = 0;
+    hub_sub **link = &c->subs;
+    while (*link) {
+        hub_sub *s = *link;
+        if (s->aud->seat < 0) {
+            link = &s->conn_next;
+            continue;
+        }
+        *link = s->conn_next;
+        hub_msg *m = hub_msg_error(
+            SRV_UNAUTHORIZED,
+            "the session was signed out (its token was revoked): this seat "
+            "view ended; subscribe again to watch as a spectator",
+            s->aud->game->id);
+        wake |= hub_enqueue_locked(h, c, m);
+        hub_msg_unref(m);
+        sub_free_locked(s);
+    }
+    hub_msg *m = hub_msg_error(
+        SRV_UNAUTHORIZED,
+        "the session was signed out (its token was revoked): this connection "
+        "is a spectator now; authenticate again with a new token to play",
+        NULL);
+    wake |= hub_enqueue_locked(h, c, m);
+    hub_msg_unref(m);
+    return wake;
+}
+
+void hub_token_revoked(void *ctx, const char *hash_hex)
+{
+    hub *h = ctx;
+    if (!h || !hash_hex[0])
+        return;
+    int wake = 0, n = 0;
+    pthread_mutex_lock(&h->lock);
+    for (hub_conn *c = h->all; c; c = c->all_next)
+        if (c->authed && strcmp(c->token_hash, hash_hex) == 0) {
+            wake |= conn_revoke_locked(h, c);
+            n++;
+        }
+    pthread_mutex_unlock(&h->lock);
+    if (n)
+        log_info("ws_token_revoked", json_pack("{si}", "connections", n));
+    if (wake)
+        hub_wake(h);
+}
+
 /* ------------------------------------------------------- lobby feed --- */
 
 /* Rebuild the "lobbies" message from h->lobbies and queue msg (the new
  * "lobbies" message itself when msg is NULL) on every lobby subscriber.
- * Hub worker. */
+ * Hub worker, under lobby_lock. */
 static void lobbies_publish(hub *h, json_t *one)
 {
     json_t *all =
@@ -575,7 +766,8 @@ static void lobbies_publish(hub *h, json_t *one)
         hub_wake(h);
 }
 
-/* Load the open public lobbies. Hub worker. 0, or -1 (database). */
+/* Load the open public lobbies. Hub worker, under lobby_lock. 0, or -1
+ * (database). */
 static int lobbies_load(hub *h)
 {
     PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
@@ -709,17 +901,22 @@ static void sweep(hub *h, int force)
                 *link = g->next;
                 g->next = gone;
                 gone = g;
+                h->ngames--;
             } else {
                 link = &g->next;
             }
         }
     }
+    long ngames = h->ngames;
+    hub_ips_sweep_locked(h, force);
     int drop_lobbies = h->lobbies_loaded && (force || h->nlobby_subs == 0);
     if (drop_lobbies) {
         hub_msg_unref(h->lobbies_msg);
         h->lobbies_msg = NULL;
     }
     pthread_mutex_unlock(&h->lock);
+    metrics_gauge("conclave_ws_games", "Games the WebSocket hub follows.",
+                  (double)ngames);
     if (drop_lobbies) {
         json_array_clear(h->lobbies);
         h->lobbies_loaded = 0;
@@ -751,51 +948,56 @@ static void run(hub *h, hub_job *j)
         job_unsubscribe(h, j);
         break;
     case JOB_LOBBIES:
-        job_lobbies(h, j);
-        break;
     case JOB_LOBBY_CHANGED:
-        job_lobby_changed(h, j->arg);
-        break;
     case JOB_LOBBY_RELOAD:
-        lobbies_reload(h);
+        pthread_mutex_lock(&h->lobby_lock); /* one lobby list, in order */
+        if (j->kind == JOB_LOBBIES)
+            job_lobbies(h, j);
+        else if (j->kind == JOB_LOBBY_CHANGED)
+            job_lobby_changed(h, j->arg);
+        else
+            lobbies_reload(h);
+        pthread_mutex_unlock(&h->lobby_lock);
         break;
     }
 }
 
-/* The hub worker: requests in arrival order (so a connection's auth is
- * settled before its next subscribe), and a sweep once a second. */
+/* A hub worker (HUB_WORKERS of them): each connection's requests in the
+ * order it sent them (so its auth is settled before its next subscribe),
+ * one request of an address at a time, the addresses and their
+ * connections in turn; one of them sweeps once a second. */
 void *hub_worker_main(void *arg)
 {
     hub *h = arg;
-    double next_sweep = hub_now() + 1;
     pthread_mutex_lock(&h->lock);
     while (!h->worker_stop) {
-        hub_job *j = h->jobs_head;
-        if (!j && hub_now() < next_sweep) {
+        int due = h->jobs_head || h->ready_head;
+        double now = hub_now();
+        int sweep_due = now >= h->next_sweep;
+        if (!due && !sweep_due) {
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
             until.tv_sec += 1;
             pthread_cond_timedwait(&h->cv, &h->lock, &until);
             continue;
         }
-        int skip = 0;
-        if (j) {
-            h->jobs_head = j->next;
-            if (!h->jobs_head)
-                h->jobs_tail = NULL;
-            skip = j->conn && !j->conn->wsi; /* it closed meanwhile */
-        }
+        if (sweep_due)
+            h->next_sweep = now + 1; /* this worker sweeps; the others not */
+        hub_job *j = hub_job_pop_locked(h);
+        int skip = j && j->conn && !j->conn->wsi; /* it closed meanwhile */
         pthread_mutex_unlock(&h->lock);
         if (j && !skip)
             run(h, j);
-        if (hub_now() >= next_sweep) {
+        if (sweep_due) {
             hub_delay_tick(h);
+            pthread_mutex_lock(&h->lobby_lock);
             sweep(h, 0);
-            next_sweep = hub_now() + 1;
+            pthread_mutex_unlock(&h->lobby_lock);
         }
         pthread_mutex_lock(&h->lock);
         if (j) {
             if (j->conn) {
+                hub_job_done_locked(h, j->conn);
                 j->conn->jobs--;
                 hub_conn_put_locked(h, j->conn);
             }

@@ -1,22 +1,32 @@
 /*
  * hub_internal.h - the WebSocket hub's shared internals: connections and
  * their outgoing queues (hub.c, the libwebsockets side) and games,
- * audiences, the lobby feed and the hub worker (hub_feed.c). Not a public
+ * audiences, the lobby feed and the hub workers (hub_feed.c). Not a public
  * interface: only hub.c and hub_feed.c include it.
  *
  * Threads:
  *   - the lws service thread owns the libwebsockets context: it accepts,
  *     reads, parses client messages and writes; it never touches the
  *     database or an actor's lock.
- *   - the hub worker runs client requests that may block (auth lookups,
- *     subscriptions that load a game, the lobby feed's queries) in the order
- *     each connection sent them, and sweeps idle games once a second.
+ *   - HUB_WORKERS hub workers run client requests that may block (auth
+ *     lookups, subscriptions that load a game, the lobby feed's queries):
+ *     each connection's in the order it sent them, at most one request of
+ *     an address at a time; the client addresses in turn, and each
+ *     address's connections in turn (one request per turn; lobby events
+ *     first), so neither one connection's backlog nor one address's many
+ *     connections sit in front of another's request. Lobby work is
+ *     serialised by hub.lobby_lock. One worker at a time sweeps idle games
+ *     and addresses once a second.
+ *   - a token revocation (an HTTP thread, or the LISTEN thread for another
+ *     process's) drops the seat subscriptions of the sockets that used the
+ *     token, under hub.lock (hub_token_revoked).
  *   - actor workers call hub_game_version after each committed version and
  *     render the new views right there, under actors_read.
  *   - the LISTEN thread calls hub_lobby_changed.
  *
  * Locks, in the order they nest (outermost first):
- *   an actor's lock (held by actors_read while its callback runs)
+ *   hub.lobby_lock (the lobby list; taken by workers holding no other lock)
+ *   -> an actor's lock (held by actors_read while its callback runs)
  *     -> hub_game.lock (rendering one game's audiences)
  *       -> hub.lock (everything shared with the lws thread: the game map,
  *          subscriptions, connection queues, the dirty list, the job queue,
@@ -31,6 +41,7 @@
 #include "server/errors.h"
 #include "server/hub.h"
 #include "server/store.h"
+#include "server/tokens.h"
 
 #include <jansson.h>
 #include <libwebsockets.h>
@@ -45,6 +56,10 @@
 #define HUB_GAME_BUCKETS 1024
 #define HUB_GRACE_SECONDS 30 /* a game without subscribers stays this long */
 #define HUB_TOKEN_MAX 128
+#define HUB_IP_KEEP_SECONDS 60 /* an address's buckets outlive its sockets */
+#define HUB_WORKERS                                                            \
+    4 /* threads running requests: they mostly wait on the                     \
+         database, so a slow one must not hold up others */
 
 /* One outgoing text frame, shared (refcounted) by every connection it is
  * queued on. The text starts LWS_PRE bytes into buf, as lws_write needs. */
@@ -113,16 +128,23 @@ typedef struct hub_conn {
     hub_sub *subs;
     struct hub_conn *next_dirty;
     struct hub_conn *lobby_prev, *lobby_next;
-    /* hub worker only: */
-    uint8_t authed;               /* an auth request was answered */
-    char player_id[STORE_ID_MAX]; /* "" for a spectator */
+    struct hub_conn *all_prev, *all_next; /* every open connection */
+    struct hub_job *jhead, *jtail;        /* its requests, in order */
+    struct hub_conn *ready_next;          /* its address's turn ring */
+    uint8_t ready;                        /* on that ring */
+    uint8_t authed;                       /* an auth request succeeded */
+    char player_id[STORE_ID_MAX];         /* "" for a spectator */
+    char token_hash[TOKENS_HASH_HEX];     /* of the token it authed with */
     /* lws thread only: */
-    uint8_t in_message; /* fragments of a message are arriving */
-    uint8_t rx_paused;  /* reading stopped until replies drain */
+    double rate_tokens, rate_at; /* request bucket (ws_rate) */
+    double strikes, strikes_at;  /* refusals, draining at ws_rate/s */
+    uint8_t close_due;           /* 1: close after this message; 2: closing */
+    uint8_t in_message;          /* fragments of a message are arriving */
+    uint8_t rx_paused;           /* reading stopped until replies drain */
     uint8_t binary;
     uint32_t rxlen;
     char *rx;          /* reassembly buffer, NULL between messages */
-    struct hub_ip *ip; /* per-IP connection count */
+    struct hub_ip *ip; /* set once at ESTABLISHED */
 } hub_conn;
 
 /* What one audience (a seat, the public, or the delayed spectators) of one
@@ -161,7 +183,7 @@ typedef struct hub_game {
     uint64_t live;    /* the latest version rendered */
     int over;         /* the game is over at live */
     hub_aud *delayed; /* the HUB_DELAYED audience, once made */
-    /* hub worker only: */
+    /* hub.lock: */
     int pinned; /* holds an actors_pin */
 } hub_game;
 
@@ -182,9 +204,23 @@ typedef struct hub_job {
     char arg[HUB_TOKEN_MAX]; /* token, game id or lobby id */
 } hub_job;
 
+/* One client address: the per-IP cap, its rate buckets, and its turn at
+ * the hub workers (each address in turn, then each of its connections in
+ * turn). Lives while a hub_conn refers to it and HUB_IP_KEEP_SECONDS more,
+ * so closing and reopening connections does not refill its buckets. */
 typedef struct hub_ip {
-    struct hub_ip *next;
-    int count;
+    /* hub.lock: */
+    struct hub_ip *next; /* the hub's table */
+    int count;           /* open connections */
+    int conns;           /* hub_conns referring to it (open or not) */
+    double idle_since;   /* when conns last became 0 */
+    struct hub_conn *ready_head, *ready_tail; /* its conns with requests */
+    struct hub_ip *ready_next;                /* the worker's turn ring */
+    uint8_t ready;                            /* on the turn ring */
+    uint8_t busy; /* a worker runs one of its requests */
+    /* lws thread only: */
+    double rate_tokens, rate_at; /* request bucket (ws_ip_rate) */
+    double auth_tokens, auth_at; /* auth bucket (ws_auth_rate) */
     char addr[48];
 } hub_ip;
 
@@ -194,33 +230,40 @@ struct hub {
     struct lws_context *ctx;
     struct lws_vhost *vhost;
     lws_retry_bo_t retry;
-    pthread_t lws_thread, worker;
-    int lws_started, worker_started;
+    pthread_t lws_thread, workers[HUB_WORKERS];
+    int lws_started, workers_started;
     atomic_int stopping;
     atomic_int http_port; /* for the default allowed origins */
     int port;
     int queue_max; /* messages queued per connection */
+    /* request rate limits (config ws_rate...; defaults when unset) */
+    int rate, rate_burst, ip_rate, ip_rate_burst, auth_rate, auth_burst;
+    int rate_close;
     size_t max_message;
 
+    pthread_mutex_t lobby_lock; /* outermost: the lobby list below */
     pthread_mutex_t lock;
-    pthread_cond_t cv;                 /* the worker waits on it for jobs */
+    pthread_cond_t cv;                 /* the workers wait on it for jobs */
+    double next_sweep;                 /* lock: when a worker sweeps next */
     int worker_stop;                   /* lock */
     hub_game *games[HUB_GAME_BUCKETS]; /* lock */
     hub_conn *dirty;                   /* lock: connections with new messages */
-    hub_job *jobs_head, *jobs_tail;    /* lock */
+    hub_job *jobs_head, *jobs_tail;    /* lock: lobby events (no conn) */
+    hub_ip *ready_head, *ready_tail;   /* lock: addresses with requests */
+    hub_conn *all;                     /* lock: every open connection */
+    long ngames;                       /* lock: entries in games */
     hub_conn *lobby_subs;              /* lock */
     int nlobby_subs;                   /* lock */
     hub_msg *lobbies_msg;              /* lock: the current "lobbies" message */
     hub_msg *pong;                     /* constant */
     long nconns;                       /* lock */
 
-    /* hub worker only: */
+    /* lobby_lock: */
     json_t *lobbies; /* the open public lobbies, newest first */
     int lobbies_loaded;
     int lobbies_reload_due; /* a change could not be loaded: reload */
 
-    /* lws thread only: */
-    hub_ip *ips[256];
+    hub_ip *ips[256]; /* lock */
 };
 
 /* ---- hub.c, called by hub_feed.c ---- */
@@ -235,6 +278,9 @@ int hub_queue_push_locked(hub_conn *c, hub_msg *m);
 void hub_wake(hub *h);
 /* Drop a job's reference on c; under hub.lock. */
 void hub_conn_put_locked(hub *h, hub_conn *c);
+/* Free the addresses without connections for HUB_IP_KEEP_SECONDS (all
+ * of them with force). Under hub.lock (a hub worker's sweep; hub_stop). */
+void hub_ips_sweep_locked(hub *h, int force);
 /* Send an error to c from any thread (takes hub.lock). */
 void hub_send_error(hub *h, hub_conn *c, srv_kind kind, const char *detail,
                     const char *game);
@@ -282,8 +328,18 @@ void hub_resync_locked(hub *h, hub_conn *c);
 void hub_feed_game_version(hub *h, const char *game_id, uint64_t version);
 /* Free every game, audience and lobby (hub_stop, after the threads). */
 void hub_feed_free(hub *h);
-/* Queue a job (takes ownership); wakes the worker. Under hub.lock. */
+/* Queue a job (takes ownership): on its connection's list (the
+ * connection joins the turn ring) or, without one, on the lobby event
+ * queue; wakes the worker. Under hub.lock. */
 void hub_job_push_locked(hub *h, hub_job *j);
+/* The next job to run (lobby events first, then one request of the next
+ * address in turn, from its next connection in turn), or NULL. The
+ * address is busy (no other worker takes its requests) until
+ * hub_job_done_locked. Under hub.lock. */
+hub_job *hub_job_pop_locked(hub *h);
+/* The request of c's address that a worker ran is done: the address may
+ * take its next turn. Under hub.lock. */
+void hub_job_done_locked(hub *h, hub_conn *c);
 double hub_now(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include "server/lobby.h"
 #include "server/lobby_batch.h"
 #include "server/log.h"
+#include "server/tokens.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -40,11 +41,17 @@ static void send_lobby(void *hub, const char *id)
 }
 
 /* Handle every pending notification: "game_id:version" on conclave_games,
- * a lobby id on conclave_lobbies (for the hub's lobby feed). */
+ * a lobby id on conclave_lobbies (for the hub's lobby feed), a revoked
+ * token's hash on conclave_tokens. */
 static void drain(listener *l, PGconn *c)
 {
     PGnotify *n;
     while ((n = PQnotifies(c))) {
+        if (strcmp(n->relname, TOKENS_CHANNEL) == 0) {
+            tokens_revoked_elsewhere(n->extra);
+            PQfreemem(n);
+            continue;
+        }
         if (strcmp(n->relname, LOBBY_CHANNEL) == 0) {
             lobby_batch_add(&l->lobbies, n->extra, now_s());
             PQfreemem(n);
@@ -79,6 +86,12 @@ static void *listener_main(void *arg)
                               NULL, 0)
                : NULL;
         ok = ok && PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (ok) {
+            PQclear(r);
+            r = PQexecParams(c, "LISTEN " TOKENS_CHANNEL, 0, NULL, NULL, NULL,
+                             NULL, 0);
+            ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        }
         if (!c || !ok) {
             PQclear(r);
             if (c)

@@ -4,7 +4,10 @@
  * the connection drops and returns, every held game is caught up, since
  * notifications sent meanwhile were lost. Also LISTEN conclave_lobbies for
  * the hub's lobby feed (after a reconnect, lobby subscribers get the whole
- * list again).
+ * list again), and LISTEN conclave_tokens for revoked tokens (their hash:
+ * forgotten here, and the sockets that used them lose their seats; a
+ * revocation sent while the connection was down is not replayed, and the
+ * token cache then honours it for up to TOKENS_CACHE_SECONDS).
  */
 #ifndef CONCLAVE_LISTENER_H
 #define CONCLAVE_LISTENER_H

@@ -15,6 +15,7 @@
 #include "server/migrate.h"
 #include "server/records.h"
 #include "server/scheduler.h"
+#include "server/tokens.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -23,7 +24,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
 
 static int wants_help(int argc, char **argv)
 {
@@ -164,6 +164,7 @@ int cmd_serve(int argc, char **argv)
     if (!a.hub)
         goto fail;
     actors_set_listener(a.actors, hub_game_version, a.hub);
+    tokens_on_revoke(hub_token_revoked, a.hub);
     listen = listener_start(&a, a.actors, err, sizeof err);
     if (!listen)
         goto fail;
@@ -193,6 +194,7 @@ stop:
     api_server_stop(http);
     scheduler_stop(sched);
     listener_stop(listen);
+    tokens_on_revoke(NULL, NULL);
     hub_stop(a.hub);
     actors_stop(a.actors);
     db_pool_destroy(a.db);

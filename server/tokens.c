@@ -5,6 +5,7 @@
 #include "server/tokens.h"
 
 #include "engine/engine.h"
+#include "server/metrics.h"
 
 #include <openssl/rand.h>
 #include <pthread.h>
@@ -48,8 +49,14 @@ static int token_new(char *out, char *hash_hex)
 
 /* ------------------------------------------------------------- cache -- */
 
-/* Only found tokens are remembered; slots are chosen by the token hash. */
+/* Found tokens are remembered for TOKENS_CACHE_SECONDS; slots are chosen by
+ * the token hash. Two bounded negative tables sit beside it: tokens the
+ * database did not know (so a client repeating one costs no lookup) and
+ * tokens revoked here or, by NOTIFY, elsewhere (so a lookup racing a
+ * revocation cannot put the token back into the positive cache). */
 #define CACHE_SLOTS 4096
+#define MISS_SLOTS 4096
+#define REVOKED_SLOTS 1024
 
 typedef struct cached {
     char hash[HASH_HEX];
@@ -58,8 +65,17 @@ typedef struct cached {
     double expires;
 } cached;
 
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER; /* cache */
+typedef struct marked {
+    char hash[HASH_HEX];
+    double expires;
+} marked;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER; /* all */
 static cached cache[CACHE_SLOTS];
+static marked misses[MISS_SLOTS];
+static marked revoked[REVOKED_SLOTS];
+static tokens_revoke_fn revoke_fn; /* cache_lock */
+static void *revoke_ctx;           /* cache_lock */
 
 static double now_s(void)
 {
@@ -68,15 +84,39 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static cached *slot_of(const char *hash)
+/* The first 32 bits of a hash, as a slot number below n. */
+static unsigned long slot_no(const char *hash, unsigned long n)
 {
     unsigned long v = 0;
-    for (int i = 0; i < 8; i++) /* the first 32 bits of the hash */
+    for (int i = 0; i < 8; i++)
         v = v << 4 | (unsigned long)(hash[i] <= '9' ? hash[i] - '0'
                                                     : hash[i] - 'a' + 10);
-    return &cache[v % CACHE_SLOTS];
+    return v % n;
 }
 
+static cached *slot_of(const char *hash)
+{
+    return &cache[slot_no(hash, CACHE_SLOTS)];
+}
+
+/* Under cache_lock. */
+static int marked_has(const marked *table, unsigned long n, const char *hash)
+{
+    const marked *m = &table[slot_no(hash, n)];
+    return m->expires > now_s() && strcmp(m->hash, hash) == 0;
+}
+
+/* Under cache_lock. */
+static void marked_put(marked *table, unsigned long n, const char *hash,
+                       double seconds)
+{
+    marked *m = &table[slot_no(hash, n)];
+    snprintf(m->hash, sizeof m->hash, "%s", hash);
+    m->expires = now_s() + seconds;
+}
+
+/* 1 with id and name filled on a positive hit; -1 when the token is known
+ * to fail (unknown or revoked); 0 when the database must say. */
 static int cache_get(const char *hash, char *id, size_t idlen, char *name,
                      size_t namelen)
 {
@@ -87,6 +127,9 @@ static int cache_get(const char *hash, char *id, size_t idlen, char *name,
         snprintf(id, idlen, "%s", c->player_id);
         if (name)
             snprintf(name, namelen, "%s", c->name);
+    } else if (marked_has(revoked, REVOKED_SLOTS, hash) ||
+               marked_has(misses, MISS_SLOTS, hash)) {
+        hit = -1;
     }
     pthread_mutex_unlock(&cache_lock);
     return hit;
@@ -95,21 +138,66 @@ static int cache_get(const char *hash, char *id, size_t idlen, char *name,
 static void cache_put(const char *hash, const char *id, const char *name)
 {
     pthread_mutex_lock(&cache_lock);
-    cached *c = slot_of(hash);
-    snprintf(c->hash, sizeof c->hash, "%s", hash);
-    snprintf(c->player_id, sizeof c->player_id, "%s", id);
-    snprintf(c->name, sizeof c->name, "%s", name);
-    c->expires = now_s() + TOKENS_CACHE_SECONDS;
+    if (!marked_has(revoked, REVOKED_SLOTS, hash)) {
+        cached *c = slot_of(hash);
+        snprintf(c->hash, sizeof c->hash, "%s", hash);
+        snprintf(c->player_id, sizeof c->player_id, "%s", id);
+        snprintf(c->name, sizeof c->name, "%s", name);
+        c->expires = now_s() + TOKENS_CACHE_SECONDS;
+    }
     pthread_mutex_unlock(&cache_lock);
 }
 
-static void cache_forget(const char *hash)
+static void cache_miss(const char *hash)
+{
+    pthread_mutex_lock(&cache_lock);
+    marked_put(misses, MISS_SLOTS, hash, TOKENS_MISS_SECONDS);
+    pthread_mutex_unlock(&cache_lock);
+}
+
+/* Forget hash, remember it as revoked, and tell the revocation listener
+ * (outside the lock). */
+static void cache_revoke(const char *hash)
 {
     pthread_mutex_lock(&cache_lock);
     cached *c = slot_of(hash);
     if (strcmp(c->hash, hash) == 0)
         c->expires = 0;
+    marked_put(revoked, REVOKED_SLOTS, hash, TOKENS_REVOKED_SECONDS);
+    tokens_revoke_fn fn = revoke_fn;
+    void *ctx = revoke_ctx;
     pthread_mutex_unlock(&cache_lock);
+    if (fn)
+        fn(ctx, hash);
+}
+
+void tokens_on_revoke(tokens_revoke_fn fn, void *ctx)
+{
+    pthread_mutex_lock(&cache_lock);
+    revoke_fn = fn;
+    revoke_ctx = ctx;
+    pthread_mutex_unlock(&cache_lock);
+}
+
+void tokens_hash(const char *token, char *hash_hex)
+{
+    token_hash(token, hash_hex);
+}
+
+int tokens_hash_revoked(const char *hash_hex)
+{
+    pthread_mutex_lock(&cache_lock);
+    int r = marked_has(revoked, REVOKED_SLOTS, hash_hex);
+    pthread_mutex_unlock(&cache_lock);
+    return r;
+}
+
+void tokens_revoked_elsewhere(const char *hash_hex)
+{
+    size_t n = strlen(hash_hex);
+    if (n != HASH_HEX - 1 || strspn(hash_hex, "0123456789abcdef") != n)
+        return;
+    cache_revoke(hash_hex);
 }
 
 /* --------------------------------------------------------- functions -- */
@@ -135,6 +223,8 @@ srv_kind tokens_issue(PGconn *c, const char *player_id, char *token)
 static srv_kind lookup_db(db_pool *db, const char *hash, char *player_id,
                           size_t idlen, char *name, size_t namelen)
 {
+    metrics_count("conclave_token_lookups_total",
+                  "Bearer tokens looked up in the database.", 1);
     PGconn *c = db_acquire(db, DB_WAIT_MS);
     if (!c)
         return SRV_UNAVAILABLE;
@@ -153,6 +243,8 @@ static srv_kind lookup_db(db_pool *db, const char *hash, char *player_id,
             if (name)
                 snprintf(name, namelen, "%s", PQgetvalue(r, 0, 1));
             cache_put(hash, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1));
+        } else {
+            cache_miss(hash);
         }
     }
     PQclear(r);
@@ -167,8 +259,9 @@ srv_kind tokens_lookup(db_pool *db, const char *token, char *player_id,
         return SRV_UNAUTHORIZED;
     char hash[HASH_HEX];
     token_hash(token, hash);
-    if (cache_get(hash, player_id, idlen, name, namelen))
-        return SRV_OK;
+    int hit = cache_get(hash, player_id, idlen, name, namelen);
+    if (hit)
+        return hit > 0 ? SRV_OK : SRV_UNAUTHORIZED;
     return lookup_db(db, hash, player_id, idlen, name, namelen);
 }
 
@@ -176,15 +269,20 @@ srv_kind tokens_revoke(db_pool *db, const char *token)
 {
     char hash[HASH_HEX];
     token_hash(token, hash);
-    cache_forget(hash);
+    /* Here at once (the cache, and the live sockets through the listener),
+     * before the database: a lookup racing this one cannot cache it again. */
+    cache_revoke(hash);
     PGconn *c = db_acquire(db, DB_WAIT_MS);
     if (!c)
         return SRV_UNAVAILABLE;
     const char *p[] = {hash};
-    PGresult *r = db_exec(c, PGRES_COMMAND_OK,
-                          "UPDATE tokens SET revoked_at = now() WHERE "
-                          "token_hash = decode($1, 'hex') AND revoked_at IS "
-                          "NULL",
+    /* Other processes learn it from the notification (LISTEN
+     * conclave_tokens, server/listener.c), sent when this commits. */
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "WITH r AS (UPDATE tokens SET revoked_at = now() "
+                          "WHERE token_hash = decode($1, 'hex') AND "
+                          "revoked_at IS NULL RETURNING 1) "
+                          "SELECT pg_notify('" TOKENS_CHANNEL "', $1)",
                           1, p);
     srv_kind k = r ? SRV_OK : SRV_UNAVAILABLE;
     PQclear(r);

@@ -7,8 +7,13 @@
  * stores only their SHA-256, so a database leak reveals no usable token.
  * Resolved tokens are remembered for TOKENS_CACHE_SECONDS, so a client's
  * stream of requests costs one lookup per that time instead of one per
- * request; revoking forgets the token here at once (another process sharing
- * the database may honour it for up to that long).
+ * request. Tokens the database does not know are remembered as failed for
+ * TOKENS_MISS_SECONDS (a bounded table), so repeating one costs no lookup.
+ * Revoking forgets the token here at once, remembers it as revoked (so a
+ * lookup racing the revocation cannot cache it again), tells the listener
+ * set with tokens_on_revoke (the WebSocket hub, which ends the seat access
+ * of the sockets that used it) and, by NOTIFY on TOKENS_CHANNEL, every
+ * other process sharing the database (tokens_revoked_elsewhere).
  *
  * Threads: any. Functions taking a db_pool acquire (and release) their own
  * connection; those taking a PGconn run inside the caller's transaction.
@@ -23,6 +28,15 @@
 
 #define TOKENS_CHARS 43 /* base64url of 32 bytes, no padding */
 #define TOKENS_CACHE_SECONDS 2.0
+#define TOKENS_MISS_SECONDS 60.0
+#define TOKENS_REVOKED_SECONDS 60.0
+#define TOKENS_HASH_HEX 65 /* SHA-256 in hex, with the NUL */
+#define TOKENS_CHANNEL "conclave_tokens"
+
+/* Told the hash (TOKENS_HASH_HEX) of each token revoked here or elsewhere.
+ * Called from the revoking thread (an HTTP thread, the LISTEN thread) with
+ * no tokens lock held; must not block for long. */
+typedef void (*tokens_revoke_fn)(void *ctx, const char *hash_hex);
 
 /* Issue a new token for player_id on c (inside the caller's transaction,
  * if any) into token[TOKENS_CHARS + 1]. SRV_OK, SRV_UNAVAILABLE (database)
@@ -39,5 +53,21 @@ srv_kind tokens_lookup(db_pool *db, const char *token, char *player_id,
 /* Revoke a presented token (an unknown or already revoked one is fine):
  * SRV_OK or SRV_UNAVAILABLE. */
 srv_kind tokens_revoke(db_pool *db, const char *token);
+
+/* Set (or, with NULL, clear) the revocation listener. One per process. */
+void tokens_on_revoke(tokens_revoke_fn fn, void *ctx);
+
+/* The SHA-256 hex of a presented token into hash_hex[TOKENS_HASH_HEX]: the
+ * key the database, the caches and the revocation listener use. */
+void tokens_hash(const char *token, char *hash_hex);
+
+/* Whether a token hash was revoked (here, or elsewhere and notified) in the
+ * last TOKENS_REVOKED_SECONDS. */
+int tokens_hash_revoked(const char *hash_hex);
+
+/* Another process revoked the token with this hash (the NOTIFY payload;
+ * anything that is not a SHA-256 hex is ignored): forget it here and tell
+ * the revocation listener. */
+void tokens_revoked_elsewhere(const char *hash_hex);
 
 #endif

@@ -46,6 +46,12 @@ import WebSocket from 'ws';
 import jsonpatch from 'fast-json-patch';
 import { createDatabase, dropDatabase, startServer, psql, sleep } from './lib/server.mjs';
 
+// The WebSocket per-address limits, lifted like the HTTP ones above.
+const WS_UNLIMITED = {
+  CONCLAVE_WS_IP_RATE: '1000000', CONCLAVE_WS_IP_RATE_BURST: '1000000',
+  CONCLAVE_WS_AUTH_RATE: '1000000', CONCLAVE_WS_AUTH_BURST: '1000000',
+};
+
 const QUICK = process.env.CONCLAVE_TEST_QUICK === '1'; // exactly "1", as in the C tests
 const now = () => performance.now();
 
@@ -1082,9 +1088,10 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     srv = await startServer({
       db,
       // Every audience of every game calls from 127.0.0.1 at once: lift the
-      // per-address limits (requests and connections).
+      // per-address limits (requests and connections, HTTP and WebSocket).
       env: {
         CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_HTTP_PER_IP: '4096', CONCLAVE_LOG_LEVEL: 'debug',
+        ...WS_UNLIMITED,
       },
     });
     const W = new World(srv, db);
@@ -1271,7 +1278,7 @@ test('seat-set entries reach their seats only; delayed spectators never see a ve
   try {
     srv = await startServer({
       db,
-      env: { CONCLAVE_EXAMPLE_RULESETS: '1', CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_LOG_LEVEL: 'debug' },
+      env: { CONCLAVE_EXAMPLE_RULESETS: '1', CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_LOG_LEVEL: 'debug', ...WS_UNLIMITED },
     });
     const W = new World(srv, db);
     const markers = [];
