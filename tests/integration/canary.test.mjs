@@ -1,7 +1,8 @@
 // canary.test.mjs - hidden-information canaries (docs/reliability.md).
 //
 // Random games of every ruleset (tic-tac-toe, rock-paper-scissors, Galactic
-// Sprint solitaire and 3-4 seats, bots and humans, a private lobby) are
+// Sprint solitaire and 3-4 seats, Skirmish, Starbase, Galactic Council; bots
+// and humans, private lobbies) are
 // played through the real server while everything any audience receives is
 // captured: REST answers (game, view, legal, log, export, errors and their
 // headers) for every seat, a spectator with a token and an anonymous caller;
@@ -30,7 +31,24 @@
 //     name only cards in empires and no payments; private entries reach
 //     their seat only; the card catalogue of a view names only designs it
 //     references. An error oracle checks that naming a card in another
-//     seat's hand gets the same refusal as naming one in the deck.
+//     seat's hand gets the same refusal as naming one in the deck;
+//   - Skirmish (humans from their legal answers, sealed muster and
+//     deployment): no squad in any document before the muster window
+//     locked, no unit on a square before the deployment locked;
+//   - Starbase: every card object (id, key, price) a document shows at
+//     version v is public at v or in the audience's own hand at v (so
+//     neither another hand nor a market's order), legal card ids likewise,
+//     hands and markets of players only as counts, public log entries name
+//     only cards that were public;
+//   - Galactic Council: order part names (unique markers) reach their
+//     author only; a marker identity reaches a spectator only once face up
+//     (a public "marker" log entry) and a seat only then or once its own
+//     private "inspected" entry names it; explored sectors agree across
+//     audiences and an unexplored one shows nothing; spectators see no
+//     units and no "you"; a seat sees a sector live only within its sensor
+//     range and remembers fleets only where it once saw live;
+//   - for those three: private log entries reach their seats only and no
+//     spectator document carries held orders.
 //
 // The export of a finished game is the one place where everything is
 // revealed: replaying needs the seed and every input (payments included).
@@ -752,7 +770,8 @@ function councilOrder(ctx, seat, doc) {
 
 // Plays (open windows) and orders (sealed windows) for every human seat
 // from its legal answer until the game ends. A seat that has made `budget`
-// plays takes "forfeit" whenever offered (Starbase has no turn limit).
+// plays only passes, or forfeits when that is offered (Starbase has no turn
+// limit), so that the game ends in time.
 async function driveLegal(ctx, { budget = Infinity, seconds = 120 } = {}) {
   const { W, id } = ctx;
   const end = Date.now() + seconds * 1000;
@@ -789,8 +808,9 @@ async function driveLegal(ctx, { budget = Infinity, seconds = 120 } = {}) {
           made.set(seat, n + 1);
           const others = (win.choices || []).filter((c) => c.action !== 'pass' && c.action !== 'forfeit');
           const forfeit = (win.choices || []).find((c) => c.action === 'forfeit');
+          const pass = (win.choices || []).find((c) => c.action === 'pass');
           let body;
-          if (n >= budget && forfeit) body = forfeit;
+          if (n >= budget && (forfeit || pass)) body = forfeit || pass;
           else if (ctx.ruleset === 'council' || !others.length || chance(0.45)) body = pick((win.choices || []).filter((c) => c.action !== 'forfeit')) || { action: 'pass' };
           else body = pick(others);
           r = await W.call(a, 'POST', `/api/v1/games/${id}/plays`, {
@@ -1238,6 +1258,8 @@ function checkStarbase(ctx, leak) {
       const view = d?.view;
       if (!view) return;
       if (Array.isArray(view.hand) && seat === undefined) leak(`a hand list in a spectator ${where}`, r, v);
+      const count = (view.players || []).find((p) => p.seat === seat)?.hand;
+      if (Array.isArray(view.hand) && Number.isInteger(count) && view.hand.length !== count) leak(`${a.label}'s hand lists ${view.hand.length} cards, its count is ${count}`, r, v);
       for (const p of view.players || []) if (!Number.isInteger(p.hand) || !Number.isInteger(p.market)) leak(`player ${p.seat}'s hand or market is not a count`, r, v);
       check(cardObjs(view).map((c) => c.id), v, r, where);
     });
@@ -1247,6 +1269,18 @@ function checkStarbase(ctx, leak) {
       for (const w of r.json.windows || []) for (const c of w.choices || []) if (Number.isInteger(c.card)) ids.push(c.card);
       check(ids, r.version, r, 'legal');
       if (seat === undefined && (r.json.windows || []).length) leak('legal moves for a spectator', r, r.version);
+    }
+  }
+  // No card in two hands at once (a hand list holding another's cards).
+  const owner = new Map(); // version -> Map(card -> seat)
+  for (const [seat, a] of ctx.seatAud) {
+    for (const [v, d] of ctx.taps.get(a).games.get(id).hist) {
+      if (!owner.has(v)) owner.set(v, new Map());
+      for (const c of d.view?.hand || []) {
+        const o = owner.get(v);
+        if (o.has(c.id)) leak(`card ${c.id} in the hands of seats ${o.get(c.id)} and ${seat} at version ${v}`, null, c.id);
+        o.set(c.id, seat);
+      }
     }
   }
   for (const r of ctx.W.cap.records) {
@@ -1434,6 +1468,70 @@ test('the checker finds planted leaks (self-test)', () => {
   assert.equal(n.length, 1);
 });
 
+test('the Skirmish, Starbase and Council checks find planted leaks (self-test)', () => {
+  const A = audience('seat 0', { id: 'a' });
+  const B = audience('seat 1', { id: 'b' });
+  const S = audience('spectator', { id: 's' });
+  const N = audience('anonymous');
+  A.seats.set('g', 0);
+  B.seats.set('g', 1);
+  const fake = (ruleset, docs, extra = {}) => {
+    const taps = new Map();
+    for (const a of [A, B, S, N]) taps.set(a, { games: new Map([['g', { hist: new Map(Object.entries(docs.get(a) || {}).map(([v, d]) => [Number(v), d])) }]]) });
+    return {
+      id: 'g', ruleset, taps, auds: [A, B, S, N], anon: N, spectator: S, seatAud: new Map([[0, A], [1, B]]),
+      W: { cap: { records: [] } }, lockVersion: new Map(), logs: new Map(), ...extra,
+    };
+  };
+  const found = (ctx, f) => {
+    const leaks = [];
+    f(ctx, (what) => leaks.push(what));
+    return leaks;
+  };
+  // Skirmish: a unit before the muster locked (2), a square before the
+  // deployment locked (4); a square after it is fine.
+  const unit = (square) => ({ view: { units: [{ key: 'x', square }], squads: [] } });
+  const sk = fake('skirmish', new Map([
+    [B, { 1: unit(null), 3: unit('c4'), 5: unit('c4') }],
+    [N, { 0: { view: { units: [], squads: [] } } }],
+  ]), { lockVersion: new Map([['muster', 2], ['deploy', 4]]) });
+  assert.equal(found(sk, checkSkirmish).length, 2);
+  // Starbase: card 3 is seat 0's; seat 1 shows it, so does the spectator.
+  const card = (id) => ({ id, key: 'k', price: 1 });
+  const pub = { view: { players: [{ seat: 0, hand: 1, market: 20, dock: [card(7)] }, { seat: 1, hand: 1, market: 20 }] } };
+  const sb = fake('starbase', new Map([
+    [N, { 1: pub }],
+    [S, { 1: { view: { ...pub.view, regions: [{ ships: [card(3)] }] } } }],
+    [A, { 1: { view: { ...pub.view, hand: [card(3)] } } }],
+    [B, { 1: { view: { ...pub.view, hand: [card(3)] } } }],
+  ]));
+  // card 3 in two hands, the spectator's card 3
+  const sl = found(sb, checkStarbase);
+  assert.equal(sl.length, 2, sl.join('\n'));
+  // Council: raiders at (1,0) face up, relics at (0,1) planet 0 inspected
+  // by seat 0; seat 1 and the spectator show the relics; seat 1 sees an
+  // unexplored sector's tile.
+  const sector = (extra) => ({ q: 0, r: 1, explored: true, marker: { key: 'raiders' }, planets: [{ owner: null, marker: { key: 'relics' } }], ...extra });
+  const view = (s, seat) => ({ view: { galaxy: { sectors: s }, players: [], ...(seat === undefined ? {} : { you: { seat } }) } });
+  const raiders = { q: 1, r: 0, explored: true, marker: { key: 'raiders' }, planets: [] };
+  const cn = fake('council', new Map([
+    [N, { 1: view([{ ...raiders }, { q: 0, r: 1, explored: true, marker: 'hidden', planets: [{ marker: 'hidden' }] }, { q: 2, r: 0, explored: false }]) }],
+    [S, { 1: view([{ ...raiders }, sector({ marker: 'hidden' }), { q: 2, r: 0, explored: false }]) }],
+    [A, { 1: view([{ ...raiders, fleets: [], planets: [{ owner: 0, marker: null }] }, sector({ marker: 'hidden', fleets: [] }), { q: 2, r: 0, explored: false }], 0) }],
+    [B, { 1: view([{ ...raiders, fleets: [], planets: [{ owner: 1, marker: null }] }, sector({ marker: 'hidden', fleets: [] }), { q: 2, r: 0, explored: false, tile: 't' }], 1) }],
+  ]));
+  const entry = (seat, type, q, r, planet, marker) => ({ seq: 1, seat, entry: { type, sector: [q, r], planet, marker } });
+  cn.logs = new Map([
+    [S, [entry(null, 'marker', 1, 0, -1, 'raiders')]],
+    [A, [entry(null, 'marker', 1, 0, -1, 'raiders'), entry(0, 'inspected', 0, 1, 0, 'relics')]],
+    [B, [entry(null, 'marker', 1, 0, -1, 'raiders'), entry(null, 'inspected', 0, 1, 0, 'relics')]],
+  ]);
+  const cl = found(cn, checkCouncil);
+  // the public "inspected" entry, the spectator's relics, seat 1's relics,
+  // seat 1's unexplored tile
+  assert.equal(cl.length, 4, cl.join('\n'));
+});
+
 test('no hidden fact reaches anyone not entitled to it, by any path', { timeout: 600000 }, async () => {
   console.log(`# canary seed ${SEED} (CANARY_SEED=${SEED} repeats the test's choices)`);
   const db = createDatabase('canary');
@@ -1482,9 +1580,9 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     ];
     const drivers = {
       tictactoe: driveTictactoe, rps: driveRps, sprint: driveSprint,
-      skirmish: (ctx) => driveLegal(ctx, { seconds: 150 }),
-      starbase: (ctx) => driveLegal(ctx, { budget: QUICK ? 15 : 30, seconds: 150 }),
-      council: (ctx) => driveLegal(ctx, { seconds: 150 }),
+      skirmish: (ctx) => driveLegal(ctx, { budget: QUICK ? 20 : 40, seconds: 300 }),
+      starbase: (ctx) => driveLegal(ctx, { budget: QUICK ? 15 : 30, seconds: 300 }),
+      council: (ctx) => driveLegal(ctx, { seconds: 300 }),
     };
     const t0 = Date.now();
     await Promise.all(
@@ -1536,6 +1634,7 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     for (const k of ['token', 'seed', 'note', 'invite', 'part']) assert.ok(allowedSeen.get(k) > 0, `positive control: ${k} markers seen where allowed`);
     assert.ok(sprintChecked > 100, `sprint documents checked: ${sprintChecked}`);
     assert.ok(more.skirmish > 50 && more.starbase > 50 && more.council > 50, `documents checked: ${JSON.stringify(more)}`);
+    assert.ok(more.councilPublic + more.councilPrivate > 0, 'positive control: Council marker identities seen where allowed');
     assert.equal(leaks.length, 0, `${leaks.length} leaks (see the # LEAK lines)`);
   } catch (e) {
     if (srv) console.log(`# server log (last lines):\n${srv.lines.slice(-15).map((l) => `#   ${l}`).join('\n')}\n# server exit: ${srv.proc.exitCode ?? srv.proc.signalCode ?? 'running'}`);
