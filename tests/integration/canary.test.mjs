@@ -1271,6 +1271,29 @@ function checkStarbase(ctx, leak) {
       if (seat === undefined && (r.json.windows || []).length) leak('legal moves for a spectator', r, r.version);
     }
   }
+  // Where a public card of a human seat came from: a market card is drawn
+  // into its owner's hand before it can be played, so a card of seat A that
+  // is public at v and not before was in A's hand in between; at the first
+  // version the only public cards are the outer region stacks.
+  const pubVersions = [...pubHist.keys()].sort((x, y) => x - y);
+  let prev = null;
+  for (const v of pubVersions) {
+    const cur = new Map(cardObjs(pubHist.get(v).view).map((c) => [c.id, c]));
+    for (const [cid, c] of cur) {
+      if (prev?.set.has(cid)) continue;
+      if (!prev) {
+        if (c.kind !== 'outer_region') leak(`card ${cid} (${c.kind}) public at the first version ${v}`, null, cid);
+        continue;
+      }
+      const a = ctx.seatAud.get(c.owner);
+      if (!a) continue; // a bot's hand is not seen
+      const h = ctx.taps.get(a).games.get(id).hist;
+      const seen = [];
+      for (let u = prev.v; u < v; u++) if (h.has(u)) seen.push((h.get(u).view.hand || []).some((x) => x.id === cid));
+      if (seen.length && !seen.some(Boolean)) leak(`card ${cid} of seat ${c.owner} public at version ${v} without passing through its hand`, null, cid);
+    }
+    prev = { v, set: new Set(cur.keys()) };
+  }
   // No card in two hands at once (a hand list holding another's cards).
   const owner = new Map(); // version -> Map(card -> seat)
   for (const [seat, a] of ctx.seatAud) {
@@ -1500,14 +1523,16 @@ test('the Skirmish, Starbase and Council checks find planted leaks (self-test)',
   const card = (id) => ({ id, key: 'k', price: 1 });
   const pub = { view: { players: [{ seat: 0, hand: 1, market: 20, dock: [card(7)] }, { seat: 1, hand: 1, market: 20 }] } };
   const sb = fake('starbase', new Map([
-    [N, { 1: pub }],
+    [N, { 1: pub, 2: { view: { ...pub.view, regions: [{ ships: [{ ...card(8), owner: 0, kind: 'ship' }] }] } } }],
     [S, { 1: { view: { ...pub.view, regions: [{ ships: [card(3)] }] } } }],
     [A, { 1: { view: { ...pub.view, hand: [card(3)] } } }],
     [B, { 1: { view: { ...pub.view, hand: [card(3)] } } }],
   ]));
-  // card 3 in two hands, the spectator's card 3
+  // card 3 in two hands, the spectator's card 3, card 7 public at the
+  // first version (not an outer region), card 8 of seat 0 public at
+  // version 2 straight from its market
   const sl = found(sb, checkStarbase);
-  assert.equal(sl.length, 2, sl.join('\n'));
+  assert.equal(sl.length, 4, sl.join('\n'));
   // Council: raiders at (1,0) face up, relics at (0,1) planet 0 inspected
   // by seat 0; seat 1 and the spectator show the relics; seat 1 sees an
   // unexplored sector's tile.
