@@ -1600,7 +1600,7 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
       { ruleset: 'skirmish', humans: 1, bots: [bot()], options: { turn_limit: 6 }, tag: 'K2', isPrivate: true },
       { ruleset: 'starbase', humans: 2, bots: [bot()], tag: 'B1' },
       { ruleset: 'starbase', humans: 1, bots: [bot()], tag: 'B2' },
-      { ruleset: 'council', humans: 2, bots: [bot()], options: { last_round: QUICK ? 2 : 3 }, tag: 'C1' },
+      { ruleset: 'council', humans: 2, bots: [bot()], options: { last_round: 3 }, tag: 'C1' },
       ...(QUICK ? [] : [{ ruleset: 'council', humans: 3, options: { last_round: 2 }, tag: 'C2', isPrivate: true }]),
     ];
     const drivers = {
