@@ -176,22 +176,34 @@ class Tap {
     this.closed = false;
   }
 
-  static async open(cap, url, aud) {
-    const tap = new Tap(cap, aud);
-    const ws = new WebSocket(url, 'conclave.v1');
-    tap.ws = ws;
-    ws.on('message', (data) => tap.onMessage(data.toString()));
-    ws.on('close', () => {
-      tap.closed = true;
-      tap.wake();
-    });
-    ws.on('error', () => {});
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    if (aud.player) tap.send({ type: 'auth', token: aud.player.token });
-    return tap;
+  // A connection whose handshake fails (on a machine this loaded the
+  // upgrade is now and then cut before its answer) is tried again, up to
+  // three times; nothing is captured before a connection is open.
+  static async open(cap, url, aud, stats = null) {
+    for (let attempt = 1; ; attempt++) {
+      const tap = new Tap(cap, aud);
+      const ws = new WebSocket(url, 'conclave.v1');
+      tap.ws = ws;
+      ws.on('error', () => {});
+      try {
+        await new Promise((resolve, reject) => {
+          ws.once('open', resolve);
+          ws.once('error', reject);
+        });
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`${aud.label}: WebSocket handshake: ${e.message}`);
+        if (stats) stats.wsRetries++;
+        await sleep(200 * attempt);
+        continue;
+      }
+      ws.on('message', (data) => tap.onMessage(data.toString()));
+      ws.on('close', () => {
+        tap.closed = true;
+        tap.wake();
+      });
+      if (aud.player) tap.send({ type: 'auth', token: aud.player.token });
+      return tap;
+    }
   }
 
   send(m) {
@@ -243,7 +255,8 @@ class Tap {
       const v = fn();
       if (v) return v;
       const left = end - Date.now();
-      if (left <= 0 || this.closed) throw new Error(`${this.aud.label}: timed out waiting for ${what}`);
+      if (this.closed) throw new Error(`${this.aud.label}: the connection closed while waiting for ${what}`);
+      if (left <= 0) throw new Error(`${this.aud.label}: timed out waiting for ${what}`);
       await new Promise((resolve) => {
         const t = setTimeout(resolve, Math.min(left, 100));
         this.waiters.push(() => {
@@ -334,7 +347,7 @@ class World {
     this.lobbies = []; // {id, code, members:Set(player)}
     this.taps = [];
     this.counter = 0;
-    this.stats = { oracle: 0, fallbacks: 0, lateOrders: 0, replaced: 0, withdrawn: 0, actions: 0 };
+    this.stats = { oracle: 0, fallbacks: 0, lateOrders: 0, replaced: 0, withdrawn: 0, actions: 0, wsRetries: 0 };
   }
 
   call(aud, method, p, opts) {
@@ -368,7 +381,7 @@ class World {
   }
 
   async tap(aud) {
-    const t = await Tap.open(this.cap, this.srv.wsUrl, aud);
+    const t = await Tap.open(this.cap, this.srv.wsUrl, aud, this.stats);
     this.taps.push(t);
     return t;
   }
@@ -790,7 +803,7 @@ async function driveLegal(ctx, { budget = Infinity, seconds = 120 } = {}) {
         if (!win) continue;
         let r;
         if (win.kind === 'order') {
-          await tap.until(() => tap.version(id) >= lg.version, 10000, 'our own view');
+          await tap.until(() => tap.version(id) >= lg.version, 30000, 'our own view');
           const doc = tap.games.get(id).hist.get(lg.version) || tap.games.get(id).doc;
           if (doc?.view?.my_orders?.[w.id]) continue;
           let body;
@@ -839,7 +852,7 @@ async function finish(ctx) {
   const { W, id } = ctx;
   const g = await gameNow(ctx);
   assert.notEqual(g.status, 'running');
-  for (const t of ctx.taps.values()) await t.until(() => t.version(id) >= g.version, 10000, 'the final version');
+  for (const t of ctx.taps.values()) await t.until(() => t.version(id) >= g.version, 30000, 'the final version');
   await probe(ctx);
   for (const a of ctx.auds) {
     const gr = await W.call(a, 'GET', `/api/v1/games/${id}`, { game: id, kind: 'game' });
@@ -1641,7 +1654,7 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     console.log(`# canary: ${W.games.length} games (${W.games.map((g) => g.tag).join(' ')}) played in ${playSeconds.toFixed(1)} s; ${W.stats.actions} human actions, ${W.stats.replaced} replaced and ${W.stats.withdrawn} withdrawn orders, ${W.stats.oracle} oracle probes, ${W.stats.fallbacks} sprint fallbacks`);
     console.log(`# canary: captured ${recs.length} records, ${(bytes / 1e6).toFixed(1)} MB: REST ${by('rest')} (errors ${count((r) => r.kind === 'error')}), WebSocket ${by('ws')} (snapshots ${count((r) => r.kind === 'ws-snapshot')}, patches ${count((r) => r.kind === 'ws-patch')}, errors ${count((r) => r.kind === 'ws-error')}, lobby feed ${count((r) => r.kind === 'ws-lobbies' || r.kind === 'ws-lobby')}), NOTIFY ${by('notify')}, server log lines ${by('serverlog')}`);
     console.log(`# canary: ${W.markers.all.length} markers (${[...new Set(W.markers.all.map((m) => m.kind))].map((k) => `${k} ${W.markers.all.filter((m) => m.kind === k).length}`).join(', ')}); revealed notes ${W.games.flatMap((g) => g.notes).filter((m) => m.revealed).length}`);
-    console.log(`# canary: seen where entitled: ${[...allowedSeen].map(([k, n]) => `${k} ${n}`).join(', ')}; sprint documents checked ${sprintChecked} (skipped ${sprintSkipped}); patch chain mismatches ${mism}`);
+    console.log(`# canary: seen where entitled: ${[...allowedSeen].map(([k, n]) => `${k} ${n}`).join(', ')}; sprint documents checked ${sprintChecked} (skipped ${sprintSkipped}); patch chain mismatches ${mism}; WebSocket handshakes retried ${W.stats.wsRetries}`);
     console.log(`# canary: skirmish documents checked ${more.skirmish}; starbase ${more.starbase} (skipped ${more.starbaseSkipped}); council ${more.council} (marker identities seen: face up ${more.councilPublic}, inspected by the seat ${more.councilPrivate}; live sectors ${more.councilLive}); private entries and held orders ${more.privacy}`);
     const oracleKinds = new Set(W.games.flatMap((g) => g.oracle.map((o) => o.answers[0].norm)));
     console.log(`# canary: oracle refusals (card id blanked): ${[...oracleKinds].slice(0, 8).join(' / ')}`);
