@@ -773,7 +773,13 @@ function councilOrder(ctx, seat, doc) {
     const to = pick(NEIGHBOURS.map(([dq, dr]) => ({ q: s.q + dq, r: s.r + dr })).filter((h) => sectors.some((x) => x.q === h.q && x.r === h.r)));
     if (!to) continue;
     const steps = [{ type: 'move', from: [s.q, s.r], to: [to.q, to.r], units: mine.units }, { type: 'inspect' }];
-    if (chance(0.5)) steps.push({ type: 'if', cond: { type: 'marker_is', is: 'hostile' }, then: [{ type: 'retreat', to: [s.q, s.r] }], else: [{ type: 'land', planet: 'all', troops: 'all' }] });
+    if (chance(0.4)) {
+      steps.push({ type: 'if', cond: { type: 'marker_is', is: 'hostile' }, then: [{ type: 'retreat', to: [s.q, s.r] }], else: [{ type: 'land', planet: 'all', troops: 'all' }] });
+    } else {
+      // Look and leave: the markers stay face down, known to this seat only
+      // (a fleet that stays meets the system's marker, which turns it up).
+      steps.push({ type: 'inspect', planet: pick(['highest_influence', 'highest_resources']) }, { type: 'retreat', to: [s.q, s.r] });
+    }
     order[name()] = steps;
     if (Object.keys(order).length >= 3) break;
   }
