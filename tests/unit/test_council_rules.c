@@ -236,6 +236,32 @@ static void test_status1_scores_one_public_and_one_secret(void)
     CHECK_EQ_INT(st.p[0].vp, 3);
 }
 
+/* Step 1 comes before step 2: an objective revealed in this status phase
+ * cannot be scored in it. */
+static void test_status_scores_before_revealing(void)
+{
+    cnc_state st;
+    status_state(&st, 9);
+    st.public_deck[0] = (int8_t)objective("war_chest");
+    st.public_deck[1] = (int8_t)objective("salons");
+    st.public_deck[2] = (int8_t)objective("merchant_reserve");
+    st.revealed = 2;
+    for (int p = 0; p < 3; p++) {
+        st.p[p].tg = 6; /* merchant reserve (5) met, war chest (10) not */
+        REQUIRE(!cnc_objective_met(&st, p, objective("war_chest")));
+        REQUIRE(!cnc_objective_met(&st, p, objective("salons")));
+        REQUIRE(cnc_objective_met(&st, p, objective("merchant_reserve")));
+    }
+    cnc_status_phase(&st, NULL);
+    CHECK_EQ_INT(st.revealed, 3);
+    for (int p = 0; p < 3; p++) {
+        CHECK(!st.p[p].scored[objective("merchant_reserve")]);
+        CHECK_EQ_INT(st.p[p].vp, 0);
+    }
+    cnc_status_score(&st, NULL); /* the next status phase scores it */
+    CHECK(st.p[0].scored[objective("merchant_reserve")]);
+}
+
 static void test_status2_reveals_stage_two_after_stage_one_then_ends(void)
 {
     cnc_state st;
@@ -468,6 +494,7 @@ int main(void)
     RUN(test_status6_readies_planets_and_cards);
     RUN(test_status7_repairs_units);
     RUN(test_status8_returns_cards_and_lowest_initiative_speaks);
+    RUN(test_status_scores_before_revealing);
     RUN(test_status_phase_then_new_round_with_speaker_picking);
     RUN(test_victory_at_target_and_ties_by_planets);
     RUN(test_last_round_ends_the_game);
