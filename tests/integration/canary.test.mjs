@@ -822,11 +822,16 @@ async function driveLegal(ctx, { budget = Infinity, seconds = 120 } = {}) {
           if (ctx.ruleset === 'skirmish' && w.id === 'deploy') body = { squares: skirmishSquares(seat, win.shape.properties.squares.minItems) };
           else if (ctx.ruleset === 'council') body = councilOrder(ctx, seat, doc);
           else body = pick(win.choices);
+          // A window that waits for "ready" (Council's action phase): a
+          // whole order sent at once is sent ready, as the page's "Send
+          // orders" does after the last part.
+          if (win.ready_part) body = { ...body, ready: true };
           ctx.orders.push({ seat, window: w.id, body });
           r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body });
           if (r.status === 422) {
             W.stats.fallbacks++;
-            r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body: win.choices?.length ? pick(win.choices) : {} });
+            const fallback = win.choices?.length ? pick(win.choices) : {};
+            r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body: win.ready_part ? { ...fallback, ready: true } : fallback });
           }
         } else {
           const n = made.get(seat) || 0;
