@@ -226,7 +226,7 @@ static void test_status5_smaller_fleet_pool_removes_excess_ships(void)
 }
 
 /* Seat 1 holds 3 dreadnoughts in x next to seat 0's home; seat 0 attacks
- * with 4 cruisers. Round 1 can end neither side (3 hits are absorbed, 4
+ * with 4 cruisers before seat 1's own parts resolve. Round 1 can end neither side (3 hits are absorbed, 4
  * cruisers take at most 3 hits), so a standing retreat after round 1
  * always applies. */
 static engine_game *ambush(cnc_state *st, int *x, int *y, int retreat)
@@ -247,6 +247,7 @@ static engine_game *ambush(cnc_state *st, int *x, int *y, int retreat)
     memset(st->g.sec[home].units[0], 0, CNC_MAX_UNITS);
     st->g.sec[home].units[0][unit_ix("cruiser")] = 4;
     st->g.sec[*x].units[1][unit_ix("dreadnought")] = 3;
+    give_card(st, 0, "command"); /* the attacker resolves first */
     g = put_state(g, st);
     char hh[16], hx[16], hy[16], o0[256], o1[256];
     hex_text(st, home, hh, sizeof hh);
