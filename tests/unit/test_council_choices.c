@@ -226,9 +226,9 @@ static void test_status5_smaller_fleet_pool_removes_excess_ships(void)
 }
 
 /* Seat 1 holds 3 dreadnoughts in x next to seat 0's home; seat 0 attacks
- * with 4 cruisers before seat 1's own parts resolve. Round 1 can end neither side (3 hits are absorbed, 4
- * cruisers take at most 3 hits), so a standing retreat after round 1
- * always applies. */
+ * with 4 cruisers before seat 1's own parts resolve. Round 1 can end neither
+ * side (3 hits are absorbed, 4 cruisers take at most 3 hits), so a standing
+ * retreat after round 1 always applies. */
 static engine_game *ambush(cnc_state *st, int *x, int *y, int retreat)
 {
     engine_game *g = ready_game(25, 0, st);
@@ -427,6 +427,14 @@ static void test_shared_vision_needs_both_offers(void)
     CHECK(!cnc_fog_allied(&st.fog, 0, 2));
     /* Seat 1 now sees what seat 0's sensors see: seat 0's home. */
     CHECK(cnc_fog_visible(&st.g, &st.fog, 1, st.g.home[0]));
+    json_t *v = engine_view(g, 0);
+    json_t *you = json_object_get(v, "you");
+    CHECK_EQ_INT(json_array_size(json_object_get(you, "allies")), 1);
+    CHECK_EQ_INT(
+        json_integer_value(json_array_get(json_object_get(you, "allies"), 0)),
+        1);
+    CHECK_EQ_INT(json_array_size(json_object_get(you, "vision_offers")), 1);
+    json_decref(v);
     picks_by_bots(g, "random", &rng, NULL);
     const char *off[3] = {
         "{\"v\": {\"type\": \"share\", \"seat\": 1, \"on\": false}}", NULL,
@@ -526,6 +534,63 @@ static void test_format_2_save_loads_with_the_new_fields_zeroed(void)
     engine_free(g);
 }
 
+/* Each new order kind parses and reads as a sentence; bad fields are
+ * refused with their path. */
+static void test_new_order_kinds_parse_and_read(void)
+{
+    static const struct {
+        const char *json, *sentence;
+    } ok[] = {
+        {"{\"type\": \"discard\"}", "Discard the marker it inspected last."},
+        {"{\"type\": \"tokens\", \"tactic\": 3, \"fleet\": 4, "
+         "\"strategy\": 2}",
+         "At the status phase keep 3 tactic, 4 fleet and 2 strategy tokens."},
+        {"{\"type\": \"combat_retreat\", \"sector\": [1, 0], \"to\": [2, "
+         "0]}",
+         "If a space combat at (1, 0) lasts 1 round, retreat to (2, 0)."},
+        {"{\"type\": \"play\", \"card\": \"windfall\"}", "Play Windfall."},
+        {"{\"type\": \"follow\", \"card\": \"intelligence\"}",
+         "Follow Intelligence."},
+        {"{\"type\": \"share\", \"seat\": 2, \"on\": false}",
+         "Stop sharing vision with seat 2."},
+        {"{\"type\": \"lore\", \"sector\": [0, 1]}",
+         "Use racial lore on the system's marker at (0, 1)."},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        json_t *j = json_loads(ok[i].json, 0, NULL);
+        cnc_order o;
+        engine_error err = {0};
+        char buf[256];
+        CHECK_EQ_INT(cnc_order_parse(D, NULL, j, &o, &err), 0);
+        CHECK(cnc_order_sentence(D, &o, buf, sizeof buf) > 0);
+        CHECK_EQ_STR(buf, ok[i].sentence);
+        json_decref(j);
+    }
+    static const char *const bad[] = {
+        "{\"type\": \"tokens\", \"tactic\": 3, \"fleet\": 4}",
+        "{\"type\": \"tokens\", \"tactic\": 17, \"fleet\": 4, "
+        "\"strategy\": 0}",
+        "{\"type\": \"combat_retreat\", \"to\": [1, 0]}",
+        "{\"type\": \"combat_retreat\", \"sector\": [1, 0], \"to\": [2, "
+        "0], \"after\": 6}",
+        "{\"type\": \"play\", \"card\": \"nope\"}",
+        "{\"type\": \"follow\", \"card\": \"intelligence\", "
+        "\"next_objective\": 2}",
+        "{\"type\": \"share\", \"seat\": 9}",
+        "{\"type\": \"lore\"}",
+        "{\"type\": \"strategy\", \"card\": \"chancery\", "
+        "\"next_objective\": 3}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_t *j = json_loads(bad[i], 0, NULL);
+        cnc_order o;
+        engine_error err = {0};
+        CHECK(j != NULL);
+        CHECK_EQ_INT(cnc_order_parse(D, NULL, j, &o, &err), ENGINE_EINVALID);
+        json_decref(j);
+    }
+}
+
 int main(void)
 {
     council_test_init();
@@ -544,5 +609,6 @@ int main(void)
     RUN(test_quillan_lore_inspects_a_marker_next_to_it_once_a_round);
     RUN(test_chancery_reveals_the_second_objective_when_asked);
     RUN(test_format_2_save_loads_with_the_new_fields_zeroed);
+    RUN(test_new_order_kinds_parse_and_read);
     return TEST_SUMMARY();
 }

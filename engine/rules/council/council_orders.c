@@ -266,7 +266,7 @@ static int parse_strategy(const octx *c, const json_t *o, cnc_step *s)
     const cnc_strategy *st = &c->d->strategies[x];
     const char *opt = json_string_value(json_object_get(o, "option"));
     s->option = 0;
-    if (opt || st->noptions > 1) {
+    if (opt || (st->noptions > 1 && s->type == CNC_STEP_STRATEGY)) {
         int y = -1;
         for (int i = 0; opt && i < st->noptions; i++)
             if (strcmp(st->options[i], opt) == 0)
