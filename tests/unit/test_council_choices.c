@@ -229,7 +229,16 @@ static void test_status5_smaller_fleet_pool_removes_excess_ships(void)
  * with 4 cruisers before seat 1's own parts resolve. Round 1 can end neither
  * side (3 hits are absorbed, 4 cruisers take at most 3 hits), so a standing
  * retreat after round 1 always applies. */
+static engine_game *ambush_with(cnc_state *st, int *x, int *y, int retreat,
+                                const char *card);
+
 static engine_game *ambush(cnc_state *st, int *x, int *y, int retreat)
+{
+    return ambush_with(st, x, y, retreat, NULL);
+}
+
+static engine_game *ambush_with(cnc_state *st, int *x, int *y, int retreat,
+                                const char *card)
 {
     engine_game *g = ready_game(25, 0, st);
     int home = st->g.home[0], nb[6];
@@ -248,15 +257,19 @@ static engine_game *ambush(cnc_state *st, int *x, int *y, int retreat)
     st->g.sec[home].units[0][unit_ix("cruiser")] = 4;
     st->g.sec[*x].units[1][unit_ix("dreadnought")] = 3;
     give_card(st, 0, "command"); /* the attacker resolves first */
+    memset(st->p[0].hand, 0, sizeof st->p[0].hand);
+    for (int a = 0; card && a < D->nactions; a++)
+        st->p[0].hand[a] = strcmp(D->actions[a].key, card) == 0;
     g = put_state(g, st);
     char hh[16], hx[16], hy[16], o0[256], o1[256];
     hex_text(st, home, hh, sizeof hh);
     hex_text(st, *x, hx, sizeof hx);
     hex_text(st, *y, hy, sizeof hy);
     snprintf(o0, sizeof o0,
-             "{\"f1\": {\"type\": \"move\", \"from\": %s, \"to\": %s, "
+             "{\"a\": {\"type\": \"play\", \"card\": \"%s\"},"
+             " \"f1\": {\"type\": \"move\", \"from\": %s, \"to\": %s, "
              "\"units\": {\"cruiser\": 4}}}",
-             hh, hx);
+             card ? card : "windfall", hh, hx);
     snprintf(o1, sizeof o1,
              "{\"d\": {\"type\": \"combat_retreat\", \"sector\": %s, \"to\": "
              "%s, \"after\": 1}}",
@@ -282,6 +295,18 @@ static void test_standing_combat_retreat_leaves_after_the_first_round(void)
     g = ambush(&st, &x, &y, 0);
     CHECK_EQ_INT(st.g.sec[y].units[1][dn], 0);
     CHECK(!log_mentions(g, 1, "retreated"));
+    engine_free(g);
+}
+
+static void test_direct_hit_destroys_a_ship_that_absorbed_a_hit(void)
+{
+    cnc_state st;
+    int x, y, dn = unit_ix("dreadnought");
+    engine_game *g = ambush_with(&st, &x, &y, 1, "direct_hit");
+    /* Seat 0's hits in round 1 (this seed: at least one) are absorbed by
+     * the dreadnoughts; Direct Hit destroys the first that absorbed one. */
+    CHECK_EQ_INT(st.g.sec[y].units[1][dn], 2);
+    CHECK(log_mentions(g, 1, "card_played"));
     engine_free(g);
 }
 
@@ -601,6 +626,7 @@ int main(void)
     RUN(test_status5_smaller_fleet_pool_removes_excess_ships);
     RUN(test_standing_combat_retreat_leaves_after_the_first_round);
     RUN(test_action_card_windfall_gives_its_amount_once);
+    RUN(test_direct_hit_destroys_a_ship_that_absorbed_a_hit);
     RUN(test_action_card_survey_grant_makes_the_next_exploration_free);
     RUN(test_action_card_scout_report_inspects_privately);
     RUN(test_council_cards_cannot_be_played_in_the_action_phase);

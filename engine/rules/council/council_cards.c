@@ -85,6 +85,12 @@ static int card_effect(cnc_state *s, engine_ctx *ctx, int seat,
     case CNC_AFX_EXTRA_MOVE:
         e->extra_move = (int8_t)(e->extra_move + a->amount);
         return 0;
+    case CNC_AFX_REROLL:
+        e->reroll = 1;
+        return 0;
+    case CNC_AFX_DIRECT_HIT:
+        e->direct_hit = 1;
+        return 0;
     case CNC_AFX_CANCEL_PRODUCTION:
         if (x < 0 || !ships_near(s, seat, x)) {
             *why = "the sector must be next to your ships";

@@ -57,11 +57,17 @@ static int rolls(const cnc_state *s, engine_ctx *ctx, const side *a, int round)
         if (r->special == CNC_RACE_SPACE_ASSAULT && round == 1)
             bonus += r->special_amount;
     }
+    /* Lucky Shot: in the first round, each missed die is rolled again. */
+    int again = a->seat >= 0 && s->x[a->seat].reroll && round == 1;
     for (int u = 0; u < d->nunits; u++)
         for (int k = 0; d->units[u].kind != CNC_UNIT_GROUND && k < a->units[u];
              k++)
-            for (int i = 0; i < d->units[u].dice; i++)
-                hits += d10(ctx) + bonus >= d->units[u].combat;
+            for (int i = 0; i < d->units[u].dice; i++) {
+                int hit = d10(ctx) + bonus >= d->units[u].combat;
+                if (!hit && again)
+                    hit = d10(ctx) + bonus >= d->units[u].combat;
+                hits += hit;
+            }
     return hits;
 }
 
@@ -144,6 +150,22 @@ static int retreats(cnc_state *s, engine_ctx *ctx, side *a, side *b, int x,
     return 0;
 }
 
+/* Direct Hit: shooter's armed card destroys the first of the target's
+ * units that absorbed a hit this round (was: its damage before). */
+static void direct_hit(cnc_state *s, const side *shooter, side *target,
+                       const uint8_t *was)
+{
+    if (shooter->seat < 0 || !s->x[shooter->seat].direct_hit)
+        return;
+    for (int u = 0; u < CNC_MAX_UNITS; u++)
+        if (target->damaged[u] > was[u]) {
+            target->units[u]--;
+            target->damaged[u]--;
+            s->x[shooter->seat].direct_hit = 0;
+            return;
+        }
+}
+
 /* Fight in x until one side has no ships or fighters or one retreats;
  * troopers in space of a side left without ships are lost. Returns 1 when
  * a won, 2 when a side retreated. */
@@ -153,8 +175,16 @@ static int fight(cnc_state *s, engine_ctx *ctx, side *a, side *b, int x)
     while (force(a->units) > 0 && force(b->units) > 0 && round < MAX_ROUNDS) {
         round++;
         int ha = rolls(s, ctx, a, round), hb = rolls(s, ctx, b, round);
+        uint8_t was_a[CNC_MAX_UNITS], was_b[CNC_MAX_UNITS];
+        memcpy(was_a, a->damaged, sizeof was_a);
+        memcpy(was_b, b->damaged, sizeof was_b);
         take(s, b, ha);
         take(s, a, hb);
+        direct_hit(s, a, b, was_b);
+        direct_hit(s, b, a, was_a);
+        for (int i = 0; i < 2 && round == 1; i++) /* Lucky Shot is spent */
+            if ((i ? b : a)->seat >= 0)
+                s->x[(i ? b : a)->seat].reroll = 0;
         if (retreats(s, ctx, a, b, x, round))
             return 2;
     }

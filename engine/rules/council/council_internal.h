@@ -58,6 +58,8 @@ typedef struct cnc_round_extra {
     int8_t extra_move;    /* next move reaches this much further */
     int8_t rally;         /* command tokens to gain at status 5 */
     uint8_t lore_used;    /* the Quillan special this round */
+    uint8_t reroll;       /* Lucky Shot for the next space combat */
+    uint8_t direct_hit;   /* Direct Hit for the next space combat */
     uint8_t followed[CNC_MAX_STRATEGIES]; /* secondaries used */
     cnc_standing retreat[CNC_MAX_STANDING];
 } cnc_round_extra;
