@@ -554,7 +554,7 @@ static void run_step(part_ctx *pc, const cnc_step *st)
         int where = pc->here;
         if (where < 0 && st->cond.type == CNC_COND_MARKER_IS &&
             !st->cond.has_planet && pc->inspected >= 0)
-            where = s->g.markers[pc->inspected].sector;
+            where = (int)s->g.markers[pc->inspected].sector;
         cnc_cond_ctx c = {pc->seat, where, pc->inspected, pc->survived};
         int yes = where >= 0 || st->cond.has_sector
                       ? cnc_cond_eval(pc->d, &s->g, &st->cond, &c)

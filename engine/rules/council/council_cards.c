@@ -178,7 +178,7 @@ static int secondary(cnc_state *s, engine_ctx *ctx, int seat,
 int cnc_follow(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
                const char **why)
 {
-    int owner = s->strat_owner[st->card];
+    int owner = (int)s->strat_owner[st->card];
     if (owner < 0 || owner == seat) {
         *why = "another player must hold that strategy card";
         return -1;
