@@ -13,7 +13,8 @@
 static int quick;
 
 /* h := s with everything seat (ENGINE_PUBLIC: anyone) has not seen
- * changed at random. */
+ * changed at random (units of the seat and of allies sharing vision with
+ * it are never hidden from it, so they stay). */
 static void perturb_hidden(const cnc_state *s, cnc_state *h, int seat,
                            engine_rng *rng)
 {
@@ -34,8 +35,12 @@ static void perturb_hidden(const cnc_state *s, cnc_state *h, int seat,
             sec->tile = (int8_t)engine_rng_below(rng, (uint32_t)D->nsystems);
         if (seat >= 0 && cnc_fog_visible(&s->g, &s->fog, seat, x))
             continue;
+        /* Not the seat's own units, nor an ally's: wherever those are
+         * the seat sees, so units there would not be hidden. */
         for (int p = 0; p < s->seats; p++)
-            for (int u = 0; p != seat && u < D->nunits; u++)
+            for (int u = 0; p != seat && u < D->nunits &&
+                            !(seat >= 0 && cnc_fog_allied(&s->fog, seat, p));
+                 u++)
                 if (D->units[u].kind != CNC_UNIT_GROUND)
                     sec->units[p][u] = (uint8_t)engine_rng_below(rng, 3);
         for (int p = 0; p < CNC_MAX_PLANETS; p++)

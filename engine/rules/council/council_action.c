@@ -218,10 +218,12 @@ static int step_move(part_ctx *pc, const cnc_step *st)
     }
     if (!ships)
         return fail(pc, "move", "no ship of yours to move there");
-    if (from == to ||
-        cnc_sector_distance(&s->g, from, to) >
-            speed + cnc_has_tech_effect(s, pc->seat, CNC_TECH_MOVE))
+    int dist = cnc_sector_distance(&s->g, from, to),
+        reach = speed + cnc_has_tech_effect(s, pc->seat, CNC_TECH_MOVE);
+    if (from == to || dist > reach + s->x[pc->seat].extra_move)
         return fail(pc, "move", "too far for the slowest ship");
+    if (dist > reach) /* Forced March and the like, spent */
+        s->x[pc->seat].extra_move = 0;
     if (activate(pc, to))
         return -1;
     for (int u = 0; u < d->nunits; u++)
@@ -290,34 +292,6 @@ static int step_land(part_ctx *pc, const cnc_step *st)
     return 0;
 }
 
-/* Pay cost resources: exhaust ready planets the seat controls, then
- * trade goods. -1 when it cannot pay (nothing changes). */
-static int pay_resources(cnc_state *s, int seat, int cost)
-{
-    const cnc_data *d = cnc_data_get();
-    int avail = s->p[seat].tg;
-    for (int x = 0; x < s->g.nsectors; x++) {
-        const cnc_system *t = cnc_sector_tile(d, &s->g, x);
-        for (int p = 0; p < t->nplanets; p++)
-            if (s->g.sec[x].owner[p] == seat && !(s->exhausted[x] >> p & 1))
-                avail += t->planets[p].resources;
-    }
-    if (avail < cost)
-        return -1;
-    for (int x = 0; x < s->g.nsectors && cost > 0; x++) {
-        const cnc_system *t = cnc_sector_tile(d, &s->g, x);
-        for (int p = 0; p < t->nplanets && cost > 0; p++)
-            if (s->g.sec[x].owner[p] == seat && !(s->exhausted[x] >> p & 1) &&
-                t->planets[p].resources > 0) {
-                s->exhausted[x] = (uint8_t)(s->exhausted[x] | 1u << p);
-                cost -= t->planets[p].resources;
-            }
-    }
-    if (cost > 0)
-        s->p[seat].tg = (int16_t)(s->p[seat].tg - cost);
-    return 0;
-}
-
 static int step_produce(part_ctx *pc, const cnc_step *st)
 {
     cnc_state *s = pc->s;
@@ -340,9 +314,14 @@ static int step_produce(part_ctx *pc, const cnc_step *st)
               (r->special == CNC_RACE_SHIPWRIGHT ? r->special_amount : 0);
     if (count > max)
         return fail(pc, "produce", "more units than one production makes");
+    for (int p = 0; p < s->seats; p++)
+        if (p != pc->seat && (s->sabotaged[x] >> p & 1)) {
+            s->sabotaged[x] = (uint8_t)(s->sabotaged[x] & ~(1u << p));
+            return fail(pc, "produce", "the yards there were sabotaged");
+        }
     if (!s->p[pc->seat].free_produce && activate(pc, x))
         return -1;
-    if (pay_resources(s, pc->seat, cost))
+    if (cnc_pay_resources(s, pc->seat, cost))
         return fail(pc, "produce", "not enough resources");
     for (int u = 0; u < d->nunits; u++)
         s->g.sec[x].units[pc->seat][u] =
@@ -394,12 +373,15 @@ static int step_explore(part_ctx *pc, const cnc_step *st)
         r->special == CNC_RACE_CHEAP_EXPLORE && s->fog.explores[pc->seat] == 0
             ? r->special_amount
             : 0;
+    if (s->x[pc->seat].free_explore)
+        discount = cnc_fog_explore_cost(&s->fog, pc->seat);
     int tg = s->p[pc->seat].tg + discount;
     engine_error e = {0};
     if (cnc_fog_explore_paid(&s->g, &s->fog, pc->seat, x, s->round, &tg, &e))
         return fail(pc, "explore", e.msg);
     s->p[pc->seat].tg =
         (int16_t)(tg < s->p[pc->seat].tg ? tg : s->p[pc->seat].tg);
+    s->x[pc->seat].free_explore = 0;
     log_explored(pc, x);
     return 0;
 }
@@ -425,6 +407,109 @@ static int step_scan(part_ctx *pc, const cnc_step *st)
     return 0;
 }
 
+/* The marker a discard or play step names: its sector (or where the order
+ * stands) and planet; with neither, the marker the part inspected last. */
+static int named_marker(const part_ctx *pc, const cnc_step *st, int *x)
+{
+    *x = st->has_sector ? cnc_sector_at(&pc->s->g, st->sector) : pc->here;
+    if (!st->has_sector && !st->has_planet)
+        return pc->inspected;
+    return *x >= 0 ? marker_at(pc, *x, &st->planet) : -1;
+}
+
+/* The Quillan special: once a round, free, inspect a hidden marker in an
+ * explored sector within the race's reach of its ships or planets. */
+static int step_lore(part_ctx *pc, const cnc_step *st)
+{
+    cnc_state *s = pc->s;
+    const cnc_race *r = &pc->d->races[s->p[pc->seat].race];
+    int x = cnc_sector_at(&s->g, st->sector), near = 0;
+    if (r->special != CNC_RACE_MARKER_LORE)
+        return fail(pc, "lore", "only the Quillan have this special");
+    if (s->x[pc->seat].lore_used)
+        return fail(pc, "lore", "already used this round");
+    for (int y = 0; y < s->g.nsectors && !near; y++) {
+        int mine = cnc_ships_in(s, pc->seat, y) > 0;
+        for (int p = 0; p < CNC_MAX_PLANETS; p++)
+            mine |= s->g.sec[y].owner[p] == pc->seat;
+        near = mine && cnc_sector_distance(&s->g, x, y) <= r->special_amount;
+    }
+    if (!near || !s->fog.explored[x])
+        return fail(pc, "lore",
+                    "the sector must be explored and next to "
+                    "your ships or planets");
+    int m = marker_at(pc, x, &st->planet);
+    if (m < 0 || s->g.markers[m].state != CNC_MK_HIDDEN)
+        return fail(pc, "lore", "no hidden marker there");
+    s->x[pc->seat].lore_used = 1;
+    pc->inspected = m;
+    cnc_fog_inspect(&s->fog, pc->seat, m);
+    tell_marker(pc, m);
+    return 0;
+}
+
+/* Remember a standing combat retreat (the same sector and destination
+ * once). */
+static void standing_retreat(cnc_state *s, int seat, const cnc_step *st)
+{
+    int x = cnc_sector_at(&s->g, st->sector), to = cnc_sector_at(&s->g, st->to);
+    cnc_standing *free = NULL;
+    for (int i = 0; i < CNC_MAX_STANDING; i++) {
+        cnc_standing *r = &s->x[seat].retreat[i];
+        if (r->used && r->sector == x && r->to == to) {
+            r->after = st->after;
+            return;
+        }
+        if (!r->used && !free)
+            free = r;
+    }
+    if (free)
+        *free = (cnc_standing){1, (int8_t)x, (int8_t)to, st->after};
+}
+
+/* The steps added after "if"; *why set when one fails. */
+static void run_more(part_ctx *pc, const cnc_step *st, const char **why)
+{
+    cnc_state *s = pc->s;
+    int x = -1, m;
+    switch (st->type) {
+    case CNC_STEP_DISCARD:
+        m = named_marker(pc, st, &x);
+        cnc_discard(s, pc->ctx, pc->seat, m, why);
+        break;
+    case CNC_STEP_TOKENS:
+        s->x[pc->seat].plan = 1;
+        memcpy(s->x[pc->seat].pools, st->pools, sizeof st->pools);
+        break;
+    case CNC_STEP_COMBAT_RETREAT:
+        standing_retreat(s, pc->seat, st);
+        break;
+    case CNC_STEP_PLAY:
+        m = named_marker(pc, st, &x);
+        if (!st->has_sector && !st->has_planet)
+            m = x >= 0 ? s->g.sec[x].marker : -1;
+        cnc_play_card(s, pc->ctx, pc->seat, st, x, m, why);
+        break;
+    case CNC_STEP_FOLLOW:
+        cnc_follow(s, pc->ctx, pc->seat, st, why);
+        break;
+    case CNC_STEP_SHARE:
+        if (st->other == pc->seat) {
+            *why = "you always see what you see";
+            break;
+        }
+        cnc_fog_set_share(&s->fog, pc->seat, st->other, st->on);
+        cnc_log_seats(pc->ctx, 1u << pc->seat | 1u << st->other,
+                      json_pack("{s:s, s:i, s:i, s:b}", "type", "share_vision",
+                                "seat", pc->seat, "with", st->other, "on",
+                                st->on));
+        break;
+    default:
+        step_lore(pc, st);
+        break;
+    }
+}
+
 static void run_list(part_ctx *pc, int i);
 
 static void run_step(part_ctx *pc, const cnc_step *st)
@@ -448,7 +533,7 @@ static void run_step(part_ctx *pc, const cnc_step *st)
         step_produce(pc, st);
         break;
     case CNC_STEP_STRATEGY:
-        if (cnc_strategy_step(s, pc->ctx, pc->seat, st, &why))
+        if (cnc_strategy_step(s, pc->ctx, pc->seat, st, &pc->inspected, &why))
             fail(pc, "strategy", why);
         break;
     case CNC_STEP_INSPECT:
@@ -464,14 +549,25 @@ static void run_step(part_ctx *pc, const cnc_step *st)
         step_scan(pc, st);
         break;
     case CNC_STEP_IF: {
-        cnc_cond_ctx c = {pc->seat, pc->here, pc->inspected, pc->survived};
-        int yes = pc->here >= 0 || st->cond.has_sector
+        /* "it is hostile" about the marker inspected last needs no sector
+         * (an espionage pick stands nowhere). */
+        int where = pc->here;
+        if (where < 0 && st->cond.type == CNC_COND_MARKER_IS &&
+            !st->cond.has_planet && pc->inspected >= 0)
+            where = (int)s->g.markers[pc->inspected].sector;
+        cnc_cond_ctx c = {pc->seat, where, pc->inspected, pc->survived};
+        int yes = where >= 0 || st->cond.has_sector
                       ? cnc_cond_eval(pc->d, &s->g, &st->cond, &c)
                       : st->cond.negate;
         run_list(pc, yes ? st->then_first : st->else_first);
         break;
     }
+    case CNC_STEP_HOLD:
+        break;
     default:
+        run_more(pc, st, &why);
+        if (why)
+            fail(pc, cnc_step_name(st->type), why);
         break;
     }
 }
@@ -528,11 +624,32 @@ static void resolve_order(cnc_state *s, engine_ctx *ctx, int seat,
     }
 }
 
+/* Standing combat retreats given at the top level of any part hold from
+ * the start of resolution, so they protect a fleet attacked before its
+ * own parts resolve. */
+static void standing_orders(cnc_state *s, int seat, const json_t *order)
+{
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)order, k, v)
+    {
+        cnc_order o;
+        if (cnc_order_parse(cnc_data_get(), &s->g, v, &o, NULL) != 0)
+            continue;
+        for (int i = o.first; i >= 0; i = o.steps[i].next)
+            if (o.steps[i].type == CNC_STEP_COMBAT_RETREAT)
+                standing_retreat(s, seat, &o.steps[i]);
+    }
+}
+
 void cnc_action_resolve(cnc_state *s, engine_ctx *ctx,
                         const json_t *const *orders)
 {
     int order[ENGINE_MAX_SEATS];
     int n = cnc_initiative_order(s, order);
+    for (int i = 0; i < n; i++)
+        if (orders && orders[order[i]])
+            standing_orders(s, order[i], orders[order[i]]);
     for (int i = 0; i < n; i++) {
         const json_t *o = orders ? orders[order[i]] : NULL;
         if (o)

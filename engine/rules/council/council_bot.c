@@ -1,11 +1,14 @@
 /*
  * council_bot.c - Galactic Council's bots. "random" picks a random card
- * and gives random (well-formed) order parts. "basic" plays from what its
+ * and gives random (well-formed) order parts, now and then with cards,
+ * follows, token splits, standing retreats, vision offers, lore and
+ * discards. "basic" plays from what its
  * seat knows (explored sectors, markers it knows, fleets it has seen): it
  * sends its carriers with troopers to the most valuable sector in reach,
  * with the seed's pattern "inspect the marker; if it is hostile retreat,
  * else land on every planet", keeps a warship at home, produces at home,
- * pays to explore next to its space, and uses its strategy card.
+ * pays to explore next to its space, plays the action cards that only
+ * give (trade goods, a free exploration), and uses its strategy card.
  * Objectives are scored by the status phase itself.
  */
 #include "engine/rules/council/council_internal.h"
@@ -83,6 +86,62 @@ static json_t *land_all(void)
 
 /* ---------------------------------------------------------- random -- */
 
+/* A random action card seat holds (-1: none). */
+static int random_card(const cnc_state *s, int seat, engine_rng *rng)
+{
+    const cnc_data *d = cnc_data_get();
+    int held[CNC_MAX_ACTIONS], n = 0;
+    for (int a = 0; a < d->nactions; a++)
+        if (s->p[seat].hand[a])
+            held[n++] = a;
+    return n ? held[engine_rng_below(rng, (uint32_t)n)] : -1;
+}
+
+/* The choices added after part I's first orders, each now and then: play
+ * a card, follow a card, split tokens, a standing retreat, vision, lore,
+ * a discard. */
+static void random_extras(const cnc_state *s, int seat, engine_rng *rng,
+                          json_t *order)
+{
+    const cnc_data *d = cnc_data_get();
+    int x = (int)engine_rng_below(rng, (uint32_t)s->g.nsectors);
+    int nb[6], n = cnc_sector_neighbors(&s->g, x, nb);
+    int a = random_card(s, seat, rng);
+    if (a >= 0 && engine_rng_below(rng, 2))
+        put_part(order, "y", 1,
+                 json_pack("{s:s, s:s, s:o}", "type", "play", "card",
+                           d->actions[a].key, "sector", hex_of(s, x)));
+    if (engine_rng_below(rng, 4) == 0)
+        put_part(
+            order, "y", 2,
+            json_pack(
+                "{s:s, s:s}", "type", "follow", "card",
+                d->strategies[engine_rng_below(rng, (uint32_t)d->nstrategies)]
+                    .key));
+    if (engine_rng_below(rng, 3) == 0)
+        put_part(order, "y", 3,
+                 json_pack("{s:s, s:i, s:i, s:i}", "type", "tokens", "tactic",
+                           (int)engine_rng_below(rng, 6), "fleet",
+                           (int)engine_rng_below(rng, 6), "strategy",
+                           (int)engine_rng_below(rng, 4)));
+    if (n && engine_rng_below(rng, 3) == 0)
+        put_part(order, "y", 4,
+                 json_pack("{s:s, s:o, s:o, s:i}", "type", "combat_retreat",
+                           "sector", hex_of(s, x), "to",
+                           hex_of(s, nb[engine_rng_below(rng, (uint32_t)n)]),
+                           "after", 1 + (int)engine_rng_below(rng, 3)));
+    if (engine_rng_below(rng, 6) == 0)
+        put_part(order, "y", 5,
+                 json_pack("{s:s, s:i, s:b}", "type", "share", "seat",
+                           (int)engine_rng_below(rng, (uint32_t)s->seats), "on",
+                           (int)engine_rng_below(rng, 2)));
+    if (engine_rng_below(rng, 4) == 0)
+        put_part(order, "y", 6,
+                 json_pack("[{s:s, s:o}, {s:s, s:o}]", "type", "lore", "sector",
+                           hex_of(s, x), "type", "discard", "sector",
+                           hex_of(s, x)));
+}
+
 static json_t *random_order(const cnc_state *s, int seat, engine_rng *rng)
 {
     json_t *order = json_object();
@@ -120,6 +179,7 @@ static json_t *random_order(const cnc_state *s, int seat, engine_rng *rng)
             order, "x", 0,
             json_pack("{s:s, s:o}", "type", "explore", "sector", hex_of(s, x)));
     }
+    random_extras(s, seat, rng, order);
     return order;
 }
 
@@ -300,6 +360,20 @@ static void basic_card(const cnc_state *s, int seat, json_t *order)
                        st->key, "option", st->options[0], "targets", targets));
 }
 
+/* Play the held action cards that only help: trade goods, a free
+ * exploration (before the paid one). */
+static void basic_cards(const cnc_state *s, int seat, json_t *order)
+{
+    const cnc_data *d = cnc_data_get();
+    for (int a = 0; a < d->nactions; a++)
+        if (s->p[seat].hand[a] &&
+            (d->actions[a].effect == CNC_AFX_GAIN_TRADE_GOODS ||
+             d->actions[a].effect == CNC_AFX_FREE_EXPLORE))
+            put_part(order, "a", a,
+                     json_pack("{s:s, s:s}", "type", "play", "card",
+                               d->actions[a].key));
+}
+
 static json_t *basic_order(const cnc_state *s, int seat)
 {
     json_t *order = json_object();
@@ -311,6 +385,7 @@ static json_t *basic_order(const cnc_state *s, int seat)
         tokens--; /* keep one for production at home */
     basic_fleets(s, seat, order, &tokens);
     basic_produce(s, seat, order);
+    basic_cards(s, seat, order);
     int fr;
     if (s->p[seat].tg >= 3 && frontier_near(s, seat, &fr, 1))
         put_part(order, "x", 0,

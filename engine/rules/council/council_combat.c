@@ -1,9 +1,10 @@
 /*
  * council_combat.c - Galactic Council's space and ground combat (d10 dice
  * from the game's RNG) and the neutral markers that act on the first fleet
- * to enter a system or the first lander on a planet. Combat reports go to
- * the seats that fought only; a marker that acts is turned face up in a
- * public entry, its effect told to the seat it touched.
+ * to enter a system or the first lander on a planet. A standing combat
+ * retreat takes a side out of a space combat after the rounds it asked. Combat
+ * reports go to the seats that fought only; a marker that acts is turned face
+ * up in a public entry, its effect told to the seat it touched.
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -56,11 +57,17 @@ static int rolls(const cnc_state *s, engine_ctx *ctx, const side *a, int round)
         if (r->special == CNC_RACE_SPACE_ASSAULT && round == 1)
             bonus += r->special_amount;
     }
+    /* Lucky Shot: in the first round, each missed die is rolled again. */
+    int again = a->seat >= 0 && s->x[a->seat].reroll && round == 1;
     for (int u = 0; u < d->nunits; u++)
         for (int k = 0; d->units[u].kind != CNC_UNIT_GROUND && k < a->units[u];
              k++)
-            for (int i = 0; i < d->units[u].dice; i++)
-                hits += d10(ctx) + bonus >= d->units[u].combat;
+            for (int i = 0; i < d->units[u].dice; i++) {
+                int hit = d10(ctx) + bonus >= d->units[u].combat;
+                if (!hit && again)
+                    hit = d10(ctx) + bonus >= d->units[u].combat;
+                hits += hit;
+            }
     return hits;
 }
 
@@ -89,16 +96,97 @@ static void take(const cnc_state *s, const side *a, int hits)
     }
 }
 
-/* Fight until one side has no ships or fighters; troopers in space of a
- * side left without ships are lost. Returns 1 when a won. */
-static int fight(cnc_state *s, engine_ctx *ctx, side *a, side *b)
+/* Where seat's standing order takes its units out of a space combat in x
+ * after round rounds: an explored sector next to x without other seats'
+ * ships or fighters; -1 when none applies. */
+static int retreat_to(const cnc_state *s, int seat, int x, int round)
+{
+    for (int i = 0; seat >= 0 && i < CNC_MAX_STANDING; i++) {
+        const cnc_standing *r = &s->x[seat].retreat[i];
+        if (!r->used || r->sector != x || round < r->after ||
+            cnc_sector_distance(&s->g, x, r->to) != 1 ||
+            !s->fog.explored[r->to])
+            continue;
+        int enemy = 0;
+        for (int p = 0; p < s->seats; p++)
+            enemy |= p != seat && force(s->g.sec[r->to].units[p]) > 0;
+        if (!enemy)
+            return r->to;
+    }
+    return -1;
+}
+
+/* All of a's units in space (damage kept) leave x for sector to. */
+static void withdraw(cnc_state *s, engine_ctx *ctx, side *a, int x, int to)
+{
+    uint8_t *units = s->g.sec[to].units[a->seat],
+            *dmg = s->damaged[to][a->seat];
+    for (int u = 0; u < CNC_MAX_UNITS; u++) {
+        units[u] = (uint8_t)(units[u] + a->units[u]);
+        dmg[u] = (uint8_t)(dmg[u] + a->damaged[u]);
+        a->units[u] = a->damaged[u] = 0;
+    }
+    cnc_log_seats(ctx, 1u << a->seat,
+                  json_pack("{s:s, s:[i, i], s:[i, i]}", "type", "retreated",
+                            "from", s->g.sec[x].hex.q, s->g.sec[x].hex.r, "to",
+                            s->g.sec[to].hex.q, s->g.sec[to].hex.r));
+}
+
+/* After a round: the defender, then the attacker, may leave by a standing
+ * order. 1 when one did (the combat ends, no one wins it). */
+static int retreats(cnc_state *s, engine_ctx *ctx, side *a, side *b, int x,
+                    int round)
+{
+    side *order[2] = {b, a};
+    for (int i = 0; i < 2; i++) {
+        if (force(order[i]->units) == 0 || force(order[1 - i]->units) == 0)
+            return 0;
+        int to = retreat_to(s, order[i]->seat, x, round);
+        if (to >= 0) {
+            withdraw(s, ctx, order[i], x, to);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Direct Hit: shooter's armed card destroys the first of the target's
+ * units that absorbed a hit this round (was: its damage before). */
+static void direct_hit(cnc_state *s, const side *shooter, side *target,
+                       const uint8_t *was)
+{
+    if (shooter->seat < 0 || !s->x[shooter->seat].direct_hit)
+        return;
+    for (int u = 0; u < CNC_MAX_UNITS; u++)
+        if (target->damaged[u] > was[u]) {
+            target->units[u]--;
+            target->damaged[u]--;
+            s->x[shooter->seat].direct_hit = 0;
+            return;
+        }
+}
+
+/* Fight in x until one side has no ships or fighters or one retreats;
+ * troopers in space of a side left without ships are lost. Returns 1 when
+ * a won, 2 when a side retreated. */
+static int fight(cnc_state *s, engine_ctx *ctx, side *a, side *b, int x)
 {
     int round = 0;
     while (force(a->units) > 0 && force(b->units) > 0 && round < MAX_ROUNDS) {
         round++;
         int ha = rolls(s, ctx, a, round), hb = rolls(s, ctx, b, round);
+        uint8_t was_a[CNC_MAX_UNITS], was_b[CNC_MAX_UNITS];
+        memcpy(was_a, a->damaged, sizeof was_a);
+        memcpy(was_b, b->damaged, sizeof was_b);
         take(s, b, ha);
         take(s, a, hb);
+        direct_hit(s, a, b, was_b);
+        direct_hit(s, b, a, was_a);
+        for (int i = 0; i < 2 && round == 1; i++) /* Lucky Shot is spent */
+            if ((i ? b : a)->seat >= 0)
+                s->x[(i ? b : a)->seat].reroll = 0;
+        if (retreats(s, ctx, a, b, x, round))
+            return 2;
     }
     const cnc_data *d = cnc_data_get();
     for (int u = 0; u < d->nunits; u++)
@@ -135,8 +223,8 @@ void cnc_space_combat(cnc_state *s, engine_ctx *ctx, int attacker, int x)
             return;
         side a = {attacker, sec->units[attacker], s->damaged[x][attacker]};
         side b = {p, sec->units[p], s->damaged[x][p]};
-        int won = fight(s, ctx, &a, &b);
-        int lost = force(a.units) == 0 && force(b.units) > 0;
+        int fought = fight(s, ctx, &a, &b, x), won = fought == 1;
+        int lost = fought != 2 && force(a.units) == 0 && force(b.units) > 0;
         if (won)
             s->p[attacker].won_combat = 1;
         if (lost)
@@ -199,7 +287,7 @@ void cnc_system_marker(cnc_state *s, engine_ctx *ctx, int seat, int x)
         uint8_t units[CNC_MAX_UNITS] = {0}, dmg[CNC_MAX_UNITS] = {0};
         units[cruiser] = (uint8_t)k->amount;
         side a = {seat, mine, s->damaged[x][seat]}, b = {-1, units, dmg};
-        int won = fight(s, ctx, &a, &b);
+        int won = fight(s, ctx, &a, &b, x) == 1;
         if (won)
             s->p[seat].won_combat = 1;
         report(s, ctx, seat, -1, x, won ? seat : -1);

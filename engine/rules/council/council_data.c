@@ -620,8 +620,8 @@ static int parse_objective(pctx *c, const json_t *o, void *item, cnc_data *d)
 
 static int parse_action(pctx *c, const json_t *o, void *item, cnc_data *d)
 {
-    static const char *const f[] = {"key",    "name", "count", "timing",
-                                    "effect", "text", NULL};
+    static const char *const f[] = {"key",    "name",   "count", "timing",
+                                    "effect", "amount", "text",  NULL};
     cnc_action_card *a = item;
     int rc = check_fields(c, o, f), x = 0;
     (void)d;
@@ -634,6 +634,9 @@ static int parse_action(pctx *c, const json_t *o, void *item, cnc_data *d)
         rc = get_enum(c, o, "timing", NAMES(time_names), &a->timing);
     if (rc == 0)
         rc = get_enum(c, o, "effect", NAMES(afx_names), &a->effect);
+    if (rc == 0)
+        rc = get_int(c, o, "amount", 1, 9, 0, 1, &x);
+    a->amount = (int8_t)x;
     return rc;
 }
 

@@ -254,6 +254,7 @@ typedef struct cnc_objective {
 typedef struct cnc_action_card {
     char key[CNC_KEY_MAX], name[CNC_NAME_MAX], text[CNC_TEXT_MAX];
     uint8_t count, timing, effect; /* CNC_TIME_*, CNC_AFX_* */
+    int8_t amount;                 /* of the effect (default 1) */
 } cnc_action_card;
 
 typedef struct cnc_rules {

@@ -38,6 +38,32 @@ typedef struct cnc_player {
     int8_t last_card;                   /* card of the last round */
 } cnc_player;
 
+#define CNC_MAX_STANDING 4 /* combat retreats one seat may order */
+
+/* A standing order to leave a space combat in sector after some rounds. */
+typedef struct cnc_standing {
+    uint8_t used;
+    int8_t sector, to, after;
+} cnc_standing;
+
+/* Per-seat choices and effects that last for the round (all zero at the
+ * start of a round means "none"), added after the first save format: a
+ * save written before they existed loads with them zeroed. */
+typedef struct cnc_round_extra {
+    int16_t spied[3];     /* markers espionage inspected, +1 (0: none) */
+    uint8_t discarded;    /* espionage discard used this round */
+    uint8_t plan;         /* status 5 split given */
+    int8_t pools[3];      /* tactic, fleet, strategy wanted */
+    uint8_t free_explore; /* next paid exploration costs nothing */
+    int8_t extra_move;    /* next move reaches this much further */
+    int8_t rally;         /* command tokens to gain at status 5 */
+    uint8_t lore_used;    /* the Quillan special this round */
+    uint8_t reroll;       /* Lucky Shot for the next space combat */
+    uint8_t direct_hit;   /* Direct Hit for the next space combat */
+    uint8_t followed[CNC_MAX_STRATEGIES]; /* secondaries used */
+    cnc_standing retreat[CNC_MAX_STANDING];
+} cnc_round_extra;
+
 typedef struct cnc_state {
     int8_t seats, phase, speaker, picks; /* picks: cards taken this round */
     int16_t round, vp_target, last_round;
@@ -57,6 +83,10 @@ typedef struct cnc_state {
     int8_t nsecret, secret_pos;
     int8_t action_deck[64];
     int8_t naction, action_pos;
+    /* ---- added in save format 3 (zero in a format 2 save) */
+    int8_t chancery_pick; /* status 2 reveals the 1st/2nd unrevealed: 0/1 */
+    uint8_t sabotaged[CNC_MAX_SECTORS]; /* seats blocking production */
+    cnc_round_extra x[ENGINE_MAX_SEATS];
 } cnc_state;
 
 /* ---- council_state.c */
@@ -117,11 +147,41 @@ int cnc_units_in(const cnc_state *s, int seat, int sector); /* in space */
 /* Seat takes strategy card c (validated by the caller); when every seat
  * has one the action phase opens. */
 void cnc_pick_card(cnc_state *s, engine_ctx *ctx, int seat, int card);
-/* A strategy step: seat uses its card's primary. 0, or -1 with *why. */
+/* A strategy step: seat uses its card's primary. 0, or -1 with *why
+ * (static text). *inspected gets the last marker an espionage inspected
+ * (unchanged otherwise). */
 int cnc_strategy_step(cnc_state *s, engine_ctx *ctx, int seat,
-                      const cnc_step *st, const char **why);
+                      const cnc_step *st, int *inspected, const char **why);
+/* The espionage exploration: at most max of st's target hexes as picks
+ * (an unexplored sector is explored, an explored one has its first hidden
+ * marker seat has not inspected inspected and remembered for the
+ * discard). 0, or -1 with *why and nothing changed. */
+int cnc_espionage(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
+                  int max, int *inspected, const char **why);
+/* Seat discards marker m, which its espionage inspected this round and is
+ * still hidden, once a round: it leaves the game unseen. 0 or -1, *why. */
+int cnc_discard(cnc_state *s, engine_ctx *ctx, int seat, int m,
+                const char **why);
+/* Seat learns technology t (no cost, no check). */
+void cnc_learn(cnc_state *s, engine_ctx *ctx, int seat, int t);
 /* The technology seat would research next (-1: none left). */
 int cnc_next_tech(const cnc_state *s, int seat);
+
+/* ---- council_cards.c */
+/* Seat plays action card st->action (it must hold it; cards timed for the
+ * council cannot be played in the action phase). x is the sector the step
+ * names or where the order stands (-1: none), m the marker it names (-1:
+ * none). 0, or -1 with *why (static text) and the card kept. */
+int cnc_play_card(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
+                  int x, int m, const char **why);
+/* Seat follows another seat's strategy card st->card (its secondary),
+ * spending one strategy token; once per card a round. 0 or -1, *why. */
+int cnc_follow(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
+               const char **why);
+/* Pay cost resources / influence from seat's ready planets, then trade
+ * goods. -1 when it cannot pay (nothing changes). */
+int cnc_pay_resources(cnc_state *s, int seat, int cost);
+int cnc_pay_influence(cnc_state *s, int seat, int cost);
 
 /* ---- council_combat.c */
 /* Space combat in sector between attacker and every other seat with ships

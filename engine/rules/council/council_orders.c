@@ -12,13 +12,19 @@
 #include <string.h>
 
 static const char *const step_names[CNC_STEP_COUNT] = {
-    "activate", "move", "land",    "produce", "strategy", "inspect",
-    "retreat",  "hold", "explore", "scan",    "if"};
+    "activate", "move",           "land",    "produce", "strategy", "inspect",
+    "retreat",  "hold",           "explore", "scan",    "if",       "discard",
+    "tokens",   "combat_retreat", "play",    "follow",  "share",    "lore"};
 static const char *const cond_names[CNC_COND_COUNT] = {
     "holds", "marker_is", "enemy_ships", "fleet_survived",
     "influence_at_least"};
 static const char *const holds_names[] = {"planets", "anomaly", "marker",
                                           "enemy_troops"};
+
+const char *cnc_step_name(int type)
+{
+    return type >= 0 && type < CNC_STEP_COUNT ? step_names[type] : "?";
+}
 
 typedef struct octx {
     const cnc_data *d;
@@ -216,18 +222,25 @@ static int parse_cond(octx *c, const json_t *o, cnc_cond *k)
 static int parse_list(octx *c, const json_t *a, int depth, int16_t *first);
 
 /* Fields each step type takes (beyond "type"). */
-static const char *const step_fields[CNC_STEP_COUNT][6] = {
+static const char *const step_fields[CNC_STEP_COUNT][7] = {
     {"type", "sector", NULL},
     {"type", "from", "to", "units", NULL},
     {"type", "planet", "troops", "sector", NULL},
     {"type", "sector", "units", NULL},
-    {"type", "card", "option", "targets", NULL},
+    {"type", "card", "option", "targets", "next_objective", NULL},
     {"type", "planet", "sector", NULL},
     {"type", "to", NULL},
     {"type", NULL},
     {"type", "sector", NULL},
     {"type", "sector", "planet", NULL},
-    {"type", "cond", "then", "else", NULL}};
+    {"type", "cond", "then", "else", NULL},
+    {"type", "sector", "planet", NULL},
+    {"type", "tactic", "fleet", "strategy", NULL},
+    {"type", "sector", "to", "after", NULL},
+    {"type", "card", "sector", "planet", NULL},
+    {"type", "card", "option", "targets", NULL},
+    {"type", "seat", "on", NULL},
+    {"type", "sector", "planet", NULL}};
 
 static int parse_troops(const octx *c, const json_t *o, cnc_step *s)
 {
@@ -253,7 +266,7 @@ static int parse_strategy(const octx *c, const json_t *o, cnc_step *s)
     const cnc_strategy *st = &c->d->strategies[x];
     const char *opt = json_string_value(json_object_get(o, "option"));
     s->option = 0;
-    if (opt || st->noptions > 1) {
+    if (opt || (st->noptions > 1 && s->type == CNC_STEP_STRATEGY)) {
         int y = -1;
         for (int i = 0; opt && i < st->noptions; i++)
             if (strcmp(st->options[i], opt) == 0)
@@ -274,7 +287,93 @@ static int parse_strategy(const octx *c, const json_t *o, cnc_step *s)
             return rc;
         s->ntargets++;
     }
+    const json_t *no = json_object_get(o, "next_objective");
+    if (no && (!json_is_integer(no) || json_integer_value(no) < 1 ||
+               json_integer_value(no) > 2))
+        return bad(c, "next_objective", "must be 1 or 2");
+    s->next_objective = (int8_t)(no ? json_integer_value(no) : 0);
     return 0;
+}
+
+/* An integer field lo..hi (def when absent and not required). */
+static int int_field(const octx *c, const json_t *o, const char *field,
+                     int required, int lo, int hi, int def, int8_t *out)
+{
+    const json_t *v = json_object_get(o, field);
+    if (!v && !required) {
+        *out = (int8_t)def;
+        return 0;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < lo ||
+        json_integer_value(v) > hi)
+        return bad(c, field, "must be an integer %d..%d", lo, hi);
+    *out = (int8_t)json_integer_value(v);
+    return 0;
+}
+
+/* An optional planet selector (with "system") and an optional sector. */
+static int marker_place(const octx *c, const json_t *o, int need_sector,
+                        cnc_step *s)
+{
+    int rc = 0;
+    s->planet.how = CNC_PL_SYSTEM;
+    s->has_planet = json_object_get(o, "planet") != NULL;
+    if (s->has_planet)
+        rc = planet_field(c, o, 1, &s->planet);
+    return rc ? rc
+              : hex_field(c, o, "sector", need_sector, &s->has_sector,
+                          &s->sector);
+}
+
+static int parse_play(const octx *c, const json_t *o, cnc_step *s)
+{
+    const char *card = json_string_value(json_object_get(o, "card"));
+    s->action = -1;
+    for (int a = 0; card && a < c->d->nactions; a++)
+        if (strcmp(c->d->actions[a].key, card) == 0)
+            s->action = (int8_t)a;
+    if (s->action < 0)
+        return bad(c, "card", "must be an action card's key");
+    return marker_place(c, o, 0, s);
+}
+
+static int parse_share(const octx *c, const json_t *o, cnc_step *s)
+{
+    int hi = c->g ? c->g->players - 1 : ENGINE_MAX_SEATS - 1;
+    int rc = int_field(c, o, "seat", 1, 0, hi, 0, &s->other);
+    const json_t *on = json_object_get(o, "on");
+    if (rc == 0 && on && !json_is_boolean(on))
+        return bad(c, "on", "must be true or false");
+    s->on = (int8_t)(!on || json_is_true(on));
+    return rc;
+}
+
+/* The fields of the steps added after "if" (docs/games/council.md). */
+static int parse_more(octx *c, const json_t *o, cnc_step *s)
+{
+    int rc = 0;
+    switch (s->type) {
+    case CNC_STEP_DISCARD:
+        return marker_place(c, o, 0, s);
+    case CNC_STEP_TOKENS:
+        rc = int_field(c, o, "tactic", 1, 0, 16, 0, &s->pools[0]);
+        if (rc == 0)
+            rc = int_field(c, o, "fleet", 1, 0, 16, 0, &s->pools[1]);
+        return rc ? rc : int_field(c, o, "strategy", 1, 0, 16, 0, &s->pools[2]);
+    case CNC_STEP_COMBAT_RETREAT:
+        rc = hex_field(c, o, "sector", 1, &s->has_sector, &s->sector);
+        if (rc == 0)
+            rc = hex_field(c, o, "to", 1, NULL, &s->to);
+        return rc ? rc : int_field(c, o, "after", 0, 1, 5, 1, &s->after);
+    case CNC_STEP_PLAY:
+        return parse_play(c, o, s);
+    case CNC_STEP_FOLLOW:
+        return parse_strategy(c, o, s);
+    case CNC_STEP_SHARE:
+        return parse_share(c, o, s);
+    default: /* lore */
+        return marker_place(c, o, 1, s);
+    }
 }
 
 /* The fields of step s of type t, after "type". */
@@ -324,8 +423,10 @@ static int parse_step_body(octx *c, const json_t *o, cnc_step *s, int depth)
     }
     case CNC_STEP_IF:
         break;
-    default:
+    case CNC_STEP_HOLD:
         return 0;
+    default:
+        return parse_more(c, o, s);
     }
     if (depth >= CNC_MAX_DEPTH)
         return bad(c, "", "nests ifs deeper than %d", CNC_MAX_DEPTH);
@@ -363,7 +464,8 @@ static int parse_step(octx *c, const json_t *o, int depth, int16_t *at)
     if (t < 0)
         return bad(c, "type",
                    "must be activate, move, land, produce, strategy, "
-                   "inspect, retreat, hold, explore, scan or if");
+                   "inspect, retreat, hold, explore, scan, if, discard, "
+                   "tokens, combat_retreat, play, follow, share or lore");
     int rc = only(c, o, step_fields[t]);
     if (rc)
         return rc;

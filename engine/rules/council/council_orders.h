@@ -14,6 +14,10 @@
  *   inspect {planet?, sector?}     retreat {to}        hold {}
  *   explore {sector}               scan {sector, planet?}
  *   if {cond, then: [steps], else?: [steps]}
+ *   discard {sector?, planet?}     tokens {tactic, fleet, strategy}
+ *   combat_retreat {sector, to, after?}
+ *   play {card, sector?, planet?}  follow {card, option?, targets?}
+ *   share {seat, on?}              lore {sector, planet?}
  * A hex is [q, r]. "planet" is a planet key, "all", "highest_influence" or
  * "highest_resources" (inspect also takes "system", the default); "troops"
  * is 1..20 or "all". A condition is {type, sector?, not?} with type
@@ -48,6 +52,13 @@ enum {
     CNC_STEP_EXPLORE, /* paid exploration of a sector */
     CNC_STEP_SCAN,    /* long-range scanners: a sector, or a marker there */
     CNC_STEP_IF,
+    CNC_STEP_DISCARD,        /* espionage: discard a marker it inspected */
+    CNC_STEP_TOKENS,         /* status 5: how to split command tokens */
+    CNC_STEP_COMBAT_RETREAT, /* standing order: leave a space combat */
+    CNC_STEP_PLAY,           /* play an action card */
+    CNC_STEP_FOLLOW,         /* another's strategy card's secondary */
+    CNC_STEP_SHARE,          /* offer or withdraw shared vision */
+    CNC_STEP_LORE,           /* the Quillan special: inspect near you */
     CNC_STEP_COUNT
 };
 
@@ -107,7 +118,13 @@ typedef struct cnc_step {
     uint8_t units[CNC_MAX_UNITS]; /* move, produce */
     int8_t troops;                /* land: 1..20 or CNC_TROOPS_ALL */
     cnc_planet_sel planet;        /* land, inspect */
-    int8_t card, option;          /* strategy: indices */
+    int8_t card, option;          /* strategy, follow: indices */
+    int8_t next_objective;        /* strategy (Chancery): 0, 1 or 2 */
+    uint8_t has_planet;           /* discard, play: planet given */
+    int8_t pools[3];              /* tokens: tactic, fleet, strategy */
+    int8_t after;                 /* combat_retreat: rounds fought first */
+    int8_t action;                /* play: action card index */
+    int8_t other, on;             /* share: the other seat, offer or not */
     uint8_t ntargets;
     cnc_hex targets[3];
     cnc_cond cond;                        /* if */
@@ -125,6 +142,9 @@ typedef struct cnc_order {
  * and a message naming it. */
 int cnc_order_parse(const cnc_data *d, const cnc_galaxy *g, const json_t *part,
                     cnc_order *out, engine_error *err);
+
+/* The name of step type t as orders spell it ("move"; "?" out of range). */
+const char *cnc_step_name(int type);
 
 /* The order as one English sentence ("Move 1 carrier and 2 troopers from
  * (0, 1) to (1, 0); then inspect the marker there; if it is hostile then

@@ -127,6 +127,64 @@ static void put_cond(sbuf *b, const cnc_data *d, const cnc_cond *c)
 
 static void put_list(sbuf *b, const cnc_data *d, const cnc_order *o, int i);
 
+static void put_marker_place(sbuf *b, const cnc_data *d, const cnc_step *s,
+                             const char *none)
+{
+    if (s->planet.how != CNC_PL_SYSTEM) {
+        put(b, "the marker on ");
+        put_planets(b, d, &s->planet);
+    } else {
+        put(b, "%s",
+            s->has_planet || s->has_sector ? "the system's marker" : none);
+    }
+}
+
+/* The steps added after "if"; returns 1 when " at <sector>" may follow. */
+static int put_more(sbuf *b, const cnc_data *d, const cnc_step *s)
+{
+    switch (s->type) {
+    case CNC_STEP_DISCARD:
+        put(b, "discard ");
+        put_marker_place(b, d, s, "the marker it inspected last");
+        return 1;
+    case CNC_STEP_TOKENS:
+        put(b,
+            "at the status phase keep %d tactic, %d fleet and %d strategy "
+            "tokens",
+            s->pools[0], s->pools[1], s->pools[2]);
+        return 0;
+    case CNC_STEP_COMBAT_RETREAT:
+        put(b, "if a space combat at ");
+        put_hex(b, s->sector);
+        put(b, " lasts %d round%s, retreat to ", s->after,
+            s->after > 1 ? "s" : "");
+        put_hex(b, s->to);
+        return 0;
+    case CNC_STEP_PLAY:
+        put(b, "play %s", d->actions[s->action].name);
+        if (s->has_planet) {
+            put(b, " on ");
+            put_marker_place(b, d, s, "");
+        }
+        return 1;
+    case CNC_STEP_FOLLOW:
+        put(b, "follow %s", d->strategies[s->card].name);
+        for (int i = 0; i < s->ntargets; i++) {
+            put(b, i ? ", " : " on ");
+            put_hex(b, s->targets[i]);
+        }
+        return 0;
+    case CNC_STEP_SHARE:
+        put(b, "%s vision with seat %d",
+            s->on ? "offer to share" : "stop sharing", s->other);
+        return 0;
+    default:
+        put(b, "use racial lore on ");
+        put_marker_place(b, d, s, "");
+        return 1;
+    }
+}
+
 static void put_step(sbuf *b, const cnc_data *d, const cnc_order *o,
                      const cnc_step *s)
 {
@@ -196,7 +254,7 @@ static void put_step(sbuf *b, const cnc_data *d, const cnc_order *o,
             put_hex(b, s->sector);
         }
         return;
-    default:
+    case CNC_STEP_IF:
         put(b, "if ");
         put_cond(b, d, &s->cond);
         put(b, " then ");
@@ -206,6 +264,9 @@ static void put_step(sbuf *b, const cnc_data *d, const cnc_order *o,
             put_list(b, d, o, s->else_first);
         }
         return;
+    default:
+        if (!put_more(b, d, s))
+            return;
     }
     if (s->has_sector && s->type != CNC_STEP_ACTIVATE &&
         s->type != CNC_STEP_MOVE && s->type != CNC_STEP_PRODUCE) {

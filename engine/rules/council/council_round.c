@@ -150,6 +150,17 @@ int cnc_status_reveal(cnc_state *s, engine_ctx *ctx)
 {
     if (s->revealed >= s->npublic)
         return 0;
+    const cnc_data *d = cnc_data_get();
+    /* Chancery chose the second card: it goes first when of the same
+     * stage (stage II still waits for every stage I). */
+    if (s->chancery_pick && s->revealed + 1 < s->npublic &&
+        d->objectives[s->public_deck[s->revealed]].stage ==
+            d->objectives[s->public_deck[s->revealed + 1]].stage) {
+        int8_t t = s->public_deck[s->revealed];
+        s->public_deck[s->revealed] = s->public_deck[s->revealed + 1];
+        s->public_deck[s->revealed + 1] = t;
+    }
+    s->chancery_pick = 0;
     int o = (int)s->public_deck[s->revealed++];
     cnc_log(ctx, json_pack("{s:s, s:s}", "type", "objective_revealed",
                            "objective", cnc_data_get()->objectives[o].key));
@@ -200,10 +211,25 @@ static void fleet_limit(cnc_state *s, engine_ctx *ctx, int seat)
     }
 }
 
-/* Status 5: each seat gains two tokens (more with its race or Cipher Net);
- * they go to the fleet pool while it is below the seat's largest stack of
- * ships, else to the tactic pool (ours); then fleet limits, in initiative
- * order. */
+/* Status 5 for a seat that gave a split (a tokens step): all its pool
+ * tokens and the gained ones are placed anew, the fleet pool filled to
+ * the split first, then the strategy pool, the rest in the tactic pool. */
+static void redistribute(cnc_state *s, int p, int gain)
+{
+    const int8_t *want = s->x[p].pools;
+    int total = s->p[p].tactic + s->p[p].fleet + s->p[p].strategy + gain;
+    int fleet = want[1] < total ? want[1] : total;
+    int strategy = want[2] < total - fleet ? want[2] : total - fleet;
+    s->p[p].fleet = (int8_t)fleet;
+    s->p[p].strategy = (int8_t)strategy;
+    s->p[p].tactic = (int8_t)(total - fleet - strategy);
+}
+
+/* Status 5: each seat gains two tokens (more with its race, Cipher Net or
+ * a Rally played this round); a seat that gave a split redistributes
+ * them all as it asked; otherwise they go to the fleet pool while it is
+ * below the seat's largest stack of ships, else to the tactic pool
+ * (ours); then fleet limits, in initiative order. */
 void cnc_status_gain_tokens(cnc_state *s, engine_ctx *ctx)
 {
     const cnc_data *d = cnc_data_get();
@@ -214,7 +240,13 @@ void cnc_status_gain_tokens(cnc_state *s, engine_ctx *ctx)
         const cnc_race *r = &d->races[s->p[p].race];
         int gain =
             d->rules.status_gain + cnc_has_tech_effect(s, p, CNC_TECH_COMMAND) +
-            (r->special == CNC_RACE_EXTRA_COMMAND ? r->special_amount : 0);
+            (r->special == CNC_RACE_EXTRA_COMMAND ? r->special_amount : 0) +
+            s->x[p].rally;
+        if (s->x[p].plan) {
+            redistribute(s, p, gain);
+            fleet_limit(s, ctx, p);
+            continue;
+        }
         int stack = 0;
         for (int x = 0; x < s->g.nsectors; x++)
             if (cnc_ships_in(s, p, x) > stack)
@@ -272,6 +304,8 @@ static void new_round(cnc_state *s, engine_ctx *ctx)
         s->p[p].won_combat = 0;
         s->p[p].free_produce = 0;
     }
+    memset(s->x, 0, sizeof s->x);
+    memset(s->sabotaged, 0, sizeof s->sabotaged);
     cnc_log(ctx, json_pack("{s:s, s:i, s:i}", "type", "round", "round",
                            s->round, "speaker", s->speaker));
 }

@@ -1,14 +1,17 @@
 /*
  * council_state.c - Galactic Council's game state: setup (races, galaxy,
  * fog, pools, objective and action decks) and save/load. The state is one
- * plain struct; its save is {"format":"council-state/2","round","phase",
+ * plain struct; its save is {"format":"council-state/3","round","phase",
  * "size","state": the struct's bytes as lower-case hex, with each run of
  * zero bytes written as "z" and the run's length in 4 hex digits}, and
  * load checks the size and every index and range the rules rely on before
- * accepting it (a save is read back by the same build that wrote it).
+ * accepting it (a save is read back by the same build that wrote it). A
+ * "council-state/2" save, written before the fields from chancery_pick on
+ * existed, loads with those fields zeroed.
  */
 #include "engine/rules/council/council_internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +30,8 @@ static int unhex_run(const char *t, uint8_t out[2])
     return unhex_byte(t + 2, &out[1]);
 }
 
-#define SAVE_FORMAT "council-state/2"
+#define SAVE_FORMAT "council-state/3"
+#define SAVE_FORMAT_2 "council-state/2" /* before chancery_pick on */
 
 void cnc_log(engine_ctx *ctx, json_t *entry)
 {
@@ -226,6 +230,22 @@ static int galaxy_ok(const cnc_data *d, const cnc_galaxy *g, int seats)
     return 1;
 }
 
+/* The round's extras of seat p (format 3). */
+static int extra_ok(const cnc_state *s, int p)
+{
+    const cnc_round_extra *x = &s->x[p];
+    for (int i = 0; i < 3; i++)
+        if (!in(x->spied[i], 0, s->g.nmarkers) || !in(x->pools[i], 0, 16))
+            return 0;
+    for (int i = 0; i < CNC_MAX_STANDING; i++)
+        if (x->retreat[i].used &&
+            (!in(x->retreat[i].sector, 0, s->g.nsectors - 1) ||
+             !in(x->retreat[i].to, 0, s->g.nsectors - 1) ||
+             !in(x->retreat[i].after, 1, 5)))
+            return 0;
+    return in(x->extra_move, 0, 9) && in(x->rally, 0, 9);
+}
+
 static int state_ok(const cnc_data *d, const cnc_state *s)
 {
     if (!in(s->seats, CNC_MIN_PLAYERS, CNC_MAX_PLAYERS) ||
@@ -255,9 +275,9 @@ static int state_ok(const cnc_data *d, const cnc_state *s)
     for (int p = 0; p < s->seats; p++)
         if (!in(s->p[p].card, -1, d->nstrategies - 1) ||
             !in(s->p[p].last_card, -1, d->nstrategies - 1) ||
-            !in(s->p[p].race, 0, d->nraces - 1))
+            !in(s->p[p].race, 0, d->nraces - 1) || !extra_ok(s, p))
             return 0;
-    return 1;
+    return in(s->chancery_pick, 0, 1);
 }
 
 int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)
@@ -265,12 +285,18 @@ int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)
     const char *fmt = json_string_value(json_object_get(saved, "format"));
     const char *hex = json_string_value(json_object_get(saved, "state"));
     const json_t *size = json_object_get(saved, "size");
-    if (!fmt || strcmp(fmt, SAVE_FORMAT) != 0)
+    int old = fmt && strcmp(fmt, SAVE_FORMAT_2) == 0;
+    if (!fmt || (!old && strcmp(fmt, SAVE_FORMAT) != 0))
         return engine_fail(err, ENGINE_EINTERNAL, "format", "not a %s save",
                            SAVE_FORMAT);
-    if (!json_is_integer(size) ||
-        json_integer_value(size) != (json_int_t)sizeof *s || !hex ||
-        unpack(hex, (uint8_t *)s, sizeof *s) != 0)
+    json_int_t want = json_integer_value(size);
+    int size_ok =
+        old ? want >= (json_int_t)offsetof(cnc_state, chancery_pick) &&
+                  want < (json_int_t)sizeof *s
+            : want == (json_int_t)sizeof *s;
+    memset(s, 0, sizeof *s);
+    if (!json_is_integer(size) || !size_ok || !hex ||
+        unpack(hex, (uint8_t *)s, (size_t)want) != 0)
         return engine_fail(err, ENGINE_EINTERNAL, "state",
                            "the saved state is not %zu packed bytes",
                            sizeof *s);

@@ -1,7 +1,8 @@
 /*
  * council_strategy.c - Galactic Council's strategy cards: picking one in
- * the strategy phase (speaker first) and using its primary in an action
- * order's strategy step (docs/games/council.md, "Strategy cards").
+ * the strategy phase (speaker first), using its primary in an action
+ * order's strategy step, and the espionage exploration with its discard
+ * (docs/games/council.md, "Strategy cards", "Espionage").
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -35,7 +36,7 @@ int cnc_next_tech(const cnc_state *s, int seat)
     return -1;
 }
 
-static void learn(cnc_state *s, engine_ctx *ctx, int seat, int t)
+void cnc_learn(cnc_state *s, engine_ctx *ctx, int seat, int t)
 {
     const cnc_data *d = cnc_data_get();
     s->p[seat].techs[t] = 1;
@@ -48,30 +49,42 @@ static void learn(cnc_state *s, engine_ctx *ctx, int seat, int t)
                            "tech", d->techs[t].key));
 }
 
-/* Intelligence, exploration: each target hex is a pick: an unexplored
- * sector is explored; an explored one has its first hidden marker not yet
- * inspected by seat inspected (the system's, then the planets'). */
-static int espionage(cnc_state *s, engine_ctx *ctx, int seat,
-                     const cnc_step *st, const char **why)
+/* The picks of an espionage or its follow: each target hex in turn is an
+ * unexplored sector (explored, so a later pick may build on it) or an
+ * explored one whose first hidden marker seat has not inspected (and has
+ * not picked already) is inspected: the system's, then the planets'.
+ * Returns how many picks (a hex with nothing to pick is left out). */
+static int picks(const cnc_state *s, int seat, const cnc_step *st, int max,
+                 cnc_fog_target t[3])
 {
-    const cnc_data *d = cnc_data_get();
-    cnc_fog_target t[3];
+    uint8_t now[CNC_MAX_SECTORS], took[CNC_MAX_MARKERS] = {0};
+    memcpy(now, s->fog.explored, sizeof now);
     int n = 0;
-    for (int i = 0; i < st->ntargets; i++) {
+    for (int i = 0; i < st->ntargets && n < max; i++) {
         int x = cnc_sector_at(&s->g, st->targets[i]);
         t[n].sector = t[n].marker = -1;
-        if (!s->fog.explored[x]) {
+        if (!now[x]) {
+            now[x] = 1;
             t[n++].sector = x;
             continue;
         }
         for (int m = 0; m < s->g.nmarkers && t[n].marker < 0; m++)
             if (s->g.markers[m].sector == x &&
                 s->g.markers[m].state == CNC_MK_HIDDEN &&
-                !s->fog.inspected[seat][m])
+                !s->fog.inspected[seat][m] && !took[m])
                 t[n].marker = m;
         if (t[n].marker >= 0)
-            n++;
+            took[t[n++].marker] = 1;
     }
+    return n;
+}
+
+int cnc_espionage(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
+                  int max, int *inspected, const char **why)
+{
+    const cnc_data *d = cnc_data_get();
+    cnc_fog_target t[3];
+    int n = picks(s, seat, st, max, t);
     engine_error e = {0};
     if (cnc_fog_espionage(&s->g, &s->fog, seat, t, n, -1, s->round, &e)) {
         *why = "espionage needs 1 to 3 frontier sectors or explored sectors "
@@ -86,6 +99,12 @@ static int espionage(cnc_state *s, engine_ctx *ctx, int seat,
             continue;
         }
         const cnc_marker *k = &s->g.markers[t[i].marker];
+        for (int j = 0; j < 3; j++)
+            if (!s->x[seat].spied[j]) {
+                s->x[seat].spied[j] = (int16_t)(t[i].marker + 1);
+                break;
+            }
+        *inspected = t[i].marker;
         cnc_log_seats(ctx, 1u << seat,
                       json_pack("{s:s, s:[i, i], s:i, s:s}", "type",
                                 "inspected", "sector",
@@ -93,6 +112,34 @@ static int espionage(cnc_state *s, engine_ctx *ctx, int seat,
                                 s->g.sec[k->sector].hex.r, "planet", k->planet,
                                 "marker", d->markers[k->kind].key));
     }
+    return 0;
+}
+
+int cnc_discard(cnc_state *s, engine_ctx *ctx, int seat, int m,
+                const char **why)
+{
+    int mine = 0;
+    for (int j = 0; j < 3 && m >= 0; j++)
+        mine |= s->x[seat].spied[j] == m + 1;
+    if (!mine) {
+        *why = "you can discard only a marker your espionage inspected this "
+               "round";
+        return -1;
+    }
+    if (s->x[seat].discarded) {
+        *why = "you already discarded a marker this round";
+        return -1;
+    }
+    if (s->g.markers[m].state != CNC_MK_HIDDEN) {
+        *why = "that marker is no longer hidden";
+        return -1;
+    }
+    s->x[seat].discarded = 1;
+    s->g.markers[m].state = CNC_MK_DISCARDED;
+    const cnc_marker *k = &s->g.markers[m];
+    cnc_log(ctx, json_pack("{s:s, s:[i, i], s:i}", "type", "marker_discarded",
+                           "sector", s->g.sec[k->sector].hex.q,
+                           s->g.sec[k->sector].hex.r, "planet", k->planet));
     return 0;
 }
 
@@ -115,7 +162,7 @@ static int campaign(cnc_state *s, int seat, const cnc_step *st,
 }
 
 static int primary(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
-                   const char **why)
+                   int *inspected, const char **why)
 {
     const cnc_data *d = cnc_data_get();
     switch (d->strategies[st->card].ability) {
@@ -123,7 +170,9 @@ static int primary(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
         s->p[seat].tactic = (int8_t)(s->p[seat].tactic + 3);
         return 0;
     case CNC_STRAT_ESPIONAGE:
-        return st->option == 0 ? espionage(s, ctx, seat, st, why) : 0;
+        return st->option == 0
+                   ? cnc_espionage(s, ctx, seat, st, 3, inspected, why)
+                   : 0;
     case CNC_STRAT_AGENDA:
         s->next_speaker = (int8_t)seat;
         return 0;
@@ -142,7 +191,7 @@ static int primary(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
             *why = "no technology left to research";
             return -1;
         }
-        learn(s, ctx, seat, t);
+        cnc_learn(s, ctx, seat, t);
         return 0;
     }
     default:
@@ -150,6 +199,7 @@ static int primary(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
             *why = "no secret objective left to draw";
             return -1;
         }
+        s->chancery_pick = (int8_t)(st->next_objective == 2);
         int o = (int)s->secret_deck[s->secret_pos++];
         s->p[seat].secret[o] = 1;
         cnc_log_seats(ctx, 1u << seat,
@@ -160,7 +210,7 @@ static int primary(cnc_state *s, engine_ctx *ctx, int seat, const cnc_step *st,
 }
 
 int cnc_strategy_step(cnc_state *s, engine_ctx *ctx, int seat,
-                      const cnc_step *st, const char **why)
+                      const cnc_step *st, int *inspected, const char **why)
 {
     if (s->p[seat].card != st->card) {
         *why = "you do not hold that strategy card";
@@ -170,7 +220,7 @@ int cnc_strategy_step(cnc_state *s, engine_ctx *ctx, int seat,
         *why = "the card was already used this round";
         return -1;
     }
-    if (primary(s, ctx, seat, st, why))
+    if (primary(s, ctx, seat, st, inspected, why))
         return -1;
     s->p[seat].card_used = 1;
     cnc_log(ctx, json_pack("{s:s, s:i, s:s}", "type", "strategy", "seat", seat,

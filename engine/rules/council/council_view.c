@@ -3,9 +3,10 @@
  * Council game, and the legal shapes of its windows. A seat gets the
  * galaxy as it knows it (cnc_fog_render), every player's public facts
  * (VP, trade goods, pools, strategy card, technologies, hand size), the
- * objectives, and under "you" its hand, secret objectives and command
- * tokens on the board; spectators get the public galaxy and public facts.
- * Held orders are added by the core ("my_orders").
+ * objectives, and under "you" its hand, secret objectives, command
+ * tokens on the board and shared-vision offers and allies; spectators get the
+ * public galaxy and public facts. Held orders are added by the core
+ * ("my_orders").
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -67,20 +68,34 @@ static json_t *cards_json(const cnc_state *s)
     return a;
 }
 
+/* Seats seat offers its vision to (allied: only those offering back). */
+static json_t *vision_json(const cnc_state *s, int seat, int allied)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < s->seats; p++)
+        if (p != seat && (allied ? cnc_fog_allied(&s->fog, seat, p)
+                                 : (s->fog.share[seat] >> p & 1)))
+            json_array_append_new(a, json_integer(p));
+    return a;
+}
+
 /* The seat's private facts. */
 static json_t *you_json(const cnc_state *s, int seat)
 {
+    static const char *const timings[] = {"action", "combat", "council",
+                                          "status"};
     const cnc_data *d = cnc_data_get();
     const cnc_player *pl = &s->p[seat];
     json_t *hand = json_array(), *secrets = json_array(),
            *tokens = json_array();
     for (int a = 0; a < d->nactions; a++)
         if (pl->hand[a])
-            json_array_append_new(hand, json_pack("{s:s, s:s, s:s, s:i}", "key",
-                                                  d->actions[a].key, "name",
-                                                  d->actions[a].name, "text",
-                                                  d->actions[a].text, "count",
-                                                  pl->hand[a]));
+            json_array_append_new(
+                hand,
+                json_pack("{s:s, s:s, s:s, s:i, s:s}", "key", d->actions[a].key,
+                          "name", d->actions[a].name, "text",
+                          d->actions[a].text, "count", pl->hand[a], "timing",
+                          timings[d->actions[a].timing]));
     for (int o = 0; o < d->nobjectives; o++)
         if (pl->secret[o])
             json_array_append_new(
@@ -92,8 +107,10 @@ static json_t *you_json(const cnc_state *s, int seat)
         if (s->tokens[x] >> seat & 1)
             json_array_append_new(tokens, json_pack("[i, i]", s->g.sec[x].hex.q,
                                                     s->g.sec[x].hex.r));
-    return json_pack("{s:i, s:o, s:o, s:o}", "seat", seat, "hand", hand,
-                     "secret_objectives", secrets, "tokens", tokens);
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "seat", seat, "hand",
+                     hand, "secret_objectives", secrets, "tokens", tokens,
+                     "vision_offers", vision_json(s, seat, 0), "allies",
+                     vision_json(s, seat, 1));
 }
 
 json_t *cnc_view_json(const cnc_state *s, int seat)
