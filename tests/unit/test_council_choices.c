@@ -61,7 +61,8 @@ static void give_card(cnc_state *st, int seat, const char *key)
     st->strat_owner[c] = (int8_t)seat;
 }
 
-/* The action window with one order text per seat (NULL: {}). */
+/* The action window with one order text per seat (NULL: {}), each sent
+ * ready (the window locks only then). */
 static int action_all(engine_game *g, const char *const orders[3])
 {
     engine_window w;
@@ -72,6 +73,7 @@ static int action_all(engine_game *g, const char *const orders[3])
         json_t *o = json_loads(orders[p] ? orders[p] : "{}", 0, NULL);
         if (!o)
             return -98;
+        json_object_set_new(o, ENGINE_READY_PART, json_true());
         rc = apply(g, p, ENGINE_ORDER, w.id, o, NULL);
         json_decref(o);
     }
