@@ -142,7 +142,9 @@ static void pack(const uint8_t *b, size_t n, char *out)
         while (i + run < n && b[i + run] == 0 && run < 0xffff)
             run++;
         if (run >= 3) {
-            out += sprintf(out, "z%04zx", run);
+            *out++ = 'z'; /* then the run length as 4 hex digits */
+            for (int k = 3; k >= 0; k--)
+                *out++ = hx[(run >> (4 * k)) & 15];
             i += run;
             continue;
         }
