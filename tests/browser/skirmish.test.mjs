@@ -10,7 +10,7 @@
 // see the same field. Screenshots at desktop and phone size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
+import { addBotAndStart, chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, startStack, stopStack } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true };
@@ -83,14 +83,7 @@ test('one player against the basic bot: muster, deploy and a whole game by click
   await form.getByLabel('Game', { exact: true }).selectOption({ label: 'Skirmish' });
   await form.getByLabel('Turn limit').waitFor();
   await createLobby(page, { game: 'Skirmish', seats: 2, options: { 'Turn limit': 6 } });
-  const level = page.getByLabel('Bot level for seat 2');
-  assert.deepEqual(await level.locator('option').allTextContents(), ['Basic', 'Random']);
-  await level.selectOption('basic');
-  await page.getByRole('button', { name: 'Add bot' }).click();
-  await page.locator('.seat-row', { hasText: 'basic' }).waitFor();
-  await page.getByRole('button', { name: 'Start game' }).click();
-  await page.waitForURL(/\/game\//);
-  await waitLive(page);
+  await addBotAndStart(page, 'basic');
 
   // Muster: build a squad in the builder.
   await page.getByRole('heading', { name: 'Prebuilt squads' }).waitFor();

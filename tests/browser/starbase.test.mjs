@@ -7,7 +7,7 @@
 // bodies, DOM). Screenshots at desktop and phone size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, gameIdOf, startStack, stopStack } from './lib/browser.mjs';
+import { addBotAndStart, chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, gameIdOf, startStack, stopStack } from './lib/browser.mjs';
 import { nextChoice, clickOne, handCards, seeded, cardRefs } from './lib/starbase.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -34,14 +34,7 @@ test('a guest plays Starbase against the basic bot through the page until the ga
   assert.ok(games.includes('Starbase'), `the lobby form offers Starbase (${games.join(', ')})`);
   await createLobby(page, { game: 'Starbase', seats: 2 });
   await page.getByRole('heading', { name: 'Starbase lobby' }).waitFor();
-  const level = page.getByLabel('Bot level for seat 2');
-  assert.deepEqual(await level.locator('option').allTextContents(), ['Basic', 'Random'], 'the ruleset\u2019s bot levels');
-  await level.selectOption('basic');
-  await page.getByRole('button', { name: 'Add bot' }).click();
-  await page.locator('.seat-row', { hasText: 'basic' }).waitFor();
-  await page.getByRole('button', { name: 'Start game' }).click();
-  await page.waitForURL(/\/game\//);
-  await waitLive(page);
+  await addBotAndStart(page, 'basic');
 
   // The table: the hint, the phase track, the how-to-play panel, the hand.
   await page.getByTestId('sb-hint').filter({ hasText: 'Your turn, setup phase' }).waitFor();

@@ -63,6 +63,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import jsonpatch from 'fast-json-patch';
 import { createDatabase, dropDatabase, startServer, psql, sleep } from './lib/server.mjs';
+import { seeded } from './lib/random.mjs';
 
 // The WebSocket per-address limits, lifted like the HTTP ones above.
 const WS_UNLIMITED = {
@@ -75,18 +76,8 @@ const now = () => performance.now();
 
 // ------------------------------------------------------------ randomness --
 
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const SEED = Number(process.env.CANARY_SEED || randomBytes(4).readUInt32LE(0));
-const rnd = prng(SEED);
+const rnd = seeded(SEED);
 const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
 const chance = (p) => rnd() < p;
 function sample(arr, n) {

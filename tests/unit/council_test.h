@@ -111,6 +111,23 @@ picks_by_bots(engine_game *g, const char *level, engine_rng *rng, json_t *rec)
     }
 }
 
+/* A 3-seat game in its first action window (strategy cards picked by random
+ * bots), seat 0 a Thessari (no exploration discount, and a special that
+ * touches none of the rules tested here) with tg trade goods. */
+static __attribute__((unused)) engine_game *ready_game(uint64_t seed, int tg,
+                                                        cnc_state *st)
+{
+    engine_rng rng;
+    uint8_t key[32] = {1};
+    engine_rng_init(&rng, key, seed);
+    engine_game *g = new_game(3, seed, NULL);
+    picks_by_bots(g, "random", &rng, NULL);
+    get_state(g, st);
+    st->p[0].race = (int8_t)cnc_race_index(D, "thessari");
+    st->p[0].tg = (int16_t)tg;
+    return put_state(g, st);
+}
+
 /* The action window: seat gets order (text), every other seat {}; each
  * order is marked ready (the window locks only then). */
 static __attribute__((unused)) int action_with(engine_game *g, int seat,

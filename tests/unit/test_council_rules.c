@@ -9,20 +9,6 @@
  */
 #include "tests/unit/council_test.h"
 
-/* A 3-seat game in its first action window, seat 0 of a race without an
- * exploration discount, with tg trade goods. */
-static engine_game *ready_game(uint64_t seed, int tg, cnc_state *st)
-{
-    engine_rng rng;
-    uint8_t key[32] = {1};
-    engine_rng_init(&rng, key, seed);
-    engine_game *g = new_game(3, seed, NULL);
-    picks_by_bots(g, "random", &rng, NULL);
-    get_state(g, st);
-    st->p[0].race = (int8_t)cnc_race_index(D, "thessari");
-    st->p[0].tg = (int16_t)tg;
-    return put_state(g, st);
-}
 
 static int frontier(const cnc_state *s, int skip)
 {

@@ -3,6 +3,7 @@
 // the URL), every WebSocket frame a page receives recorded, console errors
 // collected, screenshots written to tests/out/screenshots/, and players
 // created through the page itself.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -130,4 +131,18 @@ export async function stopStack({ db, server, chrome }) {
   if (chrome) await chrome.close();
   if (server) await server.stop();
   if (db) dropDatabase(db);
+}
+
+// In a lobby the page's player hosts: check the ruleset's bot levels are
+// offered, seat a bot of `level` in seat 2, start, and wait for the live
+// table.
+export async function addBotAndStart(page, level = 'basic', levels = ['Basic', 'Random']) {
+  const select = page.getByLabel('Bot level for seat 2');
+  assert.deepEqual(await select.locator('option').allTextContents(), levels, 'the ruleset\u2019s bot levels');
+  await select.selectOption(level);
+  await page.getByRole('button', { name: 'Add bot' }).click();
+  await page.locator('.seat-row', { hasText: level }).waitFor();
+  await page.getByRole('button', { name: 'Start game' }).click();
+  await page.waitForURL(/\/game\//);
+  await waitLive(page);
 }

@@ -65,17 +65,7 @@ export async function clickOne(page, { budget, rng, prefer = EVERYTHING }) {
   return pick.action;
 }
 
-// A small deterministic random number generator (mulberry32).
-export function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded } from '../../integration/lib/random.mjs';
 
 // Every card object ({id, key, ...}) in a JSON value.
 export function cardRefs(j, out = []) {
