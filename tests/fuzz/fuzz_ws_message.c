@@ -13,7 +13,9 @@
  *
  * Properties (a broken one aborts):
  *   - receive refuses (returns -1) only for a message over the limit, and
- *     then sets close code 1009;
+ *     then sets close code 1009, or for a connection past the request rate
+ *     limit's strikes (the hub's defaults: 20/s, burst 100, close at 100),
+ *     and then sets 1008;
  *   - every complete message gets at least one answer: a reply written to
  *     the client or a job for the worker;
  *   - every frame written is one JSON object with a string "type"; an
@@ -120,6 +122,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     fz_hub.app = &fz_app;
     fz_hub.max_message = 512;
     fz_hub.queue_max = HUB_QUEUE_DEFAULT;
+    /* the hub's default rate limits (hub_start), so that floods reach them */
+    fz_hub.rate = 20;
+    fz_hub.rate_burst = 100;
+    fz_hub.ip_rate = 200;
+    fz_hub.ip_rate_burst = 1000;
+    fz_hub.auth_rate = 10;
+    fz_hub.auth_burst = 200;
+    fz_hub.rate_close = 100;
     pthread_mutex_init(&fz_hub.lock, NULL);
     pthread_cond_init(&fz_hub.cv, NULL);
     json_t *pong = json_pack("{ss}", "type", "pong");
@@ -129,14 +139,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* Take the worker's jobs: check them, drop them and their references. */
+/* Take the worker's jobs (in the hub's turn order): check them, drop them
+ * and their references. */
 static int take_jobs(hub *h, hub_conn *c)
 {
     int n = 0;
     pthread_mutex_lock(&h->lock);
-    while (h->jobs_head) {
-        hub_job *j = h->jobs_head;
-        h->jobs_head = j->next;
+    hub_job *j;
+    while ((j = hub_job_pop_locked(h)) != NULL) {
         CHECK(j->conn == c);
         CHECK(memchr(j->arg, '\0', sizeof j->arg));
         CHECK(j->version >= -1);
@@ -145,11 +155,11 @@ static int take_jobs(hub *h, hub_conn *c)
         if (j->kind == JOB_SUBSCRIBE || j->kind == JOB_UNSUBSCRIBE)
             CHECK(valid_id(j->arg));
         /* (the connection's job counters stay: it is a new one per input) */
+        hub_job_done_locked(h, c);
         hub_conn_put_locked(h, c);
         free(j);
         n++;
     }
-    h->jobs_tail = NULL;
     pthread_mutex_unlock(&h->lock);
     return n;
 }
@@ -177,6 +187,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(c != NULL);
     c->wsi = wsi;
     c->refs = 1;
+    /* its address, as ESTABLISHED gives it (one per input: fresh buckets) */
+    hub_ip *ip = calloc(1, sizeof *ip);
+    CHECK(ip != NULL);
+    snprintf(ip->addr, sizeof ip->addr, "192.0.2.1");
+    ip->count = 1;
+    ip->conns = 1;
+    c->ip = ip;
     p.c = c;
     pthread_mutex_lock(&h->lock);
     h->nconns++;
@@ -197,8 +214,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int rc = receive(h, c, wsi, data + pos, len);
         pos += len;
         if (rc != 0) {
-            CHECK(msglen > h->max_message);
-            CHECK(fz_close_code == LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE);
+            if (c->close_due) { /* flooding: closed by the rate limit */
+                CHECK(fz_close_code == LWS_CLOSE_STATUS_POLICY_VIOLATION);
+            } else {
+                CHECK(msglen > h->max_message);
+                CHECK(fz_close_code == LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE);
+            }
             break;
         }
         CHECK(msglen <= h->max_message);
@@ -213,5 +234,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     drain(h, c, wsi);
     /* The connection goes: everything it holds is freed (LeakSanitizer). */
     closed(h, &p);
+    free(ip);
     return 0;
 }
