@@ -32,6 +32,13 @@
 
 #define IDEM_KEY_MAX 128
 
+/* The most log entries one GET .../log answers (more: ask again). */
+#define API_LOG_PAGE 1000
+#define API_LOG_PAGE_S "1000"
+/* The most inputs one page of an export holds. */
+#define API_EXPORT_PAGE 5000
+#define API_EXPORT_PAGE_S "5000"
+
 typedef enum {
     READ_SEAT,  /* only the caller's seat and the status */
     READ_GAME,  /* the whole game document */
@@ -44,6 +51,7 @@ typedef struct game_read {
     read_kind kind;
     const char *player_id; /* NULL: anonymous */
     size_t after;          /* READ_LOG */
+    size_t limit;          /* READ_LOG: at most this many entries */
     /* filled by the callback */
     int seat; /* the caller's seat, or -1 */
     uint64_t version;
@@ -74,10 +82,15 @@ static void build(game_read *r, const actor_view *v)
         r->out = r->seat >= 0 ? engine_legal(v->game, r->seat)
                               : json_pack("{s[]}", "windows");
         break;
-    case READ_LOG:
-        r->out = json_pack("{so}", "entries",
-                           engine_log_since(v->game, audience, r->after));
+    case READ_LOG: {
+        int more = 0;
+        r->out = json_pack(
+            "{so}", "entries",
+            engine_log_page(v->game, audience, r->after, r->limit, &more));
+        if (r->out && more)
+            json_object_set_new(r->out, "more", json_true());
         break;
+    }
     }
 }
 
@@ -216,22 +229,44 @@ void api_h_game_legal(api_request *req, api_response *res)
     api_json(res, 200, r.out);
 }
 
+/* Query argument name as a whole number in [0, max] into *out (left as is
+ * when absent); 0, or -1 after a 422 naming it. */
+static int query_count(api_request *req, api_response *res, const char *name,
+                       unsigned long long max, const char *what,
+                       unsigned long long *out)
+{
+    const char *text = req_query(req, name);
+    if (!text || !*text)
+        return 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || text[0] < '0' || text[0] > '9' || v > max) {
+        api_problem(res, 422, what, name);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 void api_h_game_log(api_request *req, api_response *res)
 {
     game_read r = {.kind = READ_LOG};
-    const char *after = req_query(req, "after");
-    if (after && *after) {
-        char *end;
-        unsigned long long v = strtoull(after, &end, 10);
-        if (*end || after[0] < '0' || after[0] > '9' || v > (1ull << 53)) {
-            api_problem(res, 422,
-                        "after must be a log position: a whole number, 0 "
-                        "or more",
-                        "after");
-            return;
-        }
-        r.after = (size_t)v;
+    unsigned long long after = 0, limit = API_LOG_PAGE;
+    if (query_count(req, res, "after", 1ull << 53,
+                    "after must be a log position: a whole number, 0 or more",
+                    &after) ||
+        query_count(req, res, "limit", API_LOG_PAGE,
+                    "limit must be a whole number from 1 to " API_LOG_PAGE_S,
+                    &limit))
+        return;
+    if (limit == 0) {
+        api_problem(res, 422,
+                    "limit must be a whole number from 1 to " API_LOG_PAGE_S,
+                    "limit");
+        return;
     }
+    r.after = (size_t)after;
+    r.limit = (size_t)limit;
     if (read_game(req, res, &r))
         return;
     api_json(res, 200, r.out);
@@ -434,9 +469,23 @@ void api_h_game_export(api_request *req, api_response *res)
 {
     json_t *doc;
     srv_error e = {0};
-    if (export_game(req->app->db, req->params[0],
-                    req->authenticated ? req->player_id : NULL, &doc,
-                    &e) != SRV_OK) {
+    unsigned long long after = 0, limit = API_EXPORT_PAGE;
+    if (query_count(req, res, "after", 1ull << 53,
+                    "after must be an input's seq: a whole number, 0 or more",
+                    &after) ||
+        query_count(req, res, "limit", API_EXPORT_PAGE,
+                    "limit must be a whole number from 1 to " API_EXPORT_PAGE_S,
+                    &limit))
+        return;
+    if (limit == 0) {
+        api_problem(res, 422,
+                    "limit must be a whole number from 1 to " API_EXPORT_PAGE_S,
+                    "limit");
+        return;
+    }
+    if (export_game_page(req->app->db, req->params[0],
+                         req->authenticated ? req->player_id : NULL, after,
+                         (size_t)limit, &doc, &e) != SRV_OK) {
         api_problem_srv(res, &e);
         return;
     }

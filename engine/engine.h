@@ -376,6 +376,11 @@ int engine_bot_action(const engine_game *g, int seat, const char *level,
  * seats (never spectators). A seat out of range sees the public entries.
  * The entries are copies. NULL on OOM. */
 json_t *engine_log_since(const engine_game *g, int seat, size_t after);
+/* engine_log_since, at most max entries (0: no limit); *more (may be NULL)
+ * is set to 1 when seat may see entries after the last one returned (ask
+ * again with after = its seq), else 0. NULL on OOM. */
+json_t *engine_log_page(const engine_game *g, int seat, size_t after,
+                        size_t max, int *more);
 size_t engine_log_length(const engine_game *g);
 
 /* The whole state, seed, RNG, held orders and private log included (never

@@ -461,7 +461,15 @@ int engine_bot_action(const engine_game *g, int seat, const char *level,
 
 json_t *engine_log_since(const engine_game *g, int seat, size_t after)
 {
+    return engine_log_page(g, seat, after, 0, NULL);
+}
+
+json_t *engine_log_page(const engine_game *g, int seat, size_t after,
+                        size_t max, int *more)
+{
     json_t *arr = json_array();
+    if (more)
+        *more = 0;
     if (seat < 0 || seat >= g->seats)
         seat = ENGINE_PUBLIC;
     for (size_t i = after; arr && i < g->nlog; i++) {
@@ -470,6 +478,11 @@ json_t *engine_log_since(const engine_game *g, int seat, size_t after)
             continue;
         if (l->seats && (seat < 0 || !(l->seats & (1u << seat))))
             continue; /* a seat set: only its seats, never spectators */
+        if (max && json_array_size(arr) == max) {
+            if (more)
+                *more = 1; /* one more this audience may see */
+            break;
+        }
         json_t *e = json_object();
         json_object_set_new(e, "seq", json_integer((json_int_t)i + 1));
         json_object_set_new(e, "seat",

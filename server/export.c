@@ -33,15 +33,33 @@ static json_t *input_json(const store_game *g, const store_input *s)
     return j;
 }
 
-/* The document from what was read. NULL when out of memory. */
+static json_t *build_doc(const store_game *g, const char *seed, json_t *list,
+                         const char *final_hash, json_t *result);
+
+/* The document from what was read (n inputs of a page that had room for
+ * limit; limit 0: the whole game). NULL when out of memory. */
 static json_t *build(const store_game *g, const store_input *inputs, size_t n,
-                     const char *final_hash, json_t *result)
+                     size_t limit, const char *final_hash, json_t *result)
 {
     char seed[2 * ENGINE_SEED_BYTES + 1];
     engine_hex(g->seed, ENGINE_SEED_BYTES, seed);
+    int more = limit && n > limit; /* one more was read than fits */
+    if (more)
+        n = limit;
     json_t *list = json_array();
     for (size_t i = 0; list && i < n; i++)
         json_array_append_new(list, input_json(g, &inputs[i]));
+    json_t *doc = build_doc(g, seed, list, final_hash, result);
+    if (doc && more)
+        json_object_set_new(doc, "next_after",
+                            json_integer((json_int_t)inputs[n - 1].seq));
+    return doc;
+}
+
+/* The export document around the inputs list (taken). */
+static json_t *build_doc(const store_game *g, const char *seed, json_t *list,
+                         const char *final_hash, json_t *result)
+{
     return json_pack("{ss ss ss sO so ss ss so so so}", "format",
                      "conclave-export/1", "game_id", g->game_id, "ruleset",
                      g->ruleset, "options", g->options, "seats",
@@ -65,6 +83,13 @@ static int held_back(PGconn *c, const store_game *g, const char *viewer)
 
 srv_kind export_game(db_pool *db, const char *game_id, const char *viewer,
                      json_t **out, srv_error *err)
+{
+    return export_game_page(db, game_id, viewer, 0, 0, out, err);
+}
+
+srv_kind export_game_page(db_pool *db, const char *game_id, const char *viewer,
+                          uint64_t after, size_t limit, json_t **out,
+                          srv_error *err)
 {
     *out = NULL;
     PGconn *c = db_acquire(db, DB_WAIT_MS);
@@ -96,10 +121,11 @@ srv_kind export_game(db_pool *db, const char *game_id, const char *viewer,
                               "its export is available to them then",
                               g.delay_seconds);
     } else if (store_load_final(c, g.game_id, final_hash, &result) ||
-               store_load_inputs(c, g.game_id, 0, &inputs, &n)) {
+               store_load_inputs_page(c, g.game_id, after,
+                                      limit ? limit + 1 : 0, &inputs, &n)) {
         json_decref(result);
         k = srv_db_failed(err);
-    } else if (!(*out = build(&g, inputs, n, final_hash, result))) {
+    } else if (!(*out = build(&g, inputs, n, limit, final_hash, result))) {
         k = srv_fail(err, SRV_INTERNAL, NULL, "out of memory");
     }
     store_inputs_free(inputs, n);

@@ -13,6 +13,8 @@
 #include "server/errors.h"
 
 #include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* The export document {"format":"conclave-export/1","game_id","ruleset",
  * "options","seats","seed","seed_sha256","inputs","final_hash","result"} of
@@ -23,5 +25,13 @@
  * SRV_UNAVAILABLE; SRV_INTERNAL when out of memory. err is filled. */
 srv_kind export_game(db_pool *db, const char *game_id, const char *viewer,
                      json_t **out, srv_error *err);
+
+/* One page of it: the same document with only the inputs after seq `after`,
+ * at most limit of them (0: all), and "next_after" (the last seq it holds)
+ * when more follow: ask again with after = next_after. The pages' inputs
+ * together are the whole export's. */
+srv_kind export_game_page(db_pool *db, const char *game_id,
+                          const char *viewer, uint64_t after, size_t limit,
+                          json_t **out, srv_error *err);
 
 #endif

@@ -242,18 +242,26 @@ int store_load_snapshot_upto(PGconn *c, const char *game_id, uint64_t upto,
 int store_load_inputs(PGconn *c, const char *game_id, uint64_t after,
                       store_input **out, size_t *n)
 {
+    return store_load_inputs_page(c, game_id, after, 0, out, n);
+}
+
+int store_load_inputs_page(PGconn *c, const char *game_id, uint64_t after,
+                           size_t limit, store_input **out, size_t *n)
+{
     *out = NULL;
     *n = 0;
-    char after_s[24];
+    char after_s[24], limit_s[24];
     snprintf(after_s, sizeof after_s, "%llu", (unsigned long long)after);
-    const char *p[] = {game_id, after_s};
+    snprintf(limit_s, sizeof limit_s, "%zu", limit);
+    const char *p[] = {game_id, after_s, limit ? limit_s : NULL};
     PGresult *r;
     int rc = exec_ok(c, PGRES_TUPLES_OK,
                      "SELECT seq, coalesce(seat, -1), kind, "
                      "coalesce(window_id, ''), payload, "
                      "coalesce(encode(nonce, 'hex'), '') FROM game_inputs "
-                     "WHERE game_id = $1 AND seq > $2::bigint ORDER BY seq",
-                     2, p, &r);
+                     "WHERE game_id = $1 AND seq > $2::bigint ORDER BY seq "
+                     "LIMIT $3::bigint",
+                     3, p, &r);
     if (rc)
         return rc;
     int rows = PQntuples(r);

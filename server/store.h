@@ -98,6 +98,9 @@ int store_load_snapshot(PGconn *c, const char *game_id, json_t **state,
  * free with store_inputs_free. */
 int store_load_inputs(PGconn *c, const char *game_id, uint64_t after,
                       store_input **out, size_t *n);
+/* The same, at most limit inputs (0: all). */
+int store_load_inputs_page(PGconn *c, const char *game_id, uint64_t after,
+                           size_t limit, store_input **out, size_t *n);
 void store_inputs_free(store_input *in, size_t n);
 /* Append (see store_append) and commit. STORE_ECONFLICT when the version
  * moved on or the idempotency key was used meanwhile. When the input

@@ -173,6 +173,8 @@ class GameController {
           this.logSeq = fresh[fresh.length - 1].seq;
           this.draw();
         }
+        if (r.more) this.logAgain = true; // a page: the rest follows
+
       })
       .catch(() => {})
       .finally(() => {

@@ -92,6 +92,27 @@ test('a whole tic-tac-toe game through REST, then its export replays', async () 
   const replay = await replayExport(exp.body);
   assert.equal(replay.match, true);
   assert.equal(replay.final_hash, exp.body.final_hash);
+  // The export in pages: at most `limit` inputs each, next_after until the
+  // last; the pages' inputs together are the whole export's.
+  const pages = [];
+  let after = 0;
+  for (let guard = 0; guard < 20; guard++) {
+    const pg = await call('GET', `/api/v1/games/${id}/export?after=${after}&limit=2`);
+    assert.equal(pg.status, 200, pg.text);
+    assert.ok(pg.body.inputs.length <= 2);
+    assert.equal(pg.body.final_hash, exp.body.final_hash);
+    pages.push(...pg.body.inputs);
+    if (pg.body.next_after === undefined) break;
+    assert.equal(pg.body.next_after, pg.body.inputs[pg.body.inputs.length - 1].seq);
+    after = pg.body.next_after;
+  }
+  assert.deepEqual(pages, exp.body.inputs);
+  assert.equal(exp.body.next_after, undefined, 'a small game is one page');
+  for (const bad of ['0', '-1', '5001', 'x']) {
+    const r = await call('GET', `/api/v1/games/${id}/export?limit=${bad}`);
+    assert.equal(r.status, 422, bad);
+    assert.equal(r.body.field, 'limit');
+  }
   // A tampered export does not match.
   exp.body.inputs[4].payload.cell = 8;
   await assert.rejects(replayExport(exp.body));
@@ -216,6 +237,19 @@ test('legal and log: what the caller may do and see', async () => {
     const r = await call('GET', `/api/v1/games/${id}/log?after=${bad}`);
     assert.equal(r.status, 422, bad);
     assert.equal(r.body.field, 'after');
+  }
+  // A page of the log: at most `limit` entries, "more" when others follow.
+  const first = await call('GET', `/api/v1/games/${id}/log?limit=1`);
+  assert.deepEqual(first.body.entries.map((e) => e.entry.cell), [4]);
+  assert.equal(first.body.more, true);
+  const rest = await call('GET', `/api/v1/games/${id}/log?limit=1&after=${first.body.entries[0].seq}`);
+  assert.deepEqual(rest.body.entries.map((e) => e.entry.cell), [0]);
+  assert.equal(rest.body.more, undefined);
+  assert.equal(log.body.more, undefined);
+  for (const bad of ['0', '1001']) {
+    const r = await call('GET', `/api/v1/games/${id}/log?limit=${bad}`);
+    assert.equal(r.status, 422, bad);
+    assert.equal(r.body.field, 'limit');
   }
   const exp = await call('GET', `/api/v1/games/${id}/export`, { token: alice.token });
   assert.equal(exp.status, 403);
