@@ -70,6 +70,13 @@ async function pickCard(page, id) {
 
 const isOpen = async (page, id, wid) => (await game(page, id)).windows.some((w) => w.id === wid);
 
+// After "Send orders" (the bots have sent theirs): the window locks once the
+// server has the ready part; wait for that before looking at the next one.
+async function waitLocked(page, id, wid) {
+  for (let i = 0; i < 100 && (await isOpen(page, id, wid)); i++) await page.waitForTimeout(100);
+  assert.ok(!(await isOpen(page, id, wid)), 'the window locked once the orders were sent');
+}
+
 async function selectSector(page, hex, { keyboard = false } = {}) {
   const s = page.locator(`.cn-map-svg [data-hex="${hex[0]},${hex[1]}"]`);
   if (keyboard) {
@@ -221,6 +228,7 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
     const key = Object.keys(held).find((k) => k.startsWith('f'));
     assert.deepEqual(held[key][2].cond, { type: 'marker_is', is: 'hostile' });
     await page.locator('[data-key="send-orders"]').click();
+    await waitLocked(page, id, w1);
   }
 
   // Round 2: production, composed but not sent, then a reload.
@@ -242,6 +250,7 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
     assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
     await page.locator('[data-key="send-orders"]').click();
     await page.locator('.cn-sent', { hasText: 'Sent.' }).or(page.locator('.cn-pick')).first().waitFor();
+    await waitLocked(page, id, w2);
   } else {
     assert.ok(!readyCore);
     await page.locator('.cn-head', { hasText: /Round [2-9]/ }).waitFor();
@@ -253,8 +262,7 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
     if (turn.over) break;
     await page.locator('[data-key="send-orders"]').waitFor();
     await page.locator('[data-key="send-orders"]').click();
-    for (let i = 0; i < 100 && (await isOpen(page, id, turn.w.id)); i++) await page.waitForTimeout(100);
-    assert.ok(!(await isOpen(page, id, turn.w.id)), 'the window locked once the orders were sent');
+    await waitLocked(page, id, turn.w.id);
   }
   const g = await game(page, id);
   assert.ok(g.view.round >= 4, `several rounds played (round ${g.view.round})`);
