@@ -165,8 +165,7 @@ PGconn *db_acquire(db_pool *p, int wait_ms)
 void db_release(db_pool *p, PGconn *c, int broken)
 {
     if (c && !broken && PQtransactionStatus(c) != PQTRANS_IDLE) {
-        PGresult *r =
-            PQexecParams(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0);
+        PGresult *r = PQexecParams(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0);
         PQclear(r);
     }
     pthread_mutex_lock(&p->lock);
@@ -193,10 +192,27 @@ PGresult *db_exec(PGconn *c, ExecStatusType expect, const char *sql,
         const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
         const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
         log_warn("db_error",
-                 json_pack("{ss ss}", "sqlstate", state ? state : "",
-                           "error", msg ? msg : "connection failure"));
+                 json_pack("{ss ss}", "sqlstate", state ? state : "", "error",
+                           msg ? msg : "connection failure"));
         PQclear(r);
         return NULL;
     }
     return r;
+}
+
+int db_scratch_database(PGconn *c, const char *name, int create)
+{
+    char *quoted = PQescapeIdentifier(c, name, strlen(name));
+    if (!quoted)
+        return -1;
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             create ? "CREATE DATABASE %s"
+                    : "DROP DATABASE IF EXISTS %s "
+                      "WITH (FORCE)",
+             quoted);
+    PQfreemem(quoted);
+    PGresult *r = db_exec(c, PGRES_COMMAND_OK, sql, 0, NULL);
+    PQclear(r);
+    return r ? 0 : -1;
 }

@@ -36,4 +36,9 @@ int db_conn_broken(PGconn *c);
 PGresult *db_exec(PGconn *c, ExecStatusType expect, const char *sql,
                   int nparams, const char *const *params);
 
+/* Create (create 1) or drop (create 0, forcing out its sessions) the
+ * database `name`, quoted as an identifier, through db_exec: the scratch
+ * databases of tests and benchmarks. 0, or -1 (logged). */
+int db_scratch_database(PGconn *c, const char *name, int create);
+
 #endif

@@ -190,7 +190,7 @@ static double cpu_s(void)
 /* A fresh database for this run; its URL into b->cfg. */
 static int fresh_database(bench *b, const char *base)
 {
-    char err[256], sql[128];
+    char err[256];
     const char *name = b->dbname;
     snprintf(b->dbname, sizeof b->dbname, "conclave_bench_%ld_%d",
              (long)time(NULL), (int)getpid());
@@ -199,9 +199,12 @@ static int fresh_database(bench *b, const char *base)
         fprintf(stderr, "cannot connect: %s\n", err);
         return -1;
     }
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
-    PQclear(PQexec(c, sql));
+    int made = db_scratch_database(c, name, 1);
     PQfinish(c);
+    if (made != 0) {
+        fprintf(stderr, "cannot create the database %s\n", name);
+        return -1;
+    }
     snprintf(b->cfg.database_url, sizeof b->cfg.database_url,
              "%.900s%cdbname=%.60s", base, strchr(base, '?') ? '&' : '?', name);
     PGconn *t = db_connect(b->cfg.database_url, 5, err, sizeof err);
@@ -308,10 +311,7 @@ int main(int argc, char **argv)
     free(b.waits);
     PGconn *c = db_connect(base, 5, err, sizeof err);
     if (c) {
-        char sql[128];
-        snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)",
-                 b.dbname);
-        PQclear(PQexec(c, sql));
+        db_scratch_database(c, b.dbname, 0);
         PQfinish(c);
     }
     return alone > 0 && shared > 0 ? 0 : 1;

@@ -241,7 +241,7 @@ int main(void)
     engine_error eerr;
     if (engine_init(&eerr) != 0)
         return 1;
-    char err[256], name[64], sql[128];
+    char err[256], name[64];
     snprintf(name, sizeof name, "conclave_records_%ld_%d", (long)time(NULL),
              (int)getpid());
     PGconn *c = db_connect(base, 5, err, sizeof err);
@@ -250,8 +250,11 @@ int main(void)
         printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
         return 1;
     }
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name); /* our own name */
-    PQclear(PQexec(c, sql));
+    if (db_scratch_database(c, name, 1) != 0) {
+        fprintf(stderr, "cannot create the database %s\n", name);
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
     snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
              strchr(base, '?') ? '&' : '?', name);
     conn = db_connect(db_url, 5, err, sizeof err);
@@ -269,8 +272,7 @@ int main(void)
     RUN(test_backfill_once_in_order);
     db_pool_destroy(pool);
     PQfinish(conn);
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
-    PQclear(PQexec(c, sql));
+    db_scratch_database(c, name, 0);
     PQfinish(c);
     return TEST_SUMMARY();
 }

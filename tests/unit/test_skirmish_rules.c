@@ -635,9 +635,9 @@ static void test_replay_whole_game(void)
         engine_input in;
         engine_error err = {0};
         REQUIRE(engine_windows(r.g, &w, 1) == 1);
-        uint32_t todo =
+        uint32_t waiting =
             w.mode == ENGINE_SEALED ? w.seats & ~w.submitted : w.seats;
-        int seat = todo & 1u ? 0 : 1;
+        int seat = waiting & 1u ? 0 : 1;
         REQUIRE(engine_bot_action(r.g, seat, seat ? "random" : "basic", &bots,
                                   &in, &err) == 0);
         int rc = engine_apply(r.g, &in, NULL, &err);

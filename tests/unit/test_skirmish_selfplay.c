@@ -144,9 +144,9 @@ static int play_game(uint64_t i, const char *const lv[2], engine_rng *bots,
             t->stuck++;
             break;
         }
-        uint32_t todo =
+        uint32_t waiting =
             w.mode == ENGINE_SEALED ? w.seats & ~w.submitted : w.seats;
-        int seat = todo & 1u ? 0 : 1;
+        int seat = waiting & 1u ? 0 : 1;
         if (engine_bot_action(g, seat, lv[seat], bots, &in, &err) != 0 ||
             engine_apply(g, &in, NULL, &err) != 0) {
             fprintf(stderr, "  game %llu: %s\n", (unsigned long long)i,
