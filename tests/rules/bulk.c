@@ -45,24 +45,17 @@ static bulk *bulk_wrap(json_t *units, int seats, json_int_t turn,
     return b;
 }
 
-static json_int_t option_int(const json_t *options, const char *key,
-                             json_int_t dflt)
-{
-    const json_t *v = json_object_get(options, key);
-    return v ? json_integer_value(v) : dflt;
-}
-
 static const engine_option bulk_options[] = {
     {"units", ENGINE_OPTION_INT, "units in the state", 1, 100000, 1500, NULL},
-    {"turns", ENGINE_OPTION_INT, "turns before the end", 1, 1000000000,
-     1000000, NULL},
+    {"turns", ENGINE_OPTION_INT, "turns before the end", 1, 1000000000, 1000000,
+     NULL},
     {0},
 };
 
 static void *setup(engine_ctx *ctx, const json_t *options, int seats,
                    engine_error *err)
 {
-    json_int_t n = option_int(options, "units", 1500);
+    json_int_t n = engine_option_int(bulk_options, options, "units");
     json_t *units = json_array();
     engine_rng *rng = engine_ctx_rng(ctx);
     for (json_int_t i = 0; units && i < n; i++) {
@@ -78,7 +71,8 @@ static void *setup(engine_ctx *ctx, const json_t *options, int seats,
             units = NULL;
         }
     }
-    bulk *b = bulk_wrap(units, seats, 0, option_int(options, "turns", 1000000));
+    bulk *b = bulk_wrap(units, seats, 0,
+                        engine_option_int(bulk_options, options, "turns"));
     if (!b)
         engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
     return b;

@@ -50,13 +50,6 @@ static fog *fog_wrap(json_t *map, json_t *units, int seats, json_int_t turn)
     return f;
 }
 
-static json_int_t option_int(const json_t *options, const char *key,
-                             json_int_t dflt)
-{
-    const json_t *v = json_object_get(options, key);
-    return v ? json_integer_value(v) : dflt;
-}
-
 static const engine_option fog_options[] = {
     {"sectors", ENGINE_OPTION_INT, "sectors on the map", 1, 100000, 1600, NULL},
     {"units", ENGINE_OPTION_INT, "units, dealt round the seats", 1, 100000, 400,
@@ -69,8 +62,8 @@ static void *setup(engine_ctx *ctx, const json_t *options, int seats,
 {
     static const char *const kinds[] = {"void", "nebula", "asteroids",
                                         "planet"};
-    json_int_t ns = option_int(options, "sectors", 1600);
-    json_int_t nu = option_int(options, "units", 400);
+    json_int_t ns = engine_option_int(fog_options, options, "sectors");
+    json_int_t nu = engine_option_int(fog_options, options, "units");
     engine_rng *rng = engine_ctx_rng(ctx);
     json_t *map = json_array(), *units = json_array();
     for (json_int_t i = 0; map && i < ns; i++) {
