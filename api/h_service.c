@@ -77,6 +77,11 @@ static int ready_probe(app *a)
 void api_h_readyz(api_request *req, api_response *res)
 {
     app *a = req->app;
+    if (atomic_load(&a->draining)) {
+        /* A load balancer's health check: send new traffic elsewhere. */
+        api_problem(res, 503, "the server is shutting down", NULL);
+        return;
+    }
     int current = ready_probe(a);
     if (current < 0) {
         api_problem(res, 503, "the database is unreachable", NULL);

@@ -4,13 +4,16 @@
  *
  * Fields are set once during start-up, before any thread that reads them
  * starts, and torn down after those threads stop; so reading them needs no
- * lock. Each part guards its own mutable state.
+ * lock (but `draining`, which is atomic). Each part guards its own
+ * mutable state.
  */
 #ifndef CONCLAVE_APP_H
 #define CONCLAVE_APP_H
 
 #include "server/config.h"
 #include "server/db.h"
+
+#include <stdatomic.h>
 
 struct actors;  /* server/actor.h */
 struct hub;     /* server/hub.h */
@@ -21,6 +24,7 @@ typedef struct app {
     int migrations_expected; /* highest sql/NNN file at start-up */
     struct actors *actors;   /* NULL until the actor system is up */
     struct hub *hub;         /* NULL until the WebSocket hub is up */
+    atomic_int draining;     /* set once on SIGTERM: /readyz says 503 */
 } app;
 
 #endif

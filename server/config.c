@@ -50,6 +50,10 @@ static const setting settings[] = {
                 "HTTP worker threads (16)"),
     INT_SETTING("http-timeout", "CONCLAVE_HTTP_TIMEOUT", http_timeout, 1, 3600,
                 "seconds an idle HTTP connection is kept (30)"),
+    INT_SETTING("drain-seconds", "CONCLAVE_DRAIN_SECONDS", drain_seconds, 0,
+                3600,
+                "seconds /readyz answers 503 after SIGTERM before the server "
+                "stops taking connections (0)"),
     INT_SETTING("http-per-ip", "CONCLAVE_HTTP_PER_IP", http_per_ip, 1, 100000,
                 "HTTP connections allowed per client IP (64)"),
     INT_SETTING("snapshot-every", "CONCLAVE_SNAPSHOT_EVERY", snapshot_every, 1,

@@ -18,6 +18,9 @@ typedef struct config {
     int workers;              /* CONCLAVE_WORKERS: game actor threads (8) */
     int http_threads;         /* CONCLAVE_HTTP_THREADS: MHD pool (16) */
     int http_timeout;         /* CONCLAVE_HTTP_TIMEOUT: idle seconds (30) */
+    int drain_seconds;        /* CONCLAVE_DRAIN_SECONDS: on SIGTERM, /readyz
+                                 says 503 this long first, so a load
+                                 balancer moves traffic away (0) */
     int http_per_ip;          /* CONCLAVE_HTTP_PER_IP: connections (64) */
     int snapshot_every;       /* CONCLAVE_SNAPSHOT_EVERY: inputs (50) */
     int idle_evict_seconds;   /* CONCLAVE_IDLE_EVICT: seconds (300) */

@@ -738,6 +738,13 @@ static int receive(hub *h, hub_conn *c, struct lws *wsi, const void *in,
 static int writeable(hub *h, hub_conn *c, struct lws *wsi)
 {
     pthread_mutex_lock(&h->lock);
+    if (atomic_load(&h->closing) && c->qlen == 0 && !c->resync) {
+        pthread_mutex_unlock(&h->lock);
+        static const char why[] = "server restarting: reconnect";
+        lws_close_reason(wsi, (enum lws_close_status)1012,
+                         (unsigned char *)why, sizeof why - 1);
+        return -1;
+    }
     if (c->resync) {
         c->resync = 0;
         hub_resync_locked(h, c);
@@ -805,6 +812,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason,
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (h)
             drain_dirty(h);
+        if (h && atomic_load(&h->closing))
+            lws_callback_on_writable_all_protocol(h->ctx,
+                                                  lws_get_protocol(wsi));
         return 0;
     default:
         return lws_callback_http_dummy(wsi, reason, user, in, len);
@@ -878,6 +888,7 @@ hub *hub_start(app *a, char *err, size_t errlen)
     h->auth_burst = cfg->ws_auth_burst > 0 ? cfg->ws_auth_burst : 200;
     h->rate_close = cfg->ws_rate_close > 0 ? cfg->ws_rate_close : 100;
     atomic_init(&h->stopping, 0);
+    atomic_init(&h->closing, 0);
     atomic_init(&h->http_port, cfg->http_port);
     pthread_mutex_init(&h->lobby_lock, NULL);
     pthread_mutex_init(&h->lock, NULL);
@@ -961,6 +972,23 @@ void hub_set_http_port(hub *h, int http_port)
 {
     if (h)
         atomic_store(&h->http_port, http_port);
+}
+
+void hub_close_all(hub *h, double wait_s)
+{
+    if (!h || !h->lws_started)
+        return;
+    atomic_store(&h->closing, 1);
+    for (double waited = 0; waited < wait_s; waited += 0.05) {
+        lws_cancel_service(h->ctx); /* asks for writeable callbacks */
+        pthread_mutex_lock(&h->lock);
+        long open = h->nconns;
+        pthread_mutex_unlock(&h->lock);
+        if (open == 0)
+            break;
+        struct timespec ts = {0, 50 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
 }
 
 /* Main thread. Order: no more calls from actor workers, then no more

@@ -27,6 +27,13 @@ int hub_port(const hub *h);
  * cfg->allowed_origins is empty). Main thread, before the server announces
  * that it is listening; until then cfg->http_port is used. */
 void hub_set_http_port(hub *h, int http_port);
+/* Main thread, before hub_stop, when the server shuts down: every
+ * connection gets the messages already queued for it, then a close with
+ * code 1012 ("service restart") so its client reconnects (behind a load
+ * balancer, to another process) and resumes from its versions. Waits up to
+ * wait_s seconds for the connections to go; new ones are closed the same
+ * way. */
+void hub_close_all(hub *h, double wait_s);
 /* Close every connection and stop the service thread. */
 void hub_stop(hub *h);
 /* An actor committed (or caught up to) version of game_id. Matches

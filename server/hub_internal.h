@@ -233,6 +233,8 @@ struct hub {
     pthread_t lws_thread, workers[HUB_WORKERS];
     int lws_started, workers_started;
     atomic_int stopping;
+    atomic_int closing; /* hub_close_all: every connection is closed with
+                           1012 once its queued messages are sent */
     atomic_int http_port; /* for the default allowed origins */
     int port;
     int queue_max; /* messages queued per connection */

@@ -184,6 +184,20 @@ int cmd_serve(int argc, char **argv)
     log_info("stopping",
              json_pack("{ss}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM"));
     status = 0;
+    /* Drain: /readyz says 503 for drain_seconds while everything is still
+     * served, so a load balancer's health check sends new traffic to
+     * other processes; then no new HTTP connections, in-flight requests
+     * finish, and WebSocket clients are told to reconnect elsewhere. */
+    atomic_store(&a.draining, 1);
+    if (cfg.drain_seconds > 0) {
+        log_info("draining", json_pack("{si}", "seconds", cfg.drain_seconds));
+        struct timespec ts = {cfg.drain_seconds, 0};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
+    api_server_stop(http);
+    http = NULL;
+    hub_close_all(a.hub, 2.0);
     goto stop;
 fail:
     log_error("start_failed", json_pack("{ss}", "error", err));
