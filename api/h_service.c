@@ -24,7 +24,7 @@
 void api_h_healthz(api_request *req, api_response *res)
 {
     app *a = req->app;
-    int ws_port = a->hub ? hub_port(a->hub) : a->cfg->ws_port;
+    int ws_port = config_client_ws_port(a->cfg, a->hub ? hub_port(a->hub) : 0);
     api_json(res, 200,
              json_pack("{ss si}", "status", "ok", "ws_port", ws_port));
 }
@@ -53,8 +53,8 @@ static int ready_probe(app *a)
     pthread_mutex_lock(&ready_lock);
     int cached = ready_migration;
     /* Before the first answer, every request asks for itself. */
-    int ask = ready_at < 0 ||
-              (!probing && now - ready_at >= READY_CACHE_SECONDS);
+    int ask =
+        ready_at < 0 || (!probing && now - ready_at >= READY_CACHE_SECONDS);
     if (ask)
         probing = 1;
     pthread_mutex_unlock(&ready_lock);

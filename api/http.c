@@ -77,7 +77,7 @@ static void client_ip(struct MHD_Connection *conn, char *out, size_t n)
 static void page_policy(const api_request *req, char *out, size_t n)
 {
     const app *a = req->app;
-    int ws_port = a->hub ? hub_port(a->hub) : a->cfg->ws_port;
+    int ws_port = config_client_ws_port(a->cfg, a->hub ? hub_port(a->hub) : 0);
     const char *host = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
                                                    MHD_HTTP_HEADER_HOST);
     char name[256] = "";

@@ -12,7 +12,7 @@ packages=(
     postgresql postgresql-contrib
     chromium
     clang libclang-rt-14-dev cppcheck clang-tidy clang-format valgrind
-    curl ca-certificates
+    curl ca-certificates haproxy
 )
 
 # A Node.js that is already there (from any source) is kept: Debian's npm package

@@ -1353,6 +1353,39 @@ void actors_catch_up_all(actors *A)
     pthread_mutex_unlock(&A->map_lock);
 }
 
+int actors_pinned_ids(actors *A, char (**ids)[STORE_ID_MAX], size_t *n)
+{
+    *ids = NULL;
+    *n = 0;
+    size_t cap = 0;
+    int rc = 0;
+    pthread_mutex_lock(&A->map_lock);
+    for (int b = 0; b < MAP_BUCKETS && rc == 0; b++) {
+        for (actor *a = A->buckets[b]; a; a = a->next_map) {
+            if (a->pins <= 0)
+                continue;
+            if (*n == cap) {
+                size_t want = cap ? cap * 2 : 64;
+                char(*more)[STORE_ID_MAX] = realloc(*ids, want * sizeof **ids);
+                if (!more) {
+                    rc = -1;
+                    break;
+                }
+                *ids = more;
+                cap = want;
+            }
+            memcpy((*ids)[(*n)++], a->id, STORE_ID_MAX);
+        }
+    }
+    pthread_mutex_unlock(&A->map_lock);
+    if (rc != 0) {
+        free(*ids);
+        *ids = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
 void actors_evict_idle(actors *A)
 {
     double cutoff = now_s() - A->app->cfg->idle_evict_seconds;

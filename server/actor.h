@@ -36,7 +36,7 @@
 typedef struct actors actors;
 
 typedef struct actor_request {
-    int seat;                 /* acting seat, ENGINE_PUBLIC for timeouts */
+    int seat; /* acting seat, ENGINE_PUBLIC for timeouts */
     engine_input_kind kind;
     char window[ENGINE_WINDOW_ID_MAX];
     json_t *payload;          /* borrowed for submit; stolen by post */
@@ -52,24 +52,24 @@ typedef struct actor_request {
 } actor_request;
 
 typedef struct actor_reply {
-    srv_kind kind;            /* SRV_OK, or why the input was refused */
+    srv_kind kind; /* SRV_OK, or why the input was refused */
     char detail[256];
     char field[64];
-    uint64_t version;         /* the game's version after the input */
+    uint64_t version; /* the game's version after the input */
     int has_receipt;
     engine_receipt receipt;
-    json_t *stored;           /* NEW: a repeated idempotent play's answer */
-    json_t *parts;            /* NEW: after a part change, the part keys of
-                                 the order the seat now holds ([] when the
-                                 change withdrew it); else NULL */
+    json_t *stored; /* NEW: a repeated idempotent play's answer */
+    json_t *parts;  /* NEW: after a part change, the part keys of
+                       the order the seat now holds ([] when the
+                       change withdrew it); else NULL */
 } actor_reply;
 
 /* What a reader sees, consistent and committed, under the actor's lock. */
 typedef struct actor_view {
     const engine_game *game;
-    const store_game *meta;   /* seats, players, clock, status */
+    const store_game *meta; /* seats, players, clock, status */
     uint64_t version;
-    const json_t *deadlines;  /* {window: RFC 3339} (borrowed) */
+    const json_t *deadlines; /* {window: RFC 3339} (borrowed) */
 } actor_view;
 
 typedef void (*actor_read_fn)(const actor_view *v, void *ctx);
@@ -107,6 +107,10 @@ void actors_evict_idle(actors *A);
 /* Keep a game in memory (delta +1) while this process has subscribers for
  * it, so other processes' inputs reach them; -1 releases. */
 void actors_pin(actors *A, const char *game_id, int delta);
+/* The ids of the games pinned here (subscribers on this process), for the
+ * listener's version sweep: *ids is a malloc'd array of n ids of
+ * STORE_ID_MAX bytes each (free it), NULL when n is 0. -1 out of memory. */
+int actors_pinned_ids(actors *A, char (**ids)[STORE_ID_MAX], size_t *n);
 /* Games held in memory now. */
 int actors_count(actors *A);
 

@@ -94,6 +94,10 @@ static const setting settings[] = {
                 1000000,
                 "WebSocket requests refused (less 'ws-rate' a second) "
                 "before the connection is closed (100)"),
+    INT_SETTING("public-ws-port", "CONCLAVE_PUBLIC_WS_PORT", public_ws_port, 0,
+                65535,
+                "the WebSocket port browsers use, when a proxy listens in "
+                "front (0: the port the hub bound)"),
     STR_SETTING("allowed-origins", "CONCLAVE_ALLOWED_ORIGINS", allowed_origins,
                 "comma-separated WebSocket origins (the server's own)"),
     STR_SETTING("web-root", "CONCLAVE_WEB_ROOT", web_root,
@@ -253,4 +257,11 @@ void config_print_help(FILE *out)
     for (size_t i = 0; i < NSETTINGS; i++)
         fprintf(out, "  --%-20s %-28s %s\n", settings[i].flag, settings[i].env,
                 settings[i].help);
+}
+
+int config_client_ws_port(const config *cfg, int bound)
+{
+    if (cfg->public_ws_port > 0)
+        return cfg->public_ws_port;
+    return bound > 0 ? bound : cfg->ws_port;
 }

@@ -9,6 +9,7 @@
 #include "server/lobby.h"
 #include "server/lobby_batch.h"
 #include "server/log.h"
+#include "server/metrics.h"
 #include "server/tokens.h"
 
 #include <poll.h>
@@ -68,6 +69,67 @@ static void drain(listener *l, PGconn *c)
     }
 }
 
+/* The version sweep: a process that dies between its commit and its
+ * NOTIFY leaves the others unaware of that version until the game's next
+ * input. So every SWEEP_SECONDS the listener reads the stored versions of
+ * the games this process has subscribers for (pinned), SWEEP_CHUNK ids per
+ * statement, and catches up those that are behind: a lost notification
+ * costs spectators at most that long. */
+#define SWEEP_SECONDS 2.0
+#define SWEEP_CHUNK 1000
+
+static void sweep_chunk(listener *l, PGconn *c, char (*ids)[STORE_ID_MAX],
+                        size_t n)
+{
+    size_t cap = n * (STORE_ID_MAX + 1) + 3;
+    char *array = malloc(cap);
+    if (!array)
+        return;
+    size_t len = 0;
+    array[len++] = '{';
+    for (size_t i = 0; i < n; i++) {
+        const char *id = ids[i];
+        size_t k = strlen(id);
+        /* Store ids are plain ([A-Za-z0-9_-]); anything else is skipped
+         * rather than quoted into the array literal. */
+        if (k == 0 || strspn(id, "abcdefghijklmnopqrstuvwxyz"
+                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != k)
+            continue;
+        if (len > 1)
+            array[len++] = ',';
+        memcpy(array + len, id, k);
+        len += k;
+    }
+    array[len++] = '}';
+    array[len] = '\0';
+    const char *params[1] = {array};
+    PGresult *r = PQexecParams(
+        c, "SELECT game_id, version FROM games WHERE game_id = ANY($1::text[])",
+        1, NULL, params, NULL, NULL, 0);
+    free(array);
+    if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+        for (int i = 0; i < PQntuples(r); i++)
+            actors_remote_version(l->actors, PQgetvalue(r, i, 0),
+                                  strtoull(PQgetvalue(r, i, 1), NULL, 10));
+    }
+    PQclear(r);
+}
+
+static void version_sweep(listener *l, PGconn *c)
+{
+    char(*ids)[STORE_ID_MAX] = NULL;
+    size_t n = 0;
+    if (actors_pinned_ids(l->actors, &ids, &n) != 0 || n == 0)
+        return;
+    for (size_t at = 0; at < n; at += SWEEP_CHUNK)
+        sweep_chunk(l, c, ids + at,
+                    n - at < SWEEP_CHUNK ? n - at : SWEEP_CHUNK);
+    free(ids);
+    metrics_count("conclave_version_sweeps_total",
+                  "Sweeps of the stored versions of games with subscribers.",
+                  1);
+}
+
 static void *listener_main(void *arg)
 {
     listener *l = arg;
@@ -107,6 +169,7 @@ static void *listener_main(void *arg)
             hub_lobby_changed(l->app->hub, NULL);
         }
         ever_connected = 1;
+        double next_sweep = now_s() + SWEEP_SECONDS;
         while (!atomic_load(&l->stopping)) {
             struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
             int ready =
@@ -117,6 +180,11 @@ static void *listener_main(void *arg)
                 break;
             drain(l, c);
             lobby_batch_flush(&l->lobbies, now_s());
+            if (now_s() >= next_sweep) {
+                version_sweep(l, c);
+                drain(l, c); /* what arrived during the sweep */
+                next_sweep = now_s() + SWEEP_SECONDS;
+            }
             if (PQstatus(c) != CONNECTION_OK)
                 break;
         }
