@@ -14,7 +14,9 @@
 # listens on 127.0.0.1, HTTP at CLUSTER_BASE_PORT + 2*I and WebSocket one above. HAProxy
 # checks each process's /readyz every second and stops sending new traffic to one that
 # fails twice: a crashed process, or one draining after SIGTERM (CONCLAVE_DRAIN_SECONDS,
-# 3 here). A request whose connection is refused is sent to another process.
+# 3 here). A request whose connection is refused is sent to another process. API requests
+# are spread by a consistent hash of their path's first four parts (/api/v1/games/ID), so
+# a game's inputs go to one process; WebSocket connections go to the least busy one.
 #
 # Uses DATABASE_URL when set, else this checkout's private cluster (scripts/pg.sh).
 # State (haproxy.cfg, pids, logs) lives in var/cluster/. Extra environment for the
@@ -100,7 +102,11 @@ frontend feed
     default_backend conclave_ws
 
 backend conclave_http
-    balance roundrobin
+    # A game's requests (/api/v1/games/ID/...) go to one process, so each game
+    # is held in one process's memory; the store's versions keep it safe
+    # when they do not (a process died, the hash moved).
+    balance uri depth 4
+    hash-type consistent
     option httpchk GET /readyz
     http-check expect status 200
 EOF

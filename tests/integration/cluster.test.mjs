@@ -180,6 +180,7 @@ test('200 games through HAProxy survive a kill -9 and a drain', { skip: !haveHap
 
     // Play every game at once; the kill and the drain come part-way.
     let acks = 0;
+    let refused = 0;
     let lastAck = Date.now();
     let longestGap = 0;
     let killedAt = 0;
@@ -217,6 +218,7 @@ test('200 games through HAProxy survive a kill -9 and a drain', { skip: !haveHap
           lastAck = now;
           maybeDisrupt();
         } else {
+          refused++;
           // Our copy of the game was a moment behind: read it again.
           assert.ok([409, 422].includes(r.status), `play: ${r.status} ${r.text}`);
           await sleep(10);
@@ -263,6 +265,14 @@ test('200 games through HAProxy survive a kill -9 and a drain', { skip: !haveHap
       const spectator = await persist(url, 'GET', `/api/v1/games/${g.id}`, {});
       assert.deepEqual(f.client.doc(g.id).view, spectator.body.view, `socket for ${g.id} shows what REST shows`);
     }
+    // Append conflicts on the processes alive now (a killed one's are gone):
+    // with the proxy hashing game paths, a game's plays go to one process.
+    let conflicts = 0;
+    for (let i = 1; i <= 3; i++) {
+      const m = await call(`http://127.0.0.1:${base + 2 * i}`, 'GET', '/metrics');
+      const line = m.status === 200 && m.text.split('\n').find((l) => l.startsWith('conclave_append_conflicts_total'));
+      if (line) conflicts += Number(line.split(' ').pop());
+    }
     const reconnects = followers.reduce((n, f) => n + f.reconnects, 0);
     for (const f of followers) f.close();
     const mismatches = followers.reduce((n, f) => n + f.mismatches, 0);
@@ -270,7 +280,7 @@ test('200 games through HAProxy survive a kill -9 and a drain', { skip: !haveHap
     assert.ok(reconnects > 0, 'sockets on the killed and the drained process reconnected');
     console.log(
       `# cluster: ${acks} plays in ${seconds.toFixed(1)} s (${(acks / seconds).toFixed(0)}/s) over ${GAMES} games; ` +
-        `longest pause between acknowledgements after the kill ${longestGap} ms; ${reconnects} socket reconnects`,
+        `${refused} plays refused as stale; longest pause between acknowledgements after the kill ${longestGap} ms; ${reconnects} socket reconnects; ${conflicts} append conflicts on the live processes`,
     );
   } finally {
     for (const f of followers) f.close();
