@@ -117,6 +117,12 @@ $(BUILD)/bench/loadgen: $(BENCH_OBJ)
 
 bench: $(BUILD)/bench/loadgen
 
+# Moves/s through HAProxy with 1, 2 and 3 processes (bench/cluster.sh,
+# docs/scaling.md).
+.PHONY: bench-cluster
+bench-cluster: deps $(BUILD)/conclave $(BUILD)/bench/loadgen
+	@bash bench/cluster.sh
+
 # The apply path on a big state (bench/apply/inputs.c), against the private
 # Postgres: `make bench-apply` (BENCH_APPLY_ARGS="units inputs readers").
 .PHONY: bench-apply

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# bench/cluster.sh - tic-tac-toe moves/s through HAProxy with 1, 2, 3... processes on one
+# PostgreSQL (scripts/cluster.sh; docs/scaling.md). `make bench-cluster` runs it.
+#
+# Settings (environment): BENCH_CLUSTER_SIZES ("1 2 3"), BENCH_GAMES (100),
+# BENCH_DURATION (15 seconds per size). Results: bench/out/cluster-DATE/N.json (loadgen's
+# JSON) and summary.md with one row per size. Uses DATABASE_URL when set, else the
+# checkout's private cluster; each size gets a fresh database.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+SIZES=${BENCH_CLUSTER_SIZES:-1 2 3}
+GAMES=${BENCH_GAMES:-100}
+DURATION=${BENCH_DURATION:-15}
+BUILD=${BUILD:-build}
+OUT=bench/out/cluster-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$OUT"
+command -v haproxy >/dev/null || {
+    echo "bench-cluster: haproxy is not installed (scripts/deps.sh)" >&2
+    exit 1
+}
+
+if [[ -z ${DATABASE_URL:-} ]]; then
+    bash scripts/pg.sh start
+    BASE_URL=$(bash scripts/pg.sh url)
+else
+    BASE_URL=$DATABASE_URL
+fi
+# The same URL with another database name.
+db_url() { node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.toString())' "$BASE_URL" "$1"; }
+
+export CLUSTER_STATE=$OUT/state CLUSTER_HTTP_PORT=${CLUSTER_HTTP_PORT:-18180} CLUSTER_WS_PORT=${CLUSTER_WS_PORT:-18181}
+export CLUSTER_BASE_PORT=${CLUSTER_BASE_PORT:-18200}
+export CONCLAVE_RATE=1000000 CONCLAVE_RATE_BURST=1000000 CONCLAVE_HTTP_PER_IP=100000
+export CONCLAVE_WS_PER_IP=100000 CONCLAVE_WS_IP_RATE=1000000 CONCLAVE_WS_IP_RATE_BURST=1000000
+export CONCLAVE_LIVE_GAMES_PER_PLAYER=1000000 CONCLAVE_LOBBIES_PER_PLAYER=1000000
+export CONCLAVE_SIGNUPS_PER_HOUR=1000000 CONCLAVE_LOG_LEVEL=warn CONCLAVE_DRAIN_SECONDS=0
+
+{
+    echo "# Cluster run $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo
+    echo "$GAMES tic-tac-toe games through HAProxy, ${DURATION} s per size, $(nproc) cores."
+    echo
+    echo "| processes | moves/s | move p50 ms | move p99 ms | errors |"
+    echo "|---|---|---|---|---|"
+} >"$OUT/summary.md"
+
+for n in $SIZES; do
+    name=conclave_bench_cluster_${n}_$$
+    psql -X -q "$BASE_URL" -c "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
+    DATABASE_URL=$(db_url "$name") bash scripts/cluster.sh start "$n"
+    "$BUILD/bench/loadgen" play --http "127.0.0.1:$CLUSTER_HTTP_PORT" --ws "127.0.0.1:$CLUSTER_WS_PORT" \
+        --games "$GAMES" --duration "$DURATION" --label "cluster-$n" --json "$OUT/$n.json" >/dev/null
+    bash scripts/cluster.sh stop
+    psql -X -q "$BASE_URL" -c "DROP DATABASE IF EXISTS $name WITH (FORCE)"
+    node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const errors = Object.values(r.errors || {}).reduce((a, b) => a + (typeof b === "number" ? b : 0), 0);
+console.log(`| ${process.argv[2]} | ${r.moves_per_s} | ${r.move_latency_ms.p50} | ${r.move_latency_ms.p99} | ${errors} |`);
+' "$OUT/$n.json" "$n" >>"$OUT/summary.md"
+done
+cat "$OUT/summary.md"
