@@ -59,4 +59,43 @@ const errors = Object.values(r.errors || {}).reduce((a, b) => a + (typeof b === 
 console.log(`| ${process.argv[2]} | ${r.moves_per_s} | ${r.move_latency_ms.p50} | ${r.move_latency_ms.p99} | ${errors} |`);
 ' "$OUT/$n.json" "$n" >>"$OUT/summary.md"
 done
+# Fan-out: FANOUT_GAMES games per process played through process 1 (directly), each
+# followed by FANOUT_SPECTATORS spectators on process I, so two thirds of the spectators
+# learn of each move through NOTIFY. One loadgen per process, run at the same time.
+FANOUT=${BENCH_CLUSTER_FANOUT:-10x1000}
+if [[ $FANOUT != none ]]; then
+    fg=${FANOUT%x*}
+    fs=${FANOUT#*x}
+    n=3
+    ulimit -n "$(ulimit -Hn)" || true
+    name=conclave_bench_cluster_fanout_$$
+    psql -X -q "$BASE_URL" -c "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
+    DATABASE_URL=$(db_url "$name") bash scripts/cluster.sh start "$n"
+    pids=()
+    for ((i = 1; i <= n; i++)); do
+        "$BUILD/bench/loadgen" fanout --http "127.0.0.1:$((CLUSTER_BASE_PORT + 2))" \
+            --ws "127.0.0.1:$((CLUSTER_BASE_PORT + 2 * i + 1))" --games "$fg" --spectators "$fs" \
+            --interval-ms 1000 --duration "$DURATION" --server-pid "$(<"$CLUSTER_STATE/conclave-$i.pid")" \
+            --label "fanout-$i" --json "$OUT/fanout-$i.json" >/dev/null 2>"$OUT/fanout-$i.log" &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || true; done
+    bash scripts/cluster.sh stop
+    psql -X -q "$BASE_URL" -c "DROP DATABASE IF EXISTS $name WITH (FORCE)"
+    {
+        echo
+        echo "Fan-out: 3 processes, $fg games each played through process 1, $fs spectators per game"
+        echo "on process I ($((3 * fg * fs)) spectator connections in all), a move per game per second."
+        echo
+        echo "| process | spectators subscribed | failed | deliveries | from commit p50 ms | p99 ms | gaps | RSS with spectators KiB | KiB/connection |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+    } >>"$OUT/summary.md"
+    for ((i = 1; i <= n; i++)); do
+        node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const f = r.fanout;
+console.log(`| ${process.argv[2]} | ${f.subscribed} | ${f.failed} | ${f.deliveries} | ${f.delivery_ms_from_commit.p50} | ${f.delivery_ms_from_commit.p99} | ${f.gaps} | ${f.rss_kb_spectators} | ${f.kb_per_connection} |`);
+' "$OUT/fanout-$i.json" "$i" >>"$OUT/summary.md" || echo "| $i | see $OUT/fanout-$i.log |" >>"$OUT/summary.md"
+    done
+fi
 cat "$OUT/summary.md"
