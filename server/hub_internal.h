@@ -296,6 +296,10 @@ hub_msg *hub_snapshot_msg(const char *game_id, uint64_t version,
  * when the lws thread must be woken. */
 int hub_aud_publish_locked(hub *h, hub_aud *a, uint64_t to, hub_msg *patch);
 
+/* The entry for game id, or NULL; no reference taken, so use it only
+ * while holding hub.lock. */
+hub_game *hub_game_find_locked(hub *h, const char *id);
+
 /* ---- hub_delay.c: the delayed spectators ---- */
 
 /* The delayed audience of g, made and brought to the version spectators
