@@ -46,6 +46,8 @@ static int is_member(const chat_game *g, const chat_chan *ch)
 static srv_kind load_game(PGconn *c, const char *game_id, const char *player_id,
                           chat_game *g, srv_error *e)
 {
+    memset(g, 0, sizeof *g);
+    g->seat = -1;
     const char *p[] = {game_id, player_id};
     PGresult *r = db_exec(
         c, PGRES_TUPLES_OK,
@@ -60,7 +62,6 @@ static srv_kind load_game(PGconn *c, const char *game_id, const char *player_id,
         PQclear(r);
         return srv_fail(e, SRV_NOT_FOUND, NULL, "no such game");
     }
-    memset(g, 0, sizeof *g);
     g->id = game_id;
     g->version = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
     snprintf(g->status, sizeof g->status, "%s", PQgetvalue(r, 0, 1));
@@ -68,6 +69,8 @@ static srv_kind load_game(PGconn *c, const char *game_id, const char *player_id,
     g->delay_seconds = atoi(PQgetvalue(r, 0, 3));
     g->seat_count = atoi(PQgetvalue(r, 0, 4));
     g->seat = PQgetisnull(r, 0, 5) ? -1 : atoi(PQgetvalue(r, 0, 5));
+    if (g->seat >= ENGINE_MAX_SEATS) /* cannot happen: seat bits fit */
+        g->seat = -1;
     PQclear(r);
     return SRV_OK;
 }
@@ -557,6 +560,8 @@ static srv_kind channel_json(PGconn *c, const chat_game *g, int id,
 static srv_kind parse_seats(const chat_game *g, const json_t *seats,
                             unsigned *mask, srv_error *e)
 {
+    if (g->seat < 0 || g->seat >= ENGINE_MAX_SEATS)
+        return srv_fail(e, SRV_FORBIDDEN, NULL, "no seat in this game");
     *mask = 1u << (unsigned)g->seat;
     size_t i;
     json_t *s;

@@ -20,13 +20,16 @@
 #include <string.h>
 
 /* Whether the subscribers of audience a may see a message of a channel with
- * these member seats (0: public) in game g. Under hub.lock. */
-static int aud_sees(const hub_game *g, const hub_aud *a, unsigned seats)
+ * these member seats (0: public). A delayed game's spectators all follow
+ * its HUB_DELAYED audience (nobody subscribes to its public one), so
+ * leaving that audience out is enough to keep live chat from them. Under
+ * hub.lock (a->seat never changes). */
+static int aud_sees(const hub_aud *a, unsigned seats)
 {
     if (a->seat == HUB_DELAYED)
         return 0;
     if (seats == 0)
-        return !(a->seat == ENGINE_PUBLIC && g->is_delayed);
+        return 1;
     return a->seat >= 0 && (seats & (1u << (unsigned)a->seat)) != 0;
 }
 
@@ -38,7 +41,7 @@ static void deliver(hub *h, const char *game_id, unsigned seats, hub_msg *m)
     pthread_mutex_lock(&h->lock);
     hub_game *g = hub_game_find_locked(h, game_id);
     for (hub_aud *a = g ? g->auds : NULL; a; a = a->next) {
-        if (!aud_sees(g, a, seats))
+        if (!aud_sees(a, seats))
             continue;
         for (hub_sub *s = a->subs; s; s = s->aud_next)
             wake |= hub_enqueue_locked(h, s->conn, m);
