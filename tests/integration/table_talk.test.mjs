@@ -3,7 +3,9 @@
 // third player or the spectator over REST or the WebSocket; the public
 // channel reaches everyone, and spectators of a game with a spectator delay
 // get it late; paging, unread counts and read marks; the size, emptiness,
-// rate and channel limits; and everything survives a restart.
+// rate and channel limits; delivery across two server processes (NOTIFY
+// carries ids, each process reads the row); and everything survives a
+// restart.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -223,6 +225,32 @@ test('channels, messages and read marks survive a restart', async () => {
   const m = await wb.until(() => wb.messages.find((x) => x.type === 'chat'), { what: 'live after restart' });
   assert.equal(m.message.seq, 2);
   wb.close();
+});
+
+test('a message posted on one server process reaches members following the game on another', async () => {
+  const { a, b, c, game } = await threeAndSpectator();
+  const other = await startServer({ db, env: FAST });
+  try {
+    const follow2 = async (token) => {
+      const w = await HubClient.connect(other.wsUrl);
+      w.send({ type: 'auth', token });
+      w.send({ type: 'subscribe', game });
+      await w.next('snapshot');
+      return w;
+    };
+    const [wb, wc] = [await follow2(b.token), await follow2(c.token)];
+    const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: a.token, body: { seats: [1] } });
+    const secret = `far-${randomBytes(5).toString('hex')}`;
+    assert.equal((await post(game, open.body.id, a.token, secret)).status, 201);
+    const m = await wb.until(() => wb.messages.find((x) => x.type === 'chat'), { what: 'b on the other process gets it' });
+    assert.equal(m.message.text, secret);
+    await sleep(300);
+    assert.ok(!wc.texts.some((t) => t.includes(secret)), 'c on the other process does not');
+    wb.close();
+    wc.close();
+  } finally {
+    await stopClean(other);
+  }
 });
 
 test('message text never appears in the server log', async () => {
