@@ -53,6 +53,13 @@ void api_h_game_undo(api_request *req, api_response *res);
 void api_h_game_undo_consent(api_request *req, api_response *res);
 void api_h_game_undo_refuse(api_request *req, api_response *res);
 
+/* api/h_chat.c */
+void api_h_chat_channels(api_request *req, api_response *res);
+void api_h_chat_open(api_request *req, api_response *res);
+void api_h_chat_messages(api_request *req, api_response *res);
+void api_h_chat_post(api_request *req, api_response *res);
+void api_h_chat_read(api_request *req, api_response *res);
+
 /* clang-format off */
 #define API_V1_ROUTES                                                              \
     {"POST",   "/api/v1/players",                 api_h_players_create,    API_AUTH_NONE},     \
@@ -82,7 +89,12 @@ void api_h_game_undo_refuse(api_request *req, api_response *res);
     {"POST",   "/api/v1/games/{id}/undo/refuse",  api_h_game_undo_refuse,  API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/plays",        api_h_game_play,         API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/log",          api_h_game_log,          API_AUTH_OPTIONAL}, \
-    {"GET",    "/api/v1/games/{id}/export",       api_h_game_export,       API_AUTH_OPTIONAL},
+    {"GET",    "/api/v1/games/{id}/export",       api_h_game_export,       API_AUTH_OPTIONAL}, \
+    {"GET",    "/api/v1/games/{id}/channels",     api_h_chat_channels,     API_AUTH_OPTIONAL}, \
+    {"POST",   "/api/v1/games/{id}/channels",     api_h_chat_open,         API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/games/{id}/channels/{channel}/messages", api_h_chat_messages, API_AUTH_OPTIONAL}, \
+    {"POST",   "/api/v1/games/{id}/channels/{channel}/messages", api_h_chat_post, API_AUTH_REQUIRED}, \
+    {"PUT",    "/api/v1/games/{id}/channels/{channel}/read", api_h_chat_read, API_AUTH_REQUIRED},
 /* clang-format on */
 
 #endif

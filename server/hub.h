@@ -51,4 +51,11 @@ void hub_lobby_changed(hub *h, const char *lobby_id);
  * thread; takes hub.lock. */
 void hub_token_revoked(void *ctx, const char *hash_hex);
 
+/* Chat message seq of channel in game_id was stored (here or, by NOTIFY
+ * conclave_chat, elsewhere): read it back (server/chat.h) and send it as
+ * {"type":"chat"} to this process's sockets that follow the game and may
+ * see it (hub_chat.c). Any thread but the lws thread; reads the database
+ * only when someone here follows the game. h NULL: nothing. */
+void hub_chat_posted(hub *h, const char *game_id, int channel, int64_t seq);
+
 #endif

@@ -1,8 +1,9 @@
 /*
  * hub_internal.h - the WebSocket hub's shared internals: connections and
  * their outgoing queues (hub.c, the libwebsockets side) and games,
- * audiences, the lobby feed and the hub workers (hub_feed.c). Not a public
- * interface: only hub.c and hub_feed.c include it.
+ * audiences, the lobby feed and the hub workers (hub_feed.c), the delayed
+ * spectators (hub_delay.c) and table talk (hub_chat.c). Not a public
+ * interface: only the hub's own files include it.
  *
  * Threads:
  *   - the lws service thread owns the libwebsockets context: it accepts,
@@ -22,7 +23,8 @@
  *     token, under hub.lock (hub_token_revoked).
  *   - actor workers call hub_game_version after each committed version and
  *     render the new views right there, under actors_read.
- *   - the LISTEN thread calls hub_lobby_changed.
+ *   - the LISTEN thread calls hub_lobby_changed, and hub_chat_posted
+ *     (which reads the message from the database before taking hub.lock).
  *
  * Locks, in the order they nest (outermost first):
  *   hub.lobby_lock (the lobby list; taken by workers holding no other lock)
@@ -297,6 +299,10 @@ hub_msg *hub_snapshot_msg(const char *game_id, uint64_t version,
  * reference, and queue it on each subscriber. Under hub.lock. Returns 1
  * when the lws thread must be woken. */
 int hub_aud_publish_locked(hub *h, hub_aud *a, uint64_t to, hub_msg *patch);
+
+/* The entry for game id, or NULL; no reference taken, so use it only
+ * while holding hub.lock. */
+hub_game *hub_game_find_locked(hub *h, const char *id);
 
 /* ---- hub_delay.c: the delayed spectators ---- */
 

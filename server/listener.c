@@ -5,6 +5,7 @@
  */
 #include "server/listener.h"
 
+#include "server/chat.h"
 #include "server/hub.h"
 #include "server/lobby.h"
 #include "server/lobby_batch.h"
@@ -41,6 +42,21 @@ static void send_lobby(void *hub, const char *id)
     hub_lobby_changed(hub, id);
 }
 
+/* "game_id:channel:seq" on conclave_chat: a chat message was stored. */
+static void chat_notified(listener *l, const char *payload)
+{
+    const char *c2 = strrchr(payload, ':');
+    const char *c1 = c2 ? c2 - 1 : NULL;
+    while (c1 && c1 > payload && *c1 != ':')
+        c1--;
+    if (!c1 || c1 <= payload || *c1 != ':' || c1 - payload >= STORE_ID_MAX)
+        return;
+    char id[STORE_ID_MAX];
+    memcpy(id, payload, (size_t)(c1 - payload));
+    id[c1 - payload] = '\0';
+    hub_chat_posted(l->app->hub, id, atoi(c1 + 1), strtoll(c2 + 1, NULL, 10));
+}
+
 /* Handle every pending notification: "game_id:version" on conclave_games,
  * a lobby id on conclave_lobbies (for the hub's lobby feed), a revoked
  * token's hash on conclave_tokens. */
@@ -50,6 +66,11 @@ static void drain(listener *l, PGconn *c)
     while ((n = PQnotifies(c))) {
         if (strcmp(n->relname, TOKENS_CHANNEL) == 0) {
             tokens_revoked_elsewhere(n->extra);
+            PQfreemem(n);
+            continue;
+        }
+        if (strcmp(n->relname, CHAT_NOTIFY_CHANNEL) == 0) {
+            chat_notified(l, n->extra);
             PQfreemem(n);
             continue;
         }
@@ -152,6 +173,12 @@ static void *listener_main(void *arg)
             PQclear(r);
             r = PQexecParams(c, "LISTEN " TOKENS_CHANNEL, 0, NULL, NULL, NULL,
                              NULL, 0);
+            ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        }
+        if (ok) {
+            PQclear(r);
+            r = PQexecParams(c, "LISTEN " CHAT_NOTIFY_CHANNEL, 0, NULL, NULL,
+                             NULL, NULL, 0);
             ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         }
         if (!c || !ok) {

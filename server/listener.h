@@ -7,7 +7,10 @@
  * list again), and LISTEN conclave_tokens for revoked tokens (their hash:
  * forgotten here, and the sockets that used them lose their seats; a
  * revocation sent while the connection was down is not replayed, and the
- * token cache then honours it for up to TOKENS_CACHE_SECONDS).
+ * token cache then honours it for up to TOKENS_CACHE_SECONDS). And LISTEN
+ * conclave_chat: "game_id:channel:seq" of a stored chat message, handed to
+ * the hub (hub_chat_posted), which reads the row itself; a message sent
+ * while the connection was down reaches sockets only through REST.
  */
 #ifndef CONCLAVE_LISTENER_H
 #define CONCLAVE_LISTENER_H

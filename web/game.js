@@ -16,6 +16,7 @@ import { rpsRenderer } from './rps.js';
 import { councilRenderer } from './council.js';
 import { skirmishRenderer } from './skirmish.js';
 import { starbaseRenderer } from './starbase.js';
+import { chatPanel } from './chat.js';
 
 const RENDERERS = {
   sprint: sprintRenderer,
@@ -106,6 +107,7 @@ class GameController {
         document.title = `${title} – Conclave`;
         const make = RENDERERS[g.ruleset];
         this.renderer = make ? make(this) : genericRenderer(this);
+        this.chat = chatPanel(this); // table talk, beside any table
       }
       if (youChanged) this.legal = null;
       this.fetchLog();
@@ -316,6 +318,7 @@ class GameController {
       clearTimeout(t);
     }
     if (this.renderer && this.renderer.destroy) this.renderer.destroy();
+    if (this.chat) this.chat.destroy();
   }
 }
 

@@ -53,6 +53,7 @@ export class Live {
     this.games = new Map(); // id -> {version, doc, listeners:Set, errors:Set}
     this.lobbyListeners = new Set();
     this.statusListeners = new Set();
+    this.chatListeners = new Set(); // table talk: {"type":"chat"} messages
     this.timers = { retry: 0, ping: 0, pong: 0 };
     this.frames = 0;
     this.stopped = false;
@@ -67,6 +68,13 @@ export class Live {
     this.statusListeners.add(fn);
     fn(this.status, this);
     return () => this.statusListeners.delete(fn);
+  }
+
+  // Table talk (chat.js): fn(msg) for every {"type":"chat","game",
+  // "channel","seats","message"} of the games followed. Returns an unlisten.
+  onChat(fn) {
+    this.chatListeners.add(fn);
+    return () => this.chatListeners.delete(fn);
   }
 
   setStatus(s) {
@@ -277,6 +285,9 @@ export class Live {
         this.notify(msg.game, g);
         break;
       }
+      case 'chat':
+        for (const fn of this.chatListeners) fn(msg);
+        break;
       case 'lobbies':
       case 'lobby':
         for (const fn of this.lobbyListeners) fn(msg);

@@ -56,6 +56,18 @@ async function finishedGame() {
   return id;
 }
 
+// Table talk: a sprint game of A (seat 0), B (seat 1) and a bot (seat 2),
+// with a private channel of seats 0 and 2 holding one message: B is seated
+// but outside it.
+async function chatGame() {
+  const id = await newGame(call, 'sprint', [A, B], { bots: [undefined] });
+  const ch = await call('POST', `/api/v1/games/${id}/channels`, { token: A.token, body: { seats: [2] } });
+  assert.equal(ch.status, 201, ch.text);
+  const m = await call('POST', `/api/v1/games/${id}/channels/${ch.body.id}/messages`, { token: A.token, body: { text: 'between 0 and 2' } });
+  assert.equal(m.status, 201, m.text);
+  return { id, ch: ch.body.id };
+}
+
 // Orders in parts (fleets_example) and priority (duel_example).
 const fleetsGame = () => newGame(call, 'fleets_example', [A, B]);
 async function fleetsWithPart() {
@@ -133,6 +145,16 @@ const MATRIX = [
   { route: 'GET /api/v1/games/{id}/log', setup: rpsWithOrder, req: (g) => ['GET', `/api/v1/games/${g}/log`], expect: [200, 200, 200, 200, 401] },
   { route: 'GET /api/v1/games/{id}/export (running)', pattern: 'GET /api/v1/games/{id}/export', setup: rpsGame, req: (g) => ['GET', `/api/v1/games/${g}/export`], expect: [403, 403, 403, 403, 401] },
   { route: 'GET /api/v1/games/{id}/export (finished)', pattern: 'GET /api/v1/games/{id}/export', setup: finishedGame, req: (g) => ['GET', `/api/v1/games/${g}/export`], expect: [200, 200, 200, 200, 401] },
+  // Table talk: everyone reads the public channel and the list (spectators
+  // see the public channel only); seated players post; a private channel is
+  // "not found" outside its seats, even to another seated player.
+  { route: 'GET /api/v1/games/{id}/channels', setup: chatGame, req: (g) => ['GET', `/api/v1/games/${g.id}/channels`], expect: [200, 200, 200, 200, 401] },
+  { route: 'POST /api/v1/games/{id}/channels', fresh: true, setup: tttGame, req: (g) => ['POST', `/api/v1/games/${g}/channels`, { seats: [0, 1] }], expect: [201, 201, 403, 401, 401] },
+  { route: 'GET /api/v1/games/{id}/channels/{channel}/messages', setup: chatGame, req: (g) => ['GET', `/api/v1/games/${g.id}/channels/${g.ch}/messages`], expect: [200, 404, 404, 404, 401] },
+  { route: 'GET /api/v1/games/{id}/channels/{channel}/messages (public)', pattern: 'GET /api/v1/games/{id}/channels/{channel}/messages', setup: chatGame, req: (g) => ['GET', `/api/v1/games/${g.id}/channels/0/messages`], expect: [200, 200, 200, 200, 401] },
+  { route: 'POST /api/v1/games/{id}/channels/{channel}/messages', setup: chatGame, req: (g) => ['POST', `/api/v1/games/${g.id}/channels/${g.ch}/messages`, { text: 'hello' }], expect: [201, 404, 403, 401, 401] },
+  { route: 'POST /api/v1/games/{id}/channels/{channel}/messages (public)', pattern: 'POST /api/v1/games/{id}/channels/{channel}/messages', setup: chatGame, req: (g) => ['POST', `/api/v1/games/${g.id}/channels/0/messages`, { text: 'hello all' }], expect: [201, 201, 403, 401, 401] },
+  { route: 'PUT /api/v1/games/{id}/channels/{channel}/read', setup: chatGame, req: (g) => ['PUT', `/api/v1/games/${g.id}/channels/${g.ch}/read`, { seq: 1 }], expect: [200, 404, 403, 401, 401] },
 ];
 
 // The routes of the server's table, read from the C source.

@@ -188,6 +188,23 @@ test('a walk through every operation: each success validates against the spec', 
   await call('POST', `/api/v1/games/${duel}/undo`, { token: host.token });
   await call('POST', `/api/v1/games/${duel}/undo/consent`, { token: friend.token });
 
+  // Table talk: a private channel, a message in it and in the public
+  // channel, the pages, the list and a read mark.
+  const ch = await call('POST', `/api/v1/games/${ttt}/channels`, { token: host.token, body: { seats: [1] } });
+  assert.equal(ch.status, 201, ch.text);
+  const again = await call('POST', `/api/v1/games/${ttt}/channels`, { token: friend.token, body: { seats: [0] } });
+  assert.equal(again.status, 200, again.text);
+  const said = await call('POST', `/api/v1/games/${ttt}/channels/${ch.body.id}/messages`, { token: host.token, body: { text: 'a word, between us' } });
+  assert.equal(said.status, 201, said.text);
+  await call('POST', `/api/v1/games/${ttt}/channels/0/messages`, { token: friend.token, body: { text: 'good luck' } });
+  const pageOf = await call('GET', `/api/v1/games/${ttt}/channels/${ch.body.id}/messages?limit=10`, { token: friend.token });
+  assert.equal(pageOf.body.messages.length, 1);
+  await call('GET', `/api/v1/games/${ttt}/channels/0/messages?after=0`);
+  await call('GET', `/api/v1/games/${ttt}/channels`, { token: friend.token });
+  await call('GET', `/api/v1/games/${ttt}/channels`);
+  const marked = await call('PUT', `/api/v1/games/${ttt}/channels/${ch.body.id}/read`, { token: friend.token, body: { seq: 1 } });
+  assert.equal(marked.status, 200, marked.text);
+
   const succeeded = new Set(call.seen.filter((s) => s.status < 300).map((s) => `${s.method} ${s.path}`));
   const missing = specOperations().map((o) => o.key).filter((k) => !succeeded.has(k));
   assert.deepEqual(missing, [], 'operations without a validated success');

@@ -48,7 +48,13 @@
 //     units and no "you"; a seat sees a sector live only within its sensor
 //     range;
 //   - for those three: private log entries reach their seats only and no
-//     spectator document carries held orders.
+//     spectator document carries held orders;
+//   - table talk (every game with two seats or more): a private channel's
+//     messages (unique markers) reach its member seats only, over REST and
+//     the WebSocket; public messages reach every audience of their game;
+//     text the server refused (too long, a non-member's post) reaches no
+//     one; none of them is ever in an error body, a NOTIFY payload (those
+//     on conclave_chat are ids: "game:channel:seq") or a log line.
 //
 // The export of a finished game is the one place where everything is
 // revealed: replaying needs the seed and every input (payments included).
@@ -297,7 +303,7 @@ function listenNotify(cap, url) {
       }
     }
   });
-  proc.stdin.write('LISTEN conclave_games;\nLISTEN conclave_lobbies;\n');
+  proc.stdin.write('LISTEN conclave_games;\nLISTEN conclave_lobbies;\nLISTEN conclave_chat;\n');
   const timer = setInterval(() => proc.stdin.write('SELECT 1;\n'), 50);
   const exited = new Promise((r) => proc.on('exit', r));
   let stopped = false;
@@ -465,6 +471,43 @@ async function setupGame(W, { ruleset, humans, bots = [], options, isPrivate = f
   for (const t of ctx.taps.values()) await t.until(() => t.version(id) !== null, 10000, 'a snapshot');
   W.games.push(ctx);
   return ctx;
+}
+
+// Table talk in game ctx: a private channel between a human seat and
+// another seat, a message there (and a reply when the other is human), one
+// in the public channel, text the server refuses, then every audience reads
+// the list and both channels and tries the private one (markers: "chat",
+// with the seats entitled, null for everyone, an empty set for no one).
+async function talk(ctx) {
+  const { W, id } = ctx;
+  if (ctx.seats < 2) return;
+  const chat = (aud, method, p, body) => W.call(aud, method, `/api/v1/games/${id}${p}`, { body, game: id, kind: 'chat' });
+  const [[s0, a0]] = [...ctx.seatAud.entries()];
+  const s1 = pick([...Array(ctx.seats).keys()].filter((s) => s !== s0));
+  const members = new Set([s0, s1]);
+  const marker = (seats) => W.markers.add({ kind: 'chat', value: `CNRYchat${hex(6)}`, game: id, seats });
+  const open = await chat(a0, 'POST', '/channels', { seats: [s1] });
+  assert.equal(open.status, 201, open.text);
+  const cid = open.json.id;
+  const said = await chat(a0, 'POST', `/channels/${cid}/messages`, { text: `psst ${marker(members).value}` });
+  assert.equal(said.status, 201, said.text);
+  const a1 = ctx.seatAud.get(s1);
+  if (a1) assert.equal((await chat(a1, 'POST', `/channels/${cid}/messages`, { text: `deal ${marker(members).value}` })).status, 201);
+  assert.equal((await chat(a0, 'POST', '/channels/0/messages', { text: `hello ${marker(null).value}` })).status, 201);
+  const big = await chat(a0, 'POST', `/channels/${cid}/messages`, { text: `${marker(new Set()).value} ${'x'.repeat(2001)}` });
+  assert.equal(big.status, 413, big.text);
+  for (const a of ctx.auds) {
+    const member = members.has(a.seats.get(id));
+    await chat(a, 'GET', '/channels');
+    await chat(a, 'GET', '/channels/0/messages');
+    const r = await chat(a, 'GET', `/channels/${cid}/messages?limit=${1 + Math.floor(rnd() * 5)}`);
+    assert.equal(r.status, member ? 200 : 404, `${a.label} reading the private channel: ${r.text}`);
+    if (!member) {
+      const p = await chat(a, 'POST', `/channels/${cid}/messages`, { text: `let me in ${marker(new Set()).value}` });
+      assert.ok([401, 403, 404].includes(p.status), p.text);
+      await chat(a, 'PUT', `/channels/${cid}/read`, { seq: 1 });
+    }
+  }
 }
 
 // Everything every audience can read about the game now, with the view
@@ -924,6 +967,12 @@ function entitled(r, m) {
     case 'lobbyid':
       if (m.kind === 'lobbyid' && (r.src === 'notify' || r.src === 'serverlog')) return true; // ids only, to operators
       return !!player && m.lobby.members.has(player) && (r.src === 'rest' || r.src === 'ws');
+    case 'chat':
+      // Table talk: a private channel's members, or (seats null) every
+      // audience of the game; never in an error, a NOTIFY or a log line.
+      if (r.src !== 'rest' && r.src !== 'ws') return false;
+      if (r.game !== m.game || r.kind === 'error' || r.kind === 'ws-error') return false;
+      return m.seats === null || m.seats.has(r.aud?.seats.get(m.game));
     case 'part':
       // A Council order part's name: its author only (others learn how
       // many parts), and the export of the finished game.
@@ -1425,7 +1474,9 @@ function checkNotify(records, gameIds) {
   for (const r of records.filter((x) => x.src === 'notify')) {
     const ok = r.kind === 'conclave_games'
       ? /^[A-Za-z0-9_-]+:\d+$/.test(r.text) && gameIds.has(r.text.split(':')[0])
-      : r.kind === 'conclave_lobbies' && /^[A-Za-z0-9_-]+$/.test(r.text);
+      : r.kind === 'conclave_chat'
+        ? /^[A-Za-z0-9_-]+:\d+:\d+$/.test(r.text) && gameIds.has(r.text.split(':')[0])
+        : r.kind === 'conclave_lobbies' && /^[A-Za-z0-9_-]+$/.test(r.text);
     if (!ok) leaks.push({ what: 'a NOTIFY payload that is not an id', marker: r.text, record: describe(r) });
   }
   return leaks;
@@ -1499,15 +1550,25 @@ test('the checker finds planted leaks (self-test)', () => {
   rec(B, 'view', 9, 'cd'.repeat(32)); // an unexplained hex string
   cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, text: sha256hex(alice.token) });
   markers.add({ kind: 'tokenhash', value: sha256hex(alice.token) });
+  // Table talk: a private message of seat 0 and seat 2 (bob, seat 1, is
+  // outside), a public one.
+  markers.add({ kind: 'chat', value: 'CNRYchatp', game: 'g', seats: new Set([0, 2]) });
+  markers.add({ kind: 'chat', value: 'CNRYchatq', game: 'g', seats: null });
+  rec(A, 'chat', null, 'CNRYchatp CNRYchatq'); // allowed
+  rec(B, 'chat', null, 'CNRYchatq'); // allowed
+  cap.add({ src: 'ws', aud: B, kind: 'ws-other', game: 'g', text: '{"type":"chat","text":"CNRYchatp"}' }); // leak
+  rec(A, 'error', null, 'CNRYchatp', null, { status: 413 }); // leak: echoed in an error
+  cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, text: 'CNRYchatq' }); // leak
   const { leaks, allowedSeen } = scanMarkers(cap.records, markers, new Set());
-  assert.equal(leaks.length, 7, JSON.stringify(leaks, null, 1));
+  assert.equal(leaks.length, 10, JSON.stringify(leaks, null, 1));
   assert.equal(allowedSeen.get('note'), 3);
+  assert.equal(allowedSeen.get('chat'), 3);
   // Sprint: a hand card of seat 1 in seat 0's view; a pay list in public.
   const ids = cardIds({ view: { hand: [{ id: 3, card: 'x' }], players: [{ empire: [{ id: 7, card: 'y' }] }], my_orders: { w: { pay: [3] } } } });
   assert.deepEqual(ids.filter((x) => x.id !== undefined).map((x) => x.id).sort(), [3, 3, 7]);
   assert.ok(ids.some((x) => x.whole && x.list === 'pay'));
-  const n = checkNotify([{ src: 'notify', kind: 'conclave_games', text: 'g:3' }, { src: 'notify', kind: 'conclave_games', text: 'g:3 CNRYx' }], new Set(['g']));
-  assert.equal(n.length, 1);
+  const n = checkNotify([{ src: 'notify', kind: 'conclave_games', text: 'g:3' }, { src: 'notify', kind: 'conclave_games', text: 'g:3 CNRYx' }, { src: 'notify', kind: 'conclave_chat', text: 'g:1:4' }, { src: 'notify', kind: 'conclave_chat', text: 'g:1:4:hello' }], new Set(['g']));
+  assert.equal(n.length, 2);
 });
 
 test('the Skirmish, Starbase and Council checks find planted leaks (self-test)', () => {
@@ -1637,6 +1698,7 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
       plans.map(async (plan) => {
         const ctx = await setupGame(W, plan);
         await probe(ctx);
+        await talk(ctx);
         await drivers[plan.ruleset](ctx);
         await finish(ctx);
       }),
@@ -1679,7 +1741,9 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     assert.ok(count((r) => r.kind === 'ws-lobbies') > 0, 'the lobby feed was captured');
     assert.ok(count((r) => r.kind === 'ws-error') > 0, 'WebSocket errors were captured');
     assert.ok(count((r) => r.kind === 'error') > 0, 'REST errors were captured');
-    for (const k of ['token', 'seed', 'note', 'invite', 'part']) assert.ok(allowedSeen.get(k) > 0, `positive control: ${k} markers seen where allowed`);
+    assert.ok(count((r) => r.src === 'notify' && r.kind === 'conclave_chat') > 0, 'chat NOTIFY payloads were captured');
+    assert.ok(count((r) => r.src === 'ws' && r.json?.type === 'chat') > 0, 'chat messages reached sockets');
+    for (const k of ['token', 'seed', 'note', 'invite', 'part', 'chat']) assert.ok(allowedSeen.get(k) > 0, `positive control: ${k} markers seen where allowed`);
     assert.ok(sprintChecked > 100, `sprint documents checked: ${sprintChecked}`);
     assert.ok(more.skirmish > 50 && more.starbase > 50 && more.council > 50, `documents checked: ${JSON.stringify(more)}`);
     assert.ok(more.councilPublic + more.councilPrivate > 0, 'positive control: Council marker identities seen where allowed');
