@@ -17,7 +17,16 @@ import { execFileSync } from 'node:child_process';
 import { BIN, createDatabase, dropDatabase, psql } from './lib/server.mjs';
 
 // Tables that grow with games: distributed by game_id.
-const GAME_TABLES = new Set(['games', 'game_seats', 'game_inputs', 'game_snapshots', 'deadlines']);
+const GAME_TABLES = new Set([
+  'games',
+  'game_seats',
+  'game_inputs',
+  'game_snapshots',
+  'deadlines',
+  'chat_channels',
+  'chat_messages',
+  'chat_reads',
+]);
 
 // Tables of players, sessions, lobbies and bookkeeping: small, or keyed by
 // player; reference tables (or distributed on their own key) in Citus.
