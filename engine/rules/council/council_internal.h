@@ -128,6 +128,7 @@ typedef struct cnc_council {
     uint8_t laws[CNC_MAX_AGENDAS];                   /* lasting laws in force */
     int16_t obj_round[CNC_MAX_OBJECTIVES]; /* round the council revealed
                                               public_deck[i] (0: not it) */
+    uint8_t taken[CNC_MAX_SECTORS]; /* planet bits captured this council */
     cnc_council_result last;
 } cnc_council;
 

@@ -341,6 +341,8 @@ const char *cnc_capture_blocked(const cnc_state *s, int seat, int x, int p)
         return "no such planet in explored space";
     if (sec->owner[p] == seat)
         return "the planet is yours";
+    if (s->c.taken[x] >> p & 1)
+        return "the planet was captured at this council already";
     if (sec->ground[p] > 0)
         return "the planet has ground forces";
     int m = sec->planet_marker[p];
@@ -374,6 +376,7 @@ static void capture(cnc_state *s, engine_ctx *ctx, int seat, const cnc_cpart *o)
         s->g.markers[m].state = CNC_MK_DISCARDED; /* unseen, as espionage */
     s->p[seat].tactic--;
     sec->owner[o->planet] = (int8_t)seat;
+    s->c.taken[o->sector] = (uint8_t)(s->c.taken[o->sector] | 1u << o->planet);
     cnc_log(ctx, json_pack("{s:s, s:i, s:[i, i], s:i, s:i}", "type", "captured",
                            "seat", seat, "sector", sec->hex.q, sec->hex.r,
                            "planet", o->planet, "from", from));
@@ -401,6 +404,7 @@ void cnc_council_resolve(cnc_state *s, engine_ctx *ctx,
     memset(r->sent, CNC_SENT_CLERK, sizeof r->sent);
     memset(r->target, -1, sizeof r->target);
     memset(r->vote, -1, sizeof r->vote);
+    memset(s->c.taken, 0, sizeof s->c.taken);
     each_seat(s, ctx, orders, order, n, CNC_CP_GIVE, cnc_give);
     each_seat(s, ctx, orders, order, n, CNC_CP_REP, send_rep);
     reveal_reps(s, ctx);
