@@ -12,22 +12,27 @@ const ROLE = { spy: 'spy', bodyguard: 'bodyguard', councillor: 'councillor', cle
 
 // What a spy's deed did, in words; who(seat) names a seat.
 export function spyText(e, who, roleOf) {
-  const them = `${who(e.target)}'s ${roleOf ? roleOf(e.target) : 'representative'}`;
-  const by = `${who(e.seat)}'s spy`;
-  switch (e.result) {
-    case 'killed':
-      return `${by} killed ${them}.`;
-    case 'immune':
-      return `${by} could not harm ${them}: it is protected.`;
-    case 'struck_down':
-      return `${them} struck down ${by} before it could act.`;
-    case 'blackmailed':
-      return `${by} blackmailed ${who(e.target)}: their votes go to ${who(e.seat) === 'You' ? 'you' : who(e.seat)}.`;
-    case 'sabotaged':
-      return `${by} sabotaged ${who(e.target)}: their votes count 0.`;
-    default:
-      return `${by} acted against ${them}, to no effect.`;
-  }
+  const poss = (s) => (who(s) === 'You' ? 'your' : `${who(s)}'s`);
+  const obj = (s) => (who(s) === 'You' ? 'you' : who(s));
+  const them = `${poss(e.target)} ${roleOf ? roleOf(e.target) : 'representative'}`;
+  const by = `${poss(e.seat)} spy`;
+  const t = (() => {
+    switch (e.result) {
+      case 'killed':
+        return `${by} killed ${them}.`;
+      case 'immune':
+        return `${by} could not harm ${them}: it is protected.`;
+      case 'struck_down':
+        return `${them} struck down ${by} before it could act.`;
+      case 'blackmailed':
+        return `${by} blackmailed ${obj(e.target)}: those votes go to ${obj(e.seat)}.`;
+      case 'sabotaged':
+        return `${by} sabotaged ${obj(e.target)}: those votes count 0.`;
+      default:
+        return `${by} acted against ${them}, to no effect.`;
+    }
+  })();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}`;
 }
 
 // The outcome of a vote in words (outcome: law 1 passed / 0 rejected;

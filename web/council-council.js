@@ -353,7 +353,7 @@ export function createCouncil(c) {
       'div.cn-window',
       { 'data-window': w.id },
       h('h3', lobby ? 'The lobby: action cards and gifts' : 'The council: representatives and the vote'),
-      countdown(w.deadline, lobby ? 'The card window closes in' : 'The council window closes in'),
+      w.deadline ? countdown(w.deadline, lobby ? 'The card window closes in' : 'The council window closes in') : h('p.muted', 'No time limit: the window closes once every player has sent.'),
       h('p.cn-sent', { role: 'status' }, sent ? 'Sent. Your choices stay secret until every player has sent (or time runs out).' : Object.keys(held).length ? 'Saved on the server, not sent yet.' : lobby ? 'Nothing chosen: you may simply send.' : 'Nothing chosen yet: without a choice a clerk goes and you do not vote.'),
       heldList(m, vw, w, ctx, held, sent),
       body,
@@ -379,6 +379,7 @@ export function createCouncil(c) {
     const last = vw.council && vw.council.last;
     if (!last) return null;
     const who = (s) => (s === m.you ? 'You' : ctx.names.seat(s));
+    const poss = (s) => (s === m.you ? 'Your' : `${ctx.names.seat(s)}'s`);
     const reps = last.representatives || [];
     const role = (s) => {
       const r = reps.find((x) => x.seat === s);
@@ -407,7 +408,7 @@ export function createCouncil(c) {
     if (spies.length) for (const e of spies) seq.push(h('li', { class: e.result === 'killed' || e.result === 'struck_down' ? 'cn-seq-hit' : null }, h('strong', 'Spy: '), spyText(e, who, role)));
     else seq.push(h('li', 'No spy acted.'));
     const gone = reps.filter((r) => r.fate !== 'seated');
-    if (gone.length) seq.push(h('li', `${gone.map((r) => `${who(r.seat)}'s ${r.role} was ${r.fate === 'killed' ? 'killed' : 'struck down'}`).join('; ')}: ${gone.length > 1 ? 'those players do' : who(gone[0].seat) === 'You' ? 'you do' : 'that player does'} not vote.`));
+    if (gone.length) seq.push(h('li', `${gone.map((r) => `${poss(r.seat)} ${r.role} was ${r.fate === 'killed' ? 'killed' : 'struck down'}`).join('; ')}: ${gone.length > 1 ? 'those players do' : who(gone[0].seat) === 'You' ? 'you do' : 'that player does'} not vote.`));
     const totalsText = law ? `For ${t[1] || 0}, against ${t[0] || 0}.` : t.map((n, i) => `${who(i)} ${n}`).join(', ');
     if (a) seq.push(h('li', h('strong', 'Vote: '), totalsText, tied ? ` Tied: ${speaker !== null ? `${who(speaker)}, the speaker,` : 'the speaker'} breaks the tie${law ? ' (with no speaker\'s vote among the tied, against wins)' : ''}.` : ''));
     seq.push(h('li.cn-outcome', h('strong', outcomeText(a ? a.kind : 'law', last.outcome, who))));
