@@ -76,7 +76,7 @@ export function createCouncil(c) {
     const speaker = co.speaker !== null && co.speaker !== undefined ? co.speaker : vw.speaker;
     return h(
       'div.cn-facts',
-      h('p', h('strong', 'Speaker: '), who(speaker), h('span.muted', ' — puts the agenda, acts first, and breaks tied votes.')),
+      h('p', h('strong', 'Speaker: '), speaker === m.you ? 'you' : who(speaker), h('span.muted', ' — puts the agenda, acts first, and breaks tied votes.')),
       a
         ? h(
             'div.cn-agenda',

@@ -15,7 +15,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { client, newLobby } from '../integration/lib/api.mjs';
-import { chromiumPath, openPage, pageUrl, shot, signUpGuest, waitLive, startStack, stopStack } from './lib/browser.mjs';
+import path from 'node:path';
+import { chromiumPath, openPage, pageUrl, shot, signUpGuest, waitLive, startStack, stopStack, SHOTS } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
@@ -24,6 +25,9 @@ before(async () => {
   if (!skip) ({ db, server, chrome } = await startStack('cncouncil'));
 });
 after(() => stopStack({ db, server, chrome }));
+
+// The council panel alone (the full page is long on a phone).
+const panelShot = (page, name) => page.locator('.cn-council').screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
 const ASSASSINS = { oskan: 'Trail Ghost', korrun: 'Blood Herald', dravik: 'Knife Cadet' };
 const COUNCILLORS = { veyari: 'First Factor', oskan: 'Chart Elder', thessari: 'High Observer', korrun: 'War Speaker', dravik: 'Legate', amaranth: 'Director General', halcyon: 'Master Smith', sephine: 'Voice of Many', quillan: 'Chief Archivist' };
@@ -165,6 +169,7 @@ test('two players and two bots through a council: a secret spy kills a councillo
     else await vp.locator('[data-key="vote-against"]').check();
     await vp.locator('.cn-part', { hasText: /^Vote/ }).waitFor();
     await shot(victimPage, victimPage === pa ? 'council-desktop-council-window' : 'council-phone-council-window');
+    await panelShot(pb, 'council-phone-council-panel');
 
     // The stored parts, exactly.
     const held = (p) => game(p, id).then((g) => g.view.my_orders[wid]);
@@ -242,6 +247,7 @@ test('two players and two bots through a council: a secret spy kills a councillo
 
     await shot(pa, 'council-desktop-council-result');
     await shot(pb, 'council-phone-council-result');
+    await panelShot(pb, 'council-phone-council-result-panel');
     await pa.setViewportSize({ width: 390, height: 844 });
     await pa.waitForTimeout(200);
     for (const p of [pa, pb]) {
