@@ -42,13 +42,32 @@ function rest(page, method, path, body) {
 
 const game = async (page, id) => (await rest(page, 'GET', `/api/v1/games/${id}`)).body;
 
-// Wait until the seat has something to do: a pick or an action window.
+// The council phase's windows (the agenda, the lobby and the council) have
+// no table in the page yet: the player passes them over REST (the first
+// agenda it holds; an empty order, marked ready: a clerk, no vote).
+const councilWindow = (w) => /\.(agenda|lobby|council)$/.test(w.id);
+async function passCouncil(page, id, w, g) {
+  if (w.mode === 'open') {
+    const legal = (await rest(page, 'GET', `/api/v1/games/${id}/legal`)).body;
+    const choice = legal.windows[0] && legal.windows[0].choices[0];
+    assert.ok(choice, 'the speaker holds an agenda to put');
+    await rest(page, 'POST', `/api/v1/games/${id}/plays`, { window: w.id, ...choice });
+  } else if (!(g.view.my_orders[w.id] || {}).ready) {
+    const r = await rest(page, 'PUT', `/api/v1/games/${id}/orders/${w.id}/parts/ready`, true);
+    assert.ok(r.status < 300, `the ready part of ${w.id} was taken (${r.status})`);
+  }
+}
+
+// Wait until the seat has something to do: a pick or an action window
+// (council windows are passed on the way).
 async function myTurn(page, id) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 400; i++) {
     const g = await game(page, id);
     if (g.status !== 'running') return { over: true, g };
     const w = g.windows.find((x) => x.seats.includes(g.you));
-    if (w && !(w.mode === 'sealed' && (g.view.my_orders[w.id] || {}).ready === true)) return { w, g };
+    const ready = w && w.mode === 'sealed' && (g.view.my_orders[w.id] || {}).ready === true;
+    if (w && !ready && councilWindow(w)) await passCouncil(page, id, w, g);
+    else if (w && !ready) return { w, g };
     await page.waitForTimeout(100);
   }
   throw new Error('the game never waited on the player');
