@@ -87,6 +87,20 @@ async function pickCard(page, id) {
   }
 }
 
+// After "Send orders": the page says "Sent.", or has moved on to the next
+// pick, or (with the council every round) the window locked and a council
+// window opened, which the page has no table for yet.
+async function sentOrMoved(page, id, wid) {
+  const ui = page.locator('.cn-sent', { hasText: 'Sent.' }).or(page.locator('.cn-pick')).first();
+  for (let i = 0; i < 200; i++) {
+    if (await ui.isVisible()) return;
+    const g = await game(page, id);
+    if (!g.windows.some((w) => w.id === wid) && g.windows.some(councilWindow)) return;
+    await page.waitForTimeout(100);
+  }
+  assert.fail('the page neither said "Sent." nor moved on');
+}
+
 const isOpen = async (page, id, wid) => (await game(page, id)).windows.some((w) => w.id === wid);
 
 // After "Send orders" (the bots have sent theirs): the window locks once the
@@ -268,7 +282,7 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
     await page.locator('.cn-part', { hasText: /^Produce 2 troopers at / }).waitFor();
     assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
     await page.locator('[data-key="send-orders"]').click();
-    await page.locator('.cn-sent', { hasText: 'Sent.' }).or(page.locator('.cn-pick')).first().waitFor();
+    await sentOrMoved(page, id, w2);
     await waitLocked(page, id, w2);
   } else {
     assert.ok(!readyCore);
@@ -323,9 +337,10 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   await P.context.close();
 });
 
-// The other player, over REST: picks the first card it may, and sends its
-// action orders (the ready part, or {} whole where the server has no ready
-// part) once released.
+// The other player, over REST: picks the first card it may (and the first
+// agenda it holds), passes the council's lobby and council windows at once,
+// and sends its action orders (the ready part, or {} whole where the server
+// has no ready part) once released.
 function restSeat(base, who) {
   const call = client(base);
   let release = false;
@@ -338,7 +353,7 @@ function restSeat(base, who) {
         const legal = (await call('GET', `/api/v1/games/${who.game}/legal`, { token: who.token, check: false })).body;
         const choice = legal.windows[0] && legal.windows[0].choices[0];
         if (choice) await call('POST', `/api/v1/games/${who.game}/plays`, { token: who.token, body: { window: w.id, ...choice }, headers: { 'Idempotency-Key': `${w.id}-${who.name}` }, check: false });
-      } else if (w && release && !(g.view.my_orders[w.id] || {}).ready && !w.submitted.includes(g.you)) {
+      } else if (w && (release || /\.(lobby|council)$/.test(w.id)) && !(g.view.my_orders[w.id] || {}).ready && !w.submitted.includes(g.you)) {
         const r = await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}/parts/ready`, { token: who.token, body: true, check: false });
         if (r.status === 422) await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}`, { token: who.token, body: {}, check: false });
       }
