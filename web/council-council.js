@@ -39,7 +39,6 @@ export function captureChoices(galaxy, seat) {
     if (!mine.some((h2) => hexDistance(h2, [s.q, s.r]) === 1)) continue;
     (s.planets || []).forEach((p, i) => {
       if (p.owner === seat || p.troops > 0 || (p.marker && p.marker !== 'hidden')) return;
-      if (s.fleets && s.fleets.some((f) => f.seat !== seat && f.units && f.units.trooper)) return;
       out.push({ index: sectors.indexOf(s), sector: [s.q, s.r], planet: i, name: p.name, owner: p.owner, influence: p.influence, resources: p.resources });
     });
   }
@@ -163,7 +162,7 @@ export function createCouncil(c) {
     const others = (vw.players || []).map((p) => p.seat).filter((s) => s !== m.you);
     const me = ctx.me;
     const out = [
-      h('p.hint', 'The lobby: before the action phase, play action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and give trade goods. Talk it over: the vote comes at the end of the round.'),
+      h('p.hint', `The lobby: play action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and give trade goods. Talk it over: ${(vw.council || {}).mode === 'every_round' ? 'the vote comes at the end of the round, after the action phase' : 'the vote follows this window'}.`),
     ];
     out.push(
       h(

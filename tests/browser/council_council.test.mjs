@@ -50,14 +50,14 @@ const game = async (page, id) => (await rest(page, 'GET', `/api/v1/games/${id}`)
 // Play the page's windows by clicking until its council window is open
 // (strategy pick: the first card left; agenda: the first held; lobby and
 // action: send nothing). Returns the game document.
-async function toCouncil(page, id, shots) {
+async function toCouncil(page, id, shots, stop = /\.council$/) {
   for (let i = 0; i < 600; i++) {
     const g = await game(page, id);
     assert.equal(g.status, 'running');
     const w = g.windows.find((x) => x.seats.includes(g.you));
     const sent = w && w.mode === 'sealed' && (g.view.my_orders[w.id] || {}).ready === true;
     if (w && !sent) {
-      if (/\.council$/.test(w.id)) return g;
+      if (stop.test(w.id)) return g;
       try {
         if (/\.pick\d+$/.test(w.id)) await page.locator('.cn-pick button:not([disabled])').first().click({ timeout: 3000 });
         else if (/\.agenda$/.test(w.id)) {
@@ -244,6 +244,43 @@ test('two players and two bots through a council: a secret spy kills a councillo
     const best = Math.max(...t);
     if (best > 0 && t.filter((x) => x === best).length > 1) tc.diagnostic(`a tied vote (${t.join('/')}) went to outcome ${vote.outcome}`);
     if (log.some((e) => e.type === 'agenda_vetoed')) tc.diagnostic('an agenda was vetoed');
+
+    // Round 2's lobby: one player gives the other a trade good (the bribe)
+    // and plays a council card if it holds one (cards are dealt at random).
+    const [la, lb] = await Promise.all([toCouncil(pa, id, false, /\.lobby$/), toCouncil(pb, id, false, /\.lobby$/)]);
+    const lid = la.windows[0].id;
+    assert.equal(lid, 'r2.lobby');
+    const lw = pa.locator('.cn-window[data-window="r2.lobby"]');
+    await lw.waitFor();
+    const other = lb.you;
+    await lw.locator('[data-key="give-seat"]').selectOption(String(other));
+    await lw.locator('[data-key="give-tg"]').fill('1');
+    await lw.locator('[data-key="give-add"]').click();
+    await lw.locator('.cn-part', { hasText: 'Give ' }).waitFor();
+    const card = (la.view.you.hand || []).find((c) => c.timing === 'council');
+    if (card) {
+      await lw.locator(`[data-key="play-${card.key}"]`).click();
+      await lw.locator('.cn-part', { hasText: /^Play / }).waitFor();
+      tc.diagnostic(`played ${card.key} in the lobby`);
+    }
+    await panelShot(pa, 'council-desktop-lobby-panel');
+    const lheld = (await game(pa, id)).view.my_orders[lid];
+    assert.deepEqual(lheld[`give_${other}`], { type: 'give', seat: other, trade_goods: 1 });
+    if (card) {
+      const part = lheld[`p_${card.key}`.slice(0, 16)];
+      assert.equal(part.type, 'play');
+      assert.equal(part.card, card.key);
+    }
+    const tgBefore = la.view.players[other].trade_goods;
+    await lw.locator('[data-key="council-send"]').click();
+    await pb.locator('.cn-window[data-window="r2.lobby"] [data-key="council-send"]').click();
+    await waitFor(async () => !(await game(pa, id)).windows.some((w) => w.id === lid), 'the lobby resolved');
+    const log2 = (await rest(pa, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries.map((e) => e.entry);
+    assert.ok(log2.some((e) => e.type === 'gift' && e.seat === la.you && e.to === other && e.trade_goods === 1), 'the gift was handed over');
+    if (card) assert.ok(log2.some((e) => e.type === 'card_played' && e.seat === la.you && e.card === card.key) || log2.some((e) => e.type === 'refused'), 'the card was played (or refused, with its reason)');
+    if (log2.some((e) => e.type === 'agenda_vetoed')) tc.diagnostic('an agenda was vetoed');
+    assert.ok((await game(pb, id)).view.players[other].trade_goods >= tgBefore + 1);
+    await pb.locator('.log-list li', { hasText: /gave you 1 trade good/ }).first().waitFor();
 
     await shot(pa, 'council-desktop-council-result');
     await shot(pb, 'council-phone-council-result');
