@@ -87,7 +87,7 @@ export function describeCouncilEntry(e, m, names) {
 }
 
 // A council-window order part in words.
-export function councilPartText(p, who, galaxyName) {
+export function councilPartText(p, who, galaxyName, cardName) {
   switch (p && p.type) {
     case 'representative':
       return p.role === 'spy' ? `Send your spy against ${who(p.target)}.` : `Send your ${p.role}.`;
@@ -100,7 +100,7 @@ export function councilPartText(p, who, galaxyName) {
     case 'give':
       return `Give ${who(p.seat)} ${plural(p.trade_goods, 'trade good')}.`;
     case 'play':
-      return cap(`play ${humanize(p.card)}${p.seat !== undefined ? ` on ${who(p.seat)}` : ''}${p.amount ? ` paying ${plural(p.amount, 'trade good')}` : ''}.`);
+      return cap(`play ${(cardName && cardName(p.card)) || humanize(p.card)}${p.seat !== undefined ? ` on ${who(p.seat)}` : ''}${p.amount ? ` paying ${plural(p.amount, 'trade good')}` : ''}.`);
     case 'objective':
       return `Open the ${p.pick ? 'second' : 'first'} of the next two public objectives.`;
     default:

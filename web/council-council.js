@@ -329,6 +329,7 @@ export function createCouncil(c) {
   function heldList(m, vw, w, ctx, held, sent) {
     const keys = Object.keys(held).sort();
     if (!keys.length) return null;
+    const hand = Object.fromEntries((((vw.you && vw.you.hand) || [])).map((a) => [a.key, a.name]));
     const galaxyName = (hex, i) => {
       const s = ((ctx.galaxy && ctx.galaxy.sectors) || []).find((x) => x.q === hex[0] && x.r === hex[1]);
       return `${(s && s.planets && s.planets[i] && s.planets[i].name) || `planet ${i + 1}`} at (${hex[0]}, ${hex[1]})`;
@@ -336,7 +337,7 @@ export function createCouncil(c) {
     return h(
       'ol.cn-parts',
       { 'aria-label': 'Your choices' },
-      keys.map((k) => h('li.cn-part', { dataset: { part: k } }, h('span.cn-part-text', councilPartText(held[k], ctx.names.seat, galaxyName)), sent ? null : h('span.cn-part-act', h('button.link.danger', { type: 'button', 'data-key': `del-${k}`, 'aria-label': `Remove: ${councilPartText(held[k], ctx.names.seat, galaxyName)}`, disabled: state.busy, onclick: () => del(w, k, 'Removed') }, 'Remove')))),
+      keys.map((k) => h('li.cn-part', { dataset: { part: k } }, h('span.cn-part-text', councilPartText(held[k], ctx.names.seat, galaxyName, (k2) => hand[k2])), sent ? null : h('span.cn-part-act', h('button.link.danger', { type: 'button', 'data-key': `del-${k}`, 'aria-label': `Remove: ${councilPartText(held[k], ctx.names.seat, galaxyName, (k2) => hand[k2])}`, disabled: state.busy, onclick: () => del(w, k, 'Removed') }, 'Remove')))),
     );
   }
 
@@ -403,7 +404,7 @@ export function createCouncil(c) {
     const law = a && a.kind !== 'election';
     const best = t.length ? Math.max(...t) : 0;
     const tied = t.filter((x) => x === best).length > 1 && best > 0;
-    const seq = [h('li', h('strong', 'Revealed: '), reps.map((r, i) => [i ? '; ' : '', `${who(r.seat)}: ${r.name} (${r.role}${r.role === 'spy' && r.target !== null ? `, against ${who(r.target)}` : ''})`]))];
+    const seq = [h('li', h('strong', 'Revealed: '), reps.map((r, i) => [i ? '; ' : '', `${who(r.seat)}: ${r.name} (${r.role}${r.role === 'spy' && r.target !== null ? `, against ${r.target === m.you ? 'you' : who(r.target)}` : ''})`]))];
     if (spies.length) for (const e of spies) seq.push(h('li', { class: e.result === 'killed' || e.result === 'struck_down' ? 'cn-seq-hit' : null }, h('strong', 'Spy: '), spyText(e, who, role)));
     else seq.push(h('li', 'No spy acted.'));
     const gone = reps.filter((r) => r.fate !== 'seated');
