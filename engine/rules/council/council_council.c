@@ -110,7 +110,7 @@ static int held_count(const cnc_state *s, int seat)
 
 void cnc_council_begin(cnc_state *s, engine_ctx *ctx)
 {
-    int order[ENGINE_MAX_SEATS];
+    int order[ENGINE_MAX_SEATS] = {0};
     int forum = holder_of(s, CNC_STRAT_AGENDA);
     cnc_council_initiative(s, order);
     s->c.speaker = (int8_t)(forum >= 0 ? forum : order[0]);
@@ -441,7 +441,7 @@ void cnc_give(cnc_state *s, engine_ctx *ctx, int seat, const cnc_cpart *o)
 
 static void veto(cnc_state *s, engine_ctx *ctx)
 {
-    int old = s->c.agenda;
+    int old = (int)s->c.agenda;
     s->c.agenda = -1; /* out of the way of the reshuffle */
     int a = cnc_agenda_draw(s, ctx);
     s->c.agenda = (int8_t)a;
@@ -521,7 +521,7 @@ static void open_objective(cnc_state *s, engine_ctx *ctx)
         s->chancery_pick = (int8_t)(s->c.objective_pick - 1);
     else if (holder_of(s, CNC_STRAT_OBJECTIVE) < 0 && ctx)
         s->chancery_pick = (int8_t)engine_rng_below(engine_ctx_rng(ctx), 2);
-    int k = s->revealed;
+    int k = (int)s->revealed;
     cnc_status_reveal(s, ctx);
     s->c.obj_round[k] = s->round;
     cnc_log(ctx,

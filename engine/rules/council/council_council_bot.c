@@ -45,7 +45,7 @@ static void put(json_t *order, const char *prefix, int n, json_t *part)
 
 static int holds_chancery(const cnc_state *s, int seat)
 {
-    int c = s->p[seat].card;
+    int c = (int)s->p[seat].card;
     return c >= 0 &&
            cnc_data_get()->strategies[c].ability == CNC_STRAT_OBJECTIVE;
 }

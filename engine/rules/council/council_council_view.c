@@ -27,7 +27,7 @@ static json_t *last_json(const cnc_state *s)
         return json_null();
     json_t *reps = json_array(), *totals = json_array();
     for (int p = 0; p < s->seats; p++) {
-        int k = r->sent[p];
+        int k = (int)r->sent[p];
         json_t *o = json_pack(
             "{s:i, s:s, s:s, s:o, s:s}", "seat", p, "role", roles[k], "name",
             k < CNC_REP_COUNT ? d->races[s->p[p].race].reps[k].name : "Clerk",

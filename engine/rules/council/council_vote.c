@@ -27,7 +27,7 @@ int cnc_planet_influence(const cnc_state *s, int seat)
 /* The representative of seat at this council (NULL: a clerk). */
 static const cnc_rep *rep_of(const cnc_state *s, int seat)
 {
-    int r = s->c.last.sent[seat];
+    int r = (int)s->c.last.sent[seat];
     if (r < 0 || r >= CNC_REP_COUNT)
         return NULL;
     return &cnc_data_get()->races[s->p[seat].race].reps[r];
@@ -48,7 +48,7 @@ static void spy_acts(cnc_state *s, engine_ctx *ctx, int seat,
                      uint8_t *blackmail, uint8_t *sabotaged)
 {
     cnc_council_result *r = &s->c.last;
-    int t = r->target[seat];
+    int t = (int)r->target[seat];
     const cnc_rep *me = rep_of(s, seat), *them = rep_of(s, t);
     const char *what = "no_effect";
     if (them && them->ability == CNC_RAB_RETALIATE) {
@@ -79,7 +79,7 @@ static void spies(cnc_state *s, engine_ctx *ctx, uint8_t *blackmail,
     int order[ENGINE_MAX_SEATS];
     int n = cnc_council_order(s, order);
     for (int i = 0; i < n; i++) {
-        int p = order[i], t = s->c.last.target[p];
+        int p = order[i], t = (int)s->c.last.target[p];
         if (s->c.last.sent[p] != CNC_REP_SPY ||
             s->c.last.fate[p] != CNC_FATE_SEATED || t < 0 ||
             s->c.last.fate[t] != CNC_FATE_SEATED)
@@ -138,7 +138,7 @@ static int tally(const cnc_state *s, int election)
         best = r->totals[k] > best ? r->totals[k] : best;
         any |= r->totals[k] > 0;
     }
-    int sv = r->vote[s->c.speaker];
+    int sv = (int)r->vote[s->c.speaker];
     if (sv >= 0 && r->fate[s->c.speaker] == CNC_FATE_SEATED &&
         r->totals[sv] == best)
         return sv;
@@ -371,7 +371,7 @@ static void capture(cnc_state *s, engine_ctx *ctx, int seat, const cnc_cpart *o)
         return;
     }
     cnc_sector *sec = &s->g.sec[o->sector];
-    int m = sec->planet_marker[o->planet], from = sec->owner[o->planet];
+    int m = sec->planet_marker[o->planet], from = (int)sec->owner[o->planet];
     if (m >= 0 && s->g.markers[m].state == CNC_MK_HIDDEN)
         s->g.markers[m].state = CNC_MK_DISCARDED; /* unseen, as espionage */
     s->p[seat].tactic--;
@@ -394,7 +394,7 @@ static void each_seat(cnc_state *s, engine_ctx *ctx,
 void cnc_council_resolve(cnc_state *s, engine_ctx *ctx,
                          const json_t *const *orders)
 {
-    int order[ENGINE_MAX_SEATS], init[ENGINE_MAX_SEATS];
+    int order[ENGINE_MAX_SEATS] = {0}, init[ENGINE_MAX_SEATS] = {0};
     int n = cnc_council_order(s, order);
     cnc_council_initiative(s, init);
     uint8_t blackmail[ENGINE_MAX_SEATS] = {0}, sabotaged = 0;
