@@ -44,6 +44,19 @@ export function outcomeText(kind, outcome, who) {
   return outcome === 1 ? 'The law passed.' : 'The law was rejected.';
 }
 
+// Who broke a tie (reps: the last council's representatives with their
+// votes, undefined when votes are secret; totals by side; best the top):
+// the speaker's side when the speaker voted for one of the tied sides,
+// else a law fails and an election goes to the first tied player
+// clockwise from the speaker.
+export function tieText(reps, totals, best, speaker, law, who) {
+  const sr = speaker !== null ? reps.find((r) => r.seat === speaker) : null;
+  const name = speaker !== null ? `the speaker (${who(speaker)})` : 'the speaker';
+  if (!sr || sr.vote === undefined) return `Tied: ${name}'s vote decides; without it a law fails and an election goes to the first tied player clockwise from the speaker.`;
+  if (sr.vote !== null && totals[sr.vote] === best) return `Tied: ${name} voted ${law ? (sr.vote ? 'for' : 'against') : `for ${who(sr.vote)}`}, which breaks the tie.`;
+  return law ? `Tied, and ${name} did not vote for either side: the law fails.` : `Tied, and ${name} did not vote for a tied player: the first tied player clockwise from the speaker is elected.`;
+}
+
 // A council log entry in words, or undefined when the entry is not the
 // council's. names.agenda(key) names an agenda.
 export function describeCouncilEntry(e, m, names) {

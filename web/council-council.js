@@ -18,7 +18,7 @@ import { api } from './api.js';
 import { h, toast, announce, plural } from './ui.js';
 import { countdown } from './gamekit.js';
 import { repsOf, ROLE_TEXT, VOTE_BONUS } from './council-reps.js';
-import { councilPartText, outcomeText, spyText } from './council-agenda-text.js';
+import { councilPartText, outcomeText, spyText, tieText } from './council-agenda-text.js';
 
 const READY = 'ready';
 const SEAT_CARDS = new Set(['gag_order']);
@@ -410,7 +410,7 @@ export function createCouncil(c) {
     const gone = reps.filter((r) => r.fate !== 'seated');
     if (gone.length) seq.push(h('li', `${gone.map((r) => `${poss(r.seat)} ${r.role} was ${r.fate === 'killed' ? 'killed' : 'struck down'}`).join('; ')}: ${gone.length > 1 ? 'those players do' : who(gone[0].seat) === 'You' ? 'you do' : 'that player does'} not vote.`));
     const totalsText = law ? `For ${t[1] || 0}, against ${t[0] || 0}.` : t.map((n, i) => `${who(i)} ${n}`).join(', ');
-    if (a) seq.push(h('li', h('strong', 'Vote: '), totalsText, tied ? ` Tied: ${speaker !== null ? `${who(speaker)}, the speaker,` : 'the speaker'} breaks the tie${law ? ' (with no speaker\'s vote among the tied, against wins)' : ''}.` : ''));
+    if (a) seq.push(h('li', { class: tied ? 'cn-tie' : null }, h('strong', 'Vote: '), totalsText, tied ? ` ${tieText(reps, t, best, speaker, law, who)}` : ''));
     seq.push(h('li.cn-outcome', h('strong', outcomeText(a ? a.kind : 'law', last.outcome, who))));
     const fresh = state.shown !== last.round;
     state.shown = last.round;

@@ -236,13 +236,20 @@ test('two players and two bots through a council: a secret spy kills a councillo
       else assert.match(lawText, /Laws in force: none\./);
     }
     const log = (await rest(pa, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries.map((e) => e.entry);
+    const speaker = log.find((e) => e.type === 'council').speaker;
     const spyEntry = log.find((e) => e.type === 'spy');
     assert.deepEqual(spyEntry, { type: 'spy', seat: spySeat, target: victimSeat, result: 'killed' });
     await pa.locator('.log-list li', { hasText: /spy killed/ }).first().waitFor();
     const vote = log.find((e) => e.type === 'vote');
     const t = vote.totals;
     const best = Math.max(...t);
-    if (best > 0 && t.filter((x) => x === best).length > 1) tc.diagnostic(`a tied vote (${t.join('/')}) went to outcome ${vote.outcome}`);
+    if (best > 0 && t.filter((x) => x === best).length > 1) {
+      // The speaker broke it: both pages say so.
+      tc.diagnostic(`a tied vote (${t.join('/')}) went to outcome ${vote.outcome}`);
+      const sv = last.representatives.find((r) => r.seat === speaker);
+      if (sv && sv.vote !== null && t[sv.vote] === best) assert.equal(vote.outcome, sv.vote, 'the speaker\'s side won the tie');
+      for (const p of [pa, pb]) assert.match(await p.locator('.cn-last .cn-tie').textContent(), /Tied.*speaker/);
+    }
     if (log.some((e) => e.type === 'agenda_vetoed')) tc.diagnostic('an agenda was vetoed');
 
     // Round 2's lobby: one player gives the other a trade good (the bribe)
