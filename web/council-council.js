@@ -425,7 +425,7 @@ export function createCouncil(c) {
         { tabindex: '0', role: 'region', 'aria-label': 'The vote, player by player' },
         h(
           'table.cn-table.cn-vote-table',
-          h('thead', h('tr', ['Player', 'Representative', 'Fate', ...(secret ? [] : ['Vote', 'Votes cast'])].map((x) => h('th', { scope: 'col' }, x)))),
+          h('thead', h('tr', ['Player', 'Representative', 'Fate', ...(secret ? [] : ['Vote', 'Votes'])].map((x) => h('th', { scope: 'col' }, x)))),
           h(
             'tbody',
             reps.map((r) =>
