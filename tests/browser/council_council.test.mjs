@@ -9,7 +9,8 @@
 // representatives, the spy killing the councillor (the player of a killed
 // representative does not vote), the vote with each player's weight, the
 // outcome and the laws in force. The order parts the pages stored are
-// checked as JSON. A veto and a tie broken by the speaker depend on the
+// checked as JSON. The first player takes Forum when it can and then
+// chooses the agenda in its page. A veto and a tie broken by the speaker depend on the
 // deal (no seed can be set from outside): they are reported when they
 // happen. Screenshots at desktop and phone size go to tests/out/screenshots/.
 import { test, before, after } from 'node:test';
@@ -50,7 +51,7 @@ const game = async (page, id) => (await rest(page, 'GET', `/api/v1/games/${id}`)
 // Play the page's windows by clicking until its council window is open
 // (strategy pick: the first card left; agenda: the first held; lobby and
 // action: send nothing). Returns the game document.
-async function toCouncil(page, id, shots, stop = /\.council$/) {
+async function toCouncil(page, id, shots, stop = /\.council$/, forumFirst = false) {
   for (let i = 0; i < 600; i++) {
     const g = await game(page, id);
     assert.equal(g.status, 'running');
@@ -59,11 +60,18 @@ async function toCouncil(page, id, shots, stop = /\.council$/) {
     if (w && !sent) {
       if (stop.test(w.id)) return g;
       try {
-        if (/\.pick\d+$/.test(w.id)) await page.locator('.cn-pick button:not([disabled])').first().click({ timeout: 3000 });
+        if (/\.pick\d+$/.test(w.id)) {
+          // The first player takes Forum when it is left: it then chooses
+          // the agenda in the page.
+          const forum = page.locator('[data-key="pick-forum"]:not([disabled])');
+          if (forumFirst && (await forum.count())) await forum.click({ timeout: 3000 });
+          else await page.locator('.cn-pick button:not([disabled])').first().click({ timeout: 3000 });
+        }
         else if (/\.agenda$/.test(w.id)) {
           await page.locator('[data-key^="agenda-"]').first().waitFor({ timeout: 3000 });
           if (shots) await shot(page, 'council-desktop-agenda-choice');
           await page.locator('[data-key^="agenda-"]').first().click();
+          page.choseAgenda = w.id;
         } else if (/\.lobby$/.test(w.id)) {
           await page.locator('.cn-window[data-window$=".lobby"]').waitFor({ timeout: 3000 });
           if (shots) await shot(page, 'council-desktop-lobby');
@@ -87,7 +95,7 @@ async function waitFor(fn, what, tries = 150) {
   throw new Error(`timed out: ${what}`);
 }
 
-test('two players and two bots through a council: a secret spy kills a councillor, the vote and the laws', { skip, timeout: 300000 }, async (tc) => {
+test('two players and two bots through a council: a secret spy kills a councillor, the vote and the laws', { skip, timeout: 480000 }, async (tc) => {
   const A = await openPage(chrome.browser);
   const B = await openPage(chrome.browser, { viewport: { width: 390, height: 844 }, isMobile: true });
   const pa = A.page;
@@ -124,7 +132,7 @@ test('two players and two bots through a council: a secret spy kills a councillo
     await waitLive(pb);
     await pa.locator('.cn-council').waitFor();
 
-    const [gs, gv] = await Promise.all([toCouncil(spyPage, id, spyPage === pa), toCouncil(victimPage, id, false)]);
+    const [gs, gv] = await Promise.all([toCouncil(spyPage, id, spyPage === pa, /\.council$/, spyPage === pa), toCouncil(victimPage, id, victimPage === pa, /\.council$/, victimPage === pa)]);
     const wid = gs.windows[0].id;
     assert.match(wid, /^r1\.council$/);
     const spySeat = gs.you;
@@ -238,6 +246,16 @@ test('two players and two bots through a council: a secret spy kills a councillo
     const log = (await rest(pa, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries.map((e) => e.entry);
     const speaker = log.find((e) => e.type === 'council').speaker;
     const spyEntry = log.find((e) => e.type === 'spy');
+    // The Forum holder is the speaker and chose the agenda in its page.
+    const forumPick = log.find((e) => e.type === 'pick' && e.card === 'forum');
+    const forumSeat = forumPick ? forumPick.seat : -1;
+    if (forumSeat >= 0) assert.equal(speaker, forumSeat, 'the Forum holder speaks');
+    if (pa.choseAgenda) {
+      assert.equal(pa.choseAgenda, 'r1.agenda');
+      assert.equal(speaker, (await game(pa, id)).you);
+      assert.ok(log.find((e) => e.type === 'council').forum);
+      tc.diagnostic('the first player held Forum and chose the agenda in the page');
+    } else tc.diagnostic(`Forum went to seat ${forumSeat}`);
     assert.deepEqual(spyEntry, { type: 'spy', seat: spySeat, target: victimSeat, result: 'killed' });
     await pa.locator('.log-list li', { hasText: /spy killed/ }).first().waitFor();
     const vote = log.find((e) => e.type === 'vote');
