@@ -660,6 +660,45 @@ static void test_captures_go_in_initiative_order(void)
     engine_free(g);
 }
 
+/* ------------------------------------------------------ action cards */
+
+/* At least 30 cards, and each one's effect is played: a council card in
+ * the lobby (logged, not refused), any other in an action order (not
+ * refused as unplayable; those needing a target only say so). */
+static void test_every_action_card_has_an_effect(void)
+{
+    CHECK(D->nactions >= 30);
+    for (int a = 0; a < D->nactions; a++) {
+        cnc_state st;
+        engine_game *g = lobby_game(24, NULL, &st);
+        memset(st.p[1].hand, 0, sizeof st.p[1].hand);
+        st.p[1].hand[a] = 1;
+        st.p[1].tg = 5;
+        if (D->actions[a].timing != CNC_TIME_COUNCIL) {
+            cnc_step step = {.action = (int8_t)a};
+            const char *why = "";
+            int rc = cnc_play_card(&st, NULL, 1, &step, -1, -1, &why);
+            CHECKF(rc == 0 || strstr(why, "sector") || strstr(why, "marker"),
+                   "%s: %s", D->actions[a].key, why);
+            engine_free(g);
+            continue;
+        }
+        g = put_state(g, &st);
+        char order[160];
+        snprintf(order, sizeof order,
+                 "{\"a\": {\"type\": \"play\", \"card\": \"%s\", "
+                 "\"seat\": 2, \"amount\": 2}}",
+                 D->actions[a].key);
+        const char *o[4] = {NULL, order, NULL, NULL};
+        CHECKF(send_all(g, o) == 0, "%s", D->actions[a].key);
+        get_state(g, &st);
+        CHECKF(st.p[1].hand[a] == 0 && log_mentions(g, 0, "card_played") &&
+                   !log_mentions(g, 1, "refused"),
+               "%s", D->actions[a].key);
+        engine_free(g);
+    }
+}
+
 /* ----------------------------------------------------- timing option */
 
 /* Seed 001's timing: no council until Concordia is taken, then after the
@@ -721,6 +760,7 @@ int main(void)
     RUN(test_capture_takes_an_empty_planet_and_discards_its_marker);
     RUN(test_capture_exclusions);
     RUN(test_captures_go_in_initiative_order);
+    RUN(test_every_action_card_has_an_effect);
     RUN(test_council_after_status_once_concordia_is_taken);
     return TEST_SUMMARY();
 }

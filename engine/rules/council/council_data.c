@@ -52,11 +52,22 @@ static const char *const obj_names[] = {
     "adjacent_capital"};
 static const char *const time_names[] = {"action", "combat", "council",
                                          "status"};
-static const char *const afx_names[] = {
-    "veto",       "gain_trade_goods", "free_explore",      "hide_fleet",
-    "direct_hit", "gain_command",     "cancel_inspect",    "extra_move",
-    "reroll",     "extra_votes",      "cancel_production", "inspect_marker",
-    "votes",      "guard_rep",        "table_agenda",      "silence"};
+static const char *const afx_names[] = {"veto",
+                                        "gain_trade_goods",
+                                        "free_explore",
+                                        "direct_hit",
+                                        "gain_command",
+                                        "extra_move",
+                                        "reroll",
+                                        "extra_votes",
+                                        "cancel_production",
+                                        "inspect_marker",
+                                        "votes",
+                                        "guard_rep",
+                                        "table_agenda",
+                                        "silence"};
+_Static_assert(sizeof afx_names / sizeof afx_names[0] == CNC_AFX_COUNT,
+               "one name per action card effect");
 static const char *const agenda_kind_names[] = {"law", "election"};
 static const char *const agx_names[] = {"all_gain_trade_goods",
                                         "all_lose_trade_goods",
@@ -70,6 +81,9 @@ static const char *const agx_names[] = {"all_gain_trade_goods",
                                         "elect_lose_tactic",
                                         "elect_draw_action_cards",
                                         "elect_speaker"};
+
+_Static_assert(sizeof agx_names / sizeof agx_names[0] == CNC_AGX_COUNT,
+               "one name per agenda effect");
 
 #define NAMES(a) a, (int)(sizeof a / sizeof a[0])
 

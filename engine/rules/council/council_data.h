@@ -155,13 +155,13 @@ enum {
     CNC_TIME_COUNT
 };
 enum {
+    /* every effect here is implemented (council_cards.c, council_council.c):
+     * a card with an effect the rules do not play cannot be in the data */
     CNC_AFX_VETO = 0,
     CNC_AFX_GAIN_TRADE_GOODS,
     CNC_AFX_FREE_EXPLORE,
-    CNC_AFX_HIDE_FLEET,
     CNC_AFX_DIRECT_HIT,
     CNC_AFX_GAIN_COMMAND,
-    CNC_AFX_CANCEL_INSPECT,
     CNC_AFX_EXTRA_MOVE,
     CNC_AFX_REROLL,
     CNC_AFX_EXTRA_VOTES,
