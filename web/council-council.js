@@ -85,7 +85,7 @@ export function createCouncil(c) {
             h('p.hint', a.kind === 'election' ? 'Each player votes for one player; the one with the most votes is elected.' : 'Each player votes for or against; the law passes with more votes for than against.'),
           )
         : vw.phase === 'agenda'
-          ? h('p', `${who(speaker)} ${speaker === m.you ? 'choose' : 'is choosing'} the agenda.`)
+          ? h('p', speaker === m.you ? 'You choose the agenda.' : `${who(speaker)} is choosing the agenda.`)
           : h('p.muted', 'No agenda on the table.'),
       h('p', h('strong', 'Laws in force: '), (co.laws || []).length ? co.laws.map((l, i) => [i ? '; ' : '', h('span.cn-law', { title: l.text }, l.name), ` (${l.text})`]) : 'none.'),
       h('p', h('strong', `A public objective opened this round is worth ${co.objective_value || 1} VP`), h('span.muted', ' (rounds 1–5: 1 VP, 6–9: 2 VP, from round 10: 3 VP).')),
@@ -107,8 +107,7 @@ export function createCouncil(c) {
           h(
             'button.button.cn-card',
             { type: 'button', 'data-key': `agenda-${a.key}`, disabled: state.busy, onclick: () => call(() => c.play({ window: w.id, agenda: a.key }), `${a.name} is on the agenda`) },
-            h('strong', a.name),
-            h('span.muted', ` (${a.kind})`),
+            h('span', h('strong', a.name), h('span.muted', ` (${a.kind})`)),
             h('span.cn-card-text', a.text),
           ),
         ),

@@ -60,6 +60,7 @@ export function councilRenderer(c) {
     let line;
     if (m.status !== 'running') line = 'The game is over.';
     else if (v.phase === 'strategy') line = v.picker === m.you ? 'Your turn to pick a strategy card.' : `${names.seat(v.picker)} is picking a strategy card.`;
+    else if (v.phase === 'agenda' && v.council) line = v.council.speaker === m.you ? 'Your turn to choose the agenda.' : `${names.seat(v.council.speaker)} is choosing the agenda.`;
     else if (open) {
       const sent = open.submitted || [];
       const waiting = open.seats.filter((s) => !sent.includes(s));
