@@ -332,7 +332,7 @@ export function createComposer(c) {
   // The composer panel for the action window w (null when none).
   function panel(m, ctx) {
     const w = m.myWindow;
-    if (!w || w.mode !== 'sealed') return null;
+    if (!w || w.mode !== 'sealed' || !/\.action$/.test(w.id)) return null; // council windows: council-council.js
     const mine = (m.view.my_orders || {})[w.id] || {};
     const sent = mine[READY] === true;
     const held = Object.fromEntries(Object.entries(mine).filter(([k]) => k !== READY));

@@ -3,6 +3,7 @@
 // council_orders_text.c), and the game log's entries in plain words.
 
 import { seatName, describeEngineEntry } from './gamekit.js';
+import { describeCouncilEntry } from './council-agenda-text.js';
 
 export const UNITS = ['carrier', 'cruiser', 'destroyer', 'dreadnought', 'fighter', 'trooper'];
 export const SHIPS = ['carrier', 'cruiser', 'destroyer', 'dreadnought'];
@@ -192,7 +193,10 @@ export function describeEntry(entry, m, names) {
       return `Round ${e.round} begins; ${e.speaker === m.you ? 'you are' : `${who(e.speaker)} is`} the speaker.`;
     case 'game_over':
       return `The game is over: ${REASONS[e.reason] || humanize(e.reason)}.`;
-    default:
+    default: {
+      const t = describeCouncilEntry(e, m, names);
+      if (t !== undefined) return t;
       return describeEngineEntry(e, m.seats, m.you) || `${humanize(e.type)}.`;
+    }
   }
 }

@@ -4,19 +4,23 @@
 // strategy pick (an open window: POST /plays {"card"}), the order composer
 // (council-orders.js), the players' public facts (VP, trade goods, the
 // resources and influence of their planets, command pools, hand counts,
-// planets, technologies), the objectives, your hand,
+// planets, technologies), the objectives, your hand, the council phase
+// (council-council.js: agenda, lobby and council windows, the last vote),
 // the log in plain words (council-text.js) and a short "how to play".
 
 import { h, render, toast } from './ui.js';
 import { seatName, countdown, logPanel } from './gamekit.js';
 import { createMap } from './council-map.js';
 import { createComposer } from './council-orders.js';
+import { createCouncil } from './council-council.js';
 import { describeEntry, hexLabel, sectorAt, humanize, unitsText } from './council-text.js';
 
-const PHASES = ['strategy', 'action', 'status'];
+const PHASES = ['strategy', 'agenda', 'lobby', 'action', 'council', 'status'];
+const COUNCIL_PHASES = ['agenda', 'lobby', 'council'];
 
 export function councilRenderer(c) {
   const composer = createComposer(c);
+  const council = createCouncil(c);
   let ctx = null;
   const map = createMap({
     onSelect(hex) {
@@ -46,14 +50,17 @@ export function councilRenderer(c) {
   function timeline(m, v, names) {
     const open = m.windows[0];
     const phase = m.status !== 'running' ? null : v.phase;
+    const mode = v.council ? v.council.mode : 'off';
+    const shown = mode === 'every_round' ? PHASES : mode === 'after_status' && v.council_convened ? [...PHASES.filter((p) => !COUNCIL_PHASES.includes(p)), ...COUNCIL_PHASES] : PHASES.filter((p) => !COUNCIL_PHASES.includes(p));
     const steps = h(
       'ol.cn-steps',
       { 'aria-label': 'Phases of the round' },
-      PHASES.map((p) => h('li', { class: p === phase ? 'cn-now' : null, 'aria-current': p === phase ? 'step' : null }, humanize(p))),
+      shown.map((p) => h('li', { class: p === phase ? 'cn-now' : null, 'aria-current': p === phase ? 'step' : null }, humanize(p))),
     );
     let line;
     if (m.status !== 'running') line = 'The game is over.';
     else if (v.phase === 'strategy') line = v.picker === m.you ? 'Your turn to pick a strategy card.' : `${names.seat(v.picker)} is picking a strategy card.`;
+    else if (v.phase === 'agenda' && v.council) line = v.council.speaker === m.you ? 'Your turn to choose the agenda.' : `${names.seat(v.council.speaker)} is choosing the agenda.`;
     else if (open) {
       const sent = open.submitted || [];
       const waiting = open.seats.filter((s) => !sent.includes(s));
@@ -74,7 +81,7 @@ export function councilRenderer(c) {
 
   function pickPanel(m, v) {
     const w = m.myWindow;
-    if (!w || w.mode !== 'open') return null;
+    if (!w || w.mode !== 'open' || v.phase !== 'strategy') return null;
     const legal = c.legalFor(w.id);
     const choices = legal && legal.choices ? legal.choices.map((x) => x.card) : [];
     return h(
@@ -236,11 +243,14 @@ export function councilRenderer(c) {
       const vw = v(m);
       const g = vw.galaxy || { sectors: [] };
       const cards = Object.fromEntries((vw.strategy_cards || []).map((k) => [k.key, k.name]));
-      const names = { seat: (i) => (i === m.you ? 'you' : seatName(m.seats, i)), card: (k) => cards[k] || humanize(k) };
+      const agendas = Object.fromEntries([vw.council && vw.council.agenda, ...((vw.council && vw.council.laws) || []), vw.council && vw.council.last && vw.council.last.agenda].filter(Boolean).map((a) => [a.key, a.name]));
+      const actions = Object.fromEntries(((vw.you && vw.you.hand) || []).map((a) => [a.key, a.name]));
+      const names = { seat: (i) => (i === m.you ? 'you' : seatName(m.seats, i)), card: (k) => cards[k] || humanize(k), agenda: (k) => agendas[k] || humanize(k), action: (k) => actions[k] || humanize(k) };
       const me = (vw.players || []).find((p) => p.seat === m.you) || null;
       const tokens = new Set(((vw.you && vw.you.tokens) || []).map((t) => `${t[0]},${t[1]}`));
       ctx = { galaxy: g, you: m.you, me, cardName: names.card, sending: false };
       const composed = composer.panel(m, ctx);
+      const councilPanel = council.panel(m, { galaxy: g, you: m.you, me, names: { seat: (i) => seatName(m.seats, i) } });
       const d = composer.state.draft;
       const targets = new Set();
       if (d && d.kind === 'move' && d.to) targets.add(`${d.to[0]},${d.to[1]}`);
@@ -256,7 +266,7 @@ export function councilRenderer(c) {
           h(
             'div.cn-main',
             h('section.panel.cn-map-panel', { 'aria-labelledby': 'cn-map-h' }, h('h2#cn-map-h', 'Galaxy'), map.el),
-            h('div.cn-side', pickPanel(m, vw), composed, systemPanel(m, g, names)),
+            COUNCIL_PHASES.includes(vw.phase) ? h('div.cn-side', councilPanel, pickPanel(m, vw), composed, systemPanel(m, g, names)) : h('div.cn-side', pickPanel(m, vw), composed, systemPanel(m, g, names), councilPanel),
           ),
           playersPanel(m, vw, names),
           h('div.cn-bottom', objectivesPanel(m, vw, names), logPanel(lines)),

@@ -1,6 +1,7 @@
 // council.test.mjs - a 3-seat Galactic Council game in the browser: one
 // player and two basic bots, set up through the lobby (Council offered for
-// 3 to 8 seats, with bots). The player picks strategy cards and gives its
+// 3 to 8 seats, with bots). The player picks strategy cards (passing
+// through the council's windows, council_council.test.mjs) and gives its
 // orders by clicking in the composer through several rounds, including the
 // conditional "inspect; if it is hostile then retreat, otherwise land on
 // every planet", reloads the page in the middle (the parts it composed but
@@ -54,17 +55,23 @@ async function myTurn(page, id) {
   throw new Error('the game never waited on the player');
 }
 
+// Play on to the next action window: the strategy pick (the first card
+// left), the agenda when the player speaks (the first it holds), and the
+// council's lobby and council windows sent with nothing chosen.
 async function pickCard(page, id) {
-  const { w } = await myTurn(page, id);
-  assert.equal(w.mode, 'open', 'a strategy pick');
-  await page.locator('.cn-pick h2', { hasText: 'Pick your strategy card' }).waitFor();
-  await page.locator('.cn-pick button:not([disabled])').first().click();
-  // Bots pick next; then the action window.
   for (;;) {
     const t = await myTurn(page, id);
-    if (t.over || t.w.mode === 'sealed') return t;
-    if (t.w.id !== w.id) return pickCard(page, id);
-    await page.waitForTimeout(100);
+    if (t.over || /\.action$/.test(t.w.id)) return t;
+    if (/\.pick\d+$/.test(t.w.id)) {
+      await page.locator('.cn-pick h2', { hasText: 'Pick your strategy card' }).waitFor();
+      await page.locator('.cn-pick button:not([disabled])').first().click();
+    } else if (/\.agenda$/.test(t.w.id)) await page.locator('[data-key^="agenda-"]').first().click();
+    else await page.locator('[data-key="council-send"]').click();
+    for (let i = 0; i < 100 && (await isOpen(page, id, t.w.id)); i++) {
+      const g = await game(page, id);
+      if (t.w.mode === 'sealed' && (g.view.my_orders[t.w.id] || {}).ready === true) break;
+      await page.waitForTimeout(100);
+    }
   }
 }
 
@@ -249,7 +256,7 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
     await page.locator('.cn-part', { hasText: /^Produce 2 troopers at / }).waitFor();
     assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
     await page.locator('[data-key="send-orders"]').click();
-    await page.locator('.cn-sent', { hasText: 'Sent.' }).or(page.locator('.cn-pick')).first().waitFor();
+    await page.locator('.cn-sent', { hasText: 'Sent.' }).or(page.locator('.cn-pick')).or(page.locator('.cn-window')).first().waitFor();
     await waitLocked(page, id, w2);
   } else {
     assert.ok(!readyCore);
@@ -304,7 +311,8 @@ test('a Council game with two bots: picks, composed orders with a condition, a r
   await P.context.close();
 });
 
-// The other player, over REST: picks the first card it may, and sends its
+// The other player, over REST: picks the first card it may (and the first
+// agenda), sends the council's windows with nothing chosen, and its
 // action orders (the ready part, or {} whole where the server has no ready
 // part) once released.
 function restSeat(base, who) {
@@ -319,7 +327,7 @@ function restSeat(base, who) {
         const legal = (await call('GET', `/api/v1/games/${who.game}/legal`, { token: who.token, check: false })).body;
         const choice = legal.windows[0] && legal.windows[0].choices[0];
         if (choice) await call('POST', `/api/v1/games/${who.game}/plays`, { token: who.token, body: { window: w.id, ...choice }, headers: { 'Idempotency-Key': `${w.id}-${who.name}` }, check: false });
-      } else if (w && release && !(g.view.my_orders[w.id] || {}).ready && !w.submitted.includes(g.you)) {
+      } else if (w && (release || !/\.action$/.test(w.id)) && !(g.view.my_orders[w.id] || {}).ready && !w.submitted.includes(g.you)) {
         const r = await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}/parts/ready`, { token: who.token, body: true, check: false });
         if (r.status === 422) await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}`, { token: who.token, body: {}, check: false });
       }

@@ -794,9 +794,21 @@ function skirmishSquares(seat, n) {
 
 // Council: an action order of one to three parts named by unique markers
 // (part names are the seat's own; others learn only how many parts).
-function councilOrder(ctx, seat, doc) {
+function councilOrder(ctx, seat, doc, window) {
   const { W, id } = ctx;
   const sectors = doc?.view?.galaxy?.sectors || [];
+  if (/\.(lobby|council)$/.test(window)) {
+    // The council's windows: a representative sent in secret (a spy names
+    // a target) under a part name only this seat may ever see.
+    const value = `cnry${hex(5)}`;
+    W.markers.add({ kind: 'part', value, game: id, seat });
+    if (window.endsWith('.lobby')) return { [value]: { type: 'objective', pick: 0 } };
+    const seats = (doc?.view?.players || []).length || 3;
+    const role = pick(['spy', 'bodyguard', 'councillor', 'clerk']);
+    const rep = { type: 'representative', role };
+    if (role === 'spy') rep.target = (seat + 1) % seats;
+    return { [value]: rep };
+  }
   const explored = sectors.filter((s) => s.explored);
   const frontier = sectors.filter((s) => !s.explored && explored.some((e) => hexDist(e, s) === 1));
   const order = {};
@@ -854,7 +866,7 @@ async function driveLegal(ctx, { budget = Infinity, seconds = 120 } = {}) {
           if (doc?.view?.my_orders?.[w.id]) continue;
           let body;
           if (ctx.ruleset === 'skirmish' && w.id === 'deploy') body = { squares: skirmishSquares(seat, win.shape.properties.squares.minItems) };
-          else if (ctx.ruleset === 'council') body = councilOrder(ctx, seat, doc);
+          else if (ctx.ruleset === 'council') body = councilOrder(ctx, seat, doc, w.id);
           else body = pick(win.choices);
           // A window that waits for "ready" (Council's action phase): a
           // whole order sent at once is sent ready, as the page's "Send

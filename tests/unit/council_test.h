@@ -111,16 +111,20 @@ picks_by_bots(engine_game *g, const char *level, engine_rng *rng, json_t *rec)
     }
 }
 
+/* The options of part I's tests: no council phase, so a round is picks,
+ * action, status (the council's own tests are test_council_council.c). */
+#define PART_ONE "{\"council_phase\": 2}"
+
 /* A 3-seat game in its first action window (strategy cards picked by random
  * bots), seat 0 a Thessari (no exploration discount, and a special that
  * touches none of the rules tested here) with tg trade goods. */
 static __attribute__((unused)) engine_game *ready_game(uint64_t seed, int tg,
-                                                        cnc_state *st)
+                                                       cnc_state *st)
 {
     engine_rng rng;
     uint8_t key[32] = {1};
     engine_rng_init(&rng, key, seed);
-    engine_game *g = new_game(3, seed, NULL);
+    engine_game *g = new_game(3, seed, PART_ONE);
     picks_by_bots(g, "random", &rng, NULL);
     get_state(g, st);
     st->p[0].race = (int8_t)cnc_race_index(D, "thessari");

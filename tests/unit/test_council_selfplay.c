@@ -65,12 +65,17 @@ static int fog_holds(const cnc_state *s, engine_rng *rng)
 
 static int invariants(const cnc_state *s)
 {
-    int ok = s->round <= s->last_round && s->phase <= CNC_PHASE_OVER;
+    int ok = s->round <= s->last_round && s->phase <= CNC_PHASE_COUNCIL;
     for (int p = 0; p < s->seats; p++) {
         const cnc_player *pl = &s->p[p];
         int vp = 0;
+        /* a public objective the council opened is worth its round's
+         * value; the others their data's */
+        for (int k = 0; k < s->revealed; k++)
+            vp += pl->scored[s->public_deck[k]] ? cnc_public_vp(s, k) : 0;
         for (int o = 0; o < D->nobjectives; o++)
-            vp += pl->scored[o] ? D->objectives[o].vp : 0;
+            vp += pl->scored[o] && D->objectives[o].secret ? D->objectives[o].vp
+                                                           : 0;
         ok &= pl->tg >= 0 && pl->tactic >= 0 && pl->fleet >= 0 && pl->vp >= vp;
         if (pl->card >= 0)
             ok &= s->strat_owner[pl->card] == p;

@@ -4,9 +4,14 @@
  * glue to views (council_view.c), bots (council_bot.c) and the rules.
  *
  * Windows, one at a time: "rN.pickK" (open, the K-th strategy pick of
- * round N, in speaker order) and "rN.action" (sealed, every seat: an
- * object of order parts keyed by fleet or system, resolved in initiative
- * order, followed by the status phase).
+ * round N, in speaker order), "rN.action" (sealed, every seat: an object
+ * of order parts keyed by fleet or system, resolved in initiative order)
+ * and the council's (council_council.c): "rN.agenda" (open, the speaker
+ * puts an agenda it holds), "rN.lobby" and "rN.council" (sealed, every
+ * seat, in parts). With the council every round (the default) a round is
+ * picks, agenda, lobby, action, council, status; with option
+ * council_phase 1 it is picks, action, status and then, once Concordia is
+ * taken, agenda, lobby, council; with 2 there is no council.
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -26,6 +31,17 @@ static const engine_option council_options[] = {
      .min = 1,
      .max = 40,
      .def = 12},
+    {.name = "council_phase",
+     .kind = ENGINE_OPTION_INT,
+     .title = "the council phase: 0 every round (vote at the round's end), 1 "
+              "after the status phase once Concordia's custodians are gone, "
+              "2 never",
+     .min = 0,
+     .max = 2,
+     .def = 0},
+    {.name = "secret_votes",
+     .kind = ENGINE_OPTION_BOOL,
+     .title = "council votes are secret: only the totals are revealed"},
     {.name = "fixed_map",
      .kind = ENGINE_OPTION_BOOL,
      .title = "deal the system tiles in their listed order (markers are "
@@ -56,6 +72,10 @@ static void *cn_setup(engine_ctx *ctx, const json_t *options, int seats,
         free(s);
         return NULL;
     }
+    s->c.mode =
+        (uint8_t)engine_option_int(council_options, options, "council_phase");
+    s->c.secret_votes =
+        (uint8_t)engine_option_int(council_options, options, "secret_votes");
     return s;
 }
 
@@ -89,7 +109,14 @@ static uint32_t window_seats(const cnc_state *s)
 {
     if (s->phase == CNC_PHASE_STRATEGY)
         return 1u << cnc_picker(s);
+    if (s->phase == CNC_PHASE_AGENDA)
+        return 1u << s->c.speaker;
     return (1u << s->seats) - 1;
+}
+
+static int is_open(const cnc_state *s)
+{
+    return s->phase == CNC_PHASE_STRATEGY || s->phase == CNC_PHASE_AGENDA;
 }
 
 static int cn_windows(const void *state, engine_window *out, int max)
@@ -101,12 +128,12 @@ static int cn_windows(const void *state, engine_window *out, int max)
     if (max > 0) {
         memset(&out[0], 0, sizeof out[0]);
         memcpy(out[0].id, id, strlen(id) + 1);
-        out[0].mode =
-            s->phase == CNC_PHASE_STRATEGY ? ENGINE_OPEN : ENGINE_SEALED;
+        out[0].mode = is_open(s) ? ENGINE_OPEN : ENGINE_SEALED;
         out[0].seats = window_seats(s);
-        /* the action order comes in parts, one per fleet or system, and
-         * locks only when every seat says it is ready (or at the deadline) */
-        out[0].parts = out[0].ready_part = s->phase == CNC_PHASE_ACTION;
+        /* sealed orders come in parts (one per fleet or system, or per
+         * council choice) and lock only when every seat says it is ready
+         * (or at the deadline) */
+        out[0].parts = out[0].ready_part = !is_open(s);
     }
     return 1;
 }
@@ -135,9 +162,11 @@ static int cn_check_order(const void *state, int seat, const char *window,
     int rc = window_ok(s, seat, window, err);
     if (rc)
         return rc;
-    if (s->phase != CNC_PHASE_ACTION)
+    if (is_open(s))
         return engine_fail(err, ENGINE_ECONFLICT, "window",
-                           "strategy picks are plays, not orders");
+                           "strategy picks and agendas are plays, not orders");
+    if (s->phase != CNC_PHASE_ACTION)
+        return cnc_council_check(s, order, err);
     return cnc_action_check(s, order, err);
 }
 
@@ -170,15 +199,23 @@ static int cn_resolve(void *state, engine_ctx *ctx, const char *window,
     if (s->over)
         return engine_fail(err, ENGINE_EOVER, "window", "the game is over");
     if (cnc_window_id(s, id, sizeof id) < 0 || strcmp(id, window) != 0 ||
-        s->phase != CNC_PHASE_ACTION)
+        is_open(s))
         return engine_fail(err, ENGINE_ECONFLICT, "window",
                            "window %.40s is not open", window);
+    int action = s->phase == CNC_PHASE_ACTION;
     for (int p = 0; p < s->seats; p++) {
-        int rc = orders && orders[p] ? cnc_action_check(s, orders[p], err) : 0;
+        int rc = !orders || !orders[p] ? 0
+                 : action              ? cnc_action_check(s, orders[p], err)
+                                       : cnc_council_check(s, orders[p], err);
         if (rc)
             return rc;
     }
-    cnc_action_resolve(s, ctx, orders);
+    if (action)
+        cnc_action_resolve(s, ctx, orders);
+    else if (s->phase == CNC_PHASE_LOBBY)
+        cnc_lobby_resolve(s, ctx, orders);
+    else
+        cnc_council_resolve(s, ctx, orders);
     return 0;
 }
 
@@ -188,6 +225,21 @@ static int card_of(const json_t *play)
     return k ? cnc_strategy_index(cnc_data_get(), k) : -1;
 }
 
+/* The speaker puts an agenda it holds: {"agenda": key}. */
+static int play_agenda(cnc_state *s, engine_ctx *ctx, int seat,
+                       const json_t *play, engine_error *err)
+{
+    const cnc_data *d = cnc_data_get();
+    const char *k = json_string_value(json_object_get(play, "agenda"));
+    for (int a = 0; k && json_object_size(play) == 1 && a < d->nagendas; a++)
+        if (strcmp(d->agendas[a].key, k) == 0 && s->c.held[seat][a]) {
+            cnc_council_choose(s, ctx, seat, a);
+            return 0;
+        }
+    return engine_fail(err, ENGINE_EINVALID, "agenda",
+                       "a choice is {\"agenda\": key} of an agenda you hold");
+}
+
 static int cn_play(void *state, engine_ctx *ctx, int seat, const char *window,
                    const json_t *play, engine_error *err)
 {
@@ -195,9 +247,11 @@ static int cn_play(void *state, engine_ctx *ctx, int seat, const char *window,
     int rc = window_ok(s, seat, window, err);
     if (rc)
         return rc;
+    if (s->phase == CNC_PHASE_AGENDA)
+        return play_agenda(s, ctx, seat, play, err);
     if (s->phase != CNC_PHASE_STRATEGY)
         return engine_fail(err, ENGINE_ECONFLICT, "window",
-                           "the action phase takes sealed orders");
+                           "this window takes sealed orders");
     if (json_object_size(play) != 1)
         return engine_fail(err, ENGINE_EINVALID, "card",
                            "a pick is {\"card\": key}");
@@ -210,15 +264,25 @@ static int cn_play(void *state, engine_ctx *ctx, int seat, const char *window,
     return 0;
 }
 
-/* The clock ran out on a pick: the lowest initiative left. */
+/* The clock ran out on a pick: the lowest initiative left; on the
+ * agenda: the first agenda the speaker holds. */
 static int cn_timeout(void *state, engine_ctx *ctx, const char *window,
                       engine_error *err)
 {
     cnc_state *s = state;
-    int seat = s->phase == CNC_PHASE_STRATEGY ? cnc_picker(s) : -1;
+    int seat = s->phase == CNC_PHASE_STRATEGY ? cnc_picker(s)
+               : s->phase == CNC_PHASE_AGENDA ? s->c.speaker
+                                              : -1;
     int rc = window_ok(s, seat, window, err);
     if (rc)
         return rc;
+    for (int a = 0; s->phase == CNC_PHASE_AGENDA && a < CNC_MAX_AGENDAS; a++)
+        if (s->c.held[seat][a]) {
+            cnc_council_choose(s, ctx, seat, a);
+            return 0;
+        }
+    if (s->phase == CNC_PHASE_AGENDA)
+        return engine_fail(err, ENGINE_EINTERNAL, "agenda", "none held");
     for (int c = 0; c < cnc_data_get()->nstrategies; c++)
         if (s->strat_owner[c] < 0) {
             cnc_pick_card(s, ctx, seat, c);
@@ -263,7 +327,8 @@ const engine_ruleset council_ruleset = {
     .title = "Galactic Council",
     .summary = "A space strategy game for 3-8 players under fog of war: pick "
                "strategy cards, send sealed fleet orders with if-then-else, "
-               "explore, land and fight, score objectives in the status "
+               "explore, land and fight, send representatives to the "
+               "council to vote on agendas, score objectives in the status "
                "phase.",
     .min_seats = CNC_MIN_PLAYERS,
     .max_seats = CNC_MAX_PLAYERS,

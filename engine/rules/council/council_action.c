@@ -656,5 +656,5 @@ void cnc_action_resolve(cnc_state *s, engine_ctx *ctx,
             resolve_order(s, ctx, order[i], o);
     }
     cnc_fog_observe(&s->g, &s->fog, s->round);
-    cnc_status_phase(s, ctx);
+    cnc_after_action(s, ctx);
 }

@@ -9,7 +9,8 @@
  * else land on every planet", keeps a warship at home, produces at home,
  * pays to explore next to its space, plays the action cards that only
  * give (trade goods, a free exploration), and uses its strategy card.
- * Objectives are scored by the status phase itself.
+ * Objectives are scored by the status phase itself. The council's windows
+ * are played by council_council_bot.c.
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -400,7 +401,16 @@ json_t *cnc_bot_json(const cnc_state *s, int seat, const char *level,
     int basic = strcmp(level, "basic") == 0;
     if (!basic && strcmp(level, "random") != 0)
         return NULL;
-    if (s->phase == CNC_PHASE_STRATEGY)
+    switch (s->phase) {
+    case CNC_PHASE_STRATEGY:
         return pick_card(s, basic, rng);
-    return basic ? basic_order(s, seat) : random_order(s, seat, rng);
+    case CNC_PHASE_AGENDA:
+        return cnc_bot_agenda(s, seat, basic, rng);
+    case CNC_PHASE_LOBBY:
+        return cnc_bot_lobby(s, seat, basic, rng);
+    case CNC_PHASE_COUNCIL:
+        return cnc_bot_council(s, seat, basic, rng);
+    default:
+        return basic ? basic_order(s, seat) : random_order(s, seat, rng);
+    }
 }

@@ -52,10 +52,38 @@ static const char *const obj_names[] = {
     "adjacent_capital"};
 static const char *const time_names[] = {"action", "combat", "council",
                                          "status"};
-static const char *const afx_names[] = {
-    "veto",       "gain_trade_goods", "free_explore",      "hide_fleet",
-    "direct_hit", "gain_command",     "cancel_inspect",    "extra_move",
-    "reroll",     "extra_votes",      "cancel_production", "inspect_marker"};
+static const char *const afx_names[] = {"veto",
+                                        "gain_trade_goods",
+                                        "free_explore",
+                                        "direct_hit",
+                                        "gain_command",
+                                        "extra_move",
+                                        "reroll",
+                                        "extra_votes",
+                                        "cancel_production",
+                                        "inspect_marker",
+                                        "votes",
+                                        "guard_rep",
+                                        "table_agenda",
+                                        "silence"};
+_Static_assert(sizeof afx_names / sizeof afx_names[0] == CNC_AFX_COUNT,
+               "one name per action card effect");
+static const char *const agenda_kind_names[] = {"law", "election"};
+static const char *const agx_names[] = {"all_gain_trade_goods",
+                                        "all_lose_trade_goods",
+                                        "all_draw_action_cards",
+                                        "status_tokens",
+                                        "no_capture",
+                                        "repeal",
+                                        "elect_vp",
+                                        "elect_trade_goods",
+                                        "elect_lose_trade_goods",
+                                        "elect_lose_tactic",
+                                        "elect_draw_action_cards",
+                                        "elect_speaker"};
+
+_Static_assert(sizeof agx_names / sizeof agx_names[0] == CNC_AGX_COUNT,
+               "one name per agenda effect");
 
 #define NAMES(a) a, (int)(sizeof a / sizeof a[0])
 
@@ -640,6 +668,36 @@ static int parse_action(pctx *c, const json_t *o, void *item, cnc_data *d)
     return rc;
 }
 
+/* An agenda: a law's effect must be a law effect, an election's an
+ * election effect; only laws may be lasting. */
+static int parse_agenda(pctx *c, const json_t *o, void *item, cnc_data *d)
+{
+    static const char *const f[] = {"key",    "name",   "kind", "lasting",
+                                    "effect", "amount", "text", NULL};
+    cnc_agenda *a = item;
+    int rc = check_fields(c, o, f), x = 0;
+    (void)d;
+    if (rc == 0)
+        rc = get_identity(c, o, a->key, a->name, a->text);
+    if (rc == 0)
+        rc = get_enum(c, o, "kind", NAMES(agenda_kind_names), &a->kind);
+    if (rc == 0)
+        rc = get_bool(c, o, "lasting", &a->lasting);
+    if (rc == 0)
+        rc = get_enum(c, o, "effect", NAMES(agx_names), &a->effect);
+    if (rc == 0)
+        rc = get_int(c, o, "amount", 1, 9, 0, 1, &x);
+    a->amount = (int8_t)x;
+    int election = a->effect >= CNC_AGX_ELECT_VP;
+    if (rc == 0 && election != (a->kind == CNC_AGENDA_ELECTION))
+        rc = fail(c, "effect", "%s does not fit a%s", agx_names[a->effect],
+                  a->kind == CNC_AGENDA_ELECTION ? "n election" : " law");
+    if (rc == 0 && a->lasting && a->effect != CNC_AGX_STATUS_TOKENS &&
+        a->effect != CNC_AGX_NO_CAPTURE)
+        rc = fail(c, "lasting", "only status_tokens and no_capture last");
+    return rc;
+}
+
 typedef int (*item_fn)(pctx *c, const json_t *o, void *item, cnc_data *d);
 
 /* Parse the array root[name] with fn into base (items of size bytes, each
@@ -836,7 +894,7 @@ static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
     static const char *const f[] = {
         "format",       "rules",   "units",   "races",   "strategies",
         "technologies", "systems", "capital", "markers", "templates",
-        "objectives",   "actions", NULL};
+        "objectives",   "actions", "agendas", NULL};
     pctx c = {.err = err, .section = "(top level)", .idx = -1};
     const json_t *fmt = json_object_get(root, "format");
     if (!json_is_object(root) || !json_is_string(fmt) ||
@@ -888,6 +946,10 @@ static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
     if (rc == 0)
         rc = parse_section(root, "actions", 1, CNC_MAX_ACTIONS, parse_action,
                            d->actions, sizeof d->actions[0], 0, &d->nactions, d,
+                           err);
+    if (rc == 0)
+        rc = parse_section(root, "agendas", 2, CNC_MAX_AGENDAS, parse_agenda,
+                           d->agendas, sizeof d->agendas[0], 0, &d->nagendas, d,
                            err);
     return rc ? rc : check_whole(d, err);
 }

@@ -29,7 +29,8 @@
 #define CNC_MAX_DECK 64    /* tiles with their counts */
 #define CNC_MAX_MARKER_KINDS 16
 #define CNC_MAX_OBJECTIVES 32
-#define CNC_MAX_ACTIONS 24
+#define CNC_MAX_ACTIONS 40
+#define CNC_MAX_AGENDAS 24
 #define CNC_MAX_OPTIONS 3
 #define CNC_MIN_PLAYERS 3
 #define CNC_MAX_PLAYERS 8
@@ -154,19 +155,41 @@ enum {
     CNC_TIME_COUNT
 };
 enum {
+    /* every effect here is implemented (council_cards.c, council_council.c):
+     * a card with an effect the rules do not play cannot be in the data */
     CNC_AFX_VETO = 0,
     CNC_AFX_GAIN_TRADE_GOODS,
     CNC_AFX_FREE_EXPLORE,
-    CNC_AFX_HIDE_FLEET,
     CNC_AFX_DIRECT_HIT,
     CNC_AFX_GAIN_COMMAND,
-    CNC_AFX_CANCEL_INSPECT,
     CNC_AFX_EXTRA_MOVE,
     CNC_AFX_REROLL,
     CNC_AFX_EXTRA_VOTES,
     CNC_AFX_CANCEL_PRODUCTION,
     CNC_AFX_INSPECT_MARKER,
+    CNC_AFX_VOTES,        /* council: +amount votes */
+    CNC_AFX_GUARD_REP,    /* council: own representative not assassinated */
+    CNC_AFX_TABLE_AGENDA, /* council: no vote on this agenda */
+    CNC_AFX_SILENCE,      /* council: a named player's votes count 0 */
     CNC_AFX_COUNT
+};
+
+/* Agenda kinds and effects (the council, part II). */
+enum { CNC_AGENDA_LAW = 0, CNC_AGENDA_ELECTION };
+enum {
+    CNC_AGX_ALL_GAIN_TG = 0,  /* law: every player gains amount trade goods */
+    CNC_AGX_ALL_LOSE_TG,      /* law: every player loses amount trade goods */
+    CNC_AGX_ALL_DRAW,         /* law: every player draws amount action cards */
+    CNC_AGX_STATUS_TOKENS,    /* lasting law: +amount tokens at status 5 */
+    CNC_AGX_NO_CAPTURE,       /* lasting law: no diplomatic capture */
+    CNC_AGX_REPEAL,           /* law: every law in force is repealed */
+    CNC_AGX_ELECT_VP,         /* election: the elected gains amount VP */
+    CNC_AGX_ELECT_TG,         /* election: ... gains amount trade goods */
+    CNC_AGX_ELECT_LOSE_TG,    /* election: ... loses amount trade goods */
+    CNC_AGX_ELECT_LOSE_TOKEN, /* election: ... loses amount tactic tokens */
+    CNC_AGX_ELECT_DRAW,       /* election: ... draws amount action cards */
+    CNC_AGX_ELECT_SPEAKER,    /* election: ... is the next speaker */
+    CNC_AGX_COUNT
 };
 
 typedef struct cnc_unit {
@@ -257,6 +280,14 @@ typedef struct cnc_action_card {
     int8_t amount;                 /* of the effect (default 1) */
 } cnc_action_card;
 
+typedef struct cnc_agenda {
+    char key[CNC_KEY_MAX], name[CNC_NAME_MAX], text[CNC_TEXT_MAX];
+    uint8_t kind;    /* CNC_AGENDA_* */
+    uint8_t lasting; /* a law that stays in force until repealed */
+    uint8_t effect;  /* CNC_AGX_* */
+    int8_t amount;   /* of the effect (default 1) */
+} cnc_agenda;
+
 typedef struct cnc_rules {
     int8_t vp_target, last_round, start_trade_goods;
     int8_t start_tactic, start_fleet, start_strategy;
@@ -267,7 +298,7 @@ typedef struct cnc_rules {
 typedef struct cnc_data {
     cnc_rules rules;
     int nunits, nraces, nstrategies, ntechs, nsystems, nmarkers, nobjectives,
-        nactions;
+        nactions, nagendas;
     cnc_unit units[CNC_MAX_UNITS];
     cnc_race races[CNC_MAX_RACES];
     cnc_strategy strategies[CNC_MAX_STRATEGIES];
@@ -278,6 +309,7 @@ typedef struct cnc_data {
     cnc_template templates[CNC_MAX_PLAYERS - CNC_MIN_PLAYERS + 1]; /* by n */
     cnc_objective objectives[CNC_MAX_OBJECTIVES];
     cnc_action_card actions[CNC_MAX_ACTIONS];
+    cnc_agenda agendas[CNC_MAX_AGENDAS];
     int deck_size;                          /* system tiles with counts */
     int planet_markers, system_markers;     /* marker pools with counts */
     char sha256[2 * ENGINE_HASH_BYTES + 1]; /* of the data without texts */

@@ -21,7 +21,36 @@
 #define CNC_MAX_SECRETS 4
 #define CNC_BASE_PRODUCTION 4
 
-enum { CNC_PHASE_STRATEGY = 0, CNC_PHASE_ACTION, CNC_PHASE_OVER };
+/* Phases; the council's three (part II) come after OVER so that the
+ * first three keep their numbers. */
+enum {
+    CNC_PHASE_STRATEGY = 0,
+    CNC_PHASE_ACTION,
+    CNC_PHASE_OVER,
+    CNC_PHASE_AGENDA,  /* the speaker puts an agenda card it holds */
+    CNC_PHASE_LOBBY,   /* the action-card window after the announcement */
+    CNC_PHASE_COUNCIL, /* representatives, vote, markers, captures */
+};
+
+/* When the council sits (lobby option "council_phase"). */
+enum {
+    CNC_COUNCIL_EVERY_ROUND = 0, /* seed 000: every round, vote at its end */
+    CNC_COUNCIL_AFTER_STATUS,    /* seed 001: after the status phase, once
+                                    Concordia's custodians are gone */
+    CNC_COUNCIL_OFF              /* no council phase */
+};
+
+/* A representative's role at one council: the race's three, or a clerk. */
+enum { CNC_SENT_CLERK = CNC_REP_COUNT };
+/* What became of a representative. */
+enum {
+    CNC_FATE_SEATED = 0,
+    CNC_FATE_KILLED, /* assassinated */
+    CNC_FATE_STRUCK, /* a spy struck down by a bodyguard it targeted */
+};
+
+#define CNC_MAX_MARKER_BUY 5 /* command markers one council order buys */
+#define CNC_CAPTURE_INFLUENCE 3
 
 typedef struct cnc_player {
     int8_t race;
@@ -64,6 +93,45 @@ typedef struct cnc_round_extra {
     cnc_standing retreat[CNC_MAX_STANDING];
 } cnc_round_extra;
 
+/* The last council's outcome, public once it resolved. */
+typedef struct cnc_council_result {
+    int16_t round;                   /* 0: no council yet */
+    int8_t agenda;                   /* voted (or tabled) agenda, -1 none */
+    int8_t outcome;                  /* law: 1 passed, 0 failed; election:
+                                        the elected seat or -1; -2 tabled,
+                                        -3 no agenda */
+    int8_t sent[ENGINE_MAX_SEATS];   /* role sent (CNC_REP_*, CNC_SENT_CLERK) */
+    int8_t target[ENGINE_MAX_SEATS]; /* a spy's target, else -1 */
+    uint8_t fate[ENGINE_MAX_SEATS];  /* CNC_FATE_* */
+    int16_t weight[ENGINE_MAX_SEATS]; /* votes counted for the seat's side */
+    int8_t vote[ENGINE_MAX_SEATS];    /* law: 1 for, 0 against; election:
+                                         the seat; -1 none */
+    int16_t totals[ENGINE_MAX_SEATS]; /* law: [0] against, [1] for;
+                                         election: votes per seat */
+} cnc_council_result;
+
+/* The council phase (part II): options, agenda deck, laws in force and
+ * this council's choices. */
+typedef struct cnc_council {
+    uint8_t mode;           /* CNC_COUNCIL_* */
+    uint8_t secret_votes;   /* only the totals are revealed */
+    int8_t speaker;         /* this council's speaker, -1 before it sits */
+    int8_t agenda;          /* on the table, -1 none */
+    uint8_t tabled;         /* withdrawn unvoted (Table the Motion) */
+    uint8_t guarded;        /* seats whose representative cannot be killed */
+    uint8_t silenced;       /* seats whose votes count 0 */
+    uint8_t objective_pick; /* the bureaucracy holder's pick, +1 (0: none) */
+    int8_t extra_votes[ENGINE_MAX_SEATS];
+    int8_t deck[CNC_MAX_AGENDAS]; /* shuffled agenda deck */
+    int8_t ndeck, deck_pos;
+    uint8_t held[ENGINE_MAX_SEATS][CNC_MAX_AGENDAS]; /* agendas in hand */
+    uint8_t laws[CNC_MAX_AGENDAS];                   /* lasting laws in force */
+    int16_t obj_round[CNC_MAX_OBJECTIVES]; /* round the council revealed
+                                              public_deck[i] (0: not it) */
+    uint8_t taken[CNC_MAX_SECTORS]; /* planet bits captured this council */
+    cnc_council_result last;
+} cnc_council;
+
 typedef struct cnc_state {
     int8_t seats, phase, speaker, picks; /* picks: cards taken this round */
     int16_t round, vp_target, last_round;
@@ -87,6 +155,8 @@ typedef struct cnc_state {
     int8_t chancery_pick; /* status 2 reveals the 1st/2nd unrevealed: 0/1 */
     uint8_t sabotaged[CNC_MAX_SECTORS]; /* seats blocking production */
     cnc_round_extra x[ENGINE_MAX_SEATS];
+    /* ---- added in save format 4: the council (part II) */
+    cnc_council c;
 } cnc_state;
 
 /* ---- council_state.c */
@@ -197,6 +267,54 @@ void cnc_land_on(cnc_state *s, engine_ctx *ctx, int seat, int sector, int p,
  * full). */
 void cnc_draw_action(cnc_state *s, engine_ctx *ctx, int seat);
 
+/* ---- council_council.c (the council phase, part II) */
+/* The strategy picks are done / the action window resolved / the status
+ * phase ended without ending the game: open the next window the council
+ * mode asks for. */
+void cnc_after_picks(cnc_state *s, engine_ctx *ctx);
+void cnc_after_action(cnc_state *s, engine_ctx *ctx);
+/* 1 when the council sits now, after the status phase (it opened). */
+int cnc_council_after_status(cnc_state *s, engine_ctx *ctx);
+/* The council sits: speaker, agenda (the Forum holder's choice or drawn),
+ * phase AGENDA or LOBBY. */
+void cnc_council_begin(cnc_state *s, engine_ctx *ctx);
+/* The speaker puts agenda a (held, validated by the caller) to the vote. */
+void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a);
+/* Structural check of a lobby / council order (public knowledge only):
+ * an object of at most CNC_MAX_PARTS parts, each a known part type with
+ * well-formed fields. 0 or ENGINE_EINVALID naming the part. */
+int cnc_council_check(const cnc_state *s, const json_t *order,
+                      engine_error *err);
+/* Resolve the locked lobby / council window (orders[seat] may be NULL). */
+void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
+                       const json_t *const *orders);
+void cnc_council_resolve(cnc_state *s, engine_ctx *ctx,
+                         const json_t *const *orders);
+/* The pieces, for tests. Seats clockwise from the speaker into out. */
+int cnc_council_order(const cnc_state *s, int out[ENGINE_MAX_SEATS]);
+/* Influence cost of buying n command markers at once: 1+2+..+n. */
+int cnc_marker_cost(int n);
+/* Victory points of a public objective the council opens in round r. */
+int cnc_objective_value(int round);
+/* VP of public_deck[k] when scored. */
+int cnc_public_vp(const cnc_state *s, int k);
+/* Why seat cannot capture planet p of sector x now (static text), or NULL
+ * when it can. */
+const char *cnc_capture_blocked(const cnc_state *s, int seat, int x, int p);
+/* Seat's votes before spies and cards: its planets' influence. */
+int cnc_planet_influence(const cnc_state *s, int seat);
+/* Initiative order using this round's card, else last round's. */
+int cnc_council_initiative(const cnc_state *s, int order[ENGINE_MAX_SEATS]);
+/* The open round's new round (council_round.c). */
+void cnc_new_round(cnc_state *s, engine_ctx *ctx);
+/* Draw the next agenda (-1: none left). */
+int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx);
+
+/* ---- council_council_view.c */
+/* The council's public view / one agenda card (new references). */
+json_t *cnc_council_json(const cnc_state *s);
+json_t *cnc_agenda_json(int a);
+
 /* ---- council_view.c */
 json_t *cnc_view_json(const cnc_state *s, int seat);
 json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window);
@@ -204,6 +322,13 @@ json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window);
 /* ---- council_bot.c */
 json_t *cnc_bot_json(const cnc_state *s, int seat, const char *level,
                      engine_rng *rng);
+
+/* ---- council_council_bot.c: the council's windows (basic or random) */
+json_t *cnc_bot_agenda(const cnc_state *s, int seat, int basic,
+                       engine_rng *rng);
+json_t *cnc_bot_lobby(const cnc_state *s, int seat, int basic, engine_rng *rng);
+json_t *cnc_bot_council(const cnc_state *s, int seat, int basic,
+                        engine_rng *rng);
 
 /* Log helpers: a public entry / one seen by seats (bitmask). */
 void cnc_log(engine_ctx *ctx, json_t *entry);

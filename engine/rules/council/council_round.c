@@ -14,10 +14,12 @@ int cnc_window_id(const cnc_state *s, char *out, size_t n)
     int k;
     if (s->over || s->phase == CNC_PHASE_OVER)
         return -1;
+    static const char *const names[] = {"",       "action", "",
+                                        "agenda", "lobby",  "council"};
     if (s->phase == CNC_PHASE_STRATEGY)
         k = snprintf(out, n, "r%d.pick%d", s->round, s->picks);
     else
-        k = snprintf(out, n, "r%d.action", s->round);
+        k = snprintf(out, n, "r%d.%s", s->round, names[s->phase]);
     return k > 0 && (size_t)k < n ? 0 : -1;
 }
 
@@ -110,13 +112,14 @@ int cnc_objective_met(const cnc_state *s, int seat, int o)
     }
 }
 
-static void score(cnc_state *s, engine_ctx *ctx, int seat, int o)
+/* Seat scores objective o worth vp. */
+static void score(cnc_state *s, engine_ctx *ctx, int seat, int o, int vp)
 {
     const cnc_objective *ob = &cnc_data_get()->objectives[o];
     s->p[seat].scored[o] = 1;
-    s->p[seat].vp = (int16_t)(s->p[seat].vp + ob->vp);
+    s->p[seat].vp = (int16_t)(s->p[seat].vp + vp);
     cnc_log(ctx, json_pack("{s:s, s:i, s:s, s:i}", "type", "scored", "seat",
-                           seat, "objective", ob->key, "vp", ob->vp));
+                           seat, "objective", ob->key, "vp", vp));
 }
 
 /* Status 1: in initiative order, at most one public (the first revealed
@@ -131,14 +134,14 @@ void cnc_status_score(cnc_state *s, engine_ctx *ctx)
         for (int k = 0; k < s->revealed; k++) {
             int o = (int)s->public_deck[k];
             if (!s->p[p].scored[o] && cnc_objective_met(s, p, o)) {
-                score(s, ctx, p, o);
+                score(s, ctx, p, o, cnc_public_vp(s, k));
                 break;
             }
         }
         for (int o = 0; o < d->nobjectives; o++)
             if (s->p[p].secret[o] && !s->p[p].scored[o] &&
                 cnc_objective_met(s, p, o)) {
-                score(s, ctx, p, o);
+                score(s, ctx, p, o, d->objectives[o].vp);
                 break;
             }
     }
@@ -225,6 +228,17 @@ static void redistribute(cnc_state *s, int p, int gain)
     s->p[p].tactic = (int8_t)(total - fleet - strategy);
 }
 
+/* Command tokens every seat gains from lasting laws in force. */
+static int laws_tokens(const cnc_state *s)
+{
+    const cnc_data *d = cnc_data_get();
+    int n = 0;
+    for (int a = 0; a < d->nagendas; a++)
+        if (s->c.laws[a] && d->agendas[a].effect == CNC_AGX_STATUS_TOKENS)
+            n += d->agendas[a].amount;
+    return n;
+}
+
 /* Status 5: each seat gains two tokens (more with its race, Cipher Net or
  * a Rally played this round); a seat that gave a split redistributes
  * them all as it asked; otherwise they go to the fleet pool while it is
@@ -241,7 +255,7 @@ void cnc_status_gain_tokens(cnc_state *s, engine_ctx *ctx)
         int gain =
             d->rules.status_gain + cnc_has_tech_effect(s, p, CNC_TECH_COMMAND) +
             (r->special == CNC_RACE_EXTRA_COMMAND ? r->special_amount : 0) +
-            s->x[p].rally;
+            s->x[p].rally + laws_tokens(s);
         if (s->x[p].plan) {
             redistribute(s, p, gain);
             fleet_limit(s, ctx, p);
@@ -294,7 +308,7 @@ void cnc_status_return_cards(cnc_state *s, engine_ctx *ctx)
     }
 }
 
-static void new_round(cnc_state *s, engine_ctx *ctx)
+void cnc_new_round(cnc_state *s, engine_ctx *ctx)
 {
     s->round++;
     s->picks = 0;
@@ -323,8 +337,9 @@ static void end_game(cnc_state *s, engine_ctx *ctx, int why)
 
 void cnc_status_phase(cnc_state *s, engine_ctx *ctx)
 {
-    cnc_status_score(s, ctx);         /* 1 */
-    if (!cnc_status_reveal(s, ctx)) { /* 2 */
+    cnc_status_score(s, ctx); /* 1 */
+    /* 2 (when the council sits every round, it opens the objective) */
+    if (s->c.mode != CNC_COUNCIL_EVERY_ROUND && !cnc_status_reveal(s, ctx)) {
         end_game(s, ctx, 3);
         return;
     }
@@ -343,8 +358,9 @@ void cnc_status_phase(cnc_state *s, engine_ctx *ctx)
         end_game(s, ctx, 2);
         return;
     }
-    /* Part II (the council) runs here once s->council_convened is set. */
-    new_round(s, ctx);
+    /* Seed 001's council sits here once Concordia is taken. */
+    if (!cnc_council_after_status(s, ctx))
+        cnc_new_round(s, ctx);
 }
 
 /* a ranks before b: more VP, then more planets, then the lower initiative

@@ -1,13 +1,14 @@
 /*
  * council_state.c - Galactic Council's game state: setup (races, galaxy,
  * fog, pools, objective and action decks) and save/load. The state is one
- * plain struct; its save is {"format":"council-state/3","round","phase",
+ * plain struct; its save is {"format":"council-state/4","round","phase",
  * "size","state": the struct's bytes as lower-case hex, with each run of
  * zero bytes written as "z" and the run's length in 4 hex digits}, and
  * load checks the size and every index and range the rules rely on before
- * accepting it (a save is read back by the same build that wrote it). A
- * "council-state/2" save, written before the fields from chancery_pick on
- * existed, loads with those fields zeroed.
+ * accepting it (a save is read back by the same build that wrote it).
+ * Saves of formats 2 and 3, written before the council phase (part II)
+ * grew the action card table inside each player, are refused with an
+ * error saying so.
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -30,8 +31,7 @@ static int unhex_run(const char *t, uint8_t out[2])
     return unhex_byte(t + 2, &out[1]);
 }
 
-#define SAVE_FORMAT "council-state/3"
-#define SAVE_FORMAT_2 "council-state/2" /* before chancery_pick on */
+#define SAVE_FORMAT "council-state/4"
 
 void cnc_log(engine_ctx *ctx, json_t *entry)
 {
@@ -75,6 +75,12 @@ static void setup_decks(cnc_state *s, const cnc_data *d, engine_rng *rng)
              k++)
             s->action_deck[s->naction++] = (int8_t)a;
     engine_rng_shuffle(rng, s->action_deck, (size_t)s->naction, 1);
+    s->c.ndeck = (int8_t)d->nagendas;
+    for (int a = 0; a < d->nagendas; a++)
+        s->c.deck[a] = (int8_t)a;
+    engine_rng_shuffle(rng, s->c.deck, (size_t)s->c.ndeck, 1);
+    s->c.speaker = s->c.agenda = -1;
+    s->c.last.agenda = -1;
 }
 
 static void setup_players(cnc_state *s, const cnc_data *d)
@@ -248,12 +254,32 @@ static int extra_ok(const cnc_state *s, int p)
     return in(x->extra_move, 0, 9) && in(x->rally, 0, 9);
 }
 
+/* The council's indices (format 4). */
+static int council_ok(const cnc_data *d, const cnc_state *s)
+{
+    const cnc_council *c = &s->c;
+    if (c->mode > CNC_COUNCIL_OFF || !in(c->speaker, -1, s->seats - 1) ||
+        !in(c->agenda, -1, d->nagendas - 1) || !in(c->ndeck, 0, d->nagendas) ||
+        !in(c->deck_pos, 0, c->ndeck) ||
+        !in(c->last.agenda, -1, d->nagendas - 1) || c->objective_pick > 2)
+        return 0;
+    for (int i = 0; i < c->ndeck; i++)
+        if (!in(c->deck[i], 0, d->nagendas - 1))
+            return 0;
+    for (int p = 0; p < ENGINE_MAX_SEATS; p++)
+        if (!in(c->last.sent[p], 0, CNC_SENT_CLERK) ||
+            !in(c->last.target[p], -1, s->seats - 1) ||
+            !in(c->last.vote[p], -1, s->seats - 1))
+            return 0;
+    return 1;
+}
+
 static int state_ok(const cnc_data *d, const cnc_state *s)
 {
     if (!in(s->seats, CNC_MIN_PLAYERS, CNC_MAX_PLAYERS) ||
-        !in(s->phase, 0, CNC_PHASE_OVER) || !in(s->speaker, 0, s->seats - 1) ||
-        !in(s->round, 1, 999) || !in(s->picks, 0, s->seats) ||
-        !in(s->next_speaker, -1, s->seats - 1) ||
+        !in(s->phase, 0, CNC_PHASE_COUNCIL) ||
+        !in(s->speaker, 0, s->seats - 1) || !in(s->round, 1, 999) ||
+        !in(s->picks, 0, s->seats) || !in(s->next_speaker, -1, s->seats - 1) ||
         !in(s->npublic, 0, CNC_MAX_OBJECTIVES) ||
         !in(s->revealed, 0, s->npublic) ||
         !in(s->nsecret, 0, CNC_MAX_OBJECTIVES) ||
@@ -279,7 +305,7 @@ static int state_ok(const cnc_data *d, const cnc_state *s)
             !in(s->p[p].last_card, -1, d->nstrategies - 1) ||
             !in(s->p[p].race, 0, d->nraces - 1) || !extra_ok(s, p))
             return 0;
-    return in(s->chancery_pick, 0, 1);
+    return in(s->chancery_pick, 0, 1) && council_ok(d, s);
 }
 
 int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)
@@ -287,15 +313,17 @@ int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)
     const char *fmt = json_string_value(json_object_get(saved, "format"));
     const char *hex = json_string_value(json_object_get(saved, "state"));
     const json_t *size = json_object_get(saved, "size");
-    int old = fmt && strcmp(fmt, SAVE_FORMAT_2) == 0;
-    if (!fmt || (!old && strcmp(fmt, SAVE_FORMAT) != 0))
+    if (fmt && (strcmp(fmt, "council-state/2") == 0 ||
+                strcmp(fmt, "council-state/3") == 0))
+        return engine_fail(err, ENGINE_EINTERNAL, "format",
+                           "a %s save predates the council phase and cannot "
+                           "be loaded by this version (%s)",
+                           fmt, SAVE_FORMAT);
+    if (!fmt || strcmp(fmt, SAVE_FORMAT) != 0)
         return engine_fail(err, ENGINE_EINTERNAL, "format", "not a %s save",
                            SAVE_FORMAT);
     json_int_t want = json_integer_value(size);
-    int size_ok =
-        old ? want >= (json_int_t)offsetof(cnc_state, chancery_pick) &&
-                  want < (json_int_t)sizeof *s
-            : want == (json_int_t)sizeof *s;
+    int size_ok = want == (json_int_t)sizeof *s;
     memset(s, 0, sizeof *s);
     if (!json_is_integer(size) || !size_ok || !hex ||
         unpack(hex, (uint8_t *)s, (size_t)want) != 0)

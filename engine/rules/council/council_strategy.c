@@ -18,7 +18,7 @@ void cnc_pick_card(cnc_state *s, engine_ctx *ctx, int seat, int card)
     cnc_log(ctx, json_pack("{s:s, s:i, s:s}", "type", "pick", "seat", seat,
                            "card", d->strategies[card].key));
     if (s->picks >= s->seats)
-        s->phase = CNC_PHASE_ACTION;
+        cnc_after_picks(s, ctx);
 }
 
 int cnc_next_tech(const cnc_state *s, int seat)

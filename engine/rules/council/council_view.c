@@ -6,7 +6,10 @@
  * objectives, and under "you" its hand, secret objectives, command
  * tokens on the board and shared-vision offers and allies; spectators get the
  * public galaxy and public facts. Held orders are added by the core
- * ("my_orders").
+ * ("my_orders"). "council" holds the council phase's public state (the
+ * agenda on the table, laws in force, the last council's representatives,
+ * votes and weights, the secret-vote option keeping each seat's vote and
+ * weight out); "you" adds the agenda cards the seat holds.
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -24,13 +27,15 @@ static json_t *player_json(const cnc_state *s, int p)
     for (int a = 0; a < d->nactions; a++)
         hand += pl->hand[a];
     return json_pack(
-        "{s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:b, s:o, s:i, s:i}",
+        "{s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:b, s:o, s:i, s:i, "
+        "s:i}",
         "seat", p, "race", d->races[pl->race].key, "race_name",
         d->races[pl->race].name, "vp", pl->vp, "trade_goods", pl->tg, "tactic",
         pl->tactic, "fleet", pl->fleet, "strategy", pl->strategy, "card",
         pl->card >= 0 ? json_string(d->strategies[pl->card].key) : json_null(),
         "card_used", (int)pl->card_used, "techs", techs, "hand_size", hand,
-        "planets", cnc_planets_controlled(s, p, 0));
+        "planets", cnc_planets_controlled(s, p, 0), "influence",
+        cnc_planet_influence(s, p));
 }
 
 static json_t *objectives_json(const cnc_state *s)
@@ -107,15 +112,20 @@ static json_t *you_json(const cnc_state *s, int seat)
         if (s->tokens[x] >> seat & 1)
             json_array_append_new(tokens, json_pack("[i, i]", s->g.sec[x].hex.q,
                                                     s->g.sec[x].hex.r));
-    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "seat", seat, "hand",
-                     hand, "secret_objectives", secrets, "tokens", tokens,
-                     "vision_offers", vision_json(s, seat, 0), "allies",
-                     vision_json(s, seat, 1));
+    json_t *agendas = json_array();
+    for (int a = 0; a < d->nagendas; a++)
+        if (s->c.held[seat][a])
+            json_array_append_new(agendas, cnc_agenda_json(a));
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "seat", seat,
+                     "hand", hand, "secret_objectives", secrets, "tokens",
+                     tokens, "vision_offers", vision_json(s, seat, 0), "allies",
+                     vision_json(s, seat, 1), "agendas", agendas);
 }
 
 json_t *cnc_view_json(const cnc_state *s, int seat)
 {
-    static const char *const phases[] = {"strategy", "action", "over"};
+    static const char *const phases[] = {"strategy", "action", "over",
+                                         "agenda",   "lobby",  "council"};
     if (seat >= s->seats)
         seat = ENGINE_PUBLIC;
     json_t *players = json_array();
@@ -128,11 +138,32 @@ json_t *cnc_view_json(const cnc_state *s, int seat)
         cnc_fog_render(cnc_data_get(), &s->g, &s->fog, seat, s->round),
         "players", players, "objectives", objectives_json(s), "strategy_cards",
         cards_json(s), "council_convened", (int)s->council_convened);
+    if (v)
+        json_object_set_new(v, "council", cnc_council_json(s));
     if (v && s->phase == CNC_PHASE_STRATEGY)
         json_object_set_new(v, "picker", json_integer(cnc_picker(s)));
     if (v && seat >= 0)
         json_object_set_new(v, "you", you_json(s, seat));
     return v;
+}
+
+/* The speaker's choice of an agenda it holds. */
+static json_t *agenda_legal(const cnc_state *s, int seat)
+{
+    const cnc_data *d = cnc_data_get();
+    if (seat != s->c.speaker)
+        return NULL;
+    json_t *keys = json_array(), *choices = json_array();
+    for (int a = 0; a < d->nagendas; a++)
+        if (s->c.held[seat][a]) {
+            json_array_append_new(keys, json_string(d->agendas[a].key));
+            json_array_append_new(
+                choices, json_pack("{s:s}", "agenda", d->agendas[a].key));
+        }
+    return json_pack("{s:s, s:{s:s, s:{s:{s:o}}, s:[s], s:b}, s:o}", "kind",
+                     "play", "shape", "type", "object", "properties", "agenda",
+                     "enum", keys, "required", "agenda", "additionalProperties",
+                     0, "choices", choices);
 }
 
 json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window)
@@ -142,7 +173,9 @@ json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window)
     if (seat < 0 || seat >= s->seats || cnc_window_id(s, id, sizeof id) ||
         !window || strcmp(id, window) != 0)
         return NULL;
-    if (s->phase == CNC_PHASE_ACTION)
+    if (s->phase == CNC_PHASE_AGENDA)
+        return agenda_legal(s, seat);
+    if (s->phase != CNC_PHASE_STRATEGY)
         return json_pack(
             "{s:s, s:{s:s, s:i, s:{s:s}, s:{s:[{s:s}, {s:s}]}}, s:n}", "kind",
             "order", "shape", "type", "object", "maxProperties", CNC_MAX_PARTS,

@@ -1,0 +1,766 @@
+/*
+ * test_council_council.c - Galactic Council's council phase (part II, seed
+ * 000 section 2), one named test per rule: the agenda and its speaker, the
+ * lobby window (veto, bribes), the new objective's value by round, the
+ * representatives and spies (clockwise from the speaker, a spy removed
+ * before its turn, bodyguards), the vote (a removed representative's
+ * player does not vote, the speaker breaks ties, secret votes), command
+ * markers' triangular cost and diplomatic capture with each exclusion and
+ * its initiative order.
+ */
+#include "tests/unit/council_test.h"
+
+/* A 4-seat game (default options unless opts) with the picks and the
+ * agenda played by bots: the lobby window is open. */
+static engine_game *lobby_game(uint64_t seed, const char *opts, cnc_state *st)
+{
+    engine_rng rng;
+    uint8_t key[32] = {3};
+    engine_rng_init(&rng, key, seed);
+    engine_game *g = new_game(4, seed, opts);
+    picks_by_bots(g, "random", &rng, NULL);
+    get_state(g, st);
+    return g;
+}
+
+static void set_race(cnc_state *st, int seat, const char *race)
+{
+    st->p[seat].race = (int8_t)cnc_race_index(D, race);
+}
+
+static int agenda_ix(const char *key)
+{
+    for (int a = 0; a < D->nagendas; a++)
+        if (strcmp(D->agendas[a].key, key) == 0)
+            return a;
+    return -1;
+}
+
+static int action_ix(const char *key)
+{
+    for (int a = 0; a < D->nactions; a++)
+        if (strcmp(D->actions[a].key, key) == 0)
+            return a;
+    return -1;
+}
+
+/* The council window of a 4-seat game with agenda on the table, speaker
+ * sp, races oskan, dravik, thessari, korrun, nobody owning a planet (so
+ * votes are the representatives' and the cards'). */
+static engine_game *council_game(uint64_t seed, const char *agenda, int sp,
+                                 cnc_state *st)
+{
+    engine_game *g = lobby_game(seed, NULL, st);
+    static const char *const races[] = {"oskan", "dravik", "thessari",
+                                        "korrun"};
+    for (int p = 0; p < 4; p++)
+        set_race(st, p, races[p]);
+    for (int x = 0; x < st->g.nsectors; x++)
+        memset(st->g.sec[x].owner, -1, sizeof st->g.sec[x].owner);
+    st->phase = CNC_PHASE_COUNCIL;
+    st->c.speaker = (int8_t)sp;
+    st->c.agenda = (int8_t)(agenda ? agenda_ix(agenda) : -1);
+    st->c.tabled = 0;
+    return put_state(g, st);
+}
+
+/* Every seat sends orders[seat] (JSON text, NULL: {}) marked ready. */
+static int send_all(engine_game *g, const char *const *orders)
+{
+    engine_window w;
+    if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
+        return -99;
+    int rc = 0;
+    for (int p = 0; p < engine_game_seats(g) && rc == 0; p++) {
+        json_t *o = json_loads(orders[p] ? orders[p] : "{}", 0, NULL);
+        if (!o)
+            return -98;
+        json_object_set_new(o, ENGINE_READY_PART, json_true());
+        rc = apply(g, p, ENGINE_ORDER, w.id, o, NULL);
+        json_decref(o);
+    }
+    return rc;
+}
+
+static int log_mentions(const engine_game *g, int seat, const char *text)
+{
+    json_t *log = engine_log_since(g, seat, 0);
+    char *t = json_dumps(log, JSON_COMPACT);
+    int found = t && strstr(t, text) != NULL;
+    free(t);
+    json_decref(log);
+    return found;
+}
+
+static int count_in_log(const engine_game *g, const char *text)
+{
+    json_t *log = engine_log_since(g, ENGINE_PUBLIC, 0);
+    char *t = json_dumps(log, JSON_COMPACT);
+    int n = 0;
+    for (const char *q = t; q && (q = strstr(q, text)) != NULL; q++)
+        n++;
+    free(t);
+    json_decref(log);
+    return n;
+}
+
+#define SPY(t)                                                                 \
+    "{\"r\": {\"type\": \"representative\", \"role\": \"spy\", "               \
+    "\"target\": " #t "}}"
+#define REP(role)                                                              \
+    "{\"r\": {\"type\": \"representative\", \"role\": \"" role "\"}}"
+
+/* ---------------------------------------------------------- 2.1 agenda */
+
+/* The Forum holder is the speaker and puts an agenda it holds; without a
+ * Forum holder the lowest initiative speaks and the agenda is drawn. */
+static void test_agenda_speaker_is_forum_holder_else_lowest_initiative(void)
+{
+    int with = 0, without = 0;
+    for (uint64_t seed = 1; seed < 12; seed++) {
+        cnc_state st;
+        engine_game *g = lobby_game(seed, NULL, &st);
+        int forum = -1, low = -1, best = 99;
+        for (int p = 0; p < 4; p++) {
+            const cnc_strategy *c = &D->strategies[st.p[p].card];
+            if (c->ability == CNC_STRAT_AGENDA)
+                forum = p;
+            if (c->initiative < best) {
+                best = c->initiative;
+                low = p;
+            }
+        }
+        CHECK_EQ_INT(st.phase, CNC_PHASE_LOBBY);
+        CHECK_EQ_INT(st.c.speaker, forum >= 0 ? forum : low);
+        CHECK(st.c.agenda >= 0);
+        with += forum >= 0;
+        without += forum < 0;
+        engine_free(g);
+    }
+    CHECK(with > 0 && without > 0); /* both cases were seen */
+}
+
+static void test_forum_holder_chooses_from_the_agendas_it_holds(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(5, NULL, &st);
+    /* Back to the agenda window with two known agendas held. */
+    int sp = 0;
+    st.phase = CNC_PHASE_AGENDA;
+    st.c.speaker = (int8_t)sp;
+    st.c.agenda = -1;
+    memset(st.c.held, 0, sizeof st.c.held);
+    st.c.held[sp][agenda_ix("censure")] = 1;
+    st.c.held[sp][agenda_ix("trade_stipend")] = 1;
+    g = put_state(g, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r1.agenda");
+    CHECK_EQ_INT(w.mode, ENGINE_OPEN);
+    json_t *bad = json_pack("{s:s}", "agenda", "open_archives");
+    CHECK(apply(g, sp, ENGINE_PLAY, w.id, bad, NULL) != 0); /* not held */
+    CHECK(apply(g, 1, ENGINE_PLAY, w.id, bad, NULL) != 0);  /* not speaker */
+    json_decref(bad);
+    json_t *ok = json_pack("{s:s}", "agenda", "censure");
+    CHECK_EQ_INT(apply(g, sp, ENGINE_PLAY, w.id, ok, NULL), 0);
+    json_decref(ok);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.agenda, agenda_ix("censure"));
+    CHECK_EQ_INT(st.c.held[sp][agenda_ix("censure")], 0);
+    CHECK_EQ_INT(st.c.held[sp][agenda_ix("trade_stipend")], 1);
+    CHECK_EQ_INT(st.phase, CNC_PHASE_LOBBY);
+    CHECK(log_mentions(g, 2, "\"censure\"")); /* announced to all */
+    engine_free(g);
+}
+
+/* Veto in the lobby window replaces the agenda with the deck's next. */
+static void test_veto_replaces_the_agenda(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(6, NULL, &st);
+    int old = st.c.agenda, next = st.c.deck[st.c.deck_pos];
+    memset(st.p[2].hand, 0, sizeof st.p[2].hand);
+    st.p[2].hand[action_ix("veto")] = 1;
+    g = put_state(g, &st);
+    const char *o[4] = {
+        NULL, NULL, "{\"a\": {\"type\": \"play\", \"card\": \"veto\"}}", NULL};
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK(old != next);
+    CHECK_EQ_INT(st.c.agenda, next);
+    CHECK_EQ_INT(st.p[2].hand[action_ix("veto")], 0);
+    CHECK(log_mentions(g, ENGINE_PUBLIC, "agenda_vetoed"));
+    CHECK_EQ_INT(st.phase, CNC_PHASE_ACTION); /* then the action window */
+    engine_free(g);
+}
+
+/* Council cards are played only in the lobby; a vote in the lobby or a
+ * play in the council window is refused. */
+static void test_council_windows_take_only_their_parts(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(7, NULL, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r1.lobby");
+    CHECK_EQ_INT(w.parts, 1);
+    CHECK_EQ_INT(w.ready_part, 1);
+    json_t *v =
+        json_loads("{\"v\": {\"type\": \"vote\", \"for\": true}}", 0, NULL);
+    CHECK(apply(g, 0, ENGINE_ORDER, w.id, v, NULL) != 0);
+    json_decref(v);
+    json_t *p = json_loads(
+        "{\"a\": {\"type\": \"play\", \"card\": \"windfall\"}}", 0, NULL);
+    CHECK(apply(g, 0, ENGINE_ORDER, w.id, p, NULL) !=
+          0); /* not a council card */
+    json_decref(p);
+    engine_free(g);
+}
+
+/* ------------------------------------------------------- 2.2 objective */
+
+static void test_objective_value_by_round(void)
+{
+    static const int want[] = {0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3};
+    for (int r = 1; r <= 12; r++)
+        CHECKF(cnc_objective_value(r) == want[r], "round %d", r);
+    /* Opened by the council in round 7: worth 2 when scored. */
+    cnc_state st;
+    engine_game *g = lobby_game(8, NULL, &st);
+    st.round = 7;
+    g = put_state(g, &st);
+    int k = st.revealed;
+    const char *none[4] = {NULL, NULL, NULL, NULL};
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r7.lobby");
+    CHECK_EQ_INT(send_all(g, none), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.revealed, k + 1);
+    CHECK_EQ_INT(st.c.obj_round[k], 7);
+    CHECK_EQ_INT(cnc_public_vp(&st, k), 2);
+    engine_free(g);
+}
+
+/* The bureaucracy (Chancery) holder picks the second of the next two. */
+static void test_chancery_holder_chooses_the_objective(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(9, NULL, &st);
+    int holder = -1;
+    for (int p = 0; p < 4; p++)
+        if (D->strategies[st.p[p].card].ability == CNC_STRAT_OBJECTIVE)
+            holder = p;
+    if (holder < 0) { /* give it to seat 3 */
+        int c = cnc_strategy_index(D, "chancery");
+        for (int p = 0; p < 4; p++)
+            if (st.strat_owner[c] == p)
+                st.p[p].card = st.p[3].card;
+        st.strat_owner[st.p[3].card] = st.strat_owner[c];
+        st.p[3].card = (int8_t)c;
+        st.strat_owner[c] = 3;
+        holder = 3;
+    }
+    /* Two stage I objectives next (the swap only applies within a stage). */
+    int k = st.revealed, first = st.public_deck[k],
+        second = st.public_deck[k + 1];
+    REQUIRE(D->objectives[first].stage == D->objectives[second].stage);
+    g = put_state(g, &st);
+    const char *o[4] = {NULL, NULL, NULL, NULL};
+    o[holder] = "{\"o\": {\"type\": \"objective\", \"pick\": 1}}";
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.public_deck[k], second);
+    engine_free(g);
+}
+
+/* ------------------------------------------------- 2.3 representatives */
+
+/* Spies act from the speaker's representative clockwise: seats 1 and 3
+ * send assassins at each other; whoever comes first from the speaker
+ * kills the other. */
+static void test_spies_act_clockwise_from_the_speaker(void)
+{
+    const char *o[4] = {REP("councillor"), SPY(3), REP("councillor"), SPY(1)};
+    cnc_state st;
+    engine_game *g = council_game(10, "trade_stipend", 0, &st);
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_KILLED); /* 1 acts before 3 */
+    CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_SEATED);
+    engine_free(g);
+    g = council_game(10, "trade_stipend", 2, &st);
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_KILLED); /* 2, 3 first */
+    CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_SEATED);
+    engine_free(g);
+}
+
+/* A spy removed before its turn does not act: only one spy entry. */
+static void test_a_spy_killed_before_its_turn_does_not_act(void)
+{
+    cnc_state st;
+    engine_game *g;
+    /* Seat 0 kills seat 1's spy first: seat 1 never acts on seat 0. */
+    const char *o2[4] = {SPY(1), SPY(0), NULL, NULL};
+    g = council_game(11, "trade_stipend", 0, &st);
+    CHECK_EQ_INT(send_all(g, o2), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_KILLED);
+    CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_SEATED);
+    CHECK_EQ_INT(count_in_log(g, "\"type\":\"spy\""), 1);
+    engine_free(g);
+}
+
+/* A shielding bodyguard cannot be assassinated; a retaliating one strikes
+ * the spy down; a Safe House guards any representative. */
+static void test_bodyguard_is_immune_and_may_strike_back(void)
+{
+    /* seat 1 dravik (shield), seat 3 korrun (retaliate) */
+    const char *o[4] = {SPY(1), REP("bodyguard"), NULL, REP("bodyguard")};
+    cnc_state st;
+    engine_game *g = council_game(12, "trade_stipend", 0, &st);
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_SEATED);
+    CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_SEATED);
+    CHECK(log_mentions(g, ENGINE_PUBLIC, "immune"));
+    engine_free(g);
+    const char *o2[4] = {SPY(3), NULL, NULL, REP("bodyguard")};
+    g = council_game(12, "trade_stipend", 0, &st);
+    CHECK_EQ_INT(send_all(g, o2), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_SEATED);
+    CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_STRUCK);
+    engine_free(g);
+    /* A councillor with a Safe House played in the lobby survives. */
+    const char *o3[4] = {SPY(2), NULL, REP("councillor"), NULL};
+    g = council_game(12, "trade_stipend", 0, &st);
+    st.c.guarded = 1u << 2;
+    g = put_state(g, &st);
+    CHECK_EQ_INT(send_all(g, o3), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.fate[2], CNC_FATE_SEATED);
+    engine_free(g);
+}
+
+/* ------------------------------------------------------------ the vote */
+
+#define VOTE_FOR(b) "\"v\": {\"type\": \"vote\", \"for\": " #b "}"
+
+/* A player whose representative was killed casts no vote. */
+static void test_a_killed_representatives_player_does_not_vote(void)
+{
+    const char *o[4] = {
+        "{\"r\": {\"type\": \"representative\", \"role\": \"spy\", "
+        "\"target\": 2}, " VOTE_FOR(false) "}",
+        "{" VOTE_FOR(false) "}",
+        "{\"r\": {\"type\": \"representative\", \"role\": "
+        "\"councillor\"}, " VOTE_FOR(true) "}",
+        "{" VOTE_FOR(true) "}"};
+    cnc_state st;
+    engine_game *g = council_game(13, "trade_stipend", 0, &st);
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.fate[2], CNC_FATE_KILLED);
+    CHECK_EQ_INT(st.c.last.vote[2], -1);
+    CHECK_EQ_INT(st.c.last.weight[2], 0);
+    /* for: only korrun's clerk (0) ; against: oskan's spy (0) + clerk */
+    CHECK_EQ_INT(st.c.last.totals[1], 0);
+    engine_free(g);
+}
+
+/* Votes tie: the speaker's side wins (laws and elections). */
+static void test_speaker_breaks_ties(void)
+{
+    const char *o[4] = {"{" VOTE_FOR(true) "}", "{" VOTE_FOR(false) "}", NULL,
+                        NULL};
+    for (int sp = 0; sp < 2; sp++) {
+        cnc_state st;
+        engine_game *g = council_game(14, "trade_stipend", sp, &st);
+        st.c.extra_votes[0] = st.c.extra_votes[1] = 2;
+        int tg = st.p[2].tg;
+        g = put_state(g, &st);
+        CHECK_EQ_INT(send_all(g, o), 0);
+        get_state(g, &st);
+        CHECK_EQ_INT(st.c.last.totals[0], st.c.last.totals[1]);
+        CHECK_EQ_INT(st.c.last.outcome, sp == 0); /* 0 voted for */
+        CHECK_EQ_INT(st.p[2].tg, tg + (sp == 0 ? 2 : 0));
+        engine_free(g);
+    }
+    /* An election: 2 votes each for seats 1 and 3; speaker 3 votes 3. */
+    const char *e[4] = {"{\"v\": {\"type\": \"vote\", \"seat\": 1}}", NULL,
+                        NULL, "{\"v\": {\"type\": \"vote\", \"seat\": 3}}"};
+    cnc_state st;
+    engine_game *g = council_game(14, "trade_concession", 3, &st);
+    st.c.extra_votes[0] = st.c.extra_votes[3] = 2;
+    g = put_state(g, &st);
+    CHECK_EQ_INT(send_all(g, e), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.outcome, 3);
+    engine_free(g);
+}
+
+/* Secret votes: the log and views give the totals, never a seat's vote. */
+static void test_secret_vote_reveals_totals_only(void)
+{
+    const char *o[4] = {"{" VOTE_FOR(true) "}", "{" VOTE_FOR(false) "}",
+                        "{" VOTE_FOR(true) "}", NULL};
+    for (int secret = 0; secret < 2; secret++) {
+        cnc_state st;
+        engine_game *g = council_game(15, "trade_stipend", 0, &st);
+        st.c.secret_votes = (uint8_t)secret;
+        st.c.extra_votes[0] = 3;
+        st.c.extra_votes[1] = 1;
+        st.c.extra_votes[2] = 1;
+        g = put_state(g, &st);
+        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK(log_mentions(g, ENGINE_PUBLIC, "\"totals\":[1,4]"));
+        CHECK_EQ_INT(log_mentions(g, 3, "\"votes\""), !secret);
+        CHECK_EQ_INT(log_mentions(g, 3, "\"weights\""), !secret);
+        json_t *v = engine_view(g, 3);
+        const json_t *reps = json_object_get(
+            json_object_get(json_object_get(v, "council"), "last"),
+            "representatives");
+        CHECK_EQ_INT(json_array_size(reps), 4);
+        CHECK_EQ_INT(json_object_get(json_array_get(reps, 0), "vote") != NULL,
+                     !secret);
+        json_decref(v);
+        engine_free(g);
+    }
+}
+
+/* Representatives and votes stay in the sealed orders until the council
+ * resolves: nobody else's view or log shows them. */
+static void test_representatives_stay_secret_until_the_reveal(void)
+{
+    cnc_state st;
+    engine_game *g = council_game(16, "trade_stipend", 0, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    json_t *o = json_loads(SPY(2), 0, NULL);
+    CHECK_EQ_INT(apply(g, 0, ENGINE_ORDER, w.id, o, NULL), 0);
+    json_decref(o);
+    const char *name = D->races[st.p[0].race].reps[CNC_REP_SPY].name;
+    for (int seat = ENGINE_PUBLIC; seat < 4; seat++) {
+        if (seat == 0)
+            continue;
+        json_t *v = engine_view(g, seat);
+        char *t = json_dumps(v, JSON_COMPACT);
+        CHECK(t && !strstr(t, name) && !strstr(t, "\"role\":\"spy\""));
+        free(t);
+        json_decref(v);
+        CHECK(!log_mentions(g, seat, name));
+    }
+    engine_free(g);
+}
+
+/* A gift (the bribe) moves trade goods from one player to another. */
+static void test_bribe_moves_trade_goods(void)
+{
+    cnc_state st;
+    engine_game *g = council_game(17, "trade_stipend", 0, &st);
+    st.p[0].tg = 5;
+    st.p[1].tg = 0;
+    st.p[2].tg = 1;
+    g = put_state(g, &st);
+    const char *o[4] = {
+        "{\"g\": {\"type\": \"give\", \"seat\": 1, \"trade_goods\": 3}}", NULL,
+        "{\"g\": {\"type\": \"give\", \"seat\": 1, \"trade_goods\": 4}}", NULL};
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    /* trade_stipend fails (nobody voted): only the gifts moved goods */
+    CHECK_EQ_INT(st.p[0].tg, 2);
+    CHECK_EQ_INT(st.p[1].tg, 3);
+    CHECK_EQ_INT(st.p[2].tg, 1); /* could not pay 4: refused */
+    CHECK(log_mentions(g, 2, "not enough trade goods"));
+    CHECK(!log_mentions(g, 1, "not enough trade goods"));
+    engine_free(g);
+}
+
+/* A lasting law passes into force and a repeal clears it. */
+static void test_lasting_law_stays_until_repealed(void)
+{
+    const char *o[4] = {"{" VOTE_FOR(true) "}", NULL, NULL, NULL};
+    cnc_state st;
+    engine_game *g = council_game(18, "border_accord", 0, &st);
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.laws[agenda_ix("border_accord")], 1);
+    CHECK(cnc_capture_blocked(&st, 0, 0, 0) != NULL);
+    engine_free(g);
+    g = council_game(18, "sunset_clause", 0, &st);
+    st.c.laws[agenda_ix("border_accord")] = 1;
+    g = put_state(g, &st);
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.laws[agenda_ix("border_accord")], 0);
+    engine_free(g);
+}
+
+/* ------------------------------------------------------ 2.4 markers */
+
+static void test_marker_cost_is_triangular(void)
+{
+    static const int want[] = {0, 1, 3, 6, 10, 15};
+    for (int n = 1; n <= 5; n++)
+        CHECKF(cnc_marker_cost(n) == want[n], "%d markers", n);
+    for (int n = 1; n <= 5; n++) {
+        cnc_state st;
+        engine_game *g = council_game(19, NULL, 0, &st);
+        st.p[1].tg = 20;
+        int tactic = st.p[1].tactic;
+        g = put_state(g, &st);
+        char order[96];
+        snprintf(order, sizeof order,
+                 "{\"m\": {\"type\": \"markers\", \"count\": %d}}", n);
+        const char *o[4] = {NULL, order, NULL, NULL};
+        CHECK_EQ_INT(send_all(g, o), 0);
+        get_state(g, &st);
+        CHECKF(st.p[1].tg == 20 - want[n], "%d markers cost %d", n,
+               20 - st.p[1].tg);
+        CHECK(st.p[1].tactic >= tactic + n - 1); /* +n, status may move */
+        engine_free(g);
+    }
+    /* Six markers are refused by the check. */
+    cnc_state st;
+    engine_game *g = council_game(19, NULL, 0, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    json_t *o =
+        json_loads("{\"m\": {\"type\": \"markers\", \"count\": 6}}", 0, NULL);
+    CHECK(apply(g, 1, ENGINE_ORDER, w.id, o, NULL) != 0);
+    json_decref(o);
+    engine_free(g);
+}
+
+/* ------------------------------------------------------ 2.5 capture */
+
+/* A neutral two-planet system next to seat 0's home, explored, no
+ * markers; seat 0 owns its home again. */
+static int capture_setup(cnc_state *st)
+{
+    int home = st->g.home[0], nb[6], n = cnc_sector_neighbors(&st->g, home, nb),
+        x = -1;
+    for (int i = 0; i < n && x < 0; i++)
+        if (st->g.sec[nb[i]].kind == CNC_SEC_SYSTEM)
+            x = nb[i];
+    if (x < 0)
+        return -1;
+    set_tile(st, x, system_ix("sys_aster_hal"));
+    st->fog.explored[x] = 1;
+    /* free marker slot 0 for put_marker */
+    cnc_marker *k = &st->g.markers[0];
+    if (k->state != CNC_MK_DISCARDED) {
+        cnc_sector *sec = &st->g.sec[k->sector];
+        if (k->planet < 0)
+            sec->marker = -1;
+        else
+            sec->planet_marker[k->planet] = -1;
+        k->state = CNC_MK_DISCARDED;
+    }
+    st->g.sec[home].owner[0] = 0;
+    st->p[0].tactic = st->p[1].tactic = 3;
+    st->p[0].tg = st->p[1].tg = 10;
+    return x;
+}
+
+static void test_capture_takes_an_empty_planet_and_discards_its_marker(void)
+{
+    cnc_state st;
+    engine_game *g = council_game(20, NULL, 0, &st);
+    int x = capture_setup(&st);
+    REQUIRE(x >= 0);
+    int m = put_marker(&st, x, 1, marker_kind("raiders"));
+    REQUIRE(m >= 0);
+    st.exhausted[st.g.home[0]] = 0xff; /* influence paid in trade goods */
+    g = put_state(g, &st);
+    char order[128], hx[16];
+    hex_text(&st, x, hx, sizeof hx);
+    snprintf(order, sizeof order,
+             "{\"c\": {\"type\": \"capture\", \"sector\": %s, \"planet\": 1}}",
+             hx);
+    const char *o[4] = {order, NULL, NULL, NULL};
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.g.sec[x].owner[1], 0);
+    CHECK_EQ_INT(st.g.markers[m].state, CNC_MK_DISCARDED);
+    CHECK_EQ_INT(st.fog.inspected[0][m], 0); /* unseen */
+    CHECK(!log_mentions(g, 0, "\"raiders\""));
+    CHECK_EQ_INT(st.p[0].tg, 7); /* 3 influence (no planet ready: tg) */
+    engine_free(g);
+}
+
+static void test_capture_exclusions(void)
+{
+    cnc_state st;
+    engine_game *g = council_game(21, NULL, 0, &st);
+    int x = capture_setup(&st);
+    REQUIRE(x >= 0);
+    CHECK(cnc_capture_blocked(&st, 0, x, 0) == NULL);
+    /* home worlds */
+    CHECK(strstr(cnc_capture_blocked(&st, 0, st.g.home[1], 0), "home"));
+    /* the neutral capital */
+    CHECK(strstr(cnc_capture_blocked(&st, 0, st.g.capital, 0), "Concordia"));
+    /* ground forces */
+    st.g.sec[x].owner[0] = 2;
+    st.g.sec[x].ground[0] = 1;
+    CHECK(strstr(cnc_capture_blocked(&st, 0, x, 0), "ground forces"));
+    st.g.sec[x].ground[0] = 0;
+    CHECK(cnc_capture_blocked(&st, 0, x, 0) == NULL); /* empty enemy planet */
+    st.g.sec[x].owner[0] = -1;
+    /* a revealed neutral marker */
+    int m = put_marker(&st, x, 0, marker_kind("raiders"));
+    REQUIRE(m >= 0);
+    st.g.markers[m].state = CNC_MK_REVEALED;
+    CHECK(strstr(cnc_capture_blocked(&st, 0, x, 0), "revealed"));
+    st.g.markers[m].state = CNC_MK_HIDDEN;
+    CHECK(cnc_capture_blocked(&st, 0, x, 0) == NULL);
+    /* not next to one of the seat's systems */
+    st.g.sec[st.g.home[0]].owner[0] = -1;
+    CHECK(strstr(cnc_capture_blocked(&st, 0, x, 0), "next to"));
+    engine_free(g);
+}
+
+/* Two seats want the same planet: the lower initiative takes it, the
+ * other is refused (a planet is taken once a council). */
+static void test_captures_go_in_initiative_order(void)
+{
+    cnc_state st;
+    engine_game *g = council_game(22, NULL, 0, &st);
+    int x = capture_setup(&st);
+    REQUIRE(x >= 0);
+    /* seat 1 owns a planet next to x too: the other planet of x's tile
+     * would do, but use a neighbour of x */
+    int nb[6], n = cnc_sector_neighbors(&st.g, x, nb), y = -1;
+    for (int i = 0; i < n && y < 0; i++)
+        if (st.g.sec[nb[i]].kind == CNC_SEC_SYSTEM && nb[i] != st.g.home[0]) {
+            y = nb[i];
+            set_tile(&st, y, system_ix("sys_cendra"));
+            st.fog.explored[y] = 1;
+            st.g.sec[y].owner[0] = 1;
+        }
+    REQUIRE(y >= 0);
+    int first = D->strategies[st.p[0].card].initiative <
+                        D->strategies[st.p[1].card].initiative
+                    ? 0
+                    : 1;
+    g = put_state(g, &st);
+    char order[128], hx[16];
+    hex_text(&st, x, hx, sizeof hx);
+    snprintf(order, sizeof order,
+             "{\"c\": {\"type\": \"capture\", \"sector\": %s, \"planet\": 0}}",
+             hx);
+    const char *o[4] = {order, order, NULL, NULL};
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.g.sec[x].owner[0], first);
+    CHECK(log_mentions(g, 1 - first, "captured at this council already"));
+    engine_free(g);
+}
+
+/* ------------------------------------------------------ action cards */
+
+/* At least 30 cards, and each one's effect is played: a council card in
+ * the lobby (logged, not refused), any other in an action order (not
+ * refused as unplayable; those needing a target only say so). */
+static void test_every_action_card_has_an_effect(void)
+{
+    CHECK(D->nactions >= 30);
+    for (int a = 0; a < D->nactions; a++) {
+        cnc_state st;
+        engine_game *g = lobby_game(24, NULL, &st);
+        memset(st.p[1].hand, 0, sizeof st.p[1].hand);
+        st.p[1].hand[a] = 1;
+        st.p[1].tg = 5;
+        if (D->actions[a].timing != CNC_TIME_COUNCIL) {
+            cnc_step step = {.action = (int8_t)a};
+            const char *why = "";
+            int rc = cnc_play_card(&st, NULL, 1, &step, -1, -1, &why);
+            CHECKF(rc == 0 || strstr(why, "sector") || strstr(why, "marker"),
+                   "%s: %s", D->actions[a].key, why);
+            engine_free(g);
+            continue;
+        }
+        g = put_state(g, &st);
+        char order[160];
+        snprintf(order, sizeof order,
+                 "{\"a\": {\"type\": \"play\", \"card\": \"%s\", "
+                 "\"seat\": 2, \"amount\": 2}}",
+                 D->actions[a].key);
+        const char *o[4] = {NULL, order, NULL, NULL};
+        CHECKF(send_all(g, o) == 0, "%s", D->actions[a].key);
+        get_state(g, &st);
+        CHECKF(st.p[1].hand[a] == 0 && log_mentions(g, 0, "card_played") &&
+                   !log_mentions(g, 1, "refused"),
+               "%s", D->actions[a].key);
+        engine_free(g);
+    }
+}
+
+/* ----------------------------------------------------- timing option */
+
+/* Seed 001's timing: no council until Concordia is taken, then after the
+ * status phase. */
+static void test_council_after_status_once_concordia_is_taken(void)
+{
+    cnc_state st;
+    engine_rng rng;
+    uint8_t key[32] = {5};
+    engine_rng_init(&rng, key, 23);
+    engine_game *g = new_game(3, 23, "{\"council_phase\": 1}");
+    picks_by_bots(g, "random", &rng, NULL);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.phase, CNC_PHASE_ACTION); /* no council before */
+    CHECK_EQ_INT(action_with(g, 0, "{}"), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.round, 2);
+    CHECK_EQ_INT(st.phase, CNC_PHASE_STRATEGY);
+    /* Concordia taken: the next status phase leads to the council. */
+    st.g.sec[st.g.capital].owner[0] = 1;
+    st.fog.explored[st.g.capital] = 1;
+    g = put_state(g, &st);
+    picks_by_bots(g, "random", &rng, NULL);
+    CHECK_EQ_INT(action_with(g, 0, "{}"), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.round, 2);
+    CHECK(st.phase == CNC_PHASE_LOBBY || st.phase == CNC_PHASE_AGENDA);
+    picks_by_bots(g, "random", &rng, NULL); /* the agenda, if any */
+    const char *none[3] = {NULL, NULL, NULL};
+    CHECK_EQ_INT(send_all(g, none), 0); /* lobby */
+    get_state(g, &st);
+    CHECK_EQ_INT(st.phase, CNC_PHASE_COUNCIL);
+    CHECK_EQ_INT(send_all(g, none), 0); /* council */
+    get_state(g, &st);
+    CHECK_EQ_INT(st.round, 3);
+    CHECK_EQ_INT(st.phase, CNC_PHASE_STRATEGY);
+    engine_free(g);
+}
+
+int main(void)
+{
+    council_test_init();
+    RUN(test_agenda_speaker_is_forum_holder_else_lowest_initiative);
+    RUN(test_forum_holder_chooses_from_the_agendas_it_holds);
+    RUN(test_veto_replaces_the_agenda);
+    RUN(test_council_windows_take_only_their_parts);
+    RUN(test_objective_value_by_round);
+    RUN(test_chancery_holder_chooses_the_objective);
+    RUN(test_spies_act_clockwise_from_the_speaker);
+    RUN(test_a_spy_killed_before_its_turn_does_not_act);
+    RUN(test_bodyguard_is_immune_and_may_strike_back);
+    RUN(test_a_killed_representatives_player_does_not_vote);
+    RUN(test_speaker_breaks_ties);
+    RUN(test_secret_vote_reveals_totals_only);
+    RUN(test_representatives_stay_secret_until_the_reveal);
+    RUN(test_bribe_moves_trade_goods);
+    RUN(test_lasting_law_stays_until_repealed);
+    RUN(test_marker_cost_is_triangular);
+    RUN(test_capture_takes_an_empty_planet_and_discards_its_marker);
+    RUN(test_capture_exclusions);
+    RUN(test_captures_go_in_initiative_order);
+    RUN(test_every_action_card_has_an_effect);
+    RUN(test_council_after_status_once_concordia_is_taken);
+    return TEST_SUMMARY();
+}
