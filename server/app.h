@@ -11,9 +11,10 @@
 
 #include "server/config.h"
 #include "server/db.h"
+#include "server/trusted_proxy.h"
 
-struct actors;  /* server/actor.h */
-struct hub;     /* server/hub.h */
+struct actors; /* server/actor.h */
+struct hub;    /* server/hub.h */
 
 typedef struct app {
     const config *cfg;
@@ -21,6 +22,7 @@ typedef struct app {
     int migrations_expected; /* highest sql/NNN file at start-up */
     struct actors *actors;   /* NULL until the actor system is up */
     struct hub *hub;         /* NULL until the WebSocket hub is up */
+    trusted_proxies proxies; /* cfg->trusted_proxies, parsed */
 } app;
 
 #endif

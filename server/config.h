@@ -70,6 +70,13 @@ typedef struct config {
     int lobby_feed_ms;        /* CONCLAVE_LOBBY_FEED_MS: lobby changes
                                  within this many ms reach the feed as one
                                  batch (500) */
+    /* CONCLAVE_IDLE_SEAT_SECONDS: a player seated in an open lobby (not its
+     * host) who makes no authenticated request for this long loses the
+     * seat; 0 never (1800) */
+    int idle_seat_seconds;
+    /* CONCLAVE_TRUSTED_PROXIES: comma list of CIDRs whose X-Forwarded-For
+     * is believed for per-address limits; "" none (server/trusted_proxy.h) */
+    char trusted_proxies[1024];
 } config;
 
 /* Defaults, then environment. Returns 0, or -1 with a message in err. */

@@ -424,6 +424,10 @@ static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
     if (mine >= 0)
         return srv_fail(err, SRV_CONFLICT, NULL,
                         "you already sit in seat %d of this lobby", mine);
+    /* Taking a seat is activity: the idle-seat sweep counts from now. */
+    const char *p[] = {player_id};
+    if (exec_cmd(c, "UPDATE players SET last_seen = now() WHERE id = $1", 1, p))
+        return srv_db_failed(err);
     return fill_seat(c, l, *(const long long *)arg,
                      "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = "
                      "$1 AND seat = $2::integer",
