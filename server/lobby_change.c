@@ -585,7 +585,12 @@ static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
     store_new_id(g->game_id);
     snprintf(g->lobby_id, sizeof g->lobby_id, "%s", l->id);
     snprintf(g->ruleset, sizeof g->ruleset, "%s", l->ruleset);
-    g->options = l->options ? json_incref(l->options) : json_object();
+    /* A new game takes the current edition of versioned rules (stored in
+     * its options, so it replays the same forever). */
+    g->options =
+        engine_options_stamp(engine_ruleset_find(l->ruleset), l->options);
+    if (!g->options)
+        return srv_fail(err, SRV_INTERNAL, NULL, "out of memory");
     g->seats = l->seats;
     if (RAND_bytes(g->seed, sizeof g->seed) != 1)
         return srv_fail(err, SRV_INTERNAL, NULL, "no randomness for the seed");
