@@ -111,8 +111,10 @@ static PGconn *connect_listening(listener *l)
  * revocation since that one was last seen alive (less a margin), since
  * their notifications were lost meanwhile: each token is forgotten here
  * and its live sockets lose their seats (tokens_revoked_elsewhere).
- * Revocations already heard are replayed harmlessly. */
-static void replay_revocations(listener *l, PGconn *c)
+ * Revocations already heard are replayed harmlessly. 0, or -1 when the
+ * query failed (the caller drops the connection and tries again, so no
+ * replay is skipped). */
+static int replay_revocations(listener *l, PGconn *c)
 {
     char since[64] = "";
     if (l->listened_at[0]) {
@@ -130,7 +132,8 @@ static void replay_revocations(listener *l, PGconn *c)
                    "LIMIT " REPLAY_MOST ") t ON true"
                  : "SELECT now()::text, NULL",
         since[0] ? 2 : 0, NULL, since[0] ? p : NULL, NULL, NULL, 0);
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0;
+    if (ok) {
         snprintf(l->listened_at, sizeof l->listened_at, "%s",
                  PQgetvalue(r, 0, 0));
         l->listened_mono = l->alive_mono = now_s();
@@ -146,6 +149,7 @@ static void replay_revocations(listener *l, PGconn *c)
                      json_pack("{si}", "tokens", replayed));
     }
     PQclear(r);
+    return ok ? 0 : -1;
 }
 
 static void *listener_main(void *arg)
@@ -154,13 +158,16 @@ static void *listener_main(void *arg)
     int ever_connected = 0;
     while (!atomic_load(&l->stopping)) {
         PGconn *c = connect_listening(l);
+        if (c && replay_revocations(l, c) != 0) {
+            PQfinish(c);
+            c = NULL;
+        }
         if (!c) {
             for (int i = 0; i < 10 && !atomic_load(&l->stopping); i++)
                 usleep(100 * 1000);
             continue;
         }
         log_info("listening_for_games", NULL);
-        replay_revocations(l, c);
         if (ever_connected) { /* missed while away */
             actors_catch_up_all(l->actors);
             hub_lobby_changed(l->app->hub, NULL);
