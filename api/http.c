@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,20 +56,56 @@ static void response_init(api_response *res)
     res->fd = -1;
 }
 
-static void client_ip(struct MHD_Connection *conn, char *out, size_t n)
+#define XFF_MAX 1024 /* X-Forwarded-For values kept, joined */
+
+typedef struct xff_buf {
+    char text[XFF_MAX];
+    int over; /* the values did not fit: believe none of them */
+} xff_buf;
+
+/* Appends each X-Forwarded-For value (in the order received) to the
+ * xff_buf in cls, comma-separated. */
+static enum MHD_Result join_xff(void *cls, enum MHD_ValueKind kind,
+                                const char *key, const char *value)
+{
+    (void)kind;
+    xff_buf *x = cls;
+    if (strcasecmp(key, "X-Forwarded-For") != 0 || !value)
+        return MHD_YES;
+    size_t at = strlen(x->text);
+    int w = snprintf(x->text + at, XFF_MAX - at, "%s%s", at ? ", " : "", value);
+    if (w < 0 || (size_t)w >= XFF_MAX - at)
+        x->over = 1;
+    return MHD_YES;
+}
+
+/* The client's address: the peer, or behind a trusted proxy the address
+ * its X-Forwarded-For names (server/trusted_proxy.h). */
+static void client_ip(const app *a, struct MHD_Connection *conn, char *out,
+                      size_t n)
 {
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    snprintf(out, n, "unknown");
-    if (!ci || !ci->client_addr)
+    char peer[64] = "unknown";
+    if (!ci || !ci->client_addr) {
+        snprintf(out, n, "%s", peer);
         return;
+    }
     const struct sockaddr *sa = ci->client_addr;
     if (sa->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out,
-                  (socklen_t)n);
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, peer,
+                  sizeof peer);
     else if (sa->sa_family == AF_INET6)
-        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out,
-                  (socklen_t)n);
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, peer,
+                  sizeof peer);
+    if (!trusted_proxies_has(&a->proxies, peer)) {
+        snprintf(out, n, "%s", peer);
+        return;
+    }
+    xff_buf x = {.text = "", .over = 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, join_xff, &x);
+    trusted_proxies_client(&a->proxies, peer,
+                           x.text[0] && !x.over ? x.text : NULL, out, n);
 }
 
 /* The page's Content-Security-Policy: its own scripts, styles, images and
@@ -244,7 +281,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         req->method = intern_method(method);
         req->path = url;
         req->started = now_s();
-        client_ip(conn, req->client_ip, sizeof req->client_ip);
+        client_ip(srv->app, conn, req->client_ip, sizeof req->client_ip);
         *state = req;
         atomic_fetch_add(&srv->inflight, 1);
         req->body_limit = body_limit(req->method, url);

@@ -233,6 +233,12 @@ json_t *engine_ruleset_describe(const engine_ruleset *rs);
  * rules across fields and seats. 0, or ENGINE_EINVALID naming the field. */
 int engine_check_options(const engine_ruleset *rs, const json_t *options,
                          int seats, engine_error *err);
+/* The options a NEW game of rs is stored and created with: a copy of
+ * options (NULL: {}) plus every member of rs's new_game_options that
+ * options lack (versioned rules: games stored before lack the key and
+ * replay as they were played). A NEW object, or NULL when out of memory.
+ * Call it once, when the game is made, never on a stored game's options. */
+json_t *engine_options_stamp(const engine_ruleset *rs, const json_t *options);
 /* The bot levels rs offers (borrowed, *n entries, at least one); the first
  * is the default. */
 const engine_bot_level *engine_bot_levels(const engine_ruleset *rs, int *n);

@@ -1,7 +1,9 @@
 /*
  * options.c - a ruleset's options table made into the two things that must
  * agree: the JSON Schema clients are given and the check every game's
- * options pass. Nothing else describes a ruleset's options.
+ * options pass; and the options a new game is stamped with (versioned
+ * rules, engine_ruleset.new_game_options). Nothing else describes a
+ * ruleset's options.
  */
 #include <string.h>
 
@@ -193,4 +195,19 @@ int engine_option_int(const engine_option *table, const json_t *options,
     if (o->kind == ENGINE_OPTION_INT)
         return json_is_integer(v) ? (int)json_integer_value(v) : o->def;
     return 0;
+}
+
+json_t *engine_options_stamp(const engine_ruleset *rs, const json_t *options)
+{
+    json_t *out =
+        json_is_object(options) ? json_deep_copy(options) : json_object();
+    json_t *stamp = rs && rs->new_game_options
+                        ? json_loads(rs->new_game_options, 0, NULL)
+                        : NULL;
+    if (out && stamp && json_object_update_missing(out, stamp) != 0) {
+        json_decref(out);
+        out = NULL;
+    }
+    json_decref(stamp);
+    return out;
 }

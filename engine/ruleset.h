@@ -201,6 +201,12 @@ struct engine_ruleset {
     const char *summary; /* one or two sentences for the lobby */
     int min_seats, max_seats;
     const engine_option *options; /* the options table; NULL: none */
+    /* Optional, for versioned rules: a JSON object (text) of options every
+     * NEW game is stored with where its options lack them (e.g.
+     * {"edition":2}), by engine_options_stamp. A game stored before then
+     * lacks the key and replays as it was played: the ruleset reads the
+     * key's absence as the old rules. NULL: none. */
+    const char *new_game_options;
 
     /* Optional one-time start-up work: parse and validate the ruleset's data
      * (cards, boards) into an immutable table. Called by engine_init before

@@ -12,11 +12,12 @@
 
 #include "server/config.h"
 #include "server/db.h"
+#include "server/trusted_proxy.h"
 
 #include <stdatomic.h>
 
-struct actors;  /* server/actor.h */
-struct hub;     /* server/hub.h */
+struct actors; /* server/actor.h */
+struct hub;    /* server/hub.h */
 
 typedef struct app {
     const config *cfg;
@@ -25,6 +26,7 @@ typedef struct app {
     struct actors *actors;   /* NULL until the actor system is up */
     struct hub *hub;         /* NULL until the WebSocket hub is up */
     atomic_int draining;     /* set once on SIGTERM: /readyz says 503 */
+    trusted_proxies proxies; /* cfg->trusted_proxies, parsed */
 } app;
 
 #endif

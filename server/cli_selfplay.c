@@ -186,6 +186,10 @@ static int parse_args(int argc, char **argv, selfplay_opts *o)
         return 2;
     }
     o->seats = seats ? (int)seats : o->rs->min_seats;
+    /* New games: the current edition of versioned rules, as a lobby's. */
+    json_t *stamped = engine_options_stamp(o->rs, o->options);
+    json_decref(o->options);
+    o->options = stamped;
     return split_bots(o);
 }
 

@@ -135,6 +135,15 @@ static const setting settings[] = {
                 60000,
                 "lobby changes within this many ms reach the feed as one "
                 "batch; 0 sends each (500)"),
+    INT_SETTING("idle-seat-seconds", "CONCLAVE_IDLE_SEAT_SECONDS",
+                idle_seat_seconds, 0, 31536000,
+                "seconds without a request after which a player's seat in "
+                "an open lobby (not the host's) is released; 0 never "
+                "(1800)"),
+    STR_SETTING("trusted-proxies", "CONCLAVE_TRUSTED_PROXIES", trusted_proxies,
+                "comma list of CIDRs (10.0.0.0/8, ::1/128) whose "
+                "X-Forwarded-For names the client for per-address limits "
+                "(none)"),
     INT_SETTING("example-rulesets", "CONCLAVE_EXAMPLE_RULESETS",
                 example_rulesets, 0, 1,
                 "1: also offer the example rulesets (engine/examples), "
@@ -205,6 +214,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->scrypt_concurrency = 2;
     c->order_changes = 100;
     c->lobby_feed_ms = 500;
+    c->idle_seat_seconds = 1800;
     snprintf(c->web_root, sizeof c->web_root, "web");
     snprintf(c->sql_dir, sizeof c->sql_dir, "sql");
     snprintf(c->openapi_path, sizeof c->openapi_path, "api/openapi.yaml");

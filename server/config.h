@@ -64,17 +64,24 @@ typedef struct config {
                                    live-clock games it starts (5) */
     int async_games_per_player; /* CONCLAVE_ASYNC_GAMES_PER_PLAYER: running
                                    async or unclocked games (50) */
-    int signups_per_hour;       /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created
-                                   per client IP per hour (20) */
-    int signins_per_minute;     /* CONCLAVE_SIGNINS_PER_MINUTE: password
-                                   checks per client IP per minute (10) */
-    int scrypt_concurrency;     /* CONCLAVE_SCRYPT_CONCURRENCY: password
-                                   hashes computed at once (2) */
-    int order_changes;          /* CONCLAVE_ORDER_CHANGES: order inputs per
-                                   seat per window (100) */
-    int lobby_feed_ms;          /* CONCLAVE_LOBBY_FEED_MS: lobby changes
-                                   within this many ms reach the feed as one
-                                   batch (500) */
+    int signups_per_hour;     /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created
+                                 per client IP per hour (20) */
+    int signins_per_minute;   /* CONCLAVE_SIGNINS_PER_MINUTE: password
+                                 checks per client IP per minute (10) */
+    int scrypt_concurrency;   /* CONCLAVE_SCRYPT_CONCURRENCY: password
+                                 hashes computed at once (2) */
+    int order_changes;        /* CONCLAVE_ORDER_CHANGES: order inputs per
+                                 seat per window (100) */
+    int lobby_feed_ms;        /* CONCLAVE_LOBBY_FEED_MS: lobby changes
+                                 within this many ms reach the feed as one
+                                 batch (500) */
+    /* CONCLAVE_IDLE_SEAT_SECONDS: a player seated in an open lobby (not its
+     * host) who makes no authenticated request for this long loses the
+     * seat; 0 never (1800) */
+    int idle_seat_seconds;
+    /* CONCLAVE_TRUSTED_PROXIES: comma list of CIDRs whose X-Forwarded-For
+     * is believed for per-address limits; "" none (server/trusted_proxy.h) */
+    char trusted_proxies[1024];
 } config;
 
 /* Defaults, then environment. Returns 0, or -1 with a message in err. */

@@ -360,6 +360,25 @@ static hub_ip **ip_slot(hub *h, const char *addr)
     return link;
 }
 
+/* lws thread: the client's address of wsi into addr (n bytes): the peer,
+ * or behind a trusted proxy the one its X-Forwarded-For names
+ * (server/trusted_proxy.h). A header too long for the buffer is not
+ * believed. */
+static void client_addr(const hub *h, struct lws *wsi, char *addr, size_t n)
+{
+    char peer[48] = "";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    char xff[1024];
+    int len = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
+    if (len <= 0 || len >= (int)sizeof xff ||
+        !trusted_proxies_has(&h->app->proxies, peer) ||
+        lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR) <= 0) {
+        snprintf(addr, n, "%s", peer);
+        return;
+    }
+    trusted_proxies_client(&h->app->proxies, peer, xff, addr, n);
+}
+
 /* lws thread. 0 to accept the upgrade, -1 to refuse it (answered 403). */
 static int filter(hub *h, struct lws *wsi)
 {
@@ -379,7 +398,7 @@ static int filter(hub *h, struct lws *wsi)
         }
     }
     char addr[48] = "";
-    lws_get_peer_simple(wsi, addr, sizeof addr);
+    client_addr(h, wsi, addr, sizeof addr);
     pthread_mutex_lock(&h->lock);
     hub_ip *ip = *ip_slot(h, addr);
     int full = ip && ip->count >= h->app->cfg->ws_per_ip;
@@ -398,7 +417,7 @@ static int established(hub *h, struct lws *wsi, pss *p)
     if (!c)
         return -1;
     char addr[48] = "";
-    lws_get_peer_simple(wsi, addr, sizeof addr);
+    client_addr(h, wsi, addr, sizeof addr);
     pthread_mutex_lock(&h->lock);
     hub_ip **slot = ip_slot(h, addr);
     if (!*slot) {

@@ -27,7 +27,18 @@ struct listener {
     pthread_t thread;
     atomic_int stopping;
     lobby_batch lobbies; /* the LISTEN thread's */
+    /* The LISTEN thread's: when the current connection began listening
+     * (the database's clock) and, on ours, then and when it was last seen
+     * alive; a reconnect replays the revocations since. */
+    char listened_at[64];
+    double listened_mono, alive_mono;
 };
+
+/* Revocations committed this long before the connection was last seen
+ * alive are replayed too: a revoking transaction stamps revoked_at when it
+ * begins, and may commit (and notify) a little later. */
+#define REPLAY_MARGIN_SECONDS 60
+#define REPLAY_MOST "10000" /* revocations replayed at most, newest */
 
 static double now_s(void)
 {
@@ -151,45 +162,95 @@ static void version_sweep(listener *l, PGconn *c)
                   1);
 }
 
+/* Run sql (no parameters) on c; 0 when it answered as expected. */
+static int run(PGconn *c, const char *sql, ExecStatusType expect)
+{
+    PGresult *r = PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0);
+    int ok = PQresultStatus(r) == expect;
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+/* A fresh connection listening on the four channels, or NULL. */
+static PGconn *connect_listening(listener *l)
+{
+    char err[512];
+    PGconn *c = db_connect(l->app->cfg->database_url,
+                           l->app->cfg->db_connect_timeout, err, sizeof err);
+    if (c &&
+        run(c, "SET application_name = 'conclave listener'",
+            PGRES_COMMAND_OK) == 0 &&
+        run(c, "LISTEN conclave_games", PGRES_COMMAND_OK) == 0 &&
+        run(c, "LISTEN " LOBBY_CHANNEL, PGRES_COMMAND_OK) == 0 &&
+        run(c, "LISTEN " TOKENS_CHANNEL, PGRES_COMMAND_OK) == 0 &&
+        run(c, "LISTEN " CHAT_NOTIFY_CHANNEL, PGRES_COMMAND_OK) == 0)
+        return c;
+    if (c)
+        PQfinish(c);
+    return NULL;
+}
+
+/* The new connection c listens from now: remember when (the database's
+ * clock) and, when an earlier connection listened before it, replay every
+ * revocation since that one was last seen alive (less a margin), since
+ * their notifications were lost meanwhile: each token is forgotten here
+ * and its live sockets lose their seats (tokens_revoked_elsewhere).
+ * Revocations already heard are replayed harmlessly. 0, or -1 when the
+ * query failed (the caller drops the connection and tries again, so no
+ * replay is skipped). */
+static int replay_revocations(listener *l, PGconn *c)
+{
+    char since[64] = "";
+    if (l->listened_at[0]) {
+        double alive = l->alive_mono - l->listened_mono;
+        snprintf(since, sizeof since, "%.3f",
+                 (alive > 0 ? alive : 0) - REPLAY_MARGIN_SECONDS);
+    }
+    const char *p[] = {l->listened_at, since};
+    PGresult *r = PQexecParams(
+        c,
+        since[0] ? "SELECT now()::text, encode(token_hash, 'hex') FROM "
+                   "(SELECT 1) one LEFT JOIN (SELECT token_hash FROM tokens "
+                   "WHERE revoked_at >= $1::timestamptz + make_interval(secs "
+                   "=> $2::double precision) ORDER BY revoked_at DESC "
+                   "LIMIT " REPLAY_MOST ") t ON true"
+                 : "SELECT now()::text, NULL",
+        since[0] ? 2 : 0, NULL, since[0] ? p : NULL, NULL, NULL, 0);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0;
+    if (ok) {
+        snprintf(l->listened_at, sizeof l->listened_at, "%s",
+                 PQgetvalue(r, 0, 0));
+        l->listened_mono = l->alive_mono = now_s();
+        int replayed = 0;
+        for (int i = 0; i < PQntuples(r); i++) {
+            if (PQgetisnull(r, i, 1))
+                continue;
+            tokens_revoked_elsewhere(PQgetvalue(r, i, 1));
+            replayed++;
+        }
+        if (since[0])
+            log_info("revocations_replayed",
+                     json_pack("{si}", "tokens", replayed));
+    }
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
 static void *listener_main(void *arg)
 {
     listener *l = arg;
     int ever_connected = 0;
     while (!atomic_load(&l->stopping)) {
-        char err[512];
-        PGconn *c =
-            db_connect(l->app->cfg->database_url,
-                       l->app->cfg->db_connect_timeout, err, sizeof err);
-        PGresult *r = c ? PQexecParams(c, "LISTEN conclave_games", 0, NULL,
-                                       NULL, NULL, NULL, 0)
-                        : NULL;
-        int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-        PQclear(r);
-        r = ok ? PQexecParams(c, "LISTEN " LOBBY_CHANNEL, 0, NULL, NULL, NULL,
-                              NULL, 0)
-               : NULL;
-        ok = ok && PQresultStatus(r) == PGRES_COMMAND_OK;
-        if (ok) {
-            PQclear(r);
-            r = PQexecParams(c, "LISTEN " TOKENS_CHANNEL, 0, NULL, NULL, NULL,
-                             NULL, 0);
-            ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PGconn *c = connect_listening(l);
+        if (c && replay_revocations(l, c) != 0) {
+            PQfinish(c);
+            c = NULL;
         }
-        if (ok) {
-            PQclear(r);
-            r = PQexecParams(c, "LISTEN " CHAT_NOTIFY_CHANNEL, 0, NULL, NULL,
-                             NULL, NULL, 0);
-            ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        }
-        if (!c || !ok) {
-            PQclear(r);
-            if (c)
-                PQfinish(c);
+        if (!c) {
             for (int i = 0; i < 10 && !atomic_load(&l->stopping); i++)
                 usleep(100 * 1000);
             continue;
         }
-        PQclear(r);
         log_info("listening_for_games", NULL);
         if (ever_connected) { /* missed while away */
             actors_catch_up_all(l->actors);
@@ -214,6 +275,7 @@ static void *listener_main(void *arg)
             }
             if (PQstatus(c) != CONNECTION_OK)
                 break;
+            l->alive_mono = now_s();
         }
         PQfinish(c);
         if (!atomic_load(&l->stopping))

@@ -424,6 +424,10 @@ static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
     if (mine >= 0)
         return srv_fail(err, SRV_CONFLICT, NULL,
                         "you already sit in seat %d of this lobby", mine);
+    /* Taking a seat is activity: the idle-seat sweep counts from now. */
+    const char *p[] = {player_id};
+    if (exec_cmd(c, "UPDATE players SET last_seen = now() WHERE id = $1", 1, p))
+        return srv_db_failed(err);
     return fill_seat(c, l, *(const long long *)arg,
                      "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = "
                      "$1 AND seat = $2::integer",
@@ -581,7 +585,12 @@ static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
     store_new_id(g->game_id);
     snprintf(g->lobby_id, sizeof g->lobby_id, "%s", l->id);
     snprintf(g->ruleset, sizeof g->ruleset, "%s", l->ruleset);
-    g->options = l->options ? json_incref(l->options) : json_object();
+    /* A new game takes the current edition of versioned rules (stored in
+     * its options, so it replays the same forever). */
+    g->options =
+        engine_options_stamp(engine_ruleset_find(l->ruleset), l->options);
+    if (!g->options)
+        return srv_fail(err, SRV_INTERNAL, NULL, "out of memory");
     g->seats = l->seats;
     if (RAND_bytes(g->seed, sizeof g->seed) != 1)
         return srv_fail(err, SRV_INTERNAL, NULL, "no randomness for the seed");

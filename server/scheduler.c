@@ -1,11 +1,13 @@
 /*
- * scheduler.c - fire due deadlines as timeout inputs; evict idle games.
+ * scheduler.c - fire due deadlines as timeout inputs; evict idle games;
+ * release the lobby seats of idle players (server/idle_seats.c).
  *
  * Threads: one scheduler thread; scheduler_stop is called from main. The
  * `stopping` flag is guarded by lock.
  */
 #include "server/scheduler.h"
 
+#include "server/idle_seats.h"
 #include "server/log.h"
 #include "server/metrics.h"
 
@@ -16,6 +18,7 @@
 
 #define TICK_MS 250
 #define EVICT_EVERY_TICKS 40
+#define IDLE_SEATS_EVERY_TICKS 4 /* the idle-seat sweep, once a second */
 #define LEASE "30 seconds"
 
 struct scheduler {
@@ -46,9 +49,8 @@ int scheduler_fire_due(scheduler *s)
     if (PQresultStatus(r) == PGRES_TUPLES_OK) {
         n = PQntuples(r);
         for (int i = 0; i < n; i++) {
-            actor_request rq = {.seat = ENGINE_PUBLIC,
-                                .kind = ENGINE_TIMEOUT,
-                                .if_match = -1};
+            actor_request rq = {
+                .seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .if_match = -1};
             snprintf(rq.window, sizeof rq.window, "%s", PQgetvalue(r, i, 1));
             actors_post(s->actors, PQgetvalue(r, i, 0), &rq);
         }
@@ -85,6 +87,8 @@ static void *scheduler_main(void *arg)
         scheduler_fire_due(s);
         if (tick % EVICT_EVERY_TICKS == 0)
             actors_evict_idle(s->actors);
+        if (tick % IDLE_SEATS_EVERY_TICKS == 0)
+            idle_seats_release(s->app);
     }
 }
 

@@ -1,6 +1,7 @@
 /*
- * scheduler.h - the background thread that fires due deadlines and evicts
- * idle games. Every process runs one; FOR UPDATE SKIP LOCKED plus a short
+ * scheduler.h - the background thread that fires due deadlines, evicts
+ * idle games and releases the lobby seats of idle players (once a second,
+ * server/idle_seats.h). Every process runs one; FOR UPDATE SKIP LOCKED plus a short
  * lease lets several processes share the deadlines without firing one
  * twice (and the engine refuses a timeout for a window that has closed).
  */

@@ -140,6 +140,11 @@ int cmd_serve(int argc, char **argv)
     }
     char err[512];
     app a = {.cfg = &cfg};
+    if (trusted_proxies_parse(cfg.trusted_proxies, &a.proxies, err,
+                              sizeof err) != 0) {
+        log_error("bad_config", json_pack("{ss}", "error", err));
+        return 1;
+    }
     a.migrations_expected = migrate_latest(cfg.sql_dir, err, sizeof err);
     if (a.migrations_expected < 0) {
         log_error("migrations_missing", json_pack("{ss}", "error", err));
@@ -165,6 +170,11 @@ int cmd_serve(int argc, char **argv)
         goto fail;
     actors_set_listener(a.actors, hub_game_version, a.hub);
     tokens_on_revoke(hub_token_revoked, a.hub);
+    /* A player who keeps making requests must never look idle: refresh
+     * last_seen at least three times per idle-seat time. */
+    if (cfg.idle_seat_seconds > 0 &&
+        cfg.idle_seat_seconds / 3 < TOKENS_SEEN_SECONDS)
+        tokens_seen_every(cfg.idle_seat_seconds / 3);
     listen = listener_start(&a, a.actors, err, sizeof err);
     if (!listen)
         goto fail;

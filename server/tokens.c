@@ -9,6 +9,7 @@
 
 #include <openssl/rand.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,7 +76,8 @@ static cached cache[CACHE_SLOTS];
 static marked misses[MISS_SLOTS];
 static marked revoked[REVOKED_SLOTS];
 static tokens_revoke_fn revoke_fn; /* cache_lock */
-static void *revoke_ctx;           /* cache_lock */
+static atomic_int seen_every = TOKENS_SEEN_SECONDS;
+static void *revoke_ctx; /* cache_lock */
 
 static double now_s(void)
 {
@@ -179,6 +181,11 @@ void tokens_on_revoke(tokens_revoke_fn fn, void *ctx)
     pthread_mutex_unlock(&cache_lock);
 }
 
+void tokens_seen_every(int seconds)
+{
+    atomic_store(&seen_every, seconds < 1 ? 1 : seconds);
+}
+
 void tokens_hash(const char *token, char *hash_hex)
 {
     token_hash(token, hash_hex);
@@ -228,13 +235,20 @@ static srv_kind lookup_db(db_pool *db, const char *hash, char *player_id,
     PGconn *c = db_acquire(db, DB_WAIT_MS);
     if (!c)
         return SRV_UNAVAILABLE;
-    const char *params[] = {hash};
+    char every[16];
+    snprintf(every, sizeof every, "%d", atomic_load(&seen_every));
+    const char *params[] = {hash, every};
+    /* The player is seen now (players.last_seen, for the idle-seat sweep),
+     * written at most once per seen_every seconds. */
     PGresult *r = PQexecParams(
         c,
-        "SELECT p.id, p.name FROM tokens t JOIN players p ON p.id = "
-        "t.player_id WHERE t.token_hash = decode($1, 'hex') AND "
-        "t.revoked_at IS NULL",
-        1, NULL, params, NULL, NULL, 0);
+        "WITH f AS (SELECT p.id, p.name FROM tokens t JOIN players p ON "
+        "p.id = t.player_id WHERE t.token_hash = decode($1, 'hex') AND "
+        "t.revoked_at IS NULL), "
+        "s AS (UPDATE players SET last_seen = now() WHERE id IN (SELECT id "
+        "FROM f) AND last_seen < now() - make_interval(secs => "
+        "$2::integer)) SELECT id, name FROM f",
+        2, NULL, params, NULL, NULL, 0);
     srv_kind k = SRV_UNAVAILABLE;
     if (PQresultStatus(r) == PGRES_TUPLES_OK) {
         k = PQntuples(r) == 1 ? SRV_OK : SRV_UNAUTHORIZED;

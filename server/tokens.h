@@ -13,7 +13,9 @@
  * lookup racing the revocation cannot cache it again), tells the listener
  * set with tokens_on_revoke (the WebSocket hub, which ends the seat access
  * of the sockets that used it) and, by NOTIFY on TOKENS_CHANNEL, every
- * other process sharing the database (tokens_revoked_elsewhere).
+ * other process sharing the database (tokens_revoked_elsewhere). Each
+ * lookup that reaches the database also refreshes players.last_seen (see
+ * tokens_seen_every).
  *
  * Threads: any. Functions taking a db_pool acquire (and release) their own
  * connection; those taking a PGconn run inside the caller's transaction.
@@ -32,6 +34,8 @@
 #define TOKENS_REVOKED_SECONDS 60.0
 #define TOKENS_HASH_HEX 65 /* SHA-256 in hex, with the NUL */
 #define TOKENS_CHANNEL "conclave_tokens"
+#define TOKENS_SEEN_SECONDS                                                    \
+    30 /* players.last_seen refreshed at most so often */
 
 /* Told the hash (TOKENS_HASH_HEX) of each token revoked here or elsewhere.
  * Called from the revoking thread (an HTTP thread, the LISTEN thread) with
@@ -49,6 +53,13 @@ srv_kind tokens_issue(PGconn *c, const char *player_id, char *token);
  * SRV_UNAVAILABLE when the database cannot be reached. */
 srv_kind tokens_lookup(db_pool *db, const char *token, char *player_id,
                        size_t idlen, char *name, size_t namelen);
+
+/* Each database lookup of a token also marks its player as seen now
+ * (players.last_seen), unless that was done in the last `seconds`
+ * (TOKENS_SEEN_SECONDS until set; below 1 counts as 1). The serve command
+ * sets it from the idle-seat time, so that a player who keeps making
+ * requests never looks idle. */
+void tokens_seen_every(int seconds);
 
 /* Revoke a presented token (an unknown or already revoked one is fine):
  * SRV_OK or SRV_UNAVAILABLE. */

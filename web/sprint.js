@@ -127,7 +127,9 @@ export function sprintRenderer(c) {
 
   function currentOrder(m) {
     const me = m.view.players[m.you];
-    const rival = !m.view.solitaire && sel.rival !== null && me && sel.rival !== me.rival ? sel.rival : null;
+    // Only games of the first rules edition name a rival (their view has
+    // one); later ones score each rival card against its best opponent.
+    const rival = !m.view.solitaire && sel.rival !== null && me && me.rival != null && sel.rival !== me.rival ? sel.rival : null;
     return orderOf(plan(), sel.pay, rival);
   }
 
@@ -450,7 +452,7 @@ export function sprintRenderer(c) {
         if (cd && isMilitaryWorld(cd)) slots.push(modeRadios('mode-convoy', cd, sel.convoyMode, militaryFor(m, cd, true), (mode) => ((sel.convoyMode = mode), redraw())));
       }
     }
-    if (!v.solitaire && sel.action) {
+    if (!v.solitaire && sel.action && me.rival != null) {
       const others = v.players.filter((p) => p.seat !== m.you);
       const cur = sel.rival ?? me.rival;
       slots.push(
@@ -681,7 +683,7 @@ export function sprintRenderer(c) {
             h('li.stat', icon('military', p.military, `${p.military} military`)),
             h('li.stat', icon('explore', p.explore, `${p.explore} explore`)),
             h('li.stat', icon('hand', p.hand, `${p.hand} cards in hand`)),
-            !v.solitaire && p.rival !== null ? h('li.stat.muted', `rival: ${seatName(m.seats, p.rival)}`) : null,
+            !v.solitaire && p.rival != null ? h('li.stat.muted', `rival: ${seatName(m.seats, p.rival)}`) : null,
           ),
           p.last ? h('p.last', lastText(m, p)) : null,
           p.empire.length

@@ -714,7 +714,8 @@ function sprintPlaceOrder(ctx, seat, legal, hand) {
   const placed = new Set([c.development, c.world, c.convoy_world].filter((x) => x !== undefined));
   const payFrom = hand.filter((x) => !placed.has(x));
   if (c.action !== 'explore') order.pay = sample(payFrom, c.cost);
-  if (ctx.seats > 1 && chance(0.3)) order.rival = pick([...Array(ctx.seats).keys()].filter((s) => s !== seat));
+  // New games (rules edition 2) name no rival: each rival card counts
+  // its best opponent.
   return order;
 }
 

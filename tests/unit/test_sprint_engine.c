@@ -391,6 +391,41 @@ static void test_engine_full_games_unique_windows(void)
     }
 }
 
+/* New games are stamped with rules edition 2 (each rival card counts its
+ * best opponent; no rival in orders or views); a game stored without an
+ * edition is edition 1, as it was played. */
+static void test_engine_rules_editions(void)
+{
+    const engine_ruleset *rs = engine_ruleset_find("sprint");
+    REQUIRE(rs);
+    json_t *o = engine_options_stamp(rs, NULL);
+    CHECK_EQ_INT((int)json_integer_value(json_object_get(o, "edition")), 2);
+    json_decref(o);
+    json_t *given = J("{\"target_vp\":30,\"edition\":1}");
+    o = engine_options_stamp(rs, given);
+    CHECK(json_equal(o, given)); /* an edition given is kept */
+    json_decref(o);
+    json_decref(given);
+    engine_error err = {0};
+    for (int stamped = 0; stamped < 2; stamped++) {
+        json_t *opts = stamped ? engine_options_stamp(rs, NULL) : NULL;
+        engine_game *g = engine_create("sprint", "g-ed", opts, 2, seed32, &err);
+        REQUIRE(g);
+        json_t *v = engine_view(g, 0);
+        const json_t *p0 = json_array_get(json_object_get(v, "players"), 0);
+        CHECKF((json_object_get(p0, "rival") != NULL) == !stamped,
+               "rival in the view of edition %d", stamped + 1);
+        json_decref(v);
+        int rc = submit(g, 0, "r1.place",
+                        J("{\"action\":\"explore\",\"rival\":1}"), &err);
+        CHECK_EQ_INT(rc, stamped ? ENGINE_EINVALID : 0);
+        if (stamped)
+            CHECK_EQ_STR(err.field, "rival");
+        engine_free(g);
+        json_decref(opts);
+    }
+}
+
 int main(void)
 {
     if (sprint_test_init())
@@ -398,6 +433,7 @@ int main(void)
     RUN(test_order_errors_name_the_field);
     RUN(test_engine_views_hide_hands_and_payments);
     RUN(test_engine_defaults_and_options);
+    RUN(test_engine_rules_editions);
     RUN(test_engine_full_games_unique_windows);
     return TEST_SUMMARY();
 }

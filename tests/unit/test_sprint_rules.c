@@ -490,6 +490,100 @@ static void test_vp_per_counts_own_and_rival_empire(void)
     json_decref(o);
 }
 
+/* Edition 2, four seats: seat 1 (the first opponent of seat 0) has little;
+ * seat 2 the most military icons; seat 3 the most developments and
+ * worlds. */
+static void rival_table(sprint_state *s)
+{
+    fresh(s, 4);
+    s->edition = SPRINT_EDITION_BEST_RIVAL;
+    to_empire(s, 1, inst("drone_picket", 0)); /* military 1, a development */
+    to_empire(s, 2, inst("lancer_wing", 0));  /* military 3 */
+    to_empire(s, 2, inst("lancer_wing", 1));  /* military 3 */
+    for (int i = 0; i < 3; i++) {
+        to_empire(s, 3, inst("salvage_crews", i));
+        to_empire(s, 3, inst("orbital_workshop", i));
+        to_empire(s, 3, inst("cobalt_shoals", i)); /* 2 VP worlds */
+    }
+    to_empire(s, 3, inst("pearl_lagoon", 0));
+    to_empire(s, 3, inst("pearl_lagoon", 1));
+}
+
+/* A rival card of each kind counts the opponent that gives it the most:
+ * never simply the first opponent, nor one rival for all such cards. */
+static void test_each_rival_card_counts_its_best_opponent(void)
+{
+    sprint_state s;
+    /* Listening Posts (military icons): seat 2's 6 icons, +3. */
+    rival_table(&s);
+    to_empire(&s, 0, inst("listening_posts", 0)); /* 1 VP */
+    CHECK_EQ_INT(sprint_empire_vp(&s, 0), 1 + 3);
+    /* Market Watchers (developments): seat 3's 6, +3 (seat 2 has 2). */
+    rival_table(&s);
+    to_empire(&s, 0, inst("market_watchers", 0)); /* 1 VP */
+    CHECK_EQ_INT(sprint_empire_vp(&s, 0), 1 + 3);
+    /* Border Tariffs (worlds): seat 3's 5, +2. */
+    rival_table(&s);
+    to_empire(&s, 0, inst("border_tariffs", 0)); /* 0 VP */
+    CHECK_EQ_INT(sprint_empire_vp(&s, 0), 0 + 2);
+    /* All three: each its own best (3 + 3 + 2), not one rival for all
+     * (seat 3: 0 + 3 + 2) nor the first opponent (seat 1: nothing). */
+    rival_table(&s);
+    to_empire(&s, 0, inst("listening_posts", 0));
+    to_empire(&s, 0, inst("market_watchers", 0));
+    to_empire(&s, 0, inst("border_tariffs", 0));
+    CHECK_EQ_INT(sprint_empire_vp(&s, 0), 2 + 3 + 3 + 2);
+    /* The named rival of edition 1 plays no part. */
+    s.p[0].rival = 1;
+    CHECK_EQ_INT(sprint_empire_vp(&s, 0), 2 + 3 + 3 + 2);
+    /* From seat 1, whose first opponent is seat 0 (nothing to count). */
+    rival_table(&s);
+    to_empire(&s, 1, inst("market_watchers", 0));
+    CHECK_EQ_INT(sprint_empire_vp(&s, 1), 1 + 3);
+    /* The same table in edition 1 counts the named rival only. */
+    rival_table(&s);
+    s.edition = SPRINT_EDITION_NAMED_RIVAL;
+    to_empire(&s, 0, inst("listening_posts", 0));
+    to_empire(&s, 0, inst("market_watchers", 0));
+    s.p[0].rival = 1;
+    CHECK_EQ_INT(sprint_empire_vp(&s, 0), 2);
+    s.p[0].rival = 2;
+    CHECK_EQ_INT(sprint_empire_vp(&s, 0), 2 + 3 + 1);
+    /* Solitaire: still nothing from another player. */
+    sprint_state solo;
+    fresh(&solo, 1);
+    solo.edition = SPRINT_EDITION_BEST_RIVAL;
+    to_empire(&solo, 0, inst("listening_posts", 0));
+    CHECK_EQ_INT(sprint_empire_vp(&solo, 0), 1);
+}
+
+/* Edition 2 orders name no rival; saves say the edition, edition 1 saves
+ * are as before editions (no key) and load as edition 1. */
+static void test_edition_two_orders_and_saves(void)
+{
+    sprint_state s, t;
+    rival_table(&s);
+    json_t *o = J("{\"action\":\"explore\",\"rival\":2}");
+    sprint_plan plan;
+    engine_error err = {0};
+    CHECK_EQ_INT(sprint_plan_parse(&s, 0, o, &plan, &err), ENGINE_EINVALID);
+    CHECK_EQ_STR(err.field, "rival");
+    json_decref(o);
+    json_t *saved = sprint_state_save(&s);
+    CHECK_EQ_INT((int)json_integer_value(json_object_get(saved, "edition")),
+                 SPRINT_EDITION_BEST_RIVAL);
+    CHECK_EQ_INT(sprint_state_load(&t, saved, &err), 0);
+    CHECK_EQ_INT(t.edition, SPRINT_EDITION_BEST_RIVAL);
+    json_decref(saved);
+    s.edition = SPRINT_EDITION_NAMED_RIVAL;
+    saved = sprint_state_save(&s);
+    CHECK(json_object_get(saved, "edition") == NULL);
+    t.edition = 0;
+    CHECK_EQ_INT(sprint_state_load(&t, saved, &err), 0);
+    CHECK_EQ_INT(t.edition, SPRINT_EDITION_NAMED_RIVAL);
+    json_decref(saved);
+}
+
 static void test_hand_limit_ten(void)
 {
     sprint_state s;
@@ -723,6 +817,8 @@ int main(void)
     RUN(test_survey_card_once_per_game);
     RUN(test_conditional_bonus_not_multiplied);
     RUN(test_vp_per_counts_own_and_rival_empire);
+    RUN(test_each_rival_card_counts_its_best_opponent);
+    RUN(test_edition_two_orders_and_saves);
     RUN(test_hand_limit_ten);
     RUN(test_game_ends_after_scoring_at_50);
     RUN(test_tie_breaks);

@@ -28,6 +28,16 @@ static const engine_option sprint_options[] = {
      .min = 20,
      .max = 100,
      .def = 50},
+    {.name = "edition",
+     .kind = ENGINE_OPTION_INT,
+     .title = "rules edition: 2 scores each rival card against the opponent "
+              "that gives it the most VP; 1 (games made before edition 2) "
+              "counts one rival named in the placement order",
+     .min = SPRINT_EDITION_NAMED_RIVAL,
+     .max = SPRINT_EDITION_CURRENT,
+     /* what a new game gets (new_game_options); absent, in a game stored
+      * before editions, it means 1 (read_options) */
+     .def = SPRINT_EDITION_CURRENT},
     {.name = "campaign_conditions_met",
      .kind = ENGINE_OPTION_NAMES,
      .title = "solitaire campaign: conditions met in earlier games; makes "
@@ -38,7 +48,7 @@ static const engine_option sprint_options[] = {
 };
 
 typedef struct opts {
-    int solo, target, campaign;
+    int solo, target, campaign, edition;
     unsigned met;
 } opts;
 
@@ -48,6 +58,9 @@ static void read_options(const json_t *o, int seats, opts *out)
     const json_t *met = json_object_get(o, "campaign_conditions_met");
     memset(out, 0, sizeof *out);
     out->target = engine_option_int(sprint_options, o, "target_vp");
+    out->edition = json_object_get(o, "edition")
+                       ? engine_option_int(sprint_options, o, "edition")
+                       : SPRINT_EDITION_NAMED_RIVAL; /* stored before */
     out->solo = seats == 1;
     out->campaign = met != NULL;
     for (size_t i = 0; i < json_array_size(met); i++)
@@ -97,6 +110,7 @@ static void *sp_setup(engine_ctx *ctx, const json_t *options, int seats,
     sprint_io io = {engine_ctx_rng(ctx), ctx};
     sprint_state_init(s, sprint_cards(), seats, o.solo, o.target, o.met,
                       o.campaign, &io);
+    s->edition = (uint8_t)o.edition;
     return s;
 }
 
@@ -309,6 +323,7 @@ const engine_ruleset sprint_ruleset = {
     .min_seats = 1,
     .max_seats = SPRINT_MAX_SEATS,
     .options = sprint_options,
+    .new_game_options = "{\"edition\":" SPRINT_EDITION_CURRENT_TEXT "}",
     .init = sp_init,
     .check_options = sp_check_options,
     .setup = sp_setup,

@@ -164,7 +164,7 @@ static json_t *random_place(const sprint_state *s, int seat, engine_rng *rng)
     int ns = spare_cards(&s->p[seat], &p, spare);
     pick_k(rng, spare, ns, costs[k], p.pay);
     p.npay = (uint8_t)costs[k];
-    if (!s->solo && s->seats > 1) {
+    if (!s->solo && s->seats > 1 && s->edition == SPRINT_EDITION_NAMED_RIVAL) {
         int r = (int)engine_rng_below(rng, (uint32_t)(s->seats - 1));
         p.rival = (int8_t)(r >= seat ? r + 1 : r);
     }
@@ -397,7 +397,8 @@ static json_t *basic_place(const sprint_state *s, int seat)
     sort_by_keep(s, seat, spare, ns, &o);
     memcpy(p.pay, spare, (size_t)costs[best]);
     p.npay = (uint8_t)costs[best];
-    if (rival >= 0 && rival != s->p[seat].rival)
+    if (rival >= 0 && rival != s->p[seat].rival &&
+        s->edition == SPRINT_EDITION_NAMED_RIVAL)
         p.rival = (int8_t)rival;
     return sprint_plan_json(&p);
 }

@@ -95,6 +95,7 @@ typedef struct sprint_state {
     int32_t max_rounds;   /* 7 in solitaire, SPRINT_MAX_ROUNDS else */
     uint8_t campaign;     /* options carried campaign_conditions_met */
     uint8_t campaign_met; /* bitmask of SPRINT_COND_* already met */
+    uint8_t edition;      /* SPRINT_EDITION_*: how rival cards score */
     uint8_t ndeck, ndiscard;
     uint8_t deck[SPRINT_MAX_CARDS]; /* deck[ndeck-1] is the top */
     uint8_t discard[SPRINT_MAX_CARDS];
@@ -108,6 +109,19 @@ typedef struct sprint_io {
     engine_rng *rng;
     engine_ctx *ctx;
 } sprint_io;
+
+/* Editions of the rules (option "edition", stamped on new games; a game
+ * stored without it is edition 1). Only rival cards ("VP per ... in the
+ * empire of another player you designate") differ:
+ *   1: they count the one rival named in the placement order ("rival",
+ *      kept until changed; the next seat at first);
+ *   2: the designation is made at scoring, per card, with full knowledge:
+ *      each such card counts the opponent that gives it the most VP; the
+ *      order has no "rival". */
+#define SPRINT_EDITION_NAMED_RIVAL 1
+#define SPRINT_EDITION_BEST_RIVAL 2
+#define SPRINT_EDITION_CURRENT SPRINT_EDITION_BEST_RIVAL
+#define SPRINT_EDITION_CURRENT_TEXT "2"
 
 /* ------------------------------------------------------------ cards -- */
 /* The validated card set built by init (borrowed, immutable); NULL before. */
@@ -123,7 +137,8 @@ const char *sprint_what_name(int what);
 const char *sprint_colour_name(int colour);
 
 /* ------------------------------------------------------------ rules -- */
-/* Fresh game; seats 1..4; fills s. Cannot fail for checked options. */
+/* Fresh game; seats 1..4; fills s (edition 1; the caller sets another).
+ * Cannot fail for checked options. */
 void sprint_state_init(sprint_state *s, const sprint_cardset *cs, int seats,
                        int solo, int target, unsigned campaign_met,
                        int campaign, sprint_io *io);

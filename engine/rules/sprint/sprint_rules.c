@@ -119,10 +119,40 @@ int sprint_list_income(const sprint_cardset *cs, const uint8_t *list, int n)
     return inc;
 }
 
+/* Edition 2: the VP one rival ability ab earns, counted in the empire of
+ * the opponent of seat where it earns the most (0 in solitaire). */
+static int best_rival_vp(const sprint_cardset *cs, const sprint_state *s,
+                         int seat, const sprint_ability *ab)
+{
+    int best = 0;
+    for (int r = 0; r < s->seats && !s->solo; r++) {
+        if (r == seat)
+            continue;
+        int v = ab->amount * (sprint_count_what(cs, s->p[r].empire,
+                                                s->p[r].nempire, ab->what, -1) /
+                              ab->every);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
 int sprint_empire_vp(const sprint_state *s, int seat)
 {
     const sprint_cardset *cs = sprint_cards();
     const sprint_player *p = &s->p[seat];
+    if (s->edition == SPRINT_EDITION_BEST_RIVAL) {
+        /* Own cards first (rival abilities count nothing there), then each
+         * rival ability against its best opponent. */
+        int vp = sprint_list_vp(cs, p->empire, p->nempire, NULL, 0);
+        for (int i = 0; i < p->nempire; i++) {
+            const sprint_design *d = sprint_design_of(cs, p->empire[i]);
+            for (int a = 0; a < d->nab; a++)
+                if (d->ab[a].type == SPRINT_AB_VP_PER_RIVAL)
+                    vp += best_rival_vp(cs, s, seat, &d->ab[a]);
+        }
+        return vp;
+    }
     const sprint_player *r = !s->solo && p->rival >= 0 && p->rival < s->seats
                                  ? &s->p[p->rival]
                                  : NULL;
@@ -430,7 +460,7 @@ static int plan_action(const json_t *order, sprint_plan *p, engine_error *err)
     {
         int ok;
         if (strcmp(k, "action") == 0 || strcmp(k, "rival") == 0)
-            ok = 1;
+            ok = 1; /* rival: plan_rival judges it */
         else if (strcmp(k, "development") == 0 || strcmp(k, "survey") == 0)
             ok = has_dev;
         else if (strcmp(k, "world") == 0 || strcmp(k, "world_mode") == 0 ||
@@ -456,6 +486,10 @@ static int plan_rival(const sprint_state *s, int seat, const json_t *order,
     const json_t *jr = json_object_get(order, "rival");
     if (!jr)
         return 0;
+    if (s->edition == SPRINT_EDITION_BEST_RIVAL)
+        return engine_fail(err, ENGINE_EINVALID, "rival",
+                           "unknown field \"rival\": each rival card counts "
+                           "the opponent that gives it the most VP");
     if (s->solo)
         return engine_fail(err, ENGINE_EINVALID, "rival",
                            "rival: there are no opponents in a solitaire "
@@ -699,6 +733,7 @@ void sprint_state_init(sprint_state *s, const sprint_cardset *cs, int seats,
     s->max_rounds = s->solo ? SPRINT_SOLO_ROUNDS : SPRINT_MAX_ROUNDS;
     s->campaign = (uint8_t)campaign;
     s->campaign_met = (uint8_t)campaign_met;
+    s->edition = SPRINT_EDITION_NAMED_RIVAL;
     s->phase = SPRINT_PHASE_PLACE;
     for (int i = 0; i < cs->ndeck; i++)
         s->deck[i] = (uint8_t)i;
@@ -1073,15 +1108,20 @@ json_t *sprint_state_save(const sprint_state *s)
                                p->rival, "must_discard", p->must_discard,
                                "last", last_json(&p->last)));
     }
-    return json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i,"
-                     " s:o, s:o, s:i, s:o}",
-                     "v", 1, "cards", cs->sha256, "seats", s->seats, "solo",
-                     s->solo, "phase", s->phase, "over", s->over, "target",
-                     s->target, "round", s->round, "max_rounds", s->max_rounds,
-                     "campaign", s->campaign, "campaign_met", s->campaign_met,
-                     "deck", ids_json(s->deck, s->ndeck), "discard",
-                     ids_json(s->discard, s->ndiscard), "reshuffles",
-                     (int)s->reshuffles, "players", players);
+    json_t *out = json_pack(
+        "{s:i, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i,"
+        " s:o, s:o, s:i, s:o}",
+        "v", 1, "cards", cs->sha256, "seats", s->seats, "solo", s->solo,
+        "phase", s->phase, "over", s->over, "target", s->target, "round",
+        s->round, "max_rounds", s->max_rounds, "campaign", s->campaign,
+        "campaign_met", s->campaign_met, "deck", ids_json(s->deck, s->ndeck),
+        "discard", ids_json(s->discard, s->ndiscard), "reshuffles",
+        (int)s->reshuffles, "players", players);
+    /* Edition 1 saves as before editions existed (same bytes, same
+     * hashes); a later edition says so. */
+    if (out && s->edition != SPRINT_EDITION_NAMED_RIVAL)
+        json_object_set_new(out, "edition", json_integer(s->edition));
+    return out;
 }
 
 static int int_in(const json_t *o, const char *k, int lo, int hi, int *out)
@@ -1122,6 +1162,10 @@ int sprint_state_load(sprint_state *s, const json_t *j, engine_error *err)
     GET("campaign", 0, 1, s->campaign);
     GET("campaign_met", 0, SPRINT_COND_ALL, s->campaign_met);
     GET("reshuffles", 0, 1 << 30, s->reshuffles);
+    s->edition = SPRINT_EDITION_NAMED_RIVAL; /* saved before editions */
+    if (json_object_get(j, "edition"))
+        GET("edition", SPRINT_EDITION_NAMED_RIVAL, SPRINT_EDITION_CURRENT,
+            s->edition);
     const json_t *players = json_object_get(j, "players");
     if (ids_load(json_object_get(j, "deck"), s->deck, &s->ndeck,
                  SPRINT_MAX_CARDS) < 0 ||

@@ -68,8 +68,9 @@ json_t *sprint_view_json(const sprint_state *s, int seat)
             sprint_empire_explore(s, i), "survey_available", !p->survey_used,
             "acting", (int)(acting >> i & 1), "must_discard", p->must_discard,
             "empire", emp, "last", last_view(s, p, cards));
-        json_object_set_new(jp, "rival",
-                            s->solo ? json_null() : json_integer(p->rival));
+        if (s->edition == SPRINT_EDITION_NAMED_RIVAL)
+            json_object_set_new(jp, "rival",
+                                s->solo ? json_null() : json_integer(p->rival));
         json_array_append_new(players, jp);
     }
     char win[ENGINE_WINDOW_ID_MAX];
@@ -131,7 +132,7 @@ static const char place_shape[] =
     "\"integer\"},\"description\":\"card ids discarded face down; exactly "
     "the total cost\"},"
     "\"rival\":{\"type\":\"integer\",\"description\":\"the opponent your "
-    "rival-VP cards count (kept until changed)\"}}}";
+    "rival-VP cards count (kept until changed; edition 1 only)\"}}}";
 
 json_t *sprint_plan_json(const sprint_plan *p)
 {
@@ -191,8 +192,11 @@ json_t *sprint_legal_json(const sprint_state *s, int seat, const char *window)
             json_array_append_new(choices, c);
         }
         free(buf);
-        return json_pack("{s:s, s:o, s:o}", "kind", "order", "shape",
-                         json_loads(place_shape, 0, NULL), "choices", choices);
+        json_t *shape = json_loads(place_shape, 0, NULL);
+        if (s->edition != SPRINT_EDITION_NAMED_RIVAL) /* no rival to name */
+            json_object_del(json_object_get(shape, "properties"), "rival");
+        return json_pack("{s:s, s:o, s:o}", "kind", "order", "shape", shape,
+                         "choices", choices);
     }
     json_t *ids = json_array();
     for (int k = 0; k < p->nhand; k++)
