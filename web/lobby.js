@@ -26,7 +26,8 @@ function showError(box, e) {
 }
 
 function optionsText(options) {
-  const parts = Object.entries(options || {}).map(([k, v]) => `${k.replace(/_/g, ' ').replace(/\bvp\b/gi, 'VP')}: ${Array.isArray(v) ? v.join(', ') || 'none' : v}`);
+  const word = (v) => (v === true ? 'on' : v === false ? 'off' : v);
+  const parts = Object.entries(options || {}).map(([k, v]) => `${k.replace(/_/g, ' ').replace(/\bvp\b/gi, 'VP')}: ${Array.isArray(v) ? v.join(', ') || 'none' : word(v)}`);
   return parts.join(' · ');
 }
 
@@ -595,7 +596,7 @@ export function lobbyScreen(main, ctx, id, code) {
         h('dt', 'Clock'),
         h('dd', clockText(l.clock)),
         h('dt', 'Options'),
-        h('dd', optionsText(l.options) || 'defaults'),
+        h('dd', optionsText(l.options) || 'the standard rules'),
         h('dt', 'Visibility'),
         h('dd', l.private ? 'private (invite only)' : 'public'),
       ),
