@@ -2,7 +2,10 @@
 // the game's ruleset, seats, options, clock and visibility (read from the
 // game's lobby, GET /lobbies?status=started), the same bots in the same
 // seats, hosted by whoever clicked; the page then opens that lobby, with
-// its invite link for the other players.
+// its invite link for the other players. The other players of the game see,
+// next to their own button, "Join NAME's rematch" for an open public lobby
+// of the same game and seats that one of them hosts (GET /lobbies, polled
+// while the finished table is shown).
 
 import { api } from './api.js';
 import { h, toast } from './ui.js';
@@ -43,8 +46,37 @@ async function rematch(ctx, g) {
   ctx.navigate(`/lobby/${made.id}`);
 }
 
-// The button, for a player of a finished game g (the game resource).
+// Open public lobbies that look like a rematch of g hosted by another of
+// its players: same ruleset and seat count, a free seat.
+export function rematchOffers(g, lobbies, me) {
+  const others = new Set(g.seats.filter((s) => s.player && s.player.id !== me).map((s) => s.player.id));
+  return lobbies.filter((l) => l.status === 'open' && l.ruleset === g.ruleset && l.seats.length === g.seats.length && others.has(l.host.id) && l.seats.some((s) => !s.ready));
+}
+
+function watchOffers(ctx, g, box) {
+  const look = async () => {
+    if (!box.isConnected) return;
+    try {
+      const me = ctx.me && ctx.me.id;
+      const offers = rematchOffers(g, await api.lobbies('open', g.ruleset), me);
+      box.replaceChildren(...offers.slice(0, 3).map((l) => h('a.button', { href: ctx.href(`/lobby/${l.id}`), 'data-testid': 'rematch-offer' }, `Join ${l.host.name}’s rematch`)));
+    } catch {
+      /* try again later */
+    }
+    setTimeout(look, 4000);
+  };
+  setTimeout(look, 0);
+}
+
+// The button, for a player of a finished game g (the game resource), with
+// the other players' rematch lobbies next to it.
 export function rematchButton(ctx, g) {
+  const offers = h('span.rematch-offers', { role: 'status' });
+  watchOffers(ctx, g, offers);
+  return [rematchOwn(ctx, g), offers];
+}
+
+function rematchOwn(ctx, g) {
   const button = h(
     'button.primary',
     {

@@ -15,6 +15,7 @@ import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLi
 import { assertAccessible, assertNoHorizontalScroll } from './lib/axe.mjs';
 import { nextWindow, chooseMove } from './lib/sprint.mjs';
 import { client, newPlayer, newGame } from '../integration/lib/api.mjs';
+import { play } from '../integration/lib/ws.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 const PHONE = { width: 390, height: 844 };
@@ -117,7 +118,7 @@ test('a Sprint table on a phone: how to play, focus on the order, an outage keep
   const box = await page.getByTestId('submit-order').boundingBox();
   assert.ok(box.y >= 0 && box.y + box.height <= PHONE.height, `submit on screen while the hand shows (${JSON.stringify(box)})`);
   await checkPage(page, 'Sprint table, order chosen');
-  await shot(page, 'sprint-phone');
+  await shot(page, 'sprint-phone-order');
 
   // The server cannot be reached: the order is kept and sent again.
   await page.route('**/api/v1/games/*/orders/*', (route) => route.abort('connectionrefused'));
@@ -163,6 +164,36 @@ test('tic-tac-toe against a bot to the end, then a rematch with the same bot', {
   await page.getByRole('heading', { name: 'Tic-tac-toe lobby' }).waitFor();
   await page.locator('.seat-row[data-seat="1"]', { hasText: 'bot' }).waitFor();
   assert.ok(await page.getByRole('button', { name: 'Start game' }).isEnabled(), 'every seat taken: the rematch can start');
+});
+
+test('after a game between two players, the other player\u2019s rematch lobby is offered at the table', { skip, timeout: 60000 }, async () => {
+  const call = client(server.url);
+  const a = await newPlayer(call, { guest: true });
+  const b = await newPlayer(call, { guest: true });
+  const game = await newGame(call, 'tictactoe', [a, b]);
+  // a takes the top row: cells 0, 1, 2 (b answers 3, 4).
+  const moves = [[a, 0], [b, 3], [a, 1], [b, 4], [a, 2]];
+  for (const [p, cell] of moves) {
+    const g = (await call('GET', `/api/v1/games/${game}`, { token: p.token })).body;
+    const r = await play(server.url, game, p.token, { window: g.windows[0].id, cell });
+    assert.equal(r.status, 200, r.text);
+  }
+  const { page, context } = await openPage(chrome.browser);
+  await page.goto(pageUrl(server, '/'));
+  await page.evaluate(([t, n]) => {
+    localStorage.setItem('conclave.token', t);
+    localStorage.setItem('conclave.name', n);
+  }, [a.token, a.name]);
+  await page.goto(pageUrl(server, `/game/${game}`));
+  await page.getByTestId('rematch').waitFor();
+  assert.equal(await page.getByTestId('rematch-offer').count(), 0, 'no offer before the other player makes one');
+  const r = await call('POST', '/api/v1/lobbies', { token: b.token, body: { ruleset: 'tictactoe', seats: 2 } });
+  assert.equal(r.status, 201, r.text);
+  await page.getByTestId('rematch-offer').filter({ hasText: `Join ${b.name}\u2019s rematch` }).click();
+  await page.waitForURL(new RegExp(`/lobby/${r.body.id}`));
+  await page.locator('[data-key="sit-1"]').click();
+  await page.getByTestId('waiting-host').filter({ hasText: 'waiting for the host to start' }).waitFor();
+  await context.close();
 });
 
 test('every other table at phone width passes axe-core and does not scroll sideways', { skip, timeout: 180000 }, async () => {
