@@ -16,6 +16,7 @@ import { assertAccessible, assertNoHorizontalScroll } from './lib/axe.mjs';
 import { nextWindow, chooseMove } from './lib/sprint.mjs';
 import { client, newPlayer, newGame } from '../integration/lib/api.mjs';
 import { play } from '../integration/lib/ws.mjs';
+import { playOut } from '../integration/lib/sprintplay.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 const PHONE = { width: 390, height: 844 };
@@ -93,6 +94,15 @@ test('home and lobby at phone width: player words, how to play, bots removable, 
   await checkPage(other.page, 'lobby, joined');
   await page.getByRole('button', { name: 'Remove Yarrow from seat 2' }).waitFor();
   await other.context.close();
+  // The campaign page.
+  await page.goto(pageUrl(server, '/campaign'));
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.waitForTimeout(500);
+  await checkPage(page, 'campaign page');
+  // The guest's sign-out warning fits the phone.
+  await page.locator('[data-key="signout"]').click();
+  await page.locator('[data-key="signout"]', { hasText: 'A guest cannot come back' }).waitFor();
+  await assertNoHorizontalScroll(page, 'the sign-out warning');
 });
 
 test('a Sprint table on a phone: how to play, focus on the order, an outage keeps the order and sends it again', { skip, timeout: 120000 }, async () => {
@@ -204,6 +214,25 @@ test('every other table at phone width passes axe-core and does not scroll sidew
     ['starbase', 1, ['basic']],
     ['council', 1, ['basic', 'basic']],
   ];
+  // A finished Sprint game: its results table on a phone.
+  const solo = await newPlayer(call, { guest: true });
+  const sprintGame = await newGame(call, 'sprint', [solo]);
+  let seed = 7;
+  await playOut(call, sprintGame, solo, () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  {
+    const { page, context } = await openPage(chrome.browser, { viewport: PHONE, isMobile: true });
+    await page.goto(pageUrl(server, '/'));
+    await page.evaluate(([t, n]) => {
+      localStorage.setItem('conclave.token', t);
+      localStorage.setItem('conclave.name', n);
+    }, [solo.token, solo.name]);
+    await page.goto(pageUrl(server, `/game/${sprintGame}`));
+    await page.getByTestId('result').waitFor();
+    await page.getByTestId('rematch').waitFor();
+    await checkPage(page, 'Sprint result');
+    await shot(page, 'sprint-result-phone');
+    await context.close();
+  }
   for (const [ruleset, humans, bots] of tables) {
     const players = [];
     for (let i = 0; i < humans; i++) players.push(await newPlayer(call, { guest: true }));
