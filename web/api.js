@@ -93,6 +93,8 @@ export const api = {
   createLobby: (body) => request('POST', '/api/v1/lobbies', { body }),
   join: (id, body = {}) => request('POST', `/api/v1/lobbies/${enc(id)}/seats`, { body }),
   leave: (id) => request('DELETE', `/api/v1/lobbies/${enc(id)}/seats/me`),
+  // The host empties a seat (not their own) before the start.
+  clearSeat: (id, seat) => request('DELETE', `/api/v1/lobbies/${enc(id)}/seats/${enc(seat)}`),
   addBot: (id, body = {}) => request('POST', `/api/v1/lobbies/${enc(id)}/bots`, { body }),
   start: (id) => request('POST', `/api/v1/lobbies/${enc(id)}/start`),
   game: (id) => request('GET', `/api/v1/games/${enc(id)}`),

@@ -18,7 +18,8 @@ const ICONS = {
 };
 
 export function icon(kind, n, label) {
-  return h('span.icon', { class: `icon-${kind}`, role: 'img', 'aria-label': label || `${n} ${kind}` }, svg(ICONS[kind]), n !== undefined && n !== null ? h('span.icon-n', { 'aria-hidden': 'true' }, String(n)) : null);
+  const text = label || `${n} ${kind}`;
+  return h('span.icon', { class: `icon-${kind}`, role: 'img', 'aria-label': text, title: text }, svg(ICONS[kind]), n !== undefined && n !== null ? h('span.icon-n', { 'aria-hidden': 'true' }, String(n)) : null);
 }
 
 export function kindText(d) {
@@ -99,7 +100,9 @@ export function cardFace(d, opts = {}) {
       'data-key': opts.key,
       'data-can-place': opts.canPlace || null,
       'aria-pressed': opts.pressed === undefined ? null : String(!!opts.pressed),
-      'aria-label': label,
+      // A button is named by what it shows (its badges and icons have text
+      // alternatives); a card that is not a button carries the sentence.
+      'aria-label': tag === 'div' ? label : null,
       role: tag === 'div' ? 'listitem' : null,
       disabled: opts.disabled,
       onclick: opts.onClick,
@@ -109,7 +112,7 @@ export function cardFace(d, opts = {}) {
     art(d),
     icons(d),
     h('p.card-text', d.text || ''),
-    opts.roleText ? h('span.card-role', { 'aria-hidden': 'true' }, opts.roleText) : null,
+    opts.roleText ? h('span.card-role', tag === 'button' ? null : { 'aria-hidden': 'true' }, opts.roleText) : null,
     opts.note ? h('span.card-note', { 'aria-hidden': 'true' }, opts.note) : null,
   );
 }

@@ -22,17 +22,18 @@ export function schemaForm(schema, { prefix = 'opt' } = {}) {
     const id = `${prefix}-${name}`;
     const hint = p.description || null;
     if (p.type === 'boolean') {
-      // Three states: unset (server default), yes, no.
+      // On or off; with no default in the schema, a third state leaves it
+      // to the game's own rule. Only a change from the default is sent.
       const sel = h(
         'select',
         { id, name, 'data-key': id },
-        h('option', { value: '' }, 'default'),
-        h('option', { value: 'true' }, 'yes'),
-        h('option', { value: 'false' }, 'no'),
+        typeof p.default === 'boolean' ? null : h('option', { value: '' }, 'As the rules say'),
+        h('option', { value: 'true' }, 'On'),
+        h('option', { value: 'false' }, 'Off'),
       );
       if (typeof p.default === 'boolean') sel.value = String(p.default);
       fields.push(field(label(name, p), sel, hint));
-      getters.push(() => (sel.value === '' ? undefined : [name, sel.value === 'true']));
+      getters.push(() => (sel.value === '' || sel.value === String(p.default) ? undefined : [name, sel.value === 'true']));
     } else if (p.type === 'integer' || p.type === 'number') {
       const input = h('input', {
         id,
@@ -55,7 +56,7 @@ export function schemaForm(schema, { prefix = 'opt' } = {}) {
         return [name, v];
       });
     } else if (Array.isArray(p.enum) || (p.type === 'string' && Array.isArray(p.enum))) {
-      const sel = h('select', { id, name, 'data-key': id }, h('option', { value: '' }, 'default'), p.enum.map((v) => h('option', { value: JSON.stringify(v) }, String(v))));
+      const sel = h('select', { id, name, 'data-key': id }, h('option', { value: '' }, p.default !== undefined ? `${p.default} (standard)` : 'As the rules say'), p.enum.filter((v) => v !== p.default).map((v) => h('option', { value: JSON.stringify(v) }, String(v))));
       fields.push(field(label(name, p), sel, hint));
       getters.push(() => (sel.value === '' ? undefined : [name, JSON.parse(sel.value)]));
     } else if (p.type === 'array' && p.items && Array.isArray(p.items.enum)) {

@@ -9,7 +9,7 @@
 
 import { api, ApiError, randomKey } from './api.js';
 import { h, render, toast, announce } from './ui.js';
-import { tickCountdown, seatName } from './gamekit.js';
+import { tickCountdown, seatName, OUTAGE_TEXT, isOutage } from './gamekit.js';
 import { sprintRenderer } from './sprint.js';
 import { tictactoeRenderer } from './tictactoe.js';
 import { rpsRenderer } from './rps.js';
@@ -17,6 +17,8 @@ import { councilRenderer } from './council.js';
 import { skirmishRenderer } from './skirmish.js';
 import { starbaseRenderer } from './starbase.js';
 import { chatPanel } from './chat.js';
+import { howtoButton } from './howto.js';
+import { rematchButton } from './rematch.js';
 
 const RENDERERS = {
   sprint: sprintRenderer,
@@ -50,6 +52,7 @@ class GameController {
     this.renderer = null;
     this.timers = [];
     this.root = h('div.game');
+    this.bar = h('div.game-tools'); // above the table: "How to play"
     render(main, this.root, h('p.muted', { id: 'game-loading' }, 'Loading the game…'));
   }
 
@@ -80,6 +83,7 @@ class GameController {
       // Back online: catch up with what REST knows (log, result).
       const reopened = s === 'open' && !wasOpen;
       wasOpen = s === 'open';
+      if (reopened && this.pending) this.resend();
       if (reopened && this.meta) {
         this.fetchLog();
         if (this.meta.status === 'running') this.loadMeta();
@@ -228,11 +232,59 @@ class GameController {
     }
   }
 
+  // A sealed order. When the server cannot be reached the order is kept
+  // (this.pending) and sent again every few seconds and when the socket
+  // comes back; the error thrown then says so (isOutage(e) is true).
   async putOrder(windowId, order) {
-    const r = await api.putOrder(this.id, windowId, order);
+    let r;
+    try {
+      r = await api.putOrder(this.id, windowId, order);
+    } catch (e) {
+      if (isOutage(e)) {
+        this.pending = { windowId, order };
+        this.scheduleResend();
+        e.detail = OUTAGE_TEXT;
+      }
+      throw e;
+    }
+    this.pending = null;
+    this.keepOrder(windowId, order, r);
+    return r;
+  }
+
+  keepOrder(windowId, order, r) {
     localStorage.setItem(`conclave.order.${this.id}.${windowId}`, JSON.stringify({ order, receipt: r.receipt }));
     announce('Order submitted');
-    return r;
+  }
+
+  scheduleResend(delay = 3000) {
+    if (this.resendTimer || this.destroyed) return;
+    this.resendTimer = setTimeout(() => {
+      this.resendTimer = null;
+      this.resend();
+    }, delay);
+    this.timers.push(this.resendTimer);
+  }
+
+  // Send the kept order again; a refusal now is the server's word, so the
+  // order is dropped and the table shows what it said.
+  async resend() {
+    const p = this.pending;
+    if (!p || this.destroyed) return;
+    try {
+      const r = await api.putOrder(this.id, p.windowId, p.order);
+      if (this.pending !== p) return;
+      this.pending = null;
+      this.keepOrder(p.windowId, p.order, r);
+      toast('The server is back: your order was sent.');
+      this.draw();
+    } catch (e) {
+      if (this.pending !== p) return;
+      if (isOutage(e)) return this.scheduleResend();
+      this.pending = null;
+      toast(e.detail || e.message, 'error');
+      this.draw();
+    }
   }
 
   async withdraw(windowId) {
@@ -253,6 +305,7 @@ class GameController {
           await new Promise((r) => setTimeout(r, 800 * (attempt + 1)));
           continue;
         }
+        if (isOutage(e)) e.detail = 'Cannot reach the server: the move was not made. Try again when the connection is back.';
         throw e;
       }
     }
@@ -291,8 +344,9 @@ class GameController {
       return;
     }
     if (!this.meta || !this.renderer) return;
-    if (!this.root.isConnected || this.main.childElementCount > 1) render(this.main, this.root);
+    if (!this.root.isConnected || !this.bar.isConnected || this.main.childElementCount > 2) render(this.main, this.bar, this.root);
     const m = this.model();
+    this.drawBar(m);
     try {
       this.renderer.update(this.root, m);
     } catch (e) {
@@ -307,6 +361,15 @@ class GameController {
       this.announced = m.myWindow.id;
       announce('Your move');
     }
+  }
+
+  // Above the table: "How to play", and "Rematch" for a player once the
+  // game is finished (drawn again only when that changes).
+  drawBar(m) {
+    const state = `${m.status}:${m.spectator}`;
+    if (this.barState === state) return;
+    this.barState = state;
+    render(this.bar, howtoButton(m.ruleset, m.title), m.status === 'finished' && !m.spectator ? rematchButton(this.ctx, this.meta) : null);
   }
 
   destroy() {

@@ -68,7 +68,7 @@ const logScroll = { stick: true, top: 0, ignoreUntil: 0 };
 export function logPanel(lines, { title = 'Game log' } = {}) {
   const list = h(
     'ol.log-list',
-    { role: 'log', 'aria-label': title, tabindex: '0' },
+    { 'aria-label': title, tabindex: '0' }, // a list (the section is the log)
     lines.map((l) =>
       h(
         'li',
@@ -89,7 +89,7 @@ export function logPanel(lines, { title = 'Game log' } = {}) {
     logScroll.ignoreUntil = performance.now() + 150;
     list.scrollTop = logScroll.stick ? list.scrollHeight : logScroll.top;
   });
-  return h('section.panel.log', { 'aria-labelledby': 'log-h' }, h('h2#log-h', title), lines.length ? list : h('p.muted', 'Nothing yet.'));
+  return h('section.panel.log', { role: 'log', 'aria-labelledby': 'log-h' }, h('h2#log-h', title), lines.length ? list : h('p.muted', 'Nothing yet.'));
 }
 
 // "alice, bob and carol"
@@ -102,4 +102,13 @@ export function listText(items) {
 export function submittedOf(windows, seat) {
   for (const w of windows || []) if (w.seats.includes(seat)) return { window: w.id, done: w.submitted.includes(seat) };
   return null;
+}
+
+// What a player reads when an order cannot reach the server (the game
+// controller keeps it and sends it again). isOutage(e): the request never
+// got an answer from the game (no connection, or a gateway/unavailable
+// status).
+export const OUTAGE_TEXT = 'Cannot reach the server: your order is kept and will be sent again.';
+export function isOutage(e) {
+  return !!e && (e.status === 0 || e.status === 502 || e.status === 503 || e.status === 504);
 }

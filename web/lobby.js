@@ -6,6 +6,7 @@
 import { api, session, ApiError } from './api.js';
 import { h, render, toast, announce, clockText, field } from './ui.js';
 import { schemaForm } from './form.js';
+import { howtoButton } from './howto.js';
 
 const FILTER_KEY = 'conclave.filter';
 const NAME_RE = /^[A-Za-z0-9_-]{3,24}$/;
@@ -25,7 +26,8 @@ function showError(box, e) {
 }
 
 function optionsText(options) {
-  const parts = Object.entries(options || {}).map(([k, v]) => `${k.replace(/_/g, ' ').replace(/\bvp\b/gi, 'VP')}: ${Array.isArray(v) ? v.join(', ') || 'none' : v}`);
+  const word = (v) => (v === true ? 'on' : v === false ? 'off' : v);
+  const parts = Object.entries(options || {}).map(([k, v]) => `${k.replace(/_/g, ' ').replace(/\bvp\b/gi, 'VP')}: ${Array.isArray(v) ? v.join(', ') || 'none' : word(v)}`);
   return parts.join(' · ');
 }
 
@@ -252,7 +254,9 @@ export function homeScreen(main, ctx) {
     const list = (st.started || []).filter((l) => l.game && (!st.filter || l.ruleset === st.filter));
     const rows = list
       .map((l) => ({ l, status: st.gameStatus.get(l.game) }))
-      .filter((x) => x.status !== 'aborted')
+      // Only games known to be running or finished: an abandoned (aborted)
+      // game, or one whose state is not known yet, is not offered as live.
+      .filter((x) => x.status === 'running' || x.status === 'finished')
       .sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1))
       .slice(0, 20);
     render(
@@ -292,7 +296,7 @@ export function homeScreen(main, ctx) {
     renderWatch();
     // Show which of the newest are still running (a few reads).
     await Promise.all(
-      st.started.slice(0, 10).map(async (l) => {
+      st.started.slice(0, 20).map(async (l) => {
         if (!l.game || st.gameStatus.get(l.game) === 'finished') return;
         try {
           const g = await api.game(l.game);
@@ -364,6 +368,14 @@ export function homeScreen(main, ctx) {
 
 const CLOCK_DEFAULTS = { live: 60, async: 86400 };
 
+// The options a player sets in the form: the campaign ones are left out
+// (a campaign game starts from the campaign page, never by a ticked box).
+function playerOptions(schema) {
+  if (!schema || !schema.properties) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !k.startsWith('campaign')));
+  return { ...schema, properties };
+}
+
 function createPanel(ctx, rulesets) {
   if (!rulesets.length) return h('section.panel', h('h2', 'Create a lobby'), h('p.muted', 'Loading games…'));
   const gameSel = h('select', { name: 'ruleset', 'data-key': 'c-game' }, rulesets.map((r) => h('option', { value: r.id }, r.title)));
@@ -373,6 +385,7 @@ function createPanel(ctx, rulesets) {
   const seatsHint = h('small.hint');
   const summary = h('p.muted.summary');
   const optsBox = h('div.options');
+  const howtoBox = h('div.howto-slot');
   const clockMode = h(
     'select',
     { name: 'clock', 'data-key': 'c-clock' },
@@ -394,8 +407,9 @@ function createPanel(ctx, rulesets) {
     seats.value = String(r.min_seats === 1 && r.max_seats > 1 ? 1 : r.min_seats);
     seatsHint.textContent = r.min_seats === r.max_seats ? `exactly ${r.min_seats}` : `${r.min_seats} to ${r.max_seats}`;
     summary.textContent = r.summary || '';
-    form = schemaForm(r.options, { prefix: `opt-${r.id}` });
+    form = schemaForm(playerOptions(r.options), { prefix: `opt-${r.id}` });
     render(optsBox, form.element);
+    render(howtoBox, howtoButton(r.id, r.title));
   };
   const syncClock = () => {
     secsField.hidden = clockMode.value === 'none';
@@ -460,6 +474,7 @@ function createPanel(ctx, rulesets) {
       { onsubmit, 'aria-labelledby': 'create-h' },
       field('Game', gameSel),
       summary,
+      howtoBox,
       h('div.field', h('label', { for: 'c-seats' }, 'Seats'), seats, seatsHint),
       h('fieldset.field', h('legend', 'Options'), optsBox),
       field('Clock', clockMode),
@@ -472,6 +487,12 @@ function createPanel(ctx, rulesets) {
 }
 
 // -------------------------------------------------------------- lobby --
+
+// A bot's name: its level's title ("Basic bot").
+function botName(levels, level) {
+  const lv = levels.find((x) => x.id === level);
+  return `${lv ? lv.title : level} bot`;
+}
 
 export function lobbyScreen(main, ctx, id, code) {
   // Where this screen is, invite code included: signing in returns here.
@@ -544,9 +565,14 @@ export function lobbyScreen(main, ctx, id, code) {
       const who = s.player
         ? h('span', h('strong', s.player.name), s.player.id === l.host.id ? h('span.tag', 'host') : null, me && s.player.id === me.id ? h('span.tag.tag-you', 'you') : null)
         : s.bot
-          ? h('span', h('strong', 'Bot'), h('span.tag', s.bot))
+          ? h('span', h('strong', botName(levels, s.bot)), h('span.tag', 'bot'))
           : h('span.muted', 'Empty seat');
       const actions = [];
+      const removable = host && l.status === 'open' && s.ready && !(s.player && s.player.id === l.host.id);
+      if (removable) {
+        const name = s.player ? s.player.name : botName(levels, s.bot);
+        actions.push(h('button', { type: 'button', 'data-key': `clear-${s.seat}`, 'aria-label': `Remove ${name} from seat ${s.seat + 1}`, onclick: act(() => api.clearSeat(id, s.seat)) }, 'Remove'));
+      }
       if (l.status === 'open' && !s.ready) {
         if (!member && session.token)
           actions.push(h('button.primary', { type: 'button', 'data-key': `sit-${s.seat}`, onclick: act(() => api.join(id, code ? { seat: s.seat, code } : { seat: s.seat })) }, 'Sit here'));
@@ -558,9 +584,11 @@ export function lobbyScreen(main, ctx, id, code) {
       return h('li.seat-row', { dataset: { seat: s.seat } }, h('span.seat-no', `Seat ${s.seat + 1}`), who, h('span.seat-act', actions));
     });
     const startReason = !full ? 'Every seat needs a player or a bot.' : '';
+    const waitingHost = member && !host && l.status === 'open';
     render(
       root,
-      h('div.panel-head', h('h1#lobby-h', `${title} lobby`), h('span.tag', { class: `status-${l.status}` }, l.status)),
+      h('div.panel-head', h('h1#lobby-h', `${title} lobby`), h('span.tag', { class: `status-${l.status}` }, l.status), howtoButton(l.ruleset, title)),
+      waitingHost ? h('p.waiting-host', { role: 'status', 'data-testid': 'waiting-host' }, full ? 'Every seat is taken: waiting for the host to start the game.' : 'You are seated: waiting for more players, then for the host to start the game.') : null,
       h(
         'dl.facts',
         h('dt', 'Host'),
@@ -568,7 +596,7 @@ export function lobbyScreen(main, ctx, id, code) {
         h('dt', 'Clock'),
         h('dd', clockText(l.clock)),
         h('dt', 'Options'),
-        h('dd', optionsText(l.options) || 'defaults'),
+        h('dd', optionsText(l.options) || 'the standard rules'),
         h('dt', 'Visibility'),
         h('dd', l.private ? 'private (invite only)' : 'public'),
       ),

@@ -6,7 +6,7 @@
 // the public view: no hand, no move.
 
 import { h, render, toast, announce, plural } from './ui.js';
-import { seatName, countdown, logPanel, describeEngineEntry, listText } from './gamekit.js';
+import { seatName, countdown, logPanel, describeEngineEntry, listText, OUTAGE_TEXT, isOutage } from './gamekit.js';
 import { cardFace, cardMini, icon } from './cards.js';
 import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers, timeoutDefaultText, resultLine, windowWords } from './sprintrules.js';
 
@@ -34,6 +34,8 @@ export function sprintRenderer(c) {
   let selWindow = null;
   let busy = false;
   let serverError = null; // {detail, field} of the last refused order
+  let focusedWindow = null; // the window whose order panel got the focus
+  let focusAfterSubmit = false;
 
   // ------------------------------------------------------------ model --
 
@@ -133,6 +135,23 @@ export function sprintRenderer(c) {
     return orderOf(plan(), sel.pay, rival);
   }
 
+  // The order panel can hold the focus (kept across redraws by its key).
+  const MOVE_FOCUS = { tabindex: '-1', 'data-key': 'move-panel', class: 'move-focus' };
+
+  // The order panel takes the focus when a new window waits on you (a new
+  // round, a discard step) and after you submit, so the keyboard and the
+  // screen reader land where the next decision is.
+  function focusMove(m) {
+    const w = m.myWindow;
+    if (!w || m.spectator || (w.id === focusedWindow && !focusAfterSubmit)) return;
+    const head = document.getElementById('move-h');
+    const panel = head && head.closest('section');
+    if (!panel) return;
+    focusedWindow = w.id;
+    focusAfterSubmit = false;
+    panel.focus({ preventScroll: false });
+  }
+
   // ---------------------------------------------------------- actions --
 
   function redraw() {
@@ -204,6 +223,13 @@ export function sprintRenderer(c) {
     return { role: null, text: '' };
   }
 
+  // The line under the order: an outage while the order waits to be sent
+  // again, or what the server refused (gone once the kept order is sent).
+  function orderErrorText(err) {
+    if (isOutage(err)) return OUTAGE_TEXT;
+    return `The server refused the order: ${err.detail}`;
+  }
+
   async function submit(m, order) {
     const w = m.myWindow;
     if (!w || busy) return;
@@ -217,6 +243,7 @@ export function sprintRenderer(c) {
       if (e.status === 409) toast(e.detail, 'error');
     } finally {
       busy = false;
+      focusAfterSubmit = true;
       redraw();
     }
   }
@@ -493,7 +520,7 @@ export function sprintRenderer(c) {
     if (needPay) problems.push(...a.problems.filter((p) => /^Select \d|^Too many/.test(p)));
     return h(
       'section.panel.move',
-      { 'aria-labelledby': 'move-h', 'data-window': w.id, 'data-legal': info ? 'yes' : 'no' },
+      { 'aria-labelledby': 'move-h', 'data-window': w.id, 'data-legal': info ? 'yes' : 'no', ...MOVE_FOCUS },
       h('div.panel-head', h('h2#move-h', `Your move – round ${v.round}`), submitted ? h('span.tag.tag-done', { 'data-testid': 'submitted' }, changed ? 'submitted (changed here)' : 'submitted') : h('span.tag.tag-wait', 'not submitted')),
       h('p.muted.help', 'Choose an action, then click cards in your hand: the first click places a card, more clicks pick the cards you pay with. Orders stay secret until everyone has submitted.'),
       actionRadios(m),
@@ -501,7 +528,7 @@ export function sprintRenderer(c) {
       bill,
       payStatus,
       problems.length && sel.action ? h('ul.problems', { 'aria-live': 'polite', id: 'order-problems' }, problems.map((p) => h('li', p))) : null,
-      serverError ? h('p.error', { role: 'alert', 'data-testid': 'server-error' }, `The server refused the order: ${serverError.detail}`) : null,
+      serverError ? h('p.error', { role: 'alert', 'data-testid': 'server-error' }, orderErrorText(serverError)) : null,
       h(
         'div.row.move-buttons',
         h(
@@ -555,11 +582,11 @@ export function sprintRenderer(c) {
         : `You hold ${me.hand} cards; the hand limit is 10. Discard ${plural(need, 'card')}.`;
     return h(
       'section.panel.move',
-      { 'aria-labelledby': 'move-h', 'data-window': w.id },
+      { 'aria-labelledby': 'move-h', 'data-window': w.id, ...MOVE_FOCUS },
       h('div.panel-head', h('h2#move-h', v.phase === 'explore' ? 'Explore: discard' : 'Hand limit: discard'), submitted ? h('span.tag.tag-done', { 'data-testid': 'submitted' }, changed ? 'submitted (changed here)' : 'submitted') : h('span.tag.tag-wait', 'not submitted')),
       h('p', why),
       h('p#discard-status.pay-status', { dataset: { mustDiscard: need, have: sel.discard.length }, class: sel.discard.length === need ? 'ok' : 'short' }, `Selected ${sel.discard.length} of ${need}. Click cards in your hand to choose them.`),
-      serverError ? h('p.error', { role: 'alert', 'data-testid': 'server-error' }, `The server refused the order: ${serverError.detail}`) : null,
+      serverError ? h('p.error', { role: 'alert', 'data-testid': 'server-error' }, orderErrorText(serverError)) : null,
       h(
         'div.row.move-buttons',
         h(
@@ -754,6 +781,7 @@ export function sprintRenderer(c) {
       if (!v || !v.players) return render(root, h('p.muted', 'Loading…'));
       learn(v);
       syncWindow(m);
+      if (serverError && isOutage(serverError) && !c.pending) serverError = null; // sent again
       const info = legalInfo(m);
       const w = m.myWindow;
       let move = null;
@@ -778,6 +806,7 @@ export function sprintRenderer(c) {
           h('aside.sprint-side', { 'aria-label': 'Game log' }, logPanel(lines)),
         ),
       );
+      focusMove(m);
     },
   };
 }

@@ -132,7 +132,7 @@ test('lobby seats: join, leave, a bot from the host, and closing', { skip, timeo
   await watcher.page.locator(`.lobby-row[data-lobby-id="${lobbyId}"] [aria-label="1 of 3 seats taken"]`).waitFor();
 
   await host.getByRole('button', { name: 'Add bot' }).first().click();
-  await host.locator('.seat-row strong', { hasText: /^Bot$/ }).waitFor();
+  await host.locator('.seat-row strong', { hasText: /^Basic bot$/ }).waitFor(); // named by its level
   await host.getByRole('button', { name: 'Close lobby' }).click();
   await host.waitForURL((u) => u.pathname === '/');
   await watcher.page.locator(`.lobby-row[data-lobby-id="${lobbyId}"]`).waitFor({ state: 'detached' });

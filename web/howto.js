@@ -1,0 +1,81 @@
+// howto.js - the "How to play" panel: a button (in the lobby, the create
+// form and every table) that opens a dialog with the ruleset's rules in
+// short (howto-text.js), a legend of the icons where the table uses them
+// (Galactic Sprint's), and the first-game guide. Escape or "Close" shuts
+// it and focus goes back to the button.
+
+import { h } from './ui.js';
+import { icon } from './cards.js';
+import { HOWTO } from './howto-text.js';
+
+// The icons of Galactic Sprint's cards and empires, with what they mean.
+function sprintLegend() {
+  const row = (sym, term, text) => h('li.legend-row', h('span.legend-sym', sym), h('span', h('strong', term), ` – ${text}`));
+  return h(
+    'section.howto-part',
+    { 'aria-labelledby': 'howto-legend-h' },
+    h('h3#howto-legend-h', 'Legend'),
+    h(
+      'ul.legend',
+      row(h('span.badge.cost', { 'aria-hidden': 'true' }, '3'), 'Cost', 'cards you discard from your hand to place it.'),
+      row(h('span.badge.defence', { 'aria-hidden': 'true' }, '3'), 'Defence', 'a military world: your military must be at least this to conquer it.'),
+      row(h('span.badge.vp', { 'aria-hidden': 'true' }, '2'), 'VP', 'victory points the card adds to your empire VP.'),
+      row(icon('income', null, 'income'), 'Income', 'cards you draw at the end of each round.'),
+      row(icon('military', null, 'military'), 'Military', 'conquers military worlds.'),
+      row(icon('explore', null, 'explore'), 'Explore', 'extra cards seen when you explore.'),
+      row(icon('hand', null, 'cards in hand'), 'Hand', 'cards in a player\u2019s hand (only the number is public).'),
+    ),
+  );
+}
+
+function listPart(id, title, items) {
+  return h('section.howto-part', { 'aria-labelledby': id }, h('h3', { id }, title), h('ul.howto-list', items.map((t) => h('li', t))));
+}
+
+function body(rulesetId) {
+  const t = HOWTO[rulesetId];
+  if (!t) return [h('p', 'The rules of this game are not written for the page yet.')];
+  return [
+    h('p.howto-aim', t.aim),
+    t.sections.map((s, i) => listPart(`howto-s${i}`, s.title, s.items)),
+    t.guide ? listPart('howto-guide', t.guide.title, t.guide.items) : null,
+    rulesetId === 'sprint' ? sprintLegend() : null,
+  ];
+}
+
+// A "How to play" button for rulesetId (title: the game's name). The
+// dialog is made when the button is clicked and removed when it closes.
+export function howtoButton(rulesetId, title, { className = '' } = {}) {
+  const button = h(
+    'button.howto-open',
+    {
+      type: 'button',
+      class: className,
+      'data-key': `howto-${rulesetId}`,
+      'data-testid': 'howto-open',
+      'aria-haspopup': 'dialog',
+      onclick: () => openHowto(rulesetId, title, button),
+    },
+    'How to play',
+  );
+  return button;
+}
+
+export function openHowto(rulesetId, title, opener) {
+  const close = h('button', { type: 'button', 'data-testid': 'howto-close', onclick: () => dlg.close() }, 'Close');
+  const dlg = h(
+    'dialog.howto',
+    { 'aria-labelledby': 'howto-h', 'data-testid': 'howto' },
+    h('div.panel-head', h('h2#howto-h', `How to play ${title || ''}`.trim()), close),
+    h('div.howto-body', body(rulesetId)),
+  );
+  dlg.addEventListener('close', () => {
+    dlg.remove();
+    if (opener && opener.isConnected) opener.focus();
+  });
+  dlg.addEventListener('click', (ev) => ev.target === dlg && dlg.close()); // a click on the backdrop
+  document.body.append(dlg);
+  dlg.showModal();
+  close.focus();
+  return dlg;
+}
