@@ -21,6 +21,8 @@ typedef struct app {
     int migrations_expected; /* highest sql/NNN file at start-up */
     struct actors *actors;   /* NULL until the actor system is up */
     struct hub *hub;         /* NULL until the WebSocket hub is up */
+    char base_url[600];      /* the server's address in links sent out
+                                (cfg public_url, or http://localhost:PORT) */
 } app;
 
 #endif

@@ -44,4 +44,9 @@ void hub_lobby_changed(hub *h, const char *lobby_id);
  * thread; takes hub.lock. */
 void hub_token_revoked(void *ctx, const char *hash_hex);
 
+/* Whether a live connection of this process is subscribed to game_id as
+ * seat (its player has the game open): server/hub_presence.c. ctx is the
+ * hub (NULL: none). Any thread; takes hub.lock. */
+int hub_seat_active(void *ctx, const char *game_id, int seat);
+
 #endif

@@ -275,6 +275,14 @@ static int advance_game(hub *h, hub_game *g, const actor_view *v)
 
 /* ------------------------------------------------------------- games --- */
 
+hub_game *hub_game_peek_locked(hub *h, const char *id)
+{
+    hub_game *g = h->games[bucket_of(id)];
+    while (g && strcmp(g->id, id) != 0)
+        g = g->next;
+    return g;
+}
+
 /* Find (or create) the entry for id and take a reference. Under hub.lock.
  * NULL when absent and !create, or out of memory. */
 static hub_game *game_get_locked(hub *h, const char *id, int create)

@@ -341,5 +341,8 @@ hub_job *hub_job_pop_locked(hub *h);
  * take its next turn. Under hub.lock. */
 void hub_job_done_locked(hub *h, hub_conn *c);
 double hub_now(void);
+/* The entry for game id, or NULL; takes no reference (use it only while
+ * hub.lock is held). */
+hub_game *hub_game_peek_locked(hub *h, const char *id);
 
 #endif
