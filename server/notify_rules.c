@@ -4,6 +4,7 @@
  */
 #include "server/notify_rules.h"
 
+#include <arpa/inet.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
@@ -83,8 +84,11 @@ int notify_url_ok(const char *url)
     if (strncasecmp(url, "http://", 7) != 0)
         return 0;
     url_host(url + 7, host, sizeof host);
+    struct in_addr v4;
     return strcasecmp(host, "localhost") == 0 ||
-           strncmp(host, "127.", 4) == 0 || strcmp(host, "[::1]") == 0;
+           strcmp(host, "[::1]") == 0 ||
+           (inet_pton(AF_INET, host, &v4) == 1 &&
+            (ntohl(v4.s_addr) >> 24) == 127);
 }
 
 int notify_email_ok(const char *addr)
