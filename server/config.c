@@ -143,6 +143,10 @@ static const setting settings[] = {
                 1, 100, "tries before a notification is given up (8)"),
     INT_SETTING("notify-tick-ms", "CONCLAVE_NOTIFY_TICK_MS", notify_tick_ms, 10,
                 60000, "how often the notifier looks for work in ms (500)"),
+    INT_SETTING("notify-when-active", "CONCLAVE_NOTIFY_WHEN_ACTIVE",
+                notify_when_active, 0, 1,
+                "1: notify players even while they have the game open, for "
+                "tests (0)"),
     INT_SETTING("example-rulesets", "CONCLAVE_EXAMPLE_RULESETS",
                 example_rulesets, 0, 1,
                 "1: also offer the example rulesets (engine/examples), "

@@ -64,6 +64,8 @@ typedef struct config {
                                  delivery is dead (8) */
     int notify_tick_ms;       /* CONCLAVE_NOTIFY_TICK_MS: how often the
                                  notifier looks for work (500) */
+    int notify_when_active;   /* CONCLAVE_NOTIFY_WHEN_ACTIVE: 1 also tells
+                                 players who have the game open (tests) (0) */
 
     /* Quotas and abuse bounds (docs/api.md, "Limits and quotas"). */
     int lobbies_per_player;   /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies

@@ -146,7 +146,7 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
     g->in.replaced = g->replaced;
     g->in.messages = g->messages;
     g->in.told = g->told;
-    g->in.active = hub_seat_active;
+    g->in.active = n->app->cfg->notify_when_active ? NULL : hub_seat_active;
     g->in.active_ctx = n->app->hub;
     g->in.base_url = n->base_url;
     notify_plan plan = {0};

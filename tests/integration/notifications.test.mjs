@@ -4,7 +4,8 @@
 // address is verified by the mailed link; each player gets exactly one
 // "waiting" per window (mail and webhook) and one reminder then one final
 // reminder; webhook signatures verify; quiet hours hold deliveries back
-// until they end (or are lifted); with the receivers down and the server
+// until they end (or are lifted); nothing goes to a player who has the
+// game open (a live WebSocket subscribed as its seat); with the receivers down and the server
 // killed with SIGKILL between the commit and the delivery, every
 // notification still arrives, with the idempotency id it was given.
 import { test, after } from 'node:test';
@@ -14,6 +15,7 @@ import httpServer from 'node:http';
 import { createHmac } from 'node:crypto';
 import { createDatabase, dropDatabase, startServer, psql, sleep, waitFor } from './lib/server.mjs';
 import { client, newPlayer, newLobby } from './lib/api.mjs';
+import { HubClient } from './lib/ws.mjs';
 
 // ------------------------------------------------------------ receivers --
 
@@ -254,4 +256,34 @@ test('receivers down and a SIGKILL between commit and delivery: each notificatio
   }
   const left = psql(ctx.db, `SELECT count(*) FROM notify_deliveries WHERE game_id = '${game}' AND status <> 'sent'`);
   assert.equal(left, '0');
+});
+
+test('nothing is sent to a player who has the game open', async () => {
+  const ctx = await setup();
+  const gus = await subscriber(ctx);
+  const hana = await subscriber(ctx);
+  gus.seat = 0;
+  hana.seat = 1;
+  const game = await rpsGame(ctx, [gus, hana], 600, 3);
+  await waitFor(() => postsOf(ctx, gus, game).some((p) => p.body.event === 'waiting'), { what: 'gus waiting r1' });
+  const ws = await HubClient.connect(ctx.server.wsUrl);
+  ws.send({ type: 'auth', token: gus.token });
+  ws.send({ type: 'subscribe', game });
+  await ws.next('snapshot');
+  for (const p of [gus, hana]) {
+    const o = await ctx.call('PUT', `/api/v1/games/${game}/orders/r1`, { token: p.token, body: { throw: 'rock' } });
+    assert.equal(o.status, 200, o.text);
+  }
+  await waitFor(() => postsOf(ctx, hana, game).some((p) => p.body.windows.some((w) => w.id === 'r2')), { what: 'hana waiting r2' });
+  await sleep(500);
+  assert.deepEqual(postsOf(ctx, gus, game).map((p) => p.body.windows.map((w) => w.id).join()), ['r1', 'r1'], 'gus: r1 only (started, waiting)');
+  assert.equal(mailsOf(ctx, gus, game).length, 2);
+  // The page closed: the next window is announced again.
+  ws.close();
+  await sleep(300);
+  for (const p of [gus, hana]) {
+    const o = await ctx.call('PUT', `/api/v1/games/${game}/orders/r2`, { token: p.token, body: { throw: 'paper' } });
+    assert.equal(o.status, 200, o.text);
+  }
+  await waitFor(() => postsOf(ctx, gus, game).some((p) => p.body.event === 'waiting' && p.body.windows.some((w) => w.id === 'r3')), { what: 'gus waiting r3' });
 });
