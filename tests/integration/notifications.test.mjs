@@ -129,6 +129,11 @@ test('waiting, reminders and the end reach each player once, signed, by mail and
     const mails = mailsOf(ctx, p, game).map((m) => kindOf(header(m, 'Conclave-Notification-Id'))).sort();
     assert.deepEqual(mails, want, 'the same notifications by mail');
   }
+  // Fog: while Alice's order in r1 is sealed, Bob's notifications show his
+  // own document only (Alice's own show her order, as her page does).
+  const sealed = postsOf(ctx, bob, game).filter((x) => x.body.game.version === 1);
+  assert.ok(sealed.length >= 2, 'bob was reminded while alice\'s order was sealed');
+  for (const x of sealed) assert.equal(x.text.includes('rock'), false, `bob's ${x.body.event} shows alice's sealed order`);
   // Bob's reminders were about r1, the final one after the first.
   const rem = postsOf(ctx, bob, game).filter((x) => /reminder/.test(x.body.event));
   assert.deepEqual(rem.map((x) => x.body.event), ['reminder', 'final_reminder']);
