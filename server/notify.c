@@ -136,10 +136,47 @@ static int write_told(PGconn *c, const char *game_id, const json_t *waiting)
     return 0;
 }
 
+/* Whether any player seated in the game has a channel (a webhook, or a
+ * verified address while email is on): 1, 0, or -1. */
+static int anyone_listens(notifier *n, PGconn *c, const char *game_id)
+{
+    const char *p[] = {game_id, n->email_on ? "1" : "0"};
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK,
+        "SELECT EXISTS (SELECT 1 FROM game_seats gs WHERE gs.game_id = $1 "
+        " AND gs.player_id IS NOT NULL AND (EXISTS (SELECT 1 FROM "
+        " notify_webhooks w WHERE w.player_id = gs.player_id) OR ($2 = '1' "
+        " AND EXISTS (SELECT 1 FROM notify_settings s WHERE s.player_id = "
+        " gs.player_id AND s.email_verified))))",
+        2, p);
+    if (!r)
+        return -1;
+    int yes = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    return yes;
+}
+
+static int delete_facts(PGconn *c, const game_facts *g)
+{
+    char max[24];
+    snprintf(max, sizeof max, "%lld", g->max_id);
+    const char *p[] = {g->game_id, max};
+    return notify_exec(c, PGRES_COMMAND_OK,
+                       "DELETE FROM notify_facts WHERE game_id = $1 AND "
+                       "id <= $2::bigint",
+                       2, p)
+               ? -1
+               : 1;
+}
+
 /* Plan and write one game's facts; 1 when done (facts deleted), 0 when
- * the state held is behind them (they stay), -1 on failure. */
+ * the state held is behind them (they stay), -1 on failure. A game none
+ * of whose players has a channel costs one query: its facts just go. */
 static int plan_one(notifier *n, PGconn *c, game_facts *g)
 {
+    int listens = anyone_listens(n, c, g->game_id);
+    if (listens <= 0)
+        return listens < 0 ? -1 : delete_facts(c, g);
     g->told = told_of(c, g->game_id);
     if (!g->told)
         return -1;
@@ -160,17 +197,8 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
     else if (k == SRV_OK && (write_told(c, g->game_id, plan.waiting) != 0 ||
                              notify_write_items(n, c, g->game_id, &plan) != 0))
         rc = -1;
-    if (rc == 1) {
-        char max[24];
-        snprintf(max, sizeof max, "%lld", g->max_id);
-        const char *p[] = {g->game_id, max};
-        rc = notify_exec(c, PGRES_COMMAND_OK,
-                         "DELETE FROM notify_facts WHERE game_id = $1 AND "
-                         "id <= $2::bigint",
-                         2, p)
-                 ? -1
-                 : 1;
-    }
+    if (rc == 1)
+        rc = delete_facts(c, g);
     notify_plan_free(&plan);
     return rc;
 }
