@@ -20,6 +20,13 @@ void api_h_sessions_delete(api_request *req, api_response *res);
 void api_h_me(api_request *req, api_response *res);
 void api_h_me_record_choice(api_request *req, api_response *res);
 
+/* api/h_notify.c */
+void api_h_me_notifications(api_request *req, api_response *res);
+void api_h_me_notifications_put(api_request *req, api_response *res);
+void api_h_me_webhooks_create(api_request *req, api_response *res);
+void api_h_me_webhooks_delete(api_request *req, api_response *res);
+void api_h_notifications_verify(api_request *req, api_response *res);
+
 /* api/h_rulesets.c */
 void api_h_rulesets(api_request *req, api_response *res);
 
@@ -67,6 +74,11 @@ void api_h_chat_read(api_request *req, api_response *res);
     {"DELETE", "/api/v1/sessions/current",        api_h_sessions_delete,   API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/me",                      api_h_me,                API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/records/{key}/choice", api_h_me_record_choice,  API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/me/notifications",        api_h_me_notifications,  API_AUTH_REQUIRED}, \
+    {"PUT",    "/api/v1/me/notifications",        api_h_me_notifications_put, API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/me/notifications/webhooks", api_h_me_webhooks_create, API_AUTH_REQUIRED}, \
+    {"DELETE", "/api/v1/me/notifications/webhooks/{id}", api_h_me_webhooks_delete, API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/notifications/verify",    api_h_notifications_verify, API_AUTH_NONE}, \
     {"GET",    "/api/v1/rulesets",                api_h_rulesets,          API_AUTH_NONE},     \
     {"POST",   "/api/v1/lobbies",                 api_h_lobbies_create,    API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/lobbies",                 api_h_lobbies_list,      API_AUTH_OPTIONAL}, \

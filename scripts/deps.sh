@@ -9,6 +9,7 @@ set -euo pipefail
 packages=(
     build-essential pkg-config
     libmicrohttpd-dev libwebsockets-dev libjansson-dev libpq-dev libssl-dev
+    libcurl4-openssl-dev
     postgresql postgresql-contrib
     chromium
     clang libclang-rt-14-dev cppcheck clang-tidy clang-format valgrind

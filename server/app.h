@@ -27,6 +27,8 @@ typedef struct app {
     struct hub *hub;         /* NULL until the WebSocket hub is up */
     atomic_int draining;     /* set once on SIGTERM: /readyz says 503 */
     trusted_proxies proxies; /* cfg->trusted_proxies, parsed */
+    char base_url[600];      /* the server's address in links sent out
+                                (cfg public_url, or http://localhost:PORT) */
 } app;
 
 #endif

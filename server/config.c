@@ -144,6 +144,26 @@ static const setting settings[] = {
                 "comma list of CIDRs (10.0.0.0/8, ::1/128) whose "
                 "X-Forwarded-For names the client for per-address limits "
                 "(none)"),
+    STR_SETTING("smtp-url", "CONCLAVE_SMTP_URL", smtp_url,
+                "SMTP relay for notification mail, smtp://HOST:PORT (none: "
+                "email off)"),
+    STR_SETTING("smtp-from", "CONCLAVE_SMTP_FROM", smtp_from,
+                "sender address of notification mail (conclave@localhost)"),
+    STR_SETTING("public-url", "CONCLAVE_PUBLIC_URL", public_url,
+                "the server's address in notification links "
+                "(http://localhost:PORT)"),
+    INT_SETTING("notify-retry-ms", "CONCLAVE_NOTIFY_RETRY_MS", notify_retry_ms,
+                10, 3600000,
+                "first retry delay of a failed notification, doubled each "
+                "try (2000)"),
+    INT_SETTING("notify-attempts", "CONCLAVE_NOTIFY_ATTEMPTS", notify_attempts,
+                1, 100, "tries before a notification is given up (8)"),
+    INT_SETTING("notify-tick-ms", "CONCLAVE_NOTIFY_TICK_MS", notify_tick_ms, 10,
+                60000, "how often the notifier looks for work in ms (500)"),
+    INT_SETTING("notify-when-active", "CONCLAVE_NOTIFY_WHEN_ACTIVE",
+                notify_when_active, 0, 1,
+                "1: notify players even while they have the game open, for "
+                "tests (0)"),
     INT_SETTING("example-rulesets", "CONCLAVE_EXAMPLE_RULESETS",
                 example_rulesets, 0, 1,
                 "1: also offer the example rulesets (engine/examples), "
@@ -193,6 +213,10 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->http_per_ip = 64;
     c->snapshot_every = 50;
     c->idle_evict_seconds = 300;
+    snprintf(c->smtp_from, sizeof c->smtp_from, "conclave@localhost");
+    c->notify_retry_ms = 2000;
+    c->notify_attempts = 8;
+    c->notify_tick_ms = 500;
     c->rate_per_second = 50;
     c->rate_burst = 200;
     c->ws_max_message = 16384;

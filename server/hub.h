@@ -57,5 +57,9 @@ void hub_token_revoked(void *ctx, const char *hash_hex);
  * see it (hub_chat.c). Any thread but the lws thread; reads the database
  * only when someone here follows the game. h NULL: nothing. */
 void hub_chat_posted(hub *h, const char *game_id, int channel, int64_t seq);
+/* Whether a live connection of this process is subscribed to game_id as
+ * seat (its player has the game open): server/hub_presence.c. ctx is the
+ * hub (NULL: none). Any thread; takes hub.lock. */
+int hub_seat_active(void *ctx, const char *game_id, int seat);
 
 #endif

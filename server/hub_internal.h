@@ -349,5 +349,4 @@ hub_job *hub_job_pop_locked(hub *h);
  * take its next turn. Under hub.lock. */
 void hub_job_done_locked(hub *h, hub_conn *c);
 double hub_now(void);
-
 #endif

@@ -13,6 +13,7 @@
 #include "server/listener.h"
 #include "server/log.h"
 #include "server/migrate.h"
+#include "server/notify.h"
 #include "server/records.h"
 #include "server/scheduler.h"
 #include "server/tokens.h"
@@ -145,6 +146,11 @@ int cmd_serve(int argc, char **argv)
         log_error("bad_config", json_pack("{ss}", "error", err));
         return 1;
     }
+    if (cfg.public_url[0])
+        snprintf(a.base_url, sizeof a.base_url, "%s", cfg.public_url);
+    else
+        snprintf(a.base_url, sizeof a.base_url, "http://localhost:%d",
+                 cfg.http_port);
     a.migrations_expected = migrate_latest(cfg.sql_dir, err, sizeof err);
     if (a.migrations_expected < 0) {
         log_error("migrations_missing", json_pack("{ss}", "error", err));
@@ -162,6 +168,7 @@ int cmd_serve(int argc, char **argv)
     scheduler *sched = NULL;
     listener *listen = NULL;
     api_server *http = NULL;
+    notifier *notes = NULL;
     a.actors = actors_start(&a, err, sizeof err);
     if (!a.actors)
         goto fail;
@@ -180,6 +187,9 @@ int cmd_serve(int argc, char **argv)
         goto fail;
     sched = scheduler_start(&a, a.actors, err, sizeof err);
     if (!sched)
+        goto fail;
+    notes = notify_start(&a, a.base_url, err, sizeof err);
+    if (!notes)
         goto fail;
     http = api_server_start(&a, err, sizeof err);
     if (!http)
@@ -216,6 +226,7 @@ stop:
      * the WebSocket hub (it pins and reads games), then the actors finish
      * what is queued, then the database goes. */
     api_server_stop(http);
+    notify_stop(notes);
     scheduler_stop(sched);
     listener_stop(listen);
     tokens_on_revoke(NULL, NULL);

@@ -8,6 +8,7 @@ import { h, render, toast, announce } from './ui.js';
 import { homeScreen, lobbyScreen } from './lobby.js';
 import { gameScreen } from './game.js';
 import { campaignScreen } from './campaign.js';
+import { settingsScreen } from './settings.js';
 
 const main = document.getElementById('main');
 let screen = null; // {destroy()}
@@ -190,6 +191,7 @@ function route() {
   else if ((m = /^\/lobby\/([A-Za-z0-9_-]+)$/.exec(path))) screen = lobbyScreen(main, ctx, m[1], params.get('code'));
   else if ((m = /^\/game\/([A-Za-z0-9_-]+)$/.exec(path))) screen = gameScreen(main, ctx, m[1]);
   else if (path === '/campaign') screen = campaignScreen(main, ctx);
+  else if (path === '/settings') screen = settingsScreen(main, ctx);
   else {
     document.title = 'Not found – Conclave';
     render(main, h('section.panel', h('h1', 'Nothing here'), h('p', h('a', { href: ctx.href('/') }, 'Back to the lobbies'))));

@@ -68,6 +68,20 @@ async function chatGame() {
   return { id, ch: ch.body.id };
 }
 
+// Webhooks: each player's own (at most five, so the fixtures clear them).
+async function clearHooks() {
+  for (const p of [A, B, C]) {
+    const got = await call('GET', '/api/v1/me/notifications', { token: p.token });
+    for (const w of got.body.webhooks) await call('DELETE', `/api/v1/me/notifications/webhooks/${w.id}`, { token: p.token });
+  }
+}
+async function ownerHook() {
+  await clearHooks();
+  const r = await call('POST', '/api/v1/me/notifications/webhooks', { token: A.token, body: { url: 'https://hooks.example.test/a' } });
+  assert.equal(r.status, 201, r.text);
+  return r.body.id;
+}
+
 // Orders in parts (fleets_example) and priority (duel_example).
 const fleetsGame = () => newGame(call, 'fleets_example', [A, B]);
 async function fleetsWithPart() {
@@ -113,6 +127,13 @@ const MATRIX = [
   { route: 'GET /api/v1/me', req: () => ['GET', '/api/v1/me'], expect: [200, 200, 200, 401, 401] },
   // Only one's own record: none of these players has a campaign game to choose for.
   { route: 'POST /api/v1/me/records/{key}/choice', req: () => ['POST', '/api/v1/me/records/campaign/choice', { condition: 'tycoon' }], expect: [409, 409, 409, 401, 401] },
+  // Notification settings are each caller's own; a webhook id of another
+  // player is "not found"; the mailed verification link needs no token.
+  { route: 'GET /api/v1/me/notifications', req: () => ['GET', '/api/v1/me/notifications'], expect: [200, 200, 200, 401, 401] },
+  { route: 'PUT /api/v1/me/notifications', req: () => ['PUT', '/api/v1/me/notifications', { digest: false }], expect: [200, 200, 200, 401, 401] },
+  { route: 'POST /api/v1/me/notifications/webhooks', fresh: true, setup: clearHooks, req: () => ['POST', '/api/v1/me/notifications/webhooks', { url: 'https://hooks.example.test/c' }], expect: [201, 201, 201, 401, 401] },
+  { route: 'DELETE /api/v1/me/notifications/webhooks/{id}', fresh: true, setup: ownerHook, req: (id) => ['DELETE', `/api/v1/me/notifications/webhooks/${id}`], expect: [204, 404, 404, 401, 401] },
+  { route: 'GET /api/v1/notifications/verify', req: () => ['GET', `/api/v1/notifications/verify?token=${'ab'.repeat(32)}`], expect: [404, 404, 404, 404, 404] },
   { route: 'GET /api/v1/rulesets', req: () => ['GET', '/api/v1/rulesets'], expect: [200, 200, 200, 200, 200] },
   { route: 'POST /api/v1/lobbies', req: () => ['POST', '/api/v1/lobbies', { ruleset: 'tictactoe', seats: 2 }], expect: [201, 201, 201, 401, 401] },
   { route: 'GET /api/v1/lobbies', req: () => ['GET', '/api/v1/lobbies'], expect: [200, 200, 200, 200, 401] },

@@ -144,6 +144,28 @@ test('a walk through every operation: each success validates against the spec', 
   const choose = await call('POST', '/api/v1/me/records/campaign/choice', { token: host.token, body: { condition: 'tycoon' } });
   assert.equal(choose.status, 200, choose.text);
   assert.deepEqual(choose.body.met, ['tycoon']);
+  // Notification settings: read, change, a webhook added and removed, an
+  // unknown verification link (the mailed one is notifications.test.mjs's).
+  await call('GET', '/api/v1/me/notifications', { token: host.token });
+  const put = await call('PUT', '/api/v1/me/notifications', { token: host.token, body: { email: 'host@example.test', quiet_hours: { start: '22:00', end: '07:00' }, utc_offset: 60, digest: true, digest_hour: 9, reminder_seconds: 3600 } });
+  assert.equal(put.status, 200, put.text);
+  assert.equal(put.body.email_available, false, 'no SMTP relay here');
+  for (const bad of [{ quiet_hours: { start: '25:00', end: '07:00' } }, { email: 'not an address' }, { reminder_seconds: 1 }, { colour: 'red' }]) {
+    assert.equal((await call('PUT', '/api/v1/me/notifications', { token: host.token, body: bad })).status, 422, JSON.stringify(bad));
+  }
+  assert.equal((await call('PUT', '/api/v1/me/notifications', { token: host.token, raw: '{', headers: { 'content-type': 'application/json' } })).status, 400);
+  const hook = await call('POST', '/api/v1/me/notifications/webhooks', { token: host.token, body: { url: 'https://hooks.example.test/x' } });
+  assert.equal(hook.status, 201, hook.text);
+  assert.equal((await call('POST', '/api/v1/me/notifications/webhooks', { token: host.token, body: { url: 'http://example.test/plain' } })).status, 422, 'http only to loopback');
+  assert.equal((await call('DELETE', `/api/v1/me/notifications/webhooks/${hook.body.id}`, { token: host.token })).status, 204);
+  assert.equal((await call('DELETE', `/api/v1/me/notifications/webhooks/${hook.body.id}`, { token: host.token })).status, 404);
+  assert.equal((await call('GET', `/api/v1/notifications/verify?token=${'0'.repeat(64)}`)).status, 404);
+  // A link as one would be mailed (no relay here: its hash is written).
+  const link = 'cd'.repeat(32);
+  psql(db, `UPDATE notify_settings SET verify_hash = sha256(convert_to('${link}', 'UTF8')), verify_expires = now() + interval '1 hour' WHERE email = 'host@example.test'`);
+  const verified = await call('GET', `/api/v1/notifications/verify?token=${link}`);
+  assert.equal(verified.status, 200, verified.text);
+  assert.deepEqual(verified.body, { email: 'host@example.test', email_verified: true });
   await call('GET', `/api/v1/games/${id}`, { token: host.token });
   await call('GET', `/api/v1/games/${id}/view`, { token: host.token });
   await call('GET', `/api/v1/games/${id}/legal`, { token: host.token });

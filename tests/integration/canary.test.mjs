@@ -7,8 +7,10 @@
 // captured: REST answers (game, view, legal, log, export, errors and their
 // headers) for every seat, a spectator with a token and an anonymous caller;
 // every WebSocket frame (snapshots, patches, errors, the lobby feed); every
-// NOTIFY payload on conclave_games and conclave_lobbies (a psql LISTEN); and
-// every server log line (at debug level). Then each captured byte is held
+// NOTIFY payload on conclave_games and conclave_lobbies (a psql LISTEN);
+// every notification (each player has a verified email address and a
+// webhook: every mail and webhook body, to a local SMTP sink and receiver);
+// and every server log line (at debug level). Then each captured byte is held
 // against what its audience is entitled to:
 //
 //   - player tokens (and their SHA-256): only in answers to that player;
@@ -55,6 +57,10 @@
 //     text the server refused (too long, a non-member's post) reaches no
 //     one; none of them is ever in an error body, a NOTIFY payload (those
 //     on conclave_chat are ids: "game:channel:seq") or a log line.
+//   - notifications (mail and webhook bodies) are held to the same rules as
+//     what their player receives on the page at that version: the document
+//     a webhook carries goes through every check above as that seat's, and
+//     no token, password, seed or hidden marker is in any of them.
 //
 // The export of a finished game is the one place where everything is
 // revealed: replaying needs the seed and every input (payments included).
@@ -70,6 +76,7 @@ import WebSocket from 'ws';
 import jsonpatch from 'fast-json-patch';
 import { createDatabase, dropDatabase, startServer, psql, sleep } from './lib/server.mjs';
 import { seeded } from './lib/random.mjs';
+import { smtpSink, hookSink } from './lib/notify_sinks.mjs';
 
 // The WebSocket per-address limits, lifted like the HTTP ones above.
 const WS_UNLIMITED = {
@@ -351,6 +358,8 @@ class World {
     this.taps = [];
     this.counter = 0;
     this.stats = { oracle: 0, fallbacks: 0, lateOrders: 0, replaced: 0, withdrawn: 0, actions: 0, wsRetries: 0 };
+    this.hookPort = 0; // the webhook receiver, when notifications are on
+    this.byName = new Map(); // player name -> audience
   }
 
   call(aud, method, p, opts) {
@@ -368,6 +377,8 @@ class World {
     assert.equal(r.status, 201, r.text);
     Object.assign(player, r.json);
     this.tokenMarker(player, r.json.token);
+    this.byName.set(name.toLowerCase(), aud);
+    if (this.hookPort) await this.subscribe(aud);
     if (password && chance(0.5)) {
       // A second token from a session: both are the player's.
       const s = await this.call(aud, 'POST', '/api/v1/sessions', { body: { name, password } });
@@ -376,6 +387,31 @@ class World {
       player.token = s.json.token;
     }
     return aud;
+  }
+
+  // A verified address (written straight to the table: the mailed link
+  // is notifications.test.mjs's) and a webhook to the local receiver.
+  async subscribe(aud) {
+    const { name, id } = aud.player;
+    psql(this.db, `INSERT INTO notify_settings (player_id, email, email_verified) VALUES ('${id}', '${name.toLowerCase()}@example.test', true)`);
+    const w = await this.call(aud, 'POST', '/api/v1/me/notifications/webhooks', { body: { url: `http://127.0.0.1:${this.hookPort}/hook/${name.toLowerCase()}` } });
+    assert.equal(w.status, 201, w.text);
+  }
+
+  // Every mail and webhook body received, as records of their player.
+  captureNotifications(smtp, hooks) {
+    for (const p of hooks.posts) {
+      const aud = this.byName.get(p.url.split('/').pop());
+      // All headers but the signature (an HMAC: a 64-hex string by design).
+      const head = Object.entries(p.headers).filter(([k]) => k !== 'conclave-signature').map(([k, v]) => `${k}: ${v}`).join('\n');
+      this.cap.add({ src: 'hook', aud, kind: 'hook', game: p.body.game?.id ?? null, version: p.body.game?.version ?? null, text: `${head}\n\n${p.text}`, json: p.body });
+    }
+    for (const m of smtp.mails) {
+      const aud = this.byName.get(m.to[0].split('@')[0]);
+      const id = (/^Conclave-Notification-Id: (.*)$/im.exec(m.data) || [])[1] || '';
+      const [game, version] = id.split(':');
+      this.cap.add({ src: 'mail', aud, kind: 'mail', game: game || null, version: Number(version) || null, text: m.data, json: null });
+    }
   }
 
   tokenMarker(player, token) {
@@ -988,17 +1024,18 @@ function entitled(r, m) {
       return m.seats === null || m.seats.has(r.aud?.seats.get(m.game));
     case 'part':
       // A Council order part's name: its author only (others learn how
-      // many parts), and the export of the finished game.
-      if (r.src !== 'rest' && r.src !== 'ws') return false;
+      // many parts), and the export of the finished game. Notifications
+      // count as what their player sees.
+      if (r.src !== 'rest' && r.src !== 'ws' && r.src !== 'hook' && r.src !== 'mail') return false;
       if (r.game !== m.game) return false;
       return r.aud?.seats.get(m.game) === m.seat || (r.kind === 'export' && r.status === 200);
     case 'note': {
-      if (r.src !== 'rest' && r.src !== 'ws') return false;
+      if (r.src !== 'rest' && r.src !== 'ws' && r.src !== 'hook' && r.src !== 'mail') return false;
       if (r.game !== m.game) return false;
       if (r.aud?.seats.get(m.game) === m.seat) return true;
       if (r.kind === 'export' && r.status === 200) return true;
       if (!m.revealed) return false;
-      if (['game', 'view', 'legal', 'ack', 'ws-snapshot', 'ws-patch'].includes(r.kind) && Number.isInteger(r.version)) {
+      if (['game', 'view', 'legal', 'ack', 'ws-snapshot', 'ws-patch', 'hook'].includes(r.kind) && Number.isInteger(r.version)) {
         return r.version >= m.lock;
       }
       if (r.kind === 'log') {
@@ -1158,10 +1195,13 @@ function checkSprint(ctx) {
   };
 
   for (const r of ctx.W.cap.records) {
-    if (r.game !== id || !(r.src === 'rest' || r.src === 'ws') || !r.json) continue;
+    if (r.game !== id || !(r.src === 'rest' || r.src === 'ws' || r.src === 'hook') || !r.json) continue;
     const a = r.aud;
     if (r.kind === 'export') continue;
-    if (r.kind === 'view' && Number.isInteger(r.version)) {
+    if (r.kind === 'hook' && Number.isInteger(r.version)) {
+      checkDoc(r, a, r.version, cardIds(r.json.document || {}), 'hook');
+      catalogue(r, r.json.document?.view || {}, leak);
+    } else if (r.kind === 'view' && Number.isInteger(r.version)) {
       checkDoc(r, a, r.version, cardIds(r.json, ['view']), 'view');
       catalogue(r, r.json, leak);
     } else if (r.kind === 'game' && Number.isInteger(r.version)) {
@@ -1247,7 +1287,9 @@ function eachDoc(ctx, a, f) {
   const hist = ctx.taps.get(a).games.get(id)?.hist || new Map();
   for (const [v, d] of hist) f(d, v, null, 'ws');
   for (const r of ctx.W.cap.records) {
-    if (r.game !== id || r.aud !== a || r.src !== 'rest' || !r.json || !Number.isInteger(r.version)) continue;
+    if (r.game !== id || r.aud !== a || !r.json || !Number.isInteger(r.version)) continue;
+    if (r.src === 'hook' && r.json.document) f(r.json.document, r.version, r, 'hook');
+    if (r.src !== 'rest') continue;
     if (r.kind === 'view') f({ view: r.json }, r.version, r, 'view');
     else if (r.kind === 'game') f({ view: r.json.view, windows: r.json.windows }, r.version, r, 'game');
   }
@@ -1656,6 +1698,10 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
   let srv;
   const cap = new Capture(); // NOTIFY from before the server starts
   const notify = listenNotify(cap, db);
+  const smtp = smtpSink();
+  const hooks = hookSink();
+  await smtp.listen();
+  await hooks.listen();
   try {
     srv = await startServer({
       db,
@@ -1667,10 +1713,13 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
         CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_HTTP_PER_IP: '4096', CONCLAVE_LOG_LEVEL: 'debug',
         ...WS_UNLIMITED,
         CONCLAVE_WS_PING: '300',
+        // Notifications to every player, though each has the game open.
+        CONCLAVE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, CONCLAVE_NOTIFY_WHEN_ACTIVE: '1', CONCLAVE_NOTIFY_TICK_MS: '100',
       },
     });
     const W = new World(srv, db);
     W.cap = cap;
+    W.hookPort = hooks.port;
     // The lobby feed, anonymous and as a player.
     const feedAnon = await W.tap(audience('lobby feed (anonymous)'));
     feedAnon.send({ type: 'subscribe_lobbies' });
@@ -1725,6 +1774,7 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
       W.cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, version: null, text: line, json: null });
     }
     srv = null;
+    W.captureNotifications(smtp, hooks);
 
     // Sanity of the capture itself.
     const recs = W.cap.records;
@@ -1739,7 +1789,7 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
     const { leaks, allowedSeen, sprintChecked, sprintSkipped, more } = analyse(W);
     const mism = W.taps.reduce((n, t) => n + t.mismatches, 0);
     console.log(`# canary: ${W.games.length} games (${W.games.map((g) => g.tag).join(' ')}) played in ${playSeconds.toFixed(1)} s; ${W.stats.actions} human actions, ${W.stats.replaced} replaced and ${W.stats.withdrawn} withdrawn orders, ${W.stats.oracle} oracle probes, ${W.stats.fallbacks} sprint fallbacks`);
-    console.log(`# canary: captured ${recs.length} records, ${(bytes / 1e6).toFixed(1)} MB: REST ${by('rest')} (errors ${count((r) => r.kind === 'error')}), WebSocket ${by('ws')} (snapshots ${count((r) => r.kind === 'ws-snapshot')}, patches ${count((r) => r.kind === 'ws-patch')}, errors ${count((r) => r.kind === 'ws-error')}, lobby feed ${count((r) => r.kind === 'ws-lobbies' || r.kind === 'ws-lobby')}), NOTIFY ${by('notify')}, server log lines ${by('serverlog')}`);
+    console.log(`# canary: captured ${recs.length} records, ${(bytes / 1e6).toFixed(1)} MB: REST ${by('rest')} (errors ${count((r) => r.kind === 'error')}), WebSocket ${by('ws')} (snapshots ${count((r) => r.kind === 'ws-snapshot')}, patches ${count((r) => r.kind === 'ws-patch')}, errors ${count((r) => r.kind === 'ws-error')}, lobby feed ${count((r) => r.kind === 'ws-lobbies' || r.kind === 'ws-lobby')}), NOTIFY ${by('notify')}, webhooks ${by('hook')}, mails ${by('mail')}, server log lines ${by('serverlog')}`);
     console.log(`# canary: ${W.markers.all.length} markers (${[...new Set(W.markers.all.map((m) => m.kind))].map((k) => `${k} ${W.markers.all.filter((m) => m.kind === k).length}`).join(', ')}); revealed notes ${W.games.flatMap((g) => g.notes).filter((m) => m.revealed).length}`);
     console.log(`# canary: seen where entitled: ${[...allowedSeen].map(([k, n]) => `${k} ${n}`).join(', ')}; sprint documents checked ${sprintChecked} (skipped ${sprintSkipped}); patch chain mismatches ${mism}; WebSocket handshakes retried ${W.stats.wsRetries}`);
     console.log(`# canary: skirmish documents checked ${more.skirmish}; starbase ${more.starbase} (skipped ${more.starbaseSkipped}); council ${more.council} (marker identities seen: face up ${more.councilPublic}, inspected by the seat ${more.councilPrivate}; live sectors ${more.councilLive}); private entries and held orders ${more.privacy}`);
@@ -1750,6 +1800,11 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
 
     // The capture saw what it should (so a quiet result means something).
     assert.ok(by('notify') > 0, 'NOTIFY payloads were captured');
+    for (const ruleset of ['rps', 'sprint', 'skirmish', 'starbase', 'council']) {
+      const ids = new Set(W.games.filter((g) => g.ruleset === ruleset).map((g) => g.id));
+      assert.ok(count((r) => r.src === 'hook' && ids.has(r.game) && r.json.document) > 0, `${ruleset} webhook bodies were captured`);
+      assert.ok(count((r) => r.src === 'mail' && ids.has(r.game)) > 0, `${ruleset} mails were captured`);
+    }
     assert.ok(count((r) => r.kind === 'ws-patch') > 0, 'patches were captured');
     assert.ok(count((r) => r.kind === 'ws-lobbies') > 0, 'the lobby feed was captured');
     assert.ok(count((r) => r.kind === 'ws-error') > 0, 'WebSocket errors were captured');
@@ -1767,6 +1822,8 @@ test('no hidden fact reaches anyone not entitled to it, by any path', { timeout:
   } finally {
     if (srv) await srv.stop();
     await notify.stop().catch(() => {});
+    await smtp.close();
+    await hooks.close();
     dropDatabase(db);
   }
 });

@@ -1,0 +1,82 @@
+/*
+ * h_notify.c - notification settings: GET/PUT /api/v1/me/notifications,
+ * POST /api/v1/me/notifications/webhooks (the secret is shown once),
+ * DELETE /api/v1/me/notifications/webhooks/{id}, and the link mailed to
+ * verify an address, GET /api/v1/notifications/verify?token=. The work is
+ * server/notify_settings.c's.
+ */
+#include "api/handlers.h"
+
+#include "api/body.h"
+#include "server/notify_settings.h"
+
+static int email_on(const api_request *req)
+{
+    return req->app->cfg->smtp_url[0] != 0;
+}
+
+static void answer(api_response *res, srv_kind k, const srv_error *e,
+                   int status, json_t *doc)
+{
+    if (k != SRV_OK)
+        api_problem_srv(res, e);
+    else
+        api_json(res, status, doc);
+}
+
+void api_h_me_notifications(api_request *req, api_response *res)
+{
+    json_t *doc = NULL;
+    srv_error e = {0};
+    srv_kind k = notify_settings_get(req->app->db, req->player_id,
+                                     email_on(req), &doc, &e);
+    answer(res, k, &e, 200, doc);
+}
+
+void api_h_me_notifications_put(api_request *req, api_response *res)
+{
+    json_t *body = NULL, *doc = NULL;
+    if (body_object(req, res, 0, &body) != 0)
+        return;
+    srv_error e = {0};
+    srv_kind k =
+        notify_settings_put(req->app->db, req->player_id, body, email_on(req),
+                            req->app->base_url, &doc, &e);
+    json_decref(body);
+    answer(res, k, &e, 200, doc);
+}
+
+void api_h_me_webhooks_create(api_request *req, api_response *res)
+{
+    static const body_field fields[] = {{"url", BODY_STRING, 1},
+                                        {NULL, BODY_ANY, 0}};
+    json_t *body = NULL, *doc = NULL;
+    if (body_object(req, res, 0, &body) ||
+        body_check(body, fields, NULL, res)) {
+        json_decref(body);
+        return;
+    }
+    srv_error e = {0};
+    srv_kind k = notify_webhook_add(
+        req->app->db, req->player_id,
+        json_string_value(json_object_get(body, "url")), &doc, &e);
+    json_decref(body);
+    answer(res, k, &e, 201, doc);
+}
+
+void api_h_me_webhooks_delete(api_request *req, api_response *res)
+{
+    srv_error e = {0};
+    srv_kind k =
+        notify_webhook_delete(req->app->db, req->player_id, req->params[0], &e);
+    answer(res, k, &e, 204, NULL);
+}
+
+void api_h_notifications_verify(api_request *req, api_response *res)
+{
+    json_t *doc = NULL;
+    srv_error e = {0};
+    srv_kind k =
+        notify_email_verify(req->app->db, req_query(req, "token"), &doc, &e);
+    answer(res, k, &e, 200, doc);
+}
