@@ -26,6 +26,9 @@ const GAME_TABLES = new Set([
   'chat_channels',
   'chat_messages',
   'chat_reads',
+  'notify_facts', // the outbox: facts written with the commit
+  'notify_told',
+  'notify_deliveries', // a digest's rows carry game_id ''
 ]);
 
 // Tables of players, sessions, lobbies and bookkeeping: small, or keyed by
@@ -38,6 +41,8 @@ const OTHER_TABLES = new Set([
   'lobby_seats', // keyed by lobby
   'player_records', // per player and ruleset
   'record_backfills', // one row per ruleset
+  'notify_settings', // per player
+  'notify_webhooks', // per player
 ]);
 
 function rows(url, sql) {
