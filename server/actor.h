@@ -3,17 +3,19 @@
  * time, in order, by a small worker pool; games run in parallel.
  *
  * The apply path: validate with the engine on the worker's own copy of
- * the game, append to the store with the expected version, commit, and only
- * then apply the same input to the committed copy that readers see, answer
- * the caller and tell the listener (the WebSocket hub) about the new
- * version. A failed commit puts the worker's copy back as committed. On a
- * version conflict (another process advanced the game) the actor catches up
- * from the store and validates again, so an input is never applied twice.
- * Bots seated in a game act through the same path. Idle games leave memory
- * and are reloaded (snapshot + inputs) on demand. An id the store does not
- * have leaves no actor behind (its entry goes once the load has found
- * nothing) and is remembered for a while, so asking again costs no lookup;
- * actors_load (a game just created) forgets it. Details: server/actor.c.
+ * the game, append to the store with the expected version through the
+ * group commit (server/commit.h: appends of many games share one
+ * transaction; each is answered only after it), and only then apply the same
+ * input to the committed copy that readers see, answer the caller and tell the
+ * listener (the WebSocket hub) about the new version. A failed commit puts the
+ * worker's copy back as committed. On a version conflict (another process
+ * advanced the game) the actor catches up from the store and validates again,
+ * so an input is never applied twice. Bots seated in a game act through the
+ * same path. Idle games leave memory and are reloaded (snapshot + inputs) on
+ * demand. An id the store does not have leaves no actor behind (its entry goes
+ * once the load has found nothing) and is remembered for a while, so asking
+ * again costs no lookup; actors_load (a game just created) forgets it. Details:
+ * server/actor.c.
  *
  * Threads: actors_submit/actors_post/actors_read are called from HTTP
  * threads, the hub, the scheduler and the LISTEN thread; workers run the
@@ -36,7 +38,7 @@
 typedef struct actors actors;
 
 typedef struct actor_request {
-    int seat;                 /* acting seat, ENGINE_PUBLIC for timeouts */
+    int seat; /* acting seat, ENGINE_PUBLIC for timeouts */
     engine_input_kind kind;
     char window[ENGINE_WINDOW_ID_MAX];
     json_t *payload;          /* borrowed for submit; stolen by post */
@@ -52,24 +54,24 @@ typedef struct actor_request {
 } actor_request;
 
 typedef struct actor_reply {
-    srv_kind kind;            /* SRV_OK, or why the input was refused */
+    srv_kind kind; /* SRV_OK, or why the input was refused */
     char detail[256];
     char field[64];
-    uint64_t version;         /* the game's version after the input */
+    uint64_t version; /* the game's version after the input */
     int has_receipt;
     engine_receipt receipt;
-    json_t *stored;           /* NEW: a repeated idempotent play's answer */
-    json_t *parts;            /* NEW: after a part change, the part keys of
-                                 the order the seat now holds ([] when the
-                                 change withdrew it); else NULL */
+    json_t *stored; /* NEW: a repeated idempotent play's answer */
+    json_t *parts;  /* NEW: after a part change, the part keys of
+                       the order the seat now holds ([] when the
+                       change withdrew it); else NULL */
 } actor_reply;
 
 /* What a reader sees, consistent and committed, under the actor's lock. */
 typedef struct actor_view {
     const engine_game *game;
-    const store_game *meta;   /* seats, players, clock, status */
+    const store_game *meta; /* seats, players, clock, status */
     uint64_t version;
-    const json_t *deadlines;  /* {window: RFC 3339} (borrowed) */
+    const json_t *deadlines; /* {window: RFC 3339} (borrowed) */
 } actor_view;
 
 typedef void (*actor_read_fn)(const actor_view *v, void *ctx);

@@ -9,67 +9,69 @@
 #include <stdio.h>
 
 typedef struct config {
-    int http_port;            /* CONCLAVE_HTTP_PORT, --http-port (8080) */
-    int ws_port;              /* CONCLAVE_WS_PORT, --ws-port (8081) */
-    char bind_address[64];    /* CONCLAVE_BIND (0.0.0.0) */
-    char database_url[1024];  /* DATABASE_URL, --database-url */
-    int db_pool;              /* CONCLAVE_DB_POOL: connections (16) */
-    int db_connect_timeout;   /* CONCLAVE_DB_CONNECT_TIMEOUT: seconds (3) */
-    int workers;              /* CONCLAVE_WORKERS: game actor threads (8) */
-    int http_threads;         /* CONCLAVE_HTTP_THREADS: MHD pool (16) */
-    int http_timeout;         /* CONCLAVE_HTTP_TIMEOUT: idle seconds (30) */
-    int http_per_ip;          /* CONCLAVE_HTTP_PER_IP: connections (64) */
-    int snapshot_every;       /* CONCLAVE_SNAPSHOT_EVERY: inputs (50) */
-    int idle_evict_seconds;   /* CONCLAVE_IDLE_EVICT: seconds (300) */
-    int rate_per_second;      /* CONCLAVE_RATE: requests/s per key (50) */
-    int rate_burst;           /* CONCLAVE_RATE_BURST: bucket size (200) */
-    int ws_max_message;       /* CONCLAVE_WS_MAX_MESSAGE: bytes (16384) */
-    int ws_per_ip;            /* CONCLAVE_WS_PER_IP: connections (10000) */
-    int ws_queue;             /* CONCLAVE_WS_QUEUE: messages queued per
-                                 connection before a slow reader is
-                                 resynchronised with snapshots (128) */
-    int ws_ping_seconds;      /* CONCLAVE_WS_PING: seconds (10) */
-    int ws_rate;              /* CONCLAVE_WS_RATE: requests/s per
-                                 connection (20) */
-    int ws_rate_burst;        /* CONCLAVE_WS_RATE_BURST (100): a client
-                                 may resubscribe to all its games */
-    int ws_ip_rate;           /* CONCLAVE_WS_IP_RATE: requests/s per
-                                 client IP (200) */
-    int ws_ip_rate_burst;     /* CONCLAVE_WS_IP_RATE_BURST (1000) */
-    int ws_auth_rate;         /* CONCLAVE_WS_AUTH_RATE: auth messages/s
-                                 per client IP (10) */
-    int ws_auth_burst;        /* CONCLAVE_WS_AUTH_BURST (200) */
-    int ws_rate_close;        /* CONCLAVE_WS_RATE_CLOSE: requests refused
-                                 (draining at ws_rate/s) before the
-                                 connection is closed (100) */
+    int http_port;              /* CONCLAVE_HTTP_PORT, --http-port (8080) */
+    int ws_port;                /* CONCLAVE_WS_PORT, --ws-port (8081) */
+    char bind_address[64];      /* CONCLAVE_BIND (0.0.0.0) */
+    char database_url[1024];    /* DATABASE_URL, --database-url */
+    int db_pool;                /* CONCLAVE_DB_POOL: connections (16) */
+    int db_connect_timeout;     /* CONCLAVE_DB_CONNECT_TIMEOUT: seconds (3) */
+    int workers;                /* CONCLAVE_WORKERS: game actor threads (8) */
+    int commit_writers;         /* CONCLAVE_COMMIT_WRITERS: group-commit
+                                   writer connections (2) */
+    int http_threads;           /* CONCLAVE_HTTP_THREADS: MHD pool (16) */
+    int http_timeout;           /* CONCLAVE_HTTP_TIMEOUT: idle seconds (30) */
+    int http_per_ip;            /* CONCLAVE_HTTP_PER_IP: connections (64) */
+    int snapshot_every;         /* CONCLAVE_SNAPSHOT_EVERY: inputs (50) */
+    int idle_evict_seconds;     /* CONCLAVE_IDLE_EVICT: seconds (300) */
+    int rate_per_second;        /* CONCLAVE_RATE: requests/s per key (50) */
+    int rate_burst;             /* CONCLAVE_RATE_BURST: bucket size (200) */
+    int ws_max_message;         /* CONCLAVE_WS_MAX_MESSAGE: bytes (16384) */
+    int ws_per_ip;              /* CONCLAVE_WS_PER_IP: connections (10000) */
+    int ws_queue;               /* CONCLAVE_WS_QUEUE: messages queued per
+                                   connection before a slow reader is
+                                   resynchronised with snapshots (128) */
+    int ws_ping_seconds;        /* CONCLAVE_WS_PING: seconds (10) */
+    int ws_rate;                /* CONCLAVE_WS_RATE: requests/s per
+                                   connection (20) */
+    int ws_rate_burst;          /* CONCLAVE_WS_RATE_BURST (100): a client
+                                   may resubscribe to all its games */
+    int ws_ip_rate;             /* CONCLAVE_WS_IP_RATE: requests/s per
+                                   client IP (200) */
+    int ws_ip_rate_burst;       /* CONCLAVE_WS_IP_RATE_BURST (1000) */
+    int ws_auth_rate;           /* CONCLAVE_WS_AUTH_RATE: auth messages/s
+                                   per client IP (10) */
+    int ws_auth_burst;          /* CONCLAVE_WS_AUTH_BURST (200) */
+    int ws_rate_close;          /* CONCLAVE_WS_RATE_CLOSE: requests refused
+                                   (draining at ws_rate/s) before the
+                                   connection is closed (100) */
     char allowed_origins[1024]; /* CONCLAVE_ALLOWED_ORIGINS: comma list;
                                    "" = the server's own HTTP origin */
-    char web_root[512];       /* CONCLAVE_WEB_ROOT (web) */
-    char sql_dir[512];        /* CONCLAVE_SQL_DIR (sql) */
-    char openapi_path[512];   /* CONCLAVE_OPENAPI (api/openapi.yaml) */
-    char log_level[16];       /* CONCLAVE_LOG_LEVEL (info) */
-    int example_rulesets;     /* CONCLAVE_EXAMPLE_RULESETS: 1 offers the
-                                 example rulesets of engine/examples, for
-                                 tests (0) */
+    char web_root[512];         /* CONCLAVE_WEB_ROOT (web) */
+    char sql_dir[512];          /* CONCLAVE_SQL_DIR (sql) */
+    char openapi_path[512];     /* CONCLAVE_OPENAPI (api/openapi.yaml) */
+    char log_level[16];         /* CONCLAVE_LOG_LEVEL (info) */
+    int example_rulesets;       /* CONCLAVE_EXAMPLE_RULESETS: 1 offers the
+                                   example rulesets of engine/examples, for
+                                   tests (0) */
 
     /* Quotas and abuse bounds (docs/api.md, "Limits and quotas"). */
-    int lobbies_per_player;   /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies
-                                 one account hosts (5) */
-    int live_games_per_player; /* CONCLAVE_LIVE_GAMES_PER_PLAYER: running
-                                  live-clock games it starts (5) */
+    int lobbies_per_player;     /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies
+                                   one account hosts (5) */
+    int live_games_per_player;  /* CONCLAVE_LIVE_GAMES_PER_PLAYER: running
+                                   live-clock games it starts (5) */
     int async_games_per_player; /* CONCLAVE_ASYNC_GAMES_PER_PLAYER: running
                                    async or unclocked games (50) */
-    int signups_per_hour;     /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created
-                                 per client IP per hour (20) */
-    int signins_per_minute;   /* CONCLAVE_SIGNINS_PER_MINUTE: password
-                                 checks per client IP per minute (10) */
-    int scrypt_concurrency;   /* CONCLAVE_SCRYPT_CONCURRENCY: password
-                                 hashes computed at once (2) */
-    int order_changes;        /* CONCLAVE_ORDER_CHANGES: order inputs per
-                                 seat per window (100) */
-    int lobby_feed_ms;        /* CONCLAVE_LOBBY_FEED_MS: lobby changes
-                                 within this many ms reach the feed as one
-                                 batch (500) */
+    int signups_per_hour;       /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created
+                                   per client IP per hour (20) */
+    int signins_per_minute;     /* CONCLAVE_SIGNINS_PER_MINUTE: password
+                                   checks per client IP per minute (10) */
+    int scrypt_concurrency;     /* CONCLAVE_SCRYPT_CONCURRENCY: password
+                                   hashes computed at once (2) */
+    int order_changes;          /* CONCLAVE_ORDER_CHANGES: order inputs per
+                                   seat per window (100) */
+    int lobby_feed_ms;          /* CONCLAVE_LOBBY_FEED_MS: lobby changes
+                                   within this many ms reach the feed as one
+                                   batch (500) */
 } config;
 
 /* Defaults, then environment. Returns 0, or -1 with a message in err. */
