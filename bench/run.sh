@@ -145,6 +145,13 @@ start_bgio() {
     sleep 1
 }
 
+# The server's group-commit counters (transactions, inputs they carried)
+# into OUT/NAME.metrics.txt, before the server stops.
+save_commit_metrics() {
+    curl -s "http://127.0.0.1:$HTTP_PORT/metrics" 2>/dev/null |
+        grep -E '^conclave_(commit|inputs_total)' >"$OUT/$1.metrics.txt" || true
+}
+
 # Connections per loopback address: MHD's per-address cap is 64 by default.
 spread_for() { echo $(((2 * $1 + 49) / 50)); }
 
@@ -177,6 +184,7 @@ for n in $SIZES; do
         --duration "$DURATION" --spread "$(spread_for "$n")" --server-pid "$SRV_PID" \
         --pg-pid "$PG_PID" --pg-db "$SRV_DB" --label "$n games" \
         --json "$OUT/play-conclave-$n.json" >/dev/null || note "loadgen reported errors (exit $?)"
+    save_commit_metrics "play-conclave-$n"
     stop_server
     if [[ $PEER == 1 ]]; then
         note "play: boardgame.io, $n games, ${DURATION}s"
