@@ -6,7 +6,8 @@
  * can never both advance a game), updates the game's deadlines and records
  * the end of the game. After the commit the caller sends NOTIFY
  * conclave_games "game_id:version" (ids only, never content) in a
- * transaction of its own (store_notify_version), so other processes catch
+ * transaction of its own (store_notify_version, or store_notify_versions
+ * for a group commit's batch), so other processes catch
  * up; a process that dies between the two leaves them to learn of the
  * version at the game's next notification or on their next append (a
  * version conflict). State is rebuilt from the latest snapshot plus the
