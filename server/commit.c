@@ -220,10 +220,14 @@ int committer_append(committer *cm, const store_append *a)
         pthread_cond_destroy(&p.cv);
         return STORE_EDB;
     }
+    /* p lives on this stack until its writer has taken it off the queue
+     * and answered it (done), which this function waits for. */
     if (cm->tail)
         cm->tail->next = &p;
     else
+        // cppcheck-suppress autoVariables
         cm->head = &p;
+    // cppcheck-suppress autoVariables
     cm->tail = &p;
     pthread_cond_signal(&cm->work_cv);
     while (!p.done)
