@@ -145,6 +145,17 @@ $(BUILD)/bench/hub_render: $(BUILD)/obj/bench/hub/render.o $(TRULES_OBJ) $(BUILD
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Heap bytes per game held in memory (bench/memory/games.c), on the private
+# Postgres: `make bench-memory` (BENCH_MEMORY_ARGS="games ruleset seats").
+.PHONY: bench-memory
+bench-memory: $(BUILD)/bench/bench_memory
+	@bash scripts/pg.sh start >/dev/null
+	DATABASE_URL="$$(bash scripts/pg.sh url)" $(BUILD)/bench/bench_memory $(BENCH_MEMORY_ARGS)
+
+$(BUILD)/bench/bench_memory: $(BUILD)/obj/bench/memory/games.o $(BUILD)/libconclave.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 include tests/fuzz/fuzz.mk
 
 clean:

@@ -5,7 +5,9 @@
 #   2. play: N concurrent tic-tac-toe games (N in BENCH_GAMES) for BENCH_DURATION
 #      seconds each, against a fresh `conclave serve` on a fresh database of the
 #      private PostgreSQL cluster (durable commits: synchronous_commit=on), then the
-#      same workload against a fresh boardgame.io 0.50.2 server (its defaults)
+#      same workload against a fresh boardgame.io 0.50.2 server (its defaults,
+#      in memory), then against boardgame.io with its PostgreSQL adapter
+#      (bgio-postgres) on a fresh database of the same private cluster
 #   3. fan-out: G games with K spectator connections each (BENCH_FANOUT, "GxK ...")
 #   4. the table of ratios (bench/report.mjs), also written to OUT/summary.md
 #
@@ -15,6 +17,7 @@
 #   BENCH_FANOUT="10x100 10x1000"  fan-out runs, games x spectators per game
 #   BENCH_FANOUT_INTERVAL_MS=250   one move per game every T ms in fan-out runs
 #   BENCH_PEER=1              0: skip boardgame.io (no npm install)
+#   BENCH_PEER_PG=1           0: skip boardgame.io with bgio-postgres
 #   BENCH_SELFPLAY=1          0: skip the engine figures
 #   BENCH_OUT=bench/out/DATE  where the JSON results, logs and summary go
 #   BUILD=build               the build folder holding conclave and bench/loadgen
@@ -37,6 +40,7 @@ SIZES=${BENCH_GAMES:-10 100 500}
 FANOUT=${BENCH_FANOUT:-10x100 10x1000}
 FANOUT_INTERVAL=${BENCH_FANOUT_INTERVAL_MS:-250}
 PEER=${BENCH_PEER:-1}
+PEER_PG=${BENCH_PEER_PG:-1}
 SELFPLAY=${BENCH_SELFPLAY:-1}
 OUT=${BENCH_OUT:-$ROOT/bench/out/$(date +%Y%m%d-%H%M%S)}
 PEERS=$ROOT/bench/peers
@@ -134,15 +138,30 @@ start_conclave() {
     sleep 1 # settle before the idle memory is read
 }
 
+# boardgame.io; with a second argument "pg", on a fresh database of the
+# private cluster through bgio-postgres (sets SRV_DB, dropped by stop_server).
 start_bgio() {
-    local name=$1
-    (cd "$PEERS" && NODE_ENV=production PORT=0 exec node server.mjs) \
+    local name=$1 pgenv=()
+    if [[ ${2:-} == pg ]]; then
+        SRV_DB=bgio_bench_$(date +%s)_$RANDOM
+        "${PSQL[@]}" "$PG_URL" -c "CREATE DATABASE $SRV_DB"
+        pgenv=(BGIO_PG_DATABASE="$SRV_DB" BGIO_PG_HOST="$(readlink -f var/pg/run)"
+            BGIO_PG_PORT="$(cat var/pg/port)" BGIO_PG_USER=postgres)
+    fi
+    (cd "$PEERS" && exec env "${pgenv[@]}" NODE_ENV=production PORT=0 node server.mjs) \
         >"$OUT/$name.server.out" 2>"$OUT/$name.server.log" &
     SRV_PID=$!
     local line
     line=$(wait_listening "$OUT/$name.server.out" "$SRV_PID") || die "boardgame.io did not start (log: $OUT/$name.server.log)"
     BGIO_PORT=$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' <<<"$line")
     sleep 1
+}
+
+# The server's group-commit counters (transactions, inputs they carried)
+# into OUT/NAME.metrics.txt, before the server stops.
+save_commit_metrics() {
+    curl -s "http://127.0.0.1:$HTTP_PORT/metrics" 2>/dev/null |
+        grep -E '^conclave_(commit|inputs_total)' >"$OUT/$1.metrics.txt" || true
 }
 
 # Connections per loopback address: MHD's per-address cap is 64 by default.
@@ -177,12 +196,21 @@ for n in $SIZES; do
         --duration "$DURATION" --spread "$(spread_for "$n")" --server-pid "$SRV_PID" \
         --pg-pid "$PG_PID" --pg-db "$SRV_DB" --label "$n games" \
         --json "$OUT/play-conclave-$n.json" >/dev/null || note "loadgen reported errors (exit $?)"
+    save_commit_metrics "play-conclave-$n"
     stop_server
     if [[ $PEER == 1 ]]; then
         note "play: boardgame.io, $n games, ${DURATION}s"
         start_bgio "play-bgio-$n"
         node "$PEERS/driver.mjs" --port "$BGIO_PORT" --games "$n" --duration "$DURATION" \
             --server-pid "$SRV_PID" --label "$n games" --json "$OUT/play-bgio-$n.json" >/dev/null ||
+            note "the driver reported errors (exit $?)"
+        stop_server
+    fi
+    if [[ $PEER == 1 && $PEER_PG == 1 ]]; then
+        note "play: boardgame.io with bgio-postgres, $n games, ${DURATION}s"
+        start_bgio "play-bgiopg-$n" pg
+        node "$PEERS/driver.mjs" --port "$BGIO_PORT" --games "$n" --duration "$DURATION" \
+            --server-pid "$SRV_PID" --label "$n games" --json "$OUT/play-bgiopg-$n.json" >/dev/null ||
             note "the driver reported errors (exit $?)"
         stop_server
     fi

@@ -29,14 +29,18 @@
  *     nothing to undo; if the store had moved on (another process) the
  *     actor catches up and validates once more. ENGINE_EINTERNAL may leave
  *     it half-applied: it is restored from a->game.
- *  4. commit_work: append to the store with the expected version (windows,
- *     end of game and hash come from a->work). On a commit, the same input
- *     is applied to a->game under the write lock and the version moves on:
- *     readers see the new state only once the store has it.
- *  5. after_commit: NOTIFY (after the commit, in a transaction of its own,
- *     so the notify lock does not serialise commits), deadlines, the
- *     answer, a snapshot every N versions, the listener (the hub), bot
- *     moves.
+ *  4. commit_work: hand the append (expected version; windows, end of
+ *     game and hash come from a->work) to the group commit
+ *     (server/commit.h) and wait: a writer commits it in one transaction
+ *     with the appends of other games queued meanwhile, and answers it
+ *     only after that commit (a stale version refuses this append alone).
+ *     Then the same input is applied to a->game under the write lock and
+ *     the version moves on: readers see the new state only once the store
+ *     has it.
+ *  5. after_commit (the writer has sent the NOTIFY after the commit, one
+ *     statement for its batch, so the notify lock does not serialise
+ *     commits): deadlines, the answer, a snapshot every N versions, the
+ *     listener (the hub), bot moves.
  *  6. A failed commit (version conflict, database error) leaves a->work
  *     holding an input the store refused: it is restored from a->game, the
  *     last committed form, which readers saw all along. On a conflict the
@@ -46,6 +50,7 @@
  */
 #include "server/actor.h"
 
+#include "server/commit.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/order_cap.h"
@@ -121,6 +126,7 @@ struct actors {
     int stopping;
     pthread_t *workers;
     int nworkers;
+    committer *commit;          /* the group commit (server/commit.h) */
     actor_listener_fn listener; /* set before traffic starts */
     void *listener_ctx;
 };
@@ -920,12 +926,12 @@ static void commit_record_clear(commit_record *cr)
 /* Step 4: append the input applied to a->work. STORE_OK: committed, and
  * applied to what readers see. Otherwise a->work is restored (step 6).
  * *clocked is set when the game has deadlines to refresh. */
-static int commit_work(actor *a, PGconn *c, const actor_request *rq,
+static int commit_work(actors *A, actor *a, const actor_request *rq,
                        const engine_input *in, int *clocked)
 {
     commit_record cr;
     commit_record_init(&cr, a, rq, in);
-    int rc = cr.oom ? STORE_EDB : store_append_input(c, &cr.ap);
+    int rc = cr.oom ? STORE_EDB : committer_append(A->commit, &cr.ap);
     *clocked = cr.ap.clock_seconds > 0;
     commit_record_clear(&cr);
     if (rc == STORE_OK)
@@ -941,7 +947,6 @@ static void after_commit(actors *A, actor *a, PGconn *c, int clocked,
                          actor_reply *r)
 {
     metrics_count("conclave_inputs_total", "Inputs committed.", 1);
-    store_notify_version(c, a->id, a->version);
     if (clocked)
         refresh_deadlines(a, c);
     reply_set(r, SRV_OK, NULL, NULL);
@@ -1009,7 +1014,7 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
             return;
         }
         int clocked = 0;
-        rc = commit_work(a, c, rq, &p.in, &clocked);
+        rc = commit_work(A, a, rq, &p.in, &clocked);
         if (rc == STORE_OK && counts_as_order(rq, is_bot))
             order_cap_note(&a->ocap, rq->seat, rq->window);
         if (rc == STORE_OK)
@@ -1142,9 +1147,16 @@ actors *actors_start(app *a, char *err, size_t errlen)
     pthread_mutex_init(&A->map_lock, NULL);
     pthread_mutex_init(&A->run_lock, NULL);
     pthread_cond_init(&A->run_cv, NULL);
+    A->commit = committer_start(a->cfg->database_url, a->cfg->commit_writers,
+                                a->cfg->db_connect_timeout, err, errlen);
+    if (!A->commit) {
+        free(A);
+        return NULL;
+    }
     A->nworkers = a->cfg->workers;
     A->workers = calloc((size_t)A->nworkers, sizeof *A->workers);
     if (!A->workers) {
+        committer_stop(A->commit);
         free(A);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -1170,6 +1182,7 @@ void actors_stop(actors *A)
     pthread_mutex_unlock(&A->run_lock);
     for (int i = 0; i < A->nworkers; i++)
         pthread_join(A->workers[i], NULL);
+    committer_stop(A->commit); /* after the workers: none waits on it */
     for (int b = 0; b < MAP_BUCKETS; b++) {
         actor *a = A->buckets[b];
         while (a) {

@@ -3,17 +3,19 @@
  * time, in order, by a small worker pool; games run in parallel.
  *
  * The apply path: validate with the engine on the worker's own copy of
- * the game, append to the store with the expected version, commit, and only
- * then apply the same input to the committed copy that readers see, answer
- * the caller and tell the listener (the WebSocket hub) about the new
- * version. A failed commit puts the worker's copy back as committed. On a
- * version conflict (another process advanced the game) the actor catches up
- * from the store and validates again, so an input is never applied twice.
- * Bots seated in a game act through the same path. Idle games leave memory
- * and are reloaded (snapshot + inputs) on demand. An id the store does not
- * have leaves no actor behind (its entry goes once the load has found
- * nothing) and is remembered for a while, so asking again costs no lookup;
- * actors_load (a game just created) forgets it. Details: server/actor.c.
+ * the game, append to the store with the expected version through the
+ * group commit (server/commit.h: appends of many games share one
+ * transaction; each is answered only after it), and only then apply the same
+ * input to the committed copy that readers see, answer the caller and tell the
+ * listener (the WebSocket hub) about the new version. A failed commit puts the
+ * worker's copy back as committed. On a version conflict (another process
+ * advanced the game) the actor catches up from the store and validates again,
+ * so an input is never applied twice. Bots seated in a game act through the
+ * same path. Idle games leave memory and are reloaded (snapshot + inputs) on
+ * demand. An id the store does not have leaves no actor behind (its entry goes
+ * once the load has found nothing) and is remembered for a while, so asking
+ * again costs no lookup; actors_load (a game just created) forgets it. Details:
+ * server/actor.c.
  *
  * Threads: actors_submit/actors_post/actors_read are called from HTTP
  * threads, the hub, the scheduler and the LISTEN thread; workers run the

@@ -46,6 +46,8 @@ static const setting settings[] = {
                 "seconds before a database connect attempt fails (3)"),
     INT_SETTING("workers", "CONCLAVE_WORKERS", workers, 1, 256,
                 "game actor worker threads (8)"),
+    INT_SETTING("commit-writers", "CONCLAVE_COMMIT_WRITERS", commit_writers, 1,
+                64, "group-commit writer connections (2)"),
     INT_SETTING("http-threads", "CONCLAVE_HTTP_THREADS", http_threads, 1, 256,
                 "HTTP worker threads (16)"),
     INT_SETTING("http-timeout", "CONCLAVE_HTTP_TIMEOUT", http_timeout, 1, 3600,
@@ -208,6 +210,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->db_pool = 16;
     c->db_connect_timeout = 3;
     c->workers = 8;
+    c->commit_writers = 2;
     c->http_threads = 16;
     c->http_timeout = 30;
     c->http_per_ip = 64;

@@ -18,6 +18,8 @@ typedef struct config {
     int db_pool;                /* CONCLAVE_DB_POOL: connections (16) */
     int db_connect_timeout;     /* CONCLAVE_DB_CONNECT_TIMEOUT: seconds (3) */
     int workers;                /* CONCLAVE_WORKERS: game actor threads (8) */
+    int commit_writers;         /* CONCLAVE_COMMIT_WRITERS: group-commit
+                                   writer connections (2) */
     int http_threads;           /* CONCLAVE_HTTP_THREADS: MHD pool (16) */
     int http_timeout;           /* CONCLAVE_HTTP_TIMEOUT: idle seconds (30) */
     int drain_seconds;          /* CONCLAVE_DRAIN_SECONDS: on SIGTERM, /readyz

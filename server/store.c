@@ -338,84 +338,270 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
     return rc;
 }
 
-int store_append_input(PGconn *c, const store_append *a)
+/* One append's statement: bumps the version from the expected one (and
+ * records the end of the game) and inserts the input only if that row
+ * moved, so a stale expected version inserts nothing (0 rows) and fails
+ * nothing else: atomic on its own, and safe next to other games' appends
+ * in one transaction. */
+static const char APPEND_SQL[] =
+    "WITH g AS (UPDATE games SET version = version + 1, "
+    " updated_at = now(), status = coalesce($11, status), "
+    " result = coalesce($12::jsonb, result), "
+    " final_hash = coalesce($13, final_hash) "
+    " WHERE game_id = $1 AND version = $2::bigint - 1 AND "
+    " status = 'running' RETURNING game_id) "
+    "INSERT INTO game_inputs (game_id, seq, seat, kind, "
+    "window_id, payload, nonce, idem_key, request_hash, response) "
+    "SELECT g.game_id, $2::bigint, $3::integer, $4, $5, $6, "
+    "decode($7, 'hex'), $8, decode($9, 'hex'), $10::jsonb FROM g";
+
+/* The text parameters of one append's statement. */
+typedef struct append_text {
+    char seq[24], seat[16], nonce_hex[2 * ENGINE_NONCE_BYTES + 1], req_hex[65];
+    char *payload, *response, *result; /* owned */
+    const char *params[13];
+} append_text;
+
+static void append_text_init(append_text *t, const store_append *a)
 {
     const store_input *in = a->input;
-    char seq[24], seat[16], nonce_hex[2 * ENGINE_NONCE_BYTES + 1], req_hex[65];
-    snprintf(seq, sizeof seq, "%llu",
+    snprintf(t->seq, sizeof t->seq, "%llu",
              (unsigned long long)a->expected_version + 1);
-    snprintf(seat, sizeof seat, "%d", in->seat);
+    snprintf(t->seat, sizeof t->seat, "%d", in->seat);
     if (in->has_nonce)
-        engine_hex(in->nonce, ENGINE_NONCE_BYTES, nonce_hex);
+        engine_hex(in->nonce, ENGINE_NONCE_BYTES, t->nonce_hex);
     if (a->idem_key)
-        engine_hex(a->request_hash, 32, req_hex);
-    char *payload = in->payload ? engine_canonical_json(in->payload) : NULL;
-    char *response =
-        a->response ? json_dumps(a->response, JSON_COMPACT | JSON_SORT_KEYS)
+        engine_hex(a->request_hash, 32, t->req_hex);
+    t->payload = in->payload ? engine_canonical_json(in->payload) : NULL;
+    t->response = a->response
+                      ? json_dumps(a->response, JSON_COMPACT | JSON_SORT_KEYS)
+                      : NULL;
+    t->result = a->final_status && a->result
+                    ? json_dumps(a->result, JSON_COMPACT | JSON_SORT_KEYS)
                     : NULL;
-    char *result = a->final_status && a->result
-                       ? json_dumps(a->result, JSON_COMPACT | JSON_SORT_KEYS)
-                       : NULL;
-    /* One statement bumps the version from the expected one (and records
-     * the end of the game) and inserts the input only if that row moved:
-     * atomic on its own, so a game without a clock commits in one round
-     * trip. A clocked game also syncs its deadlines in the same
-     * transaction, and a finished one updates its players' records
-     * (server/records.h) in it. */
-    const char *params[] = {a->game_id,
-                            seq,
-                            in->seat == ENGINE_PUBLIC ? NULL : seat,
-                            engine_input_kind_name(in->kind),
-                            in->window[0] ? in->window : NULL,
-                            payload,
-                            in->has_nonce ? nonce_hex : NULL,
-                            a->idem_key,
-                            a->idem_key ? req_hex : NULL,
-                            response,
-                            a->final_status,
-                            result,
-                            a->final_hash};
-    int clocked = a->clock_seconds > 0;
-    int finished = a->final_status && a->result &&
-                   strcmp(a->final_status, "finished") == 0;
-    int txn = clocked || finished;
+    const char *p[] = {a->game_id,
+                       t->seq,
+                       in->seat == ENGINE_PUBLIC ? NULL : t->seat,
+                       engine_input_kind_name(in->kind),
+                       in->window[0] ? in->window : NULL,
+                       t->payload,
+                       in->has_nonce ? t->nonce_hex : NULL,
+                       a->idem_key,
+                       a->idem_key ? t->req_hex : NULL,
+                       t->response,
+                       a->final_status,
+                       t->result,
+                       a->final_hash};
+    memcpy(t->params, p, sizeof p);
+}
+
+static void append_text_clear(append_text *t)
+{
+    free(t->payload);
+    free(t->response);
+    free(t->result);
+}
+
+/* Whether the input finishes the game (its players' records change). */
+static int append_finishes(const store_append *a)
+{
+    return a->final_status && a->result &&
+           strcmp(a->final_status, "finished") == 0;
+}
+
+/* Whether the append writes more than its one statement (deadlines of a
+ * clocked game, records of a finished one): then it needs a transaction. */
+static int append_has_follow_ups(const store_append *a)
+{
+    return a->clock_seconds > 0 || append_finishes(a);
+}
+
+/* The append's statement and its follow-ups, inside an open transaction
+ * (or alone, when it has none). STORE_ECONFLICT when the version moved on. */
+static int append_body(PGconn *c, const store_append *a)
+{
+    append_text t = {0};
+    append_text_init(&t, a);
     PGresult *r = NULL;
-    int rc =
-        txn ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : STORE_OK;
-    if (rc)
-        goto done;
-    rc = exec_ok(c, PGRES_COMMAND_OK,
-                 "WITH g AS (UPDATE games SET version = version + 1, "
-                 " updated_at = now(), status = coalesce($11, status), "
-                 " result = coalesce($12::jsonb, result), "
-                 " final_hash = coalesce($13, final_hash) "
-                 " WHERE game_id = $1 AND version = $2::bigint - 1 AND "
-                 " status = 'running' RETURNING game_id) "
-                 "INSERT INTO game_inputs (game_id, seq, seat, kind, "
-                 "window_id, payload, nonce, idem_key, request_hash, response) "
-                 "SELECT g.game_id, $2::bigint, $3::integer, $4, $5, $6, "
-                 "decode($7, 'hex'), $8, decode($9, 'hex'), $10::jsonb FROM g",
-                 13, params, &r);
-    if (rc)
-        goto done;
-    if (strcmp(PQcmdTuples(r), "1") != 0) {
+    int rc = exec_ok(c, PGRES_COMMAND_OK, APPEND_SQL, 13, t.params, &r);
+    append_text_clear(&t);
+    if (!rc && strcmp(PQcmdTuples(r), "1") != 0)
         rc = STORE_ECONFLICT; /* the version moved on */
-        goto done;
-    }
-    if (clocked)
+    PQclear(r);
+    if (!rc && a->clock_seconds > 0)
         rc = store_sync_deadlines(c, a->game_id, a->windows, a->nwindows,
                                   a->clock_seconds);
-    if (!rc && finished && records_game_finished(c, a->game_id, a->result))
+    if (!rc && append_finishes(a) &&
+        records_game_finished(c, a->game_id, a->result))
         rc = STORE_EDB;
+    return rc;
+}
+
+int store_append_input(PGconn *c, const store_append *a)
+{
+    /* A game without a clock that does not end here commits in one round
+     * trip (the statement alone); otherwise deadlines and records join it
+     * in one transaction (server/records.h). */
+    int txn = append_has_follow_ups(a);
+    int rc =
+        txn ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : STORE_OK;
+    if (!rc)
+        rc = append_body(c, a);
     if (!rc && txn)
         rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
-done:
-    PQclear(r);
     if (rc)
         rollback(c);
-    free(payload);
-    free(response);
-    free(result);
+    return rc;
+}
+
+/* The statements of the appends list[idx[0..n-1]] in one pipeline: BEGIN,
+ * each append, and COMMIT when commit is set, then one sync (one round
+ * trip). rcs[idx[k]] gets STORE_OK or STORE_ECONFLICT (a stale version:
+ * that row only). Returns STORE_OK, or STORE_EDB when a statement failed
+ * or the connection broke; then nothing was committed unless the
+ * connection broke after the COMMIT was sent (an unknown outcome, as for
+ * any lost commit). */
+static int pipeline_appends(PGconn *c, const store_append *const *list,
+                            const int *idx, int n, int commit, int *rcs)
+{
+    if (!PQenterPipelineMode(c))
+        return STORE_EDB;
+    int sent = PQsendQueryParams(c, "BEGIN", 0, NULL, NULL, NULL, NULL, 0);
+    for (int k = 0; sent && k < n; k++) {
+        append_text t = {0};
+        append_text_init(&t, list[idx[k]]);
+        sent =
+            PQsendQueryParams(c, APPEND_SQL, 13, NULL, t.params, NULL, NULL, 0);
+        append_text_clear(&t);
+    }
+    if (sent && commit)
+        sent = PQsendQueryParams(c, "COMMIT", 0, NULL, NULL, NULL, NULL, 0);
+    if (!sent || !PQpipelineSync(c))
+        return STORE_EDB; /* the caller drops the connection */
+    int queries = n + 1 + (commit ? 1 : 0), q = 0, failed = 0;
+    for (;;) {
+        PGresult *r = PQgetResult(c);
+        if (!r) { /* the end of one query's results */
+            if (++q > queries + 1 || PQstatus(c) != CONNECTION_OK)
+                return STORE_EDB;
+            continue;
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            break;
+        }
+        if (st != PGRES_COMMAND_OK) {
+            failed = 1;
+            if (st == PGRES_FATAL_ERROR) {
+                const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+                log_info("append_batch_failed",
+                         json_pack("{ss}", "error", m ? m : ""));
+            }
+        } else if (q >= 1 && q <= n) {
+            rcs[idx[q - 1]] =
+                strcmp(PQcmdTuples(r), "1") == 0 ? STORE_OK : STORE_ECONFLICT;
+        }
+        PQclear(r);
+    }
+    if (!PQexitPipelineMode(c))
+        return STORE_EDB;
+    return failed ? STORE_EDB : STORE_OK;
+}
+
+/* The appends list[idx[0..n-1]] with follow-ups (deadlines, records), one
+ * savepoint each, in the transaction pipeline_appends opened; then
+ * COMMIT. A stale version or an SQL error rolls back to that append's
+ * savepoint only. Returns the COMMIT's code. */
+static int savepoint_appends(PGconn *c, const store_append *const *list,
+                             const int *idx, int n, int *rcs)
+{
+    for (int k = 0; k < n; k++) {
+        int rc =
+            exec_ok(c, PGRES_COMMAND_OK, "SAVEPOINT one_append", 0, NULL, NULL);
+        if (rc)
+            return rc;
+        int one = append_body(c, list[idx[k]]);
+        if (PQstatus(c) != CONNECTION_OK)
+            return STORE_EDB;
+        if (one != STORE_OK)
+            rc = exec_ok(c, PGRES_COMMAND_OK,
+                         "ROLLBACK TO SAVEPOINT one_append", 0, NULL, NULL);
+        if (!rc)
+            rc = exec_ok(c, PGRES_COMMAND_OK, "RELEASE SAVEPOINT one_append", 0,
+                         NULL, NULL);
+        if (rc)
+            return rc;
+        rcs[idx[k]] = one;
+    }
+    return exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
+}
+
+int store_append_batch(PGconn *c, const store_append *const *list, int n,
+                       int *rcs)
+{
+    int *idx = calloc((size_t)(n > 0 ? n : 1), sizeof *idx);
+    if (!idx) {
+        for (int i = 0; i < n; i++)
+            rcs[i] = STORE_EDB;
+        return STORE_EDB;
+    }
+    /* One-statement appends first (pipelined), then those with follow-ups. */
+    int simple = 0;
+    for (int i = 0; i < n; i++)
+        if (!append_has_follow_ups(list[i]))
+            idx[simple++] = i;
+    int k = simple;
+    for (int i = 0; i < n; i++)
+        if (append_has_follow_ups(list[i]))
+            idx[k++] = i;
+    for (int i = 0; i < n; i++)
+        rcs[i] = STORE_EDB;
+    int rc = pipeline_appends(c, list, idx, simple, simple == n, rcs);
+    if (rc == STORE_OK && simple < n)
+        rc = savepoint_appends(c, list, idx + simple, n - simple, rcs);
+    free(idx);
+    if (rc == STORE_OK)
+        return STORE_OK;
+    if (PQpipelineStatus(c) != PQ_PIPELINE_OFF ||
+        PQstatus(c) != CONNECTION_OK) {
+        for (int i = 0; i < n; i++)
+            rcs[i] = STORE_EDB;
+        return STORE_EDB;
+    }
+    /* A statement failed (an idempotency key taken meanwhile, a deadlock
+     * with another process): nothing was committed, so each append is
+     * tried on its own and only the failing one is refused. */
+    rollback(c);
+    for (int i = 0; i < n; i++)
+        rcs[i] = store_append_input(c, list[i]);
+    return STORE_OK;
+}
+
+int store_notify_versions(PGconn *c, const char *const *game_ids,
+                          const uint64_t *versions, int n)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        char one[STORE_ID_MAX + 24];
+        snprintf(one, sizeof one, "%s:%llu", game_ids[i],
+                 (unsigned long long)versions[i]);
+        json_array_append_new(list, json_string(one));
+    }
+    char *text = json_dumps(list, JSON_COMPACT);
+    json_decref(list);
+    if (!text)
+        return STORE_EDB;
+    /* After the commit, in a statement of its own (see store_notify_version).
+     */
+    const char *p[] = {text};
+    int rc = exec_ok(c, PGRES_TUPLES_OK,
+                     "SELECT pg_notify('conclave_games', v) FROM "
+                     "jsonb_array_elements_text($1::jsonb) AS v",
+                     1, p, NULL);
+    free(text);
+    if (rc != STORE_OK)
+        log_warn("notify_failed", json_pack("{si}", "games", n));
     return rc;
 }
 

@@ -6,7 +6,8 @@
  * can never both advance a game), updates the game's deadlines and records
  * the end of the game. After the commit the caller sends NOTIFY
  * conclave_games "game_id:version" (ids only, never content) in a
- * transaction of its own (store_notify_version), so other processes catch
+ * transaction of its own (store_notify_version, or store_notify_versions
+ * for a group commit's batch), so other processes catch
  * up; a process that dies between the two leaves them to learn of the
  * version at the game's next notification or on their next append (a
  * version conflict). State is rebuilt from the latest snapshot plus the
@@ -107,6 +108,25 @@ void store_inputs_free(store_input *in, size_t n);
  * finishes the game, its players' records (server/records.h) are updated
  * in the same transaction. Sends no NOTIFY (store_notify_version). */
 int store_append_input(PGconn *c, const store_append *a);
+/* Append list[0..n-1] (appends of different games) and commit them
+ * together, in one transaction: the group commit (server/commit.h). Each
+ * append's own outcome goes to rcs[i]: STORE_OK once committed,
+ * STORE_ECONFLICT when its expected version was stale (only that append is
+ * refused; the others commit), STORE_EDB when it could not be committed.
+ * Appends without follow-ups go in one libpq pipeline (one round trip);
+ * those with deadlines or records follow, one savepoint each. Should a
+ * statement fail (an idempotency key taken meanwhile), nothing is committed
+ * and each append is tried on its own. Returns STORE_OK when every rcs[i]
+ * is that append's answer, STORE_EDB when the connection failed (every
+ * rcs[i] is STORE_EDB; the connection should be dropped). Sends no NOTIFY
+ * (store_notify_versions). */
+int store_append_batch(PGconn *c, const store_append *const *list, int n,
+                       int *rcs);
+/* NOTIFY conclave_games "game_id:version" for each of n committed appends,
+ * in one statement of its own: called after their commit. A failure is
+ * logged and returned; the inputs stay committed. */
+int store_notify_versions(PGconn *c, const char *const *game_ids,
+                          const uint64_t *versions, int n);
 /* NOTIFY conclave_games "game_id:version", in a transaction of its own:
  * called after an append commits. A failure is logged and returned; the
  * input stays committed. */

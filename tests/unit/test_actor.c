@@ -8,10 +8,12 @@
  * to the same games concurrently (gapless versions, nothing applied twice,
  * identical final hashes); deadlines fire exactly once with two schedulers;
  * overdue deadlines fire after a restart; idle games leave memory (unless
- * pinned by subscribers) and reload unchanged.
+ * pinned by subscribers) and reload unchanged; the group commit refuses
+ * only the stale appends of a batch and answers none before its commit.
  */
 #include "engine/engine.h"
 #include "server/actor.h"
+#include "server/commit.h"
 #include "server/listener.h"
 #include "server/log.h"
 #include "server/metrics.h"
@@ -583,6 +585,21 @@ static void test_many_windows_get_deadlines_and_bots(void)
     sys_stop(&x);
 }
 
+/* Run one statement without parameters on a fresh connection: 0 or -1. */
+static int run_sql(const char *sql)
+{
+    PGconn *c = admin();
+    if (!c)
+        return -1;
+    PGresult *r = PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0);
+    int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
+    if (rc)
+        fprintf(stderr, "%s: %s", sql, PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+    return rc;
+}
+
 static double metric(const char *name)
 {
     char *m = metrics_render(), key[128];
@@ -666,9 +683,13 @@ static void test_version_conflict_restores_and_catches_up(void)
     sys_stop(&y);
 }
 
-/* The database connection dies under x: the append fails, the caller gets
- * 503, and x still holds exactly what was committed, so the same move
- * made again is accepted once. */
+/* The database connection dies under x and then its commit fails (a
+ * trigger refuses every input row): the caller gets 503, and x still holds
+ * exactly what was committed, so the same move made again is accepted
+ * once. The appends go through the group commit's own connections, which
+ * notice a closed idle connection and reconnect before they send; so the
+ * commit's failure is the trigger's, and the dead connections are those
+ * x must replace. */
 static void test_failed_commit_leaves_committed_state(void)
 {
     char id[STORE_ID_MAX];
@@ -681,21 +702,157 @@ static void test_failed_commit_leaves_committed_state(void)
     peek p0 = {.seat = 0, .rng = &rng};
     CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &p0), 0);
     REQUIRE(p0.has_action);
-    /* Kill every other session of the test database: x's one connection. */
+    /* Kill every other session of the test database: x's one pool
+     * connection and its group-commit writers' connections. */
     CHECK_EQ_INT(count_rows("SELECT count(pg_terminate_backend(pid)) FROM "
                             "pg_stat_activity WHERE datname = "
                             "current_database() AND pid <> pg_backend_pid()",
                             NULL),
-                 1);
+                 1 + x.cfg.commit_writers);
+    CHECK_EQ_INT(run_sql("CREATE FUNCTION refuse_inputs() RETURNS trigger "
+                         "LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION "
+                         "'refused'; END$$"),
+                 0);
+    CHECK_EQ_INT(run_sql("CREATE TRIGGER refuse_inputs BEFORE INSERT ON "
+                         "game_inputs FOR EACH ROW EXECUTE FUNCTION "
+                         "refuse_inputs()"),
+                 0);
     uint64_t v = 0;
     CHECK_EQ_INT(submit_peeked(&x, id, &p0, &v), SRV_UNAVAILABLE);
     check_as_stored(&x, id, 0);
-    /* The pool reconnects; seat 0 is still to move, and moves once. */
+    CHECK_EQ_INT(run_sql("DROP TRIGGER refuse_inputs ON game_inputs"), 0);
+    CHECK_EQ_INT(run_sql("DROP FUNCTION refuse_inputs()"), 0);
+    /* Seat 0 is still to move, and moves once. */
     CHECK_EQ_INT(submit_peeked(&x, id, &p0, &v), SRV_OK);
     CHECK_EQ_INT(v, 1);
     json_decref((json_t *)p0.action.payload);
     check_as_stored(&x, id, 1);
     sys_stop(&x);
+}
+
+/* ---- the group commit ---- */
+
+/* An append of a bare input to game id at expected+1 (the store does not
+ * check inputs against the rules); in is the input's storage. */
+static void bare_append(store_append *ap, store_input *in, const char *id,
+                        uint64_t expected, int clock_seconds)
+{
+    memset(in, 0, sizeof *in);
+    in->seq = expected + 1;
+    in->seat = 0;
+    in->kind = ENGINE_PLAY;
+    *ap = (store_append){.game_id = id,
+                         .expected_version = expected,
+                         .input = in,
+                         .clock_seconds = clock_seconds};
+}
+
+static long game_version(const char *id)
+{
+    return count_rows("SELECT version FROM games WHERE game_id = $1", id);
+}
+
+static long game_input_rows(const char *id)
+{
+    return count_rows("SELECT count(*) FROM game_inputs WHERE game_id = $1",
+                      id);
+}
+
+/* Five games' appends in one transaction, two with stale versions (one
+ * pipelined, one with deadlines under a savepoint): only those two are
+ * refused; the other three commit, each exactly once. */
+static void test_batch_stale_version_refuses_only_its_game(void)
+{
+    char id[5][STORE_ID_MAX];
+    for (int i = 0; i < 5; i++)
+        REQUIRE(new_game("tictactoe", "{}", 2, i < 3 ? "none" : "live",
+                         i < 3 ? 0 : 60, 1700 + i, id[i]) == 0);
+    store_input in[5];
+    store_append ap[5];
+    bare_append(&ap[0], &in[0], id[0], 0, 0);
+    bare_append(&ap[1], &in[1], id[1], 3, 0); /* stale: the game is at 0 */
+    bare_append(&ap[2], &in[2], id[2], 0, 0);
+    bare_append(&ap[3], &in[3], id[3], 0, 60);
+    bare_append(&ap[4], &in[4], id[4], 7, 60); /* stale */
+    const store_append *list[5] = {&ap[0], &ap[1], &ap[2], &ap[3], &ap[4]};
+    int rcs[5] = {99, 99, 99, 99, 99};
+    PGconn *c = admin();
+    REQUIRE(c != NULL);
+    CHECK_EQ_INT(store_append_batch(c, list, 5, rcs), STORE_OK);
+    PQfinish(c);
+    const int want[5] = {STORE_OK, STORE_ECONFLICT, STORE_OK, STORE_OK,
+                         STORE_ECONFLICT};
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ_INT(rcs[i], want[i]);
+        long committed = want[i] == STORE_OK;
+        CHECK_EQ_INT(game_version(id[i]), committed);
+        CHECK_EQ_INT(game_input_rows(id[i]), committed);
+    }
+}
+
+typedef struct append_job {
+    committer *cm;
+    store_append ap;
+    store_input in;
+    int rc;
+} append_job;
+
+static void *append_thread(void *arg)
+{
+    append_job *j = arg;
+    j->rc = committer_append(j->cm, &j->ap);
+    return NULL;
+}
+
+/* One writer: while its first append waits on a row lock, six appends of
+ * other games queue and then commit together in the next transaction; the
+ * stale ones among them are refused alone, and no append is answered
+ * before its commit. */
+static void test_group_commit_takes_what_queued(void)
+{
+    enum { N = 7 };
+    char id[N][STORE_ID_MAX];
+    for (int i = 0; i < N; i++)
+        REQUIRE(new_game("tictactoe", "{}", 2, "none", 0, 1800 + i, id[i]) ==
+                0);
+    char err[256];
+    committer *cm = committer_start(db_url, 1, 5, err, sizeof err);
+    REQUIRE(cm != NULL);
+    PGconn *lock = admin();
+    REQUIRE(lock != NULL);
+    const char *p[] = {id[0]};
+    PQclear(PQexecParams(lock, "BEGIN", 0, NULL, NULL, NULL, NULL, 0));
+    PQclear(PQexecParams(lock,
+                         "SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE", 1,
+                         NULL, p, NULL, NULL, 0));
+    double commits = metric("conclave_commits_total");
+    double inputs = metric("conclave_commit_inputs_total");
+    append_job jobs[N];
+    pthread_t t[N];
+    for (int i = 0; i < N; i++) {
+        jobs[i].cm = cm;
+        jobs[i].rc = 99;
+        bare_append(&jobs[i].ap, &jobs[i].in, id[i], i % 3 == 2 ? 4 : 0, 0);
+        REQUIRE(pthread_create(&t[i], NULL, append_thread, &jobs[i]) == 0);
+        if (i == 0)
+            usleep(200 * 1000); /* the writer takes it and waits on the lock */
+    }
+    usleep(300 * 1000); /* the other six queue meanwhile */
+    for (int i = 0; i < N; i++)
+        CHECK_EQ_INT(jobs[i].rc, 99); /* nothing answered before a commit */
+    PQclear(PQexecParams(lock, "COMMIT", 0, NULL, NULL, NULL, NULL, 0));
+    PQfinish(lock);
+    for (int i = 0; i < N; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < N; i++) {
+        int stale = i % 3 == 2;
+        CHECK_EQ_INT(jobs[i].rc, stale ? STORE_ECONFLICT : STORE_OK);
+        CHECK_EQ_INT(game_version(id[i]), stale ? 0 : 1);
+        CHECK_EQ_INT(game_input_rows(id[i]), stale ? 0 : 1);
+    }
+    CHECK_EQ_INT((long)(metric("conclave_commits_total") - commits), 2);
+    CHECK_EQ_INT((long)(metric("conclave_commit_inputs_total") - inputs), N);
+    committer_stop(cm);
 }
 
 /* Every read in the tests above (many of them while inputs were being
@@ -764,6 +921,8 @@ int main(void)
     RUN(test_many_windows_get_deadlines_and_bots);
     RUN(test_version_conflict_restores_and_catches_up);
     RUN(test_failed_commit_leaves_committed_state);
+    RUN(test_batch_stale_version_refuses_only_its_game);
+    RUN(test_group_commit_takes_what_queued);
     RUN(test_readers_saw_only_committed_states);
 
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
