@@ -46,6 +46,7 @@
  */
 #include "server/actor.h"
 
+#include "server/clock.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/order_cap.h"
@@ -97,6 +98,8 @@ typedef struct actor {
     engine_game *work;      /* the worker's copy (no lock): see the top */
     engine_rng bot_rng;     /* bots' choices; not part of any game state */
     order_cap ocap;         /* order changes per seat and window (worker) */
+    char *waits;            /* worker: the turns_waiting rows last synced
+                               (clock_waiting_text), NULL: unknown */
     struct actor *next_run; /* run_lock */
     struct actor *next_map; /* map_lock */
 } actor;
@@ -287,6 +290,7 @@ static void actor_free(actor *a)
     engine_free(a->work);
     store_game_clear(&a->meta);
     json_decref(a->deadlines);
+    free(a->waits);
     pthread_mutex_destroy(&a->lock);
     pthread_rwlock_destroy(&a->state);
     free(a);
@@ -433,7 +437,46 @@ static void forget_game(actor *a)
     engine_free(a->work);
     a->work = NULL;
     store_game_clear(&a->meta);
+    free(a->waits);
+    a->waits = NULL;
     a->loaded = 0;
+}
+
+/* Per-window seconds of the game's clock for w[0..n): NEW, or NULL. */
+static int *window_seconds(const store_game *meta, const engine_window *w,
+                           int n)
+{
+    int *secs = calloc((size_t)(n > 0 ? n : 1), sizeof *secs);
+    for (int i = 0; secs && i < n; i++)
+        secs[i] = clock_window_seconds(meta, &w[i]);
+    return secs;
+}
+
+/* A game just loaded: its deadlines (when clocked) and its inbox rows
+ * match its open windows. */
+static void sync_clock_on_load(actor *a, PGconn *c, const engine_game *g)
+{
+    engine_window *w;
+    int nw = open_windows(g, &w);
+    if (nw < 0) /* out of memory: keep the rows as they are */
+        return;
+    if (strcmp(a->meta.clock_mode, "none") != 0) {
+        int *secs = window_seconds(&a->meta, w, nw);
+        char *rules = json_dumps(a->meta.clock_rules, JSON_COMPACT);
+        if (secs)
+            store_sync_deadlines(c, a->id, w, nw, a->meta.clock_seconds, secs,
+                                 rules);
+        free(secs);
+        free(rules);
+    }
+    char *waits = clock_waiting_text(w, nw);
+    free(a->waits);
+    a->waits = NULL;
+    if (waits && store_sync_waiting(c, a->id, waits, NULL) == STORE_OK)
+        a->waits = waits;
+    else
+        free(waits);
+    free(w);
 }
 
 /* The game as the store has it: the latest usable snapshot, then the
@@ -521,14 +564,8 @@ static int ensure_loaded(actors *A, actor *a, PGconn *c, actor_reply *r)
     a->meta = meta;
     a->version = version;
     pthread_rwlock_unlock(&a->state);
-    if (strcmp(a->meta.clock_mode, "none") != 0 &&
-        strcmp(a->meta.status, "running") == 0) {
-        engine_window *w;
-        int nw = open_windows(g, &w);
-        if (nw >= 0) /* out of memory: keep the rows as they are */
-            store_sync_deadlines(c, a->id, w, nw, a->meta.clock_seconds);
-        free(w);
-    }
+    if (strcmp(a->meta.status, "running") == 0)
+        sync_clock_on_load(a, c, g);
     refresh_deadlines(a, c);
     /* Only now may readers see the game: with its deadlines, never a
      * moment without them. */
@@ -579,6 +616,8 @@ static int catch_up(actors *A, actor *a, PGconn *c)
     pthread_rwlock_wrlock(&a->state);
     if (rc == 0)
         rc = apply_stored(a->game, inputs, n, &again);
+    free(a->waits);
+    a->waits = NULL; /* another process synced them */
     if (rc == 0) {
         a->version = version;
         note_status(a);
@@ -861,7 +900,10 @@ static void publish_committed(actor *a, const engine_input *in)
 typedef struct commit_record {
     store_input stored;
     store_append ap;
-    engine_window *windows; /* owned; only for a game with a clock */
+    engine_window *windows; /* owned */
+    int *secs;              /* owned: per window, for a game with a clock */
+    char *rules;            /* owned: the clock rules as text */
+    char *waits;            /* owned: the waits after the input */
     int oom;                /* the windows could not be listed */
     json_t *response, *result;
     char final_hash[2 * ENGINE_HASH_BYTES + 1];
@@ -873,8 +915,15 @@ static void commit_record_init(commit_record *cr, const actor *a,
 {
     memset(cr, 0, sizeof *cr);
     int clocked = strcmp(a->meta.clock_mode, "none") != 0;
-    int nw = clocked ? open_windows(a->work, &cr->windows) : 0;
+    int nw = open_windows(a->work, &cr->windows);
     cr->oom = nw < 0; /* the deadline rows must not be lost to an OOM */
+    if (clocked && nw >= 0) {
+        cr->secs = window_seconds(&a->meta, cr->windows, nw);
+        cr->rules = json_dumps(a->meta.clock_rules, JSON_COMPACT);
+        cr->oom |= !cr->secs || !cr->rules;
+    }
+    cr->waits = nw >= 0 ? clock_waiting_text(cr->windows, nw) : NULL;
+    cr->oom |= nw >= 0 && !cr->waits;
     int over = engine_is_over(a->work);
     cr->result = over ? engine_result(a->work) : NULL;
     if (over) {
@@ -901,6 +950,11 @@ static void commit_record_init(commit_record *cr, const actor *a,
         .windows = cr->windows,
         .nwindows = nw < 0 ? 0 : nw,
         .clock_seconds = clocked ? a->meta.clock_seconds : 0,
+        .window_seconds = cr->secs,
+        .clock_rules = cr->rules,
+        .waiting = cr->waits && !(a->waits && strcmp(a->waits, cr->waits) == 0)
+                       ? cr->waits
+                       : NULL,
         .final_status = !over ? NULL
                         : json_is_true(json_object_get(cr->result, "aborted"))
                             ? "aborted"
@@ -913,6 +967,9 @@ static void commit_record_init(commit_record *cr, const actor *a,
 static void commit_record_clear(commit_record *cr)
 {
     free(cr->windows);
+    free(cr->secs);
+    free(cr->rules);
+    free(cr->waits);
     json_decref(cr->response);
     json_decref(cr->result);
 }
@@ -927,6 +984,11 @@ static int commit_work(actor *a, PGconn *c, const actor_request *rq,
     commit_record_init(&cr, a, rq, in);
     int rc = cr.oom ? STORE_EDB : store_append_input(c, &cr.ap);
     *clocked = cr.ap.clock_seconds > 0;
+    if (rc == STORE_OK && cr.ap.waiting) {
+        free(a->waits);
+        a->waits = cr.waits; /* now what the rows say */
+        cr.waits = NULL;
+    }
     commit_record_clear(&cr);
     if (rc == STORE_OK)
         publish_committed(a, in);

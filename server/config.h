@@ -57,6 +57,9 @@ typedef struct config {
                                  one account hosts (5) */
     int live_games_per_player; /* CONCLAVE_LIVE_GAMES_PER_PLAYER: running
                                   live-clock games it starts (5) */
+    int async_min_seconds; /* CONCLAVE_ASYNC_MIN_SECONDS: shortest async
+                              window (60) */
+    int vacation_days;     /* CONCLAVE_VACATION_DAYS: per player a year */
     int async_games_per_player; /* CONCLAVE_ASYNC_GAMES_PER_PLAYER: running
                                    async or unclocked games (50) */
     int signups_per_hour;     /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created
