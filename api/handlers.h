@@ -53,6 +53,13 @@ void api_h_game_undo(api_request *req, api_response *res);
 void api_h_game_undo_consent(api_request *req, api_response *res);
 void api_h_game_undo_refuse(api_request *req, api_response *res);
 
+/* api/h_async.c */
+void api_h_me_turns(api_request *req, api_response *res);
+void api_h_me_vacation_get(api_request *req, api_response *res);
+void api_h_me_vacation_start(api_request *req, api_response *res);
+void api_h_me_vacation_stop(api_request *req, api_response *res);
+void api_h_game_window_extend(api_request *req, api_response *res);
+
 /* clang-format off */
 #define API_V1_ROUTES                                                              \
     {"POST",   "/api/v1/players",                 api_h_players_create,    API_AUTH_NONE},     \
@@ -60,6 +67,10 @@ void api_h_game_undo_refuse(api_request *req, api_response *res);
     {"DELETE", "/api/v1/sessions/current",        api_h_sessions_delete,   API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/me",                      api_h_me,                API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/records/{key}/choice", api_h_me_record_choice,  API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/me/turns",                api_h_me_turns,          API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/me/vacation",             api_h_me_vacation_get,   API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/me/vacation",             api_h_me_vacation_start, API_AUTH_REQUIRED}, \
+    {"DELETE", "/api/v1/me/vacation",             api_h_me_vacation_stop,  API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/rulesets",                api_h_rulesets,          API_AUTH_NONE},     \
     {"POST",   "/api/v1/lobbies",                 api_h_lobbies_create,    API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/lobbies",                 api_h_lobbies_list,      API_AUTH_OPTIONAL}, \
@@ -80,6 +91,7 @@ void api_h_game_undo_refuse(api_request *req, api_response *res);
     {"POST",   "/api/v1/games/{id}/undo",         api_h_game_undo,         API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/undo/consent", api_h_game_undo_consent, API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/undo/refuse",  api_h_game_undo_refuse,  API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/games/{id}/windows/{window}/extend", api_h_game_window_extend, API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/plays",        api_h_game_play,         API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/log",          api_h_game_log,          API_AUTH_OPTIONAL}, \
     {"GET",    "/api/v1/games/{id}/export",       api_h_game_export,       API_AUTH_OPTIONAL},

@@ -47,6 +47,7 @@
 #include "server/actor.h"
 
 #include "server/clock.h"
+#include "server/clock_ops.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/order_cap.h"
@@ -64,7 +65,13 @@
 #define UNKNOWN_SLOTS 4096   /* ids the store did not have, remembered */
 #define UNKNOWN_SECONDS 30.0 /* for this long */
 
-typedef enum { MSG_INPUT, MSG_BOT, MSG_CATCHUP, MSG_LOAD } msg_kind;
+typedef enum {
+    MSG_INPUT,
+    MSG_BOT,
+    MSG_CATCHUP,
+    MSG_LOAD,
+    MSG_DEADLINES /* the deadline rows changed outside an input */
+} msg_kind;
 
 typedef struct waiter {
     pthread_mutex_t m;
@@ -997,6 +1004,21 @@ static int commit_work(actor *a, PGconn *c, const actor_request *rq,
     return rc;
 }
 
+/* After a timeout: seats whose players missed too many windows in a row
+ * go to bots (server/clock_ops.h); schedule_bots then moves them. */
+static void replace_missing(actor *a, PGconn *c)
+{
+    if (clock_rule_int(&a->meta, "replace_after") <= 0)
+        return;
+    pthread_rwlock_wrlock(&a->state);
+    uint32_t mask = clock_replace_missing(c, &a->meta, a->version);
+    pthread_rwlock_unlock(&a->state);
+    if (mask)
+        metrics_count("conclave_seats_replaced_total",
+                      "Seats given to a bot after missed windows.",
+                      (uint64_t)__builtin_popcount(mask));
+}
+
 /* Step 5: everything that follows a commit. */
 static void after_commit(actors *A, actor *a, PGconn *c, int clocked,
                          const engine_input *in, const engine_receipt *receipt,
@@ -1006,6 +1028,8 @@ static void after_commit(actors *A, actor *a, PGconn *c, int clocked,
     store_notify_version(c, a->id, a->version);
     if (clocked)
         refresh_deadlines(a, c);
+    if (clocked && in->kind == ENGINE_TIMEOUT)
+        replace_missing(a, c);
     reply_set(r, SRV_OK, NULL, NULL);
     r->version = a->version;
     if (in->kind == ENGINE_ORDER) {
@@ -1116,13 +1140,18 @@ static void process(actors *A, actor *a, msg *m)
             case MSG_LOAD:
                 reply_set(r, SRV_OK, NULL, NULL);
                 break;
+            case MSG_DEADLINES:
+                refresh_deadlines(a, c);
+                publish(A, a);
+                break;
             }
             if (!was_loaded)
                 schedule_bots(A, a);
         }
         db_release(A->app->db, c, db_conn_broken(c));
     }
-    if (!m->w && r->kind != SRV_OK && m->kind != MSG_CATCHUP)
+    if (!m->w && r->kind != SRV_OK && m->kind != MSG_CATCHUP &&
+        m->kind != MSG_DEADLINES)
         log_info("queued_input_refused",
                  json_pack("{ss ss ss}", "game", a->id, "kind",
                            srv_kind_name(r->kind), "detail", r->detail));
@@ -1396,6 +1425,27 @@ void actors_remote_version(actors *A, const char *game_id, uint64_t version)
         return;
     }
     m->kind = MSG_CATCHUP;
+    enqueue(A, a, m); /* the message keeps our reference */
+}
+
+void actors_deadlines_changed(actors *A, const char *game_id)
+{
+    unsigned h = hash_id(game_id);
+    pthread_mutex_lock(&A->map_lock);
+    actor *a = A->buckets[h];
+    while (a && strcmp(a->id, game_id) != 0)
+        a = a->next_map;
+    if (a)
+        a->refs++;
+    pthread_mutex_unlock(&A->map_lock);
+    if (!a)
+        return; /* not held here: it reads them when it loads */
+    msg *m = calloc(1, sizeof *m);
+    if (!m) {
+        actor_put(A, a);
+        return;
+    }
+    m->kind = MSG_DEADLINES;
     enqueue(A, a, m); /* the message keeps our reference */
 }
 

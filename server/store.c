@@ -377,7 +377,9 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
         " $4 = 'timeout' FROM gone g JOIN game_seats s ON s.game_id = $1 "
         " AND s.seat = g.seat WHERE s.player_id IS NOT NULL AND s.bot IS NULL "
         " AND $4 <> 'load' AND (g.seat = $3::integer OR ($4 = 'timeout' AND "
-        " g.window_id = $5)) ON CONFLICT DO NOTHING) "
+        " g.window_id = $5 AND NOT EXISTS (SELECT 1 FROM vacations v WHERE "
+        " v.player_id = s.player_id AND v.ends_at > now()))) "
+        " ON CONFLICT DO NOTHING) "
         "INSERT INTO turns_waiting (game_id, window_id, seat) "
         "SELECT $1, w, s FROM want ON CONFLICT DO NOTHING",
         5, p, NULL);
