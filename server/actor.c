@@ -484,6 +484,10 @@ static void sync_clock_on_load(actor *a, PGconn *c, const engine_game *g)
     else
         free(waits);
     free(w);
+    /* A new game's first windows: every process's inbox feed hears of
+     * them as of any version (server/hub_turns.c). */
+    if (a->version == 0)
+        store_notify_version(c, a->id, 0);
 }
 
 /* The game as the store has it: the latest usable snapshot, then the

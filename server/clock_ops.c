@@ -139,7 +139,8 @@ static int replace_seat(PGconn *c, const store_game *meta, int seat,
                           "bot", bot, "missed", k);
     char *dt = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(d);
-    const char *p[] = {meta->game_id, s, bot, v, dt};
+    const char *p[] = {meta->game_id, s, bot};
+    const char *q[] = {meta->game_id, v, dt};
     int rc = !dt ||
              run(c,
                  "UPDATE game_seats SET bot = $3, player_id = NULL WHERE "
@@ -147,8 +148,8 @@ static int replace_seat(PGconn *c, const store_game *meta, int seat,
                  3, p) ||
              run(c,
                  "INSERT INTO game_events (game_id, at_version, kind, detail) "
-                 "VALUES ($1, $4::bigint, 'seat_replaced', $5::jsonb)",
-                 5, p);
+                 "VALUES ($1, $2::bigint, 'seat_replaced', $3::jsonb)",
+                 3, q);
     free(dt);
     if (!rc && replaced_hook)
         replaced_hook(replaced_ctx, c, meta->game_id, seat, player, bot, k);
