@@ -8,6 +8,7 @@ import { h, render, toast, announce } from './ui.js';
 import { homeScreen, lobbyScreen } from './lobby.js';
 import { gameScreen } from './game.js';
 import { campaignScreen } from './campaign.js';
+import { startInbox } from './inbox.js';
 
 const main = document.getElementById('main');
 let screen = null; // {destroy()}
@@ -229,6 +230,7 @@ async function boot() {
   };
   ctx.live.onStatus(renderConn);
   setInterval(() => ctx.live.status === 'offline' && renderConn('offline', ctx.live), 1000);
+  startInbox(document.getElementById('inbox'), ctx);
   ctx.live.start();
   window.conclave = ctx; // for the browser console (and tests)
   renderWho();
