@@ -43,9 +43,9 @@ void api_h_lobbies_create(api_request *req, api_response *res)
         {"clock", BODY_OBJECT, 0},   {"spectator_delay", BODY_OBJECT, 0},
         {NULL, BODY_ANY, 0}};
     static const body_field clock_fields[] = {
-        {"mode", BODY_STRING, 1},       {"seconds", BODY_INTEGER, 0},
-        {"windows", BODY_OBJECT, 0},    {"night", BODY_OBJECT, 0},
-        {"vacation", BODY_STRING, 0},   {"replace_after", BODY_INTEGER, 0},
+        {"mode", BODY_STRING, 1},           {"seconds", BODY_INTEGER, 0},
+        {"windows", BODY_OBJECT, 0},        {"night", BODY_OBJECT, 0},
+        {"vacation", BODY_STRING, 0},       {"replace_after", BODY_INTEGER, 0},
         {"min_reputation", BODY_OBJECT, 0}, {NULL, BODY_ANY, 0}};
     static const body_field delay_fields[] = {{"versions", BODY_INTEGER, 0},
                                               {"seconds", BODY_INTEGER, 0},

@@ -119,13 +119,13 @@ typedef struct hub_conn {
     int refs;        /* 1 while open, +1 per queued job */
     hub_msg **q;     /* ring of queued messages, qcap entries */
     uint16_t qhead, qlen, qcap;
-    uint16_t nreplies; /* HUB_MSG_REPLY messages among them */
-    uint16_t nsubs;    /* game subscriptions */
-    uint16_t jobs;     /* requests queued for the worker */
-    uint8_t resync;    /* queue overflowed: snapshots are due */
-    uint8_t dirty;     /* on the hub's dirty list */
-    uint8_t lobby_sub; /* on the lobby feed */
-    uint8_t turns_sub; /* on the inbox feed (hub_turns.c) */
+    uint16_t nreplies;   /* HUB_MSG_REPLY messages among them */
+    uint16_t nsubs;      /* game subscriptions */
+    uint16_t jobs;       /* requests queued for the worker */
+    uint8_t resync;      /* queue overflowed: snapshots are due */
+    uint8_t dirty;       /* on the hub's dirty list */
+    uint8_t lobby_sub;   /* on the lobby feed */
+    uint8_t turns_sub;   /* on the inbox feed (hub_turns.c) */
     uint64_t turns_hash; /* of the last "turns" message sent */
     hub_sub *subs;
     struct hub_conn *next_dirty;

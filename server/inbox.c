@@ -16,23 +16,23 @@ json_t *inbox_load(PGconn *c, const char *player_id)
     char limit[16];
     snprintf(limit, sizeof limit, "%d", INBOX_MAX);
     const char *p[] = {player_id, limit};
-    PGresult *
-        r = db_exec(c, PGRES_TUPLES_OK,
-                    "SELECT t.game_id, g.ruleset, t.window_id, "
-                    "t.seat, " RFC3339("t.since") ", coalesce(" RFC3339(
-                        "d.due_at") ", '') "
-                                    "FROM game_seats s JOIN turns_waiting t ON "
-                                    "t.game_id = s.game_id AND t.seat = s.seat "
-                                    "JOIN games g ON g.game_id = s.game_id AND "
-                                    "g.status = 'running' "
-                                    "LEFT JOIN deadlines d ON d.game_id = "
-                                    "t.game_id AND "
-                                    "d.window_id = t.window_id "
-                                    "WHERE s.player_id = $1 AND s.bot IS NULL "
-                                    "ORDER BY d.due_at NULLS LAST, t.since, "
-                                    "t.game_id "
-                                    "LIMIT $2::integer",
-                    2, p);
+    PGresult *r =
+        db_exec(c, PGRES_TUPLES_OK,
+                "SELECT t.game_id, g.ruleset, t.window_id, "
+                "t.seat, " RFC3339("t.since") ", coalesce(" RFC3339(
+                    "d.due_at") ", '') "
+                                "FROM game_seats s JOIN turns_waiting t ON "
+                                "t.game_id = s.game_id AND t.seat = s.seat "
+                                "JOIN games g ON g.game_id = s.game_id AND "
+                                "g.status = 'running' "
+                                "LEFT JOIN deadlines d ON d.game_id = "
+                                "t.game_id AND "
+                                "d.window_id = t.window_id "
+                                "WHERE s.player_id = $1 AND s.bot IS NULL "
+                                "ORDER BY d.due_at NULLS LAST, t.since, "
+                                "t.game_id "
+                                "LIMIT $2::integer",
+                2, p);
     if (!r)
         return NULL;
     json_t *list = json_array();

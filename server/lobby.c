@@ -68,18 +68,20 @@ static PGresult *load_seats(PGconn *c, PGresult *lobbies)
     if (!text)
         return NULL;
     const char *p[] = {text};
-    PGresult *r = query(
-        c,
-        "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "
-        "coalesce(p.name, ''), coalesce(s.bot, ''), "
-        "coalesce(rep.median::text, ''), coalesce(rep.missed, 0), "
-        "coalesce(rep.answered, 0) FROM lobby_seats s "
-        "LEFT JOIN players p ON p.id = s.player_id "
-        "LEFT JOIN LATERAL (" REPUTATION_SQL("s.player_id") ") rep ON true "
-        "WHERE s.lobby_id = ANY "
-        "(ARRAY(SELECT jsonb_array_elements_text($1::jsonb))) "
-        "ORDER BY s.lobby_id, s.seat",
-        1, p);
+    PGresult *r =
+        query(c,
+              "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "
+              "coalesce(p.name, ''), coalesce(s.bot, ''), "
+              "coalesce(rep.median::text, ''), coalesce(rep.missed, 0), "
+              "coalesce(rep.answered, 0) FROM lobby_seats s "
+              "LEFT JOIN players p ON p.id = s.player_id "
+              "LEFT JOIN LATERAL (" REPUTATION_SQL(
+                  "s.player_id") ") rep ON true "
+                                 "WHERE s.lobby_id = ANY "
+                                 "(ARRAY(SELECT "
+                                 "jsonb_array_elements_text($1::jsonb))) "
+                                 "ORDER BY s.lobby_id, s.seat",
+              1, p);
     free(text);
     return r;
 }

@@ -335,10 +335,9 @@ srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
     json_t *rules = NULL;
     srv_kind k = check_spec(spec, options, a->cfg->async_min_seconds, err);
     if (k == SRV_OK)
-        k = clock_rules_check(spec->clock,
-                              spec->clock_mode ? spec->clock_mode : "none",
-                              a->cfg->async_min_seconds, CLOCK_ASYNC_MAX,
-                              &rules, err);
+        k = clock_rules_check(
+            spec->clock, spec->clock_mode ? spec->clock_mode : "none",
+            a->cfg->async_min_seconds, CLOCK_ASYNC_MAX, &rules, err);
     char *text =
         k == SRV_OK ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     char *rules_text =

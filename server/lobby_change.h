@@ -40,8 +40,8 @@ typedef struct lobby_spec {
     int is_private;
     const char *clock_mode; /* "none", "live" or "async"; NULL: "none" */
     long long clock_seconds;
-    const json_t *clock; /* the whole "clock" object for the async rules of
-                            server/clock.h, or NULL */
+    const json_t *clock;      /* the whole "clock" object for the async rules of
+                                 server/clock.h, or NULL */
     long long delay_versions; /* spectator delay: 0..1000 versions */
     long long delay_seconds;  /* and 0..86400 seconds; 0, 0: live */
 } lobby_spec;

@@ -101,9 +101,9 @@ int store_create_game(PGconn *c, const store_game *g)
     snprintf(ds, sizeof ds, "%d", g->delay_seconds);
     char *options = json_dumps(g->options ? g->options : json_object(),
                                JSON_COMPACT | JSON_SORT_KEYS);
-    char *rules = g->clock_rules
-                      ? json_dumps(g->clock_rules, JSON_COMPACT | JSON_SORT_KEYS)
-                      : NULL;
+    char *rules = g->clock_rules ? json_dumps(g->clock_rules,
+                                              JSON_COMPACT | JSON_SORT_KEYS)
+                                 : NULL;
     /* Inside the caller's transaction (a lobby start) the rows join it. */
     int own = PQtransactionStatus(c) == PQTRANS_IDLE;
     int rc = own ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : 0;
@@ -185,8 +185,8 @@ int store_load_game(PGconn *c, const char *game_id, store_game *out)
     out->delay_seconds = atoi(PQgetvalue(r, 0, 12));
     out->clock_rules = json_loads(PQgetvalue(r, 0, 13), 0, NULL);
     PQclear(r);
-    if (bad || !out->options || !json_is_object(out->clock_rules) || out->seats < 1 ||
-        out->seats > ENGINE_MAX_SEATS) {
+    if (bad || !out->options || !json_is_object(out->clock_rules) ||
+        out->seats < 1 || out->seats > ENGINE_MAX_SEATS) {
         store_game_clear(out);
         log_error("store_corrupt_game", json_pack("{ss}", "game", game_id));
         return STORE_EDB;

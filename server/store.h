@@ -45,7 +45,7 @@ typedef struct store_game {
     char clock_mode[8]; /* none | live | async */
     int clock_seconds;
     json_t *clock_rules; /* owned; async rules (server/clock.h), {} none */
-    int delay_versions; /* spectator delay (server/spectate.h) */
+    int delay_versions;  /* spectator delay (server/spectate.h) */
     int delay_seconds;
     char status[12]; /* running | finished | aborted */
     uint64_t version;
