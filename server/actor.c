@@ -479,7 +479,8 @@ static void sync_clock_on_load(actor *a, PGconn *c, const engine_game *g)
     char *waits = clock_waiting_text(w, nw);
     free(a->waits);
     a->waits = NULL;
-    if (waits && store_sync_waiting(c, a->id, waits, NULL) == STORE_OK)
+    if (waits &&
+        store_sync_waiting(c, a->id, waits, NULL, a->version) == STORE_OK)
         a->waits = waits;
     else
         free(waits);

@@ -354,23 +354,29 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
 }
 
 int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
-                       const store_input *in)
+                       const store_input *in, uint64_t version)
 {
-    char seat[16];
+    char seat[16], ver[24];
     snprintf(seat, sizeof seat, "%d", in ? in->seat : -1);
-    const char *p[] = {game_id, waiting, seat,
+    snprintf(ver, sizeof ver, "%llu", (unsigned long long)version);
+    const char *p[] = {game_id,
+                       waiting,
+                       seat,
                        in ? engine_input_kind_name(in->kind) : "load",
-                       in && in->window[0] ? in->window : ""};
+                       in && in->window[0] ? in->window : "",
+                       ver};
     /* One statement: end the waits not wanted any more (recording an
      * answer by the input's own seat, or a miss when a timeout closed the
      * window, for seats a player holds), then add the new ones. */
     return exec_ok(
         c, PGRES_COMMAND_OK,
         "WITH want AS (SELECT x.w, x.s FROM jsonb_to_recordset($2::jsonb) "
-        " AS x(w text, s integer)), "
+        " AS x(w text, s integer) WHERE EXISTS (SELECT 1 FROM games WHERE "
+        " game_id = $1 AND version = $6::bigint)), "
         "gone AS (DELETE FROM turns_waiting t WHERE t.game_id = $1 AND NOT "
         " EXISTS (SELECT 1 FROM want WHERE want.w = t.window_id AND "
-        " want.s = t.seat) RETURNING t.window_id, t.seat, t.since), "
+        " want.s = t.seat) AND EXISTS (SELECT 1 FROM games WHERE game_id = $1 "
+        " AND version = $6::bigint) RETURNING t.window_id, t.seat, t.since), "
         "hist AS (INSERT INTO seat_windows (game_id, window_id, seat, "
         " player_id, opened_at, closed_at, missed) "
         " SELECT $1, g.window_id, g.seat, s.player_id, g.since, now(), "
@@ -382,7 +388,7 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
         " ON CONFLICT DO NOTHING) "
         "INSERT INTO turns_waiting (game_id, window_id, seat) "
         "SELECT $1, w, s FROM want ON CONFLICT DO NOTHING",
-        5, p, NULL);
+        6, p, NULL);
 }
 
 int store_append_input(PGconn *c, const store_append *a)
@@ -454,7 +460,8 @@ int store_append_input(PGconn *c, const store_append *a)
                                   a->clock_seconds, a->window_seconds,
                                   a->clock_rules);
     if (!rc && a->waiting)
-        rc = store_sync_waiting(c, a->game_id, a->waiting, in);
+        rc = store_sync_waiting(c, a->game_id, a->waiting, in,
+                                a->expected_version + 1);
     if (!rc && finished && records_game_finished(c, a->game_id, a->result))
         rc = STORE_EDB;
     if (!rc && txn)

@@ -149,10 +149,12 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
                          const engine_window *windows, int nwindows,
                          int clock_seconds, const int *window_seconds,
                          const char *rules);
-/* Make turns_waiting match waiting (see store_append.waiting); in records
- * the ending waits as that field says (NULL: a load, nothing recorded). */
+/* Make turns_waiting match waiting (see store_append.waiting), provided
+ * the game is still at version (a process holding an older copy changes
+ * nothing); in records the ending waits as that field says (NULL: a load,
+ * nothing recorded). */
 int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
-                       const store_input *in);
+                       const store_input *in, uint64_t version);
 /* Deadlines per open window of a game: {window: due RFC 3339}. NEW. */
 int store_load_deadlines(PGconn *c, const char *game_id, json_t **out);
 
