@@ -476,7 +476,9 @@ static void sync_clock_on_load(actor *a, PGconn *c, const engine_game *g)
         free(secs);
         free(rules);
     }
-    char *waits = clock_waiting_text(w, nw);
+    char *waits = strcmp(a->meta.clock_mode, "none") != 0
+                      ? clock_waiting_text(w, nw)
+                      : NULL;
     free(a->waits);
     a->waits = NULL;
     if (waits &&
@@ -485,10 +487,6 @@ static void sync_clock_on_load(actor *a, PGconn *c, const engine_game *g)
     else
         free(waits);
     free(w);
-    /* A new game's first windows: every process's inbox feed hears of
-     * them as of any version (server/hub_turns.c). */
-    if (a->version == 0)
-        store_notify_version(c, a->id, 0);
 }
 
 /* The game as the store has it: the latest usable snapshot, then the
@@ -934,8 +932,9 @@ static void commit_record_init(commit_record *cr, const actor *a,
         cr->rules = json_dumps(a->meta.clock_rules, JSON_COMPACT);
         cr->oom |= !cr->secs || !cr->rules;
     }
-    cr->waits = nw >= 0 ? clock_waiting_text(cr->windows, nw) : NULL;
-    cr->oom |= nw >= 0 && !cr->waits;
+    /* Inbox rows are kept for clocked games only (server/inbox.h). */
+    cr->waits = clocked && nw >= 0 ? clock_waiting_text(cr->windows, nw) : NULL;
+    cr->oom |= clocked && nw >= 0 && !cr->waits;
     int over = engine_is_over(a->work);
     cr->result = over ? engine_result(a->work) : NULL;
     if (over) {

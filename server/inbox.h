@@ -1,7 +1,8 @@
 /*
  * inbox.h - a player's "your move" inbox: every window, over all their
- * running games, that waits on them (a sealed window without their order,
- * an open window where they may act, priority they hold), read from the
+ * running clocked (live or async) games, that waits on them (a sealed
+ * window without their order, an open window where they may act, priority
+ * they hold), read from the
  * turns_waiting rows the store keeps in step with each commit (one indexed
  * join; no game is loaded).
  *

@@ -5,6 +5,7 @@
 #include "server/lobby_change.h"
 
 #include "server/clock.h"
+#include "server/hub.h"
 #include "server/reputation.h"
 
 #include "server/actor.h"
@@ -711,6 +712,9 @@ srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
         snprintf(game_id, STORE_ID_MAX, "%s", g.game_id);
         if (a->actors) /* its bots move; a failure shows at the next read */
             actors_load(a->actors, g.game_id);
+        /* The first windows reach this process's inbox feed at once (other
+         * processes' at the game's first commit). */
+        hub_turns_changed(a->hub, g.game_id);
     }
     store_game_clear(&g);
     return k;
