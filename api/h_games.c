@@ -20,6 +20,8 @@
 #include "api/game_input.h"
 #include "engine/engine.h"
 #include "server/actor.h"
+#include "server/clock_ops.h"
+#include "server/db.h"
 #include "server/export.h"
 #include "server/gamedoc.h"
 #include "server/spectate.h"
@@ -269,6 +271,12 @@ void api_h_game_log(api_request *req, api_response *res)
     r.limit = (size_t)limit;
     if (read_game(req, res, &r))
         return;
+    /* What happened to the game outside its inputs (server/clock_ops.h). */
+    PGconn *c = db_acquire(req->app->db, 2000);
+    json_t *events = c ? clock_game_events(c, req->params[0]) : NULL;
+    if (c)
+        db_release(req->app->db, c, db_conn_broken(c));
+    json_object_set_new(r.out, "events", events ? events : json_array());
     api_json(res, 200, r.out);
 }
 

@@ -42,9 +42,11 @@ void api_h_lobbies_create(api_request *req, api_response *res)
         {"options", BODY_OBJECT, 0}, {"private", BODY_BOOLEAN, 0},
         {"clock", BODY_OBJECT, 0},   {"spectator_delay", BODY_OBJECT, 0},
         {NULL, BODY_ANY, 0}};
-    static const body_field clock_fields[] = {{"mode", BODY_STRING, 1},
-                                              {"seconds", BODY_INTEGER, 0},
-                                              {NULL, BODY_ANY, 0}};
+    static const body_field clock_fields[] = {
+        {"mode", BODY_STRING, 1},           {"seconds", BODY_INTEGER, 0},
+        {"windows", BODY_OBJECT, 0},        {"night", BODY_OBJECT, 0},
+        {"vacation", BODY_STRING, 0},       {"replace_after", BODY_INTEGER, 0},
+        {"min_reputation", BODY_OBJECT, 0}, {NULL, BODY_ANY, 0}};
     static const body_field delay_fields[] = {{"versions", BODY_INTEGER, 0},
                                               {"seconds", BODY_INTEGER, 0},
                                               {NULL, BODY_ANY, 0}};
@@ -67,6 +69,7 @@ void api_h_lobbies_create(api_request *req, api_response *res)
         .is_private = json_is_true(json_object_get(body, "private")),
         .clock_mode = json_string_value(json_object_get(clock, "mode")),
         .clock_seconds = json_is_integer(secs) ? json_integer_value(secs) : -1,
+        .clock = clock,
         .delay_versions =
             json_integer_value(json_object_get(delay, "versions")),
         .delay_seconds = json_integer_value(json_object_get(delay, "seconds"))};

@@ -66,6 +66,12 @@ void api_h_chat_open(api_request *req, api_response *res);
 void api_h_chat_messages(api_request *req, api_response *res);
 void api_h_chat_post(api_request *req, api_response *res);
 void api_h_chat_read(api_request *req, api_response *res);
+/* api/h_async.c */
+void api_h_me_turns(api_request *req, api_response *res);
+void api_h_me_vacation_get(api_request *req, api_response *res);
+void api_h_me_vacation_start(api_request *req, api_response *res);
+void api_h_me_vacation_stop(api_request *req, api_response *res);
+void api_h_game_window_extend(api_request *req, api_response *res);
 
 /* clang-format off */
 #define API_V1_ROUTES                                                              \
@@ -79,6 +85,10 @@ void api_h_chat_read(api_request *req, api_response *res);
     {"POST",   "/api/v1/me/notifications/webhooks", api_h_me_webhooks_create, API_AUTH_REQUIRED}, \
     {"DELETE", "/api/v1/me/notifications/webhooks/{id}", api_h_me_webhooks_delete, API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/notifications/verify",    api_h_notifications_verify, API_AUTH_NONE}, \
+    {"GET",    "/api/v1/me/turns",                api_h_me_turns,          API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/me/vacation",             api_h_me_vacation_get,   API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/me/vacation",             api_h_me_vacation_start, API_AUTH_REQUIRED}, \
+    {"DELETE", "/api/v1/me/vacation",             api_h_me_vacation_stop,  API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/rulesets",                api_h_rulesets,          API_AUTH_NONE},     \
     {"POST",   "/api/v1/lobbies",                 api_h_lobbies_create,    API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/lobbies",                 api_h_lobbies_list,      API_AUTH_OPTIONAL}, \
@@ -99,6 +109,7 @@ void api_h_chat_read(api_request *req, api_response *res);
     {"POST",   "/api/v1/games/{id}/undo",         api_h_game_undo,         API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/undo/consent", api_h_game_undo_consent, API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/undo/refuse",  api_h_game_undo_refuse,  API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/games/{id}/windows/{window}/extend", api_h_game_window_extend, API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/plays",        api_h_game_play,         API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/log",          api_h_game_log,          API_AUTH_OPTIONAL}, \
     {"GET",    "/api/v1/games/{id}/export",       api_h_game_export,       API_AUTH_OPTIONAL}, \

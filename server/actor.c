@@ -51,6 +51,8 @@
 #include "server/actor.h"
 
 #include "server/commit.h"
+#include "server/clock.h"
+#include "server/clock_ops.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/order_cap.h"
@@ -68,7 +70,13 @@
 #define UNKNOWN_SLOTS 4096   /* ids the store did not have, remembered */
 #define UNKNOWN_SECONDS 30.0 /* for this long */
 
-typedef enum { MSG_INPUT, MSG_BOT, MSG_CATCHUP, MSG_LOAD } msg_kind;
+typedef enum {
+    MSG_INPUT,
+    MSG_BOT,
+    MSG_CATCHUP,
+    MSG_LOAD,
+    MSG_DEADLINES /* the deadline rows changed outside an input */
+} msg_kind;
 
 typedef struct waiter {
     pthread_mutex_t m;
@@ -102,6 +110,8 @@ typedef struct actor {
     engine_game *work;      /* the worker's copy (no lock): see the top */
     engine_rng bot_rng;     /* bots' choices; not part of any game state */
     order_cap ocap;         /* order changes per seat and window (worker) */
+    char *waits;            /* worker: the turns_waiting rows last synced
+                               (clock_waiting_text), NULL: unknown */
     struct actor *next_run; /* run_lock */
     struct actor *next_map; /* map_lock */
 } actor;
@@ -293,6 +303,7 @@ static void actor_free(actor *a)
     engine_free(a->work);
     store_game_clear(&a->meta);
     json_decref(a->deadlines);
+    free(a->waits);
     pthread_mutex_destroy(&a->lock);
     pthread_rwlock_destroy(&a->state);
     free(a);
@@ -439,7 +450,49 @@ static void forget_game(actor *a)
     engine_free(a->work);
     a->work = NULL;
     store_game_clear(&a->meta);
+    free(a->waits);
+    a->waits = NULL;
     a->loaded = 0;
+}
+
+/* Per-window seconds of the game's clock for w[0..n): NEW, or NULL. */
+static int *window_seconds(const store_game *meta, const engine_window *w,
+                           int n)
+{
+    int *secs = calloc((size_t)(n > 0 ? n : 1), sizeof *secs);
+    for (int i = 0; secs && i < n; i++)
+        secs[i] = clock_window_seconds(meta, &w[i]);
+    return secs;
+}
+
+/* A game just loaded: its deadlines (when clocked) and its inbox rows
+ * match its open windows. */
+static void sync_clock_on_load(actor *a, PGconn *c, const engine_game *g)
+{
+    engine_window *w;
+    int nw = open_windows(g, &w);
+    if (nw < 0) /* out of memory: keep the rows as they are */
+        return;
+    if (strcmp(a->meta.clock_mode, "none") != 0) {
+        int *secs = window_seconds(&a->meta, w, nw);
+        char *rules = json_dumps(a->meta.clock_rules, JSON_COMPACT);
+        if (secs)
+            store_sync_deadlines(c, a->id, w, nw, a->meta.clock_seconds, secs,
+                                 rules);
+        free(secs);
+        free(rules);
+    }
+    char *waits = strcmp(a->meta.clock_mode, "none") != 0
+                      ? clock_waiting_text(w, nw)
+                      : NULL;
+    free(a->waits);
+    a->waits = NULL;
+    if (waits &&
+        store_sync_waiting(c, a->id, waits, NULL, a->version) == STORE_OK)
+        a->waits = waits;
+    else
+        free(waits);
+    free(w);
 }
 
 /* The game as the store has it: the latest usable snapshot, then the
@@ -527,14 +580,8 @@ static int ensure_loaded(actors *A, actor *a, PGconn *c, actor_reply *r)
     a->meta = meta;
     a->version = version;
     pthread_rwlock_unlock(&a->state);
-    if (strcmp(a->meta.clock_mode, "none") != 0 &&
-        strcmp(a->meta.status, "running") == 0) {
-        engine_window *w;
-        int nw = open_windows(g, &w);
-        if (nw >= 0) /* out of memory: keep the rows as they are */
-            store_sync_deadlines(c, a->id, w, nw, a->meta.clock_seconds);
-        free(w);
-    }
+    if (strcmp(a->meta.status, "running") == 0)
+        sync_clock_on_load(a, c, g);
     refresh_deadlines(a, c);
     /* Only now may readers see the game: with its deadlines, never a
      * moment without them. */
@@ -585,6 +632,8 @@ static int catch_up(actors *A, actor *a, PGconn *c)
     pthread_rwlock_wrlock(&a->state);
     if (rc == 0)
         rc = apply_stored(a->game, inputs, n, &again);
+    free(a->waits);
+    a->waits = NULL; /* another process synced them */
     if (rc == 0) {
         a->version = version;
         note_status(a);
@@ -867,7 +916,10 @@ static void publish_committed(actor *a, const engine_input *in)
 typedef struct commit_record {
     store_input stored;
     store_append ap;
-    engine_window *windows; /* owned; only for a game with a clock */
+    engine_window *windows; /* owned */
+    int *secs;              /* owned: per window, for a game with a clock */
+    char *rules;            /* owned: the clock rules as text */
+    char *waits;            /* owned: the waits after the input */
     int oom;                /* the windows could not be listed */
     json_t *response, *result;
     char final_hash[2 * ENGINE_HASH_BYTES + 1];
@@ -879,8 +931,16 @@ static void commit_record_init(commit_record *cr, const actor *a,
 {
     memset(cr, 0, sizeof *cr);
     int clocked = strcmp(a->meta.clock_mode, "none") != 0;
-    int nw = clocked ? open_windows(a->work, &cr->windows) : 0;
+    int nw = open_windows(a->work, &cr->windows);
     cr->oom = nw < 0; /* the deadline rows must not be lost to an OOM */
+    if (clocked && nw >= 0) {
+        cr->secs = window_seconds(&a->meta, cr->windows, nw);
+        cr->rules = json_dumps(a->meta.clock_rules, JSON_COMPACT);
+        cr->oom |= !cr->secs || !cr->rules;
+    }
+    /* Inbox rows are kept for clocked games only (server/inbox.h). */
+    cr->waits = clocked && nw >= 0 ? clock_waiting_text(cr->windows, nw) : NULL;
+    cr->oom |= clocked && nw >= 0 && !cr->waits;
     int over = engine_is_over(a->work);
     cr->result = over ? engine_result(a->work) : NULL;
     if (over) {
@@ -907,6 +967,11 @@ static void commit_record_init(commit_record *cr, const actor *a,
         .windows = cr->windows,
         .nwindows = nw < 0 ? 0 : nw,
         .clock_seconds = clocked ? a->meta.clock_seconds : 0,
+        .window_seconds = cr->secs,
+        .clock_rules = cr->rules,
+        .waiting = cr->waits && !(a->waits && strcmp(a->waits, cr->waits) == 0)
+                       ? cr->waits
+                       : NULL,
         .final_status = !over ? NULL
                         : json_is_true(json_object_get(cr->result, "aborted"))
                             ? "aborted"
@@ -919,6 +984,9 @@ static void commit_record_init(commit_record *cr, const actor *a,
 static void commit_record_clear(commit_record *cr)
 {
     free(cr->windows);
+    free(cr->secs);
+    free(cr->rules);
+    free(cr->waits);
     json_decref(cr->response);
     json_decref(cr->result);
 }
@@ -933,12 +1001,32 @@ static int commit_work(actors *A, actor *a, const actor_request *rq,
     commit_record_init(&cr, a, rq, in);
     int rc = cr.oom ? STORE_EDB : committer_append(A->commit, &cr.ap);
     *clocked = cr.ap.clock_seconds > 0;
+    if (rc == STORE_OK && cr.ap.waiting) {
+        free(a->waits);
+        a->waits = cr.waits; /* now what the rows say */
+        cr.waits = NULL;
+    }
     commit_record_clear(&cr);
     if (rc == STORE_OK)
         publish_committed(a, in);
     else
         restore_work(a);
     return rc;
+}
+
+/* After a timeout: seats whose players missed too many windows in a row
+ * go to bots (server/clock_ops.h); schedule_bots then moves them. */
+static void replace_missing(actor *a, PGconn *c)
+{
+    if (clock_rule_int(&a->meta, "replace_after") <= 0)
+        return;
+    pthread_rwlock_wrlock(&a->state);
+    uint32_t mask = clock_replace_missing(c, &a->meta, a->version);
+    pthread_rwlock_unlock(&a->state);
+    if (mask)
+        metrics_count("conclave_seats_replaced_total",
+                      "Seats given to a bot after missed windows.",
+                      (uint64_t)__builtin_popcount(mask));
 }
 
 /* Step 5: everything that follows a commit. */
@@ -949,6 +1037,8 @@ static void after_commit(actors *A, actor *a, PGconn *c, int clocked,
     metrics_count("conclave_inputs_total", "Inputs committed.", 1);
     if (clocked)
         refresh_deadlines(a, c);
+    if (clocked && in->kind == ENGINE_TIMEOUT)
+        replace_missing(a, c);
     reply_set(r, SRV_OK, NULL, NULL);
     r->version = a->version;
     if (in->kind == ENGINE_ORDER) {
@@ -1059,13 +1149,18 @@ static void process(actors *A, actor *a, msg *m)
             case MSG_LOAD:
                 reply_set(r, SRV_OK, NULL, NULL);
                 break;
+            case MSG_DEADLINES:
+                refresh_deadlines(a, c);
+                publish(A, a);
+                break;
             }
             if (!was_loaded)
                 schedule_bots(A, a);
         }
         db_release(A->app->db, c, db_conn_broken(c));
     }
-    if (!m->w && r->kind != SRV_OK && m->kind != MSG_CATCHUP)
+    if (!m->w && r->kind != SRV_OK && m->kind != MSG_CATCHUP &&
+        m->kind != MSG_DEADLINES)
         log_info("queued_input_refused",
                  json_pack("{ss ss ss}", "game", a->id, "kind",
                            srv_kind_name(r->kind), "detail", r->detail));
@@ -1347,6 +1442,27 @@ void actors_remote_version(actors *A, const char *game_id, uint64_t version)
         return;
     }
     m->kind = MSG_CATCHUP;
+    enqueue(A, a, m); /* the message keeps our reference */
+}
+
+void actors_deadlines_changed(actors *A, const char *game_id)
+{
+    unsigned h = hash_id(game_id);
+    pthread_mutex_lock(&A->map_lock);
+    actor *a = A->buckets[h];
+    while (a && strcmp(a->id, game_id) != 0)
+        a = a->next_map;
+    if (a)
+        a->refs++;
+    pthread_mutex_unlock(&A->map_lock);
+    if (!a)
+        return; /* not held here: it reads them when it loads */
+    msg *m = calloc(1, sizeof *m);
+    if (!m) {
+        actor_put(A, a);
+        return;
+    }
+    m->kind = MSG_DEADLINES;
     enqueue(A, a, m); /* the message keeps our reference */
 }
 

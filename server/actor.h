@@ -102,6 +102,9 @@ srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
 srv_kind actors_load(actors *A, const char *game_id);
 /* Another process committed version of game_id: catch up if held. */
 void actors_remote_version(actors *A, const char *game_id, uint64_t version);
+/* The deadline rows of game_id changed without an input (an extension, a
+ * vacation): a held game rereads them and tells its listener. */
+void actors_deadlines_changed(actors *A, const char *game_id);
 /* Catch every held game up with the store (after a LISTEN reconnect). */
 void actors_catch_up_all(actors *A);
 /* Evict games idle for longer than the configured time. */

@@ -120,6 +120,11 @@ static const setting settings[] = {
                 async_games_per_player, 1, 1000000,
                 "running async or unclocked games one account may start "
                 "(50)"),
+    INT_SETTING("async-min-seconds", "CONCLAVE_ASYNC_MIN_SECONDS",
+                async_min_seconds, 1, 60,
+                "shortest async window in seconds (60; lower for tests)"),
+    INT_SETTING("vacation-days", "CONCLAVE_VACATION_DAYS", vacation_days, 0,
+                366, "vacation days per player per year (21)"),
     INT_SETTING("signups-per-hour", "CONCLAVE_SIGNUPS_PER_HOUR",
                 signups_per_hour, 1, 1000000,
                 "accounts created per client IP per hour (20)"),
@@ -236,6 +241,8 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->lobbies_per_player = 5;
     c->live_games_per_player = 5;
     c->async_games_per_player = 50;
+    c->async_min_seconds = 60;
+    c->vacation_days = 21;
     c->signups_per_hour = 20;
     c->signins_per_minute = 10;
     c->scrypt_concurrency = 2;

@@ -75,10 +75,13 @@ typedef struct config {
                                  players who have the game open (tests) (0) */
 
     /* Quotas and abuse bounds (docs/api.md, "Limits and quotas"). */
-    int lobbies_per_player;     /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies
-                                   one account hosts (5) */
-    int live_games_per_player;  /* CONCLAVE_LIVE_GAMES_PER_PLAYER: running
-                                   live-clock games it starts (5) */
+    int lobbies_per_player;   /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies
+                                 one account hosts (5) */
+    int live_games_per_player; /* CONCLAVE_LIVE_GAMES_PER_PLAYER: running
+                                  live-clock games it starts (5) */
+    int async_min_seconds; /* CONCLAVE_ASYNC_MIN_SECONDS: shortest async
+                              window (60) */
+    int vacation_days;     /* CONCLAVE_VACATION_DAYS: per player a year */
     int async_games_per_player; /* CONCLAVE_ASYNC_GAMES_PER_PLAYER: running
                                    async or unclocked games (50) */
     int signups_per_hour;     /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created

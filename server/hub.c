@@ -11,6 +11,7 @@
  *     {"type":"subscribe","game":ID,"version"?:N}
  *     {"type":"unsubscribe","game":ID}
  *     {"type":"subscribe_lobbies"}
+ *     {"type":"subscribe_turns"}       (server/hub_turns.c)
  *     {"type":"ping"}
  *   server -> client
  *     {"type":"snapshot","game","version","view","windows"}
@@ -670,14 +671,16 @@ static void handle(hub *h, hub_conn *c, struct lws *wsi, const char *text,
             submit(h, c, wsi, sub ? JOB_SUBSCRIBE : JOB_UNSUBSCRIBE, game,
                    json_is_integer(version) ? json_integer_value(version) : -1);
         }
-    } else if (strcmp(type, "subscribe_lobbies") == 0) {
+    } else if (strcmp(type, "subscribe_lobbies") == 0 ||
+               strcmp(type, "subscribe_turns") == 0) {
         static const char *const names[] = {"type", NULL};
         if (only_fields(msg, names, &bad) == 0)
-            submit(h, c, wsi, JOB_LOBBIES, NULL, -1);
+            submit(h, c, wsi, type[10] == 'l' ? JOB_LOBBIES : JOB_TURNS, NULL,
+                   -1);
     } else {
         snprintf(detail, sizeof detail,
                  "unknown type \"%.40s\"; expected auth, subscribe, "
-                 "unsubscribe, subscribe_lobbies or ping",
+                 "unsubscribe, subscribe_lobbies, subscribe_turns or ping",
                  type);
         reply_error(h, c, wsi, SRV_MALFORMED, detail);
     }

@@ -42,6 +42,10 @@ void hub_game_version(void *ctx, const char *game_id, uint64_t version);
 /* A lobby was created or changed (here or, via NOTIFY conclave_lobbies, in
  * another process). lobby_id NULL: changes may have been missed (the LISTEN
  * connection came back), so lobby subscribers get the whole list again. */
+/* Game game_id committed a version (any process): the players on the inbox
+ * feed seated in it get their inbox again when it changed (hub_turns.c).
+ * Any thread; only queues a job. */
+void hub_turns_changed(hub *h, const char *game_id);
 void hub_lobby_changed(hub *h, const char *lobby_id);
 
 /* A token was revoked (here or, by NOTIFY, elsewhere): every connection

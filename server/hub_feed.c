@@ -426,6 +426,10 @@ void hub_conn_unsubscribe_all_locked(hub *h, hub_conn *c)
         sub_free_locked(s);
     }
     lobby_unsub_locked(h, c);
+    if (c->turns_sub) {
+        c->turns_sub = 0;
+        h->nturns_subs--;
+    }
 }
 
 /* lws thread, in the writeable callback after an overflow. Under hub.lock:
@@ -943,7 +947,8 @@ static void sweep(hub *h, int force)
 
 static void run(hub *h, hub_job *j)
 {
-    if (!j->conn && j->kind != JOB_LOBBY_CHANGED && j->kind != JOB_LOBBY_RELOAD)
+    if (!j->conn && j->kind != JOB_LOBBY_CHANGED &&
+        j->kind != JOB_LOBBY_RELOAD && j->kind != JOB_TURNS_CHANGED)
         return; /* connection jobs always carry their connection */
     switch (j->kind) {
     case JOB_AUTH:
@@ -954,6 +959,12 @@ static void run(hub *h, hub_job *j)
         break;
     case JOB_UNSUBSCRIBE:
         job_unsubscribe(h, j);
+        break;
+    case JOB_TURNS:
+        hub_turns_subscribe(h, j);
+        break;
+    case JOB_TURNS_CHANGED:
+        hub_turns_game_changed(h, j->arg);
         break;
     case JOB_LOBBIES:
     case JOB_LOBBY_CHANGED:

@@ -23,8 +23,9 @@
  *     token, under hub.lock (hub_token_revoked).
  *   - actor workers call hub_game_version after each committed version and
  *     render the new views right there, under actors_read.
- *   - the LISTEN thread calls hub_lobby_changed, and hub_chat_posted
- *     (which reads the message from the database before taking hub.lock).
+ *   - the LISTEN thread calls hub_lobby_changed, hub_turns_changed, and
+ *     hub_chat_posted (which reads the message from the database before
+ *     taking hub.lock).
  *
  * Locks, in the order they nest (outermost first):
  *   hub.lobby_lock (the lobby list; taken by workers holding no other lock)
@@ -121,12 +122,14 @@ typedef struct hub_conn {
     int refs;        /* 1 while open, +1 per queued job */
     hub_msg **q;     /* ring of queued messages, qcap entries */
     uint16_t qhead, qlen, qcap;
-    uint16_t nreplies; /* HUB_MSG_REPLY messages among them */
-    uint16_t nsubs;    /* game subscriptions */
-    uint16_t jobs;     /* requests queued for the worker */
-    uint8_t resync;    /* queue overflowed: snapshots are due */
-    uint8_t dirty;     /* on the hub's dirty list */
-    uint8_t lobby_sub; /* on the lobby feed */
+    uint16_t nreplies;   /* HUB_MSG_REPLY messages among them */
+    uint16_t nsubs;      /* game subscriptions */
+    uint16_t jobs;       /* requests queued for the worker */
+    uint8_t resync;      /* queue overflowed: snapshots are due */
+    uint8_t dirty;       /* on the hub's dirty list */
+    uint8_t lobby_sub;   /* on the lobby feed */
+    uint8_t turns_sub;   /* on the inbox feed (hub_turns.c) */
+    uint64_t turns_hash; /* of the last "turns" message sent */
     hub_sub *subs;
     struct hub_conn *next_dirty;
     struct hub_conn *lobby_prev, *lobby_next;
@@ -195,7 +198,9 @@ typedef enum {
     JOB_UNSUBSCRIBE,
     JOB_LOBBIES,       /* subscribe_lobbies */
     JOB_LOBBY_CHANGED, /* arg: the lobby id */
-    JOB_LOBBY_RELOAD   /* the LISTEN connection came back */
+    JOB_LOBBY_RELOAD,  /* the LISTEN connection came back */
+    JOB_TURNS,         /* subscribe_turns */
+    JOB_TURNS_CHANGED  /* arg: a game that committed a version */
 } hub_job_kind;
 
 typedef struct hub_job {
@@ -258,6 +263,7 @@ struct hub {
     long ngames;                       /* lock: entries in games */
     hub_conn *lobby_subs;              /* lock */
     int nlobby_subs;                   /* lock */
+    int nturns_subs;                   /* lock: conns with turns_sub */
     hub_msg *lobbies_msg;              /* lock: the current "lobbies" message */
     hub_msg *pong;                     /* constant */
     long nconns;                       /* lock */
@@ -303,6 +309,13 @@ int hub_aud_publish_locked(hub *h, hub_aud *a, uint64_t to, hub_msg *patch);
 /* The entry for game id, or NULL; no reference taken, so use it only
  * while holding hub.lock. */
 hub_game *hub_game_find_locked(hub *h, const char *id);
+/* ---- hub_turns.c: the inbox feed ---- */
+
+/* A subscribe_turns request (hub worker). */
+void hub_turns_subscribe(hub *h, hub_job *j);
+/* Send the changed inbox to the feed's players seated in game_id (hub
+ * worker, no lock held). */
+void hub_turns_game_changed(hub *h, const char *game_id);
 
 /* ---- hub_delay.c: the delayed spectators ---- */
 

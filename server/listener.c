@@ -96,6 +96,7 @@ static void drain(listener *l, PGconn *c)
             memcpy(id, n->extra, (size_t)(colon - n->extra));
             id[colon - n->extra] = '\0';
             actors_remote_version(l->actors, id, strtoull(colon + 1, NULL, 10));
+            hub_turns_changed(l->app->hub, id);
         }
         PQfreemem(n);
     }

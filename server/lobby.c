@@ -8,6 +8,8 @@
 
 #include "server/log.h"
 
+#include "server/reputation.h"
+
 #include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@
     "SELECT l.id, l.ruleset, l.options::text, l.host_id, hp.name, "            \
     "l.private, coalesce(l.invite_code, ''), l.clock_mode, l.clock_seconds, "  \
     "l.seat_count, l.status, coalesce(l.game_id, ''), l.delay_versions, "      \
-    "l.delay_seconds "                                                         \
+    "l.delay_seconds, l.clock_rules::text "                                    \
     "FROM lobbies l JOIN players hp ON hp.id = l.host_id "
 
 enum {
@@ -34,7 +36,8 @@ enum {
     COL_STATUS,
     COL_GAME,
     COL_DELAY_VERSIONS,
-    COL_DELAY_SECONDS
+    COL_DELAY_SECONDS,
+    COL_CLOCK_RULES
 };
 
 static PGresult *query(PGconn *c, const char *sql, int n,
@@ -65,14 +68,20 @@ static PGresult *load_seats(PGconn *c, PGresult *lobbies)
     if (!text)
         return NULL;
     const char *p[] = {text};
-    PGresult *r = query(
-        c,
-        "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "
-        "coalesce(p.name, ''), coalesce(s.bot, '') FROM lobby_seats s "
-        "LEFT JOIN players p ON p.id = s.player_id WHERE s.lobby_id = ANY "
-        "(ARRAY(SELECT jsonb_array_elements_text($1::jsonb))) "
-        "ORDER BY s.lobby_id, s.seat",
-        1, p);
+    PGresult *r =
+        query(c,
+              "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "
+              "coalesce(p.name, ''), coalesce(s.bot, ''), "
+              "coalesce(rep.median::text, ''), coalesce(rep.missed, 0), "
+              "coalesce(rep.answered, 0) FROM lobby_seats s "
+              "LEFT JOIN players p ON p.id = s.player_id "
+              "LEFT JOIN LATERAL (" REPUTATION_SQL(
+                  "s.player_id") ") rep ON true "
+                                 "WHERE s.lobby_id = ANY "
+                                 "(ARRAY(SELECT "
+                                 "jsonb_array_elements_text($1::jsonb))) "
+                                 "ORDER BY s.lobby_id, s.seat",
+              1, p);
     free(text);
     return r;
 }
@@ -103,8 +112,9 @@ static json_t *render(PGresult *lobbies, int i, PGresult *seats,
             const char *pid = PQgetvalue(seats, k, 2);
             const char *b = PQgetvalue(seats, k, 4);
             if (*pid) {
-                player = json_pack("{ss ss}", "id", pid, "name",
-                                   PQgetvalue(seats, k, 3));
+                player = json_pack("{ss ss so}", "id", pid, "name",
+                                   PQgetvalue(seats, k, 3), "reputation",
+                                   reputation_json(seats, k, 5));
                 if (viewer && strcmp(viewer, pid) == 0)
                     *member = 1;
             } else if (*b) {
@@ -129,6 +139,11 @@ static json_t *render(PGresult *lobbies, int i, PGresult *seats,
                   "seconds", atoi(PQgetvalue(lobbies, i, COL_CLOCK_SECONDS)),
                   "status", PQgetvalue(lobbies, i, COL_STATUS), "seats", list,
                   "game", *game ? json_string(game) : json_null());
+    json_t *rules =
+        json_loads(PQgetvalue(lobbies, i, COL_CLOCK_RULES), 0, NULL);
+    if (o && json_is_object(rules))
+        json_object_update(json_object_get(o, "clock"), rules);
+    json_decref(rules);
     if (o)
         json_object_set_new(
             o, "spectator_delay",
@@ -268,12 +283,12 @@ int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
         c,
         for_update ? "SELECT id, ruleset, options::text, host_id, private, "
                      "coalesce(invite_code, ''), clock_mode, clock_seconds, "
-                     "seat_count, status, delay_versions, delay_seconds FROM "
-                     "lobbies WHERE id = $1 FOR UPDATE"
+                     "seat_count, status, delay_versions, delay_seconds, "
+                     "clock_rules::text FROM lobbies WHERE id = $1 FOR UPDATE"
                    : "SELECT id, ruleset, options::text, host_id, private, "
                      "coalesce(invite_code, ''), clock_mode, clock_seconds, "
-                     "seat_count, status, delay_versions, delay_seconds FROM "
-                     "lobbies WHERE id = $1",
+                     "seat_count, status, delay_versions, delay_seconds, "
+                     "clock_rules::text FROM lobbies WHERE id = $1",
         1, p);
     if (!r)
         return -1;
@@ -294,6 +309,7 @@ int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
     snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, 0, 9));
     out->delay_versions = atoi(PQgetvalue(r, 0, 10));
     out->delay_seconds = atoi(PQgetvalue(r, 0, 11));
+    out->clock_rules = json_loads(PQgetvalue(r, 0, 12), 0, NULL);
     PQclear(r);
     if (out->seats < 1 || out->seats > ENGINE_MAX_SEATS)
         out->seats = 0;
@@ -320,4 +336,6 @@ void lobby_row_clear(lobby_row *l)
 {
     json_decref(l->options);
     l->options = NULL;
+    json_decref(l->clock_rules);
+    l->clock_rules = NULL;
 }

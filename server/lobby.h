@@ -4,9 +4,11 @@
  * h_lobbies.c) and the WebSocket hub's lobby feed.
  *
  * A lobby renders as {"id","ruleset","options","host":{"id","name"},
- * "private","clock":{"mode","seconds"},"spectator_delay":{"versions",
+ * "private","clock":{"mode","seconds", plus the async rules of
+ * server/clock.h when set},"spectator_delay":{"versions",
  * "seconds"},"status":"open"|"started"|"closed",
- * "seats":[{"seat","player":{"id","name"}|null,"bot":null|LEVEL,"ready"}],
+ * "seats":[{"seat","player":{"id","name","reputation"}|null,"bot":null|LEVEL,
+ * "ready"}] (reputation as server/reputation.h renders it),
  * "game":null|ID} plus "invite_code" for members only (players seated in
  * it). "ready" is true when the seat is taken (by a player or a bot).
  *
@@ -47,6 +49,7 @@ typedef struct lobby_row {
     char code[STORE_ID_MAX];
     char clock_mode[8];
     int clock_seconds;
+    json_t *clock_rules; /* owned: async rules (server/clock.h), or NULL */
     int delay_versions, delay_seconds; /* spectator delay */
     int seats;
     char status[12];

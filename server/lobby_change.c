@@ -4,6 +4,10 @@
  */
 #include "server/lobby_change.h"
 
+#include "server/clock.h"
+#include "server/hub.h"
+#include "server/reputation.h"
+
 #include "server/actor.h"
 #include "server/lobby.h"
 #include "server/spectate.h"
@@ -17,7 +21,6 @@
 #define DB_WAIT_MS 2000
 #define CLOCK_LIVE_MIN 5
 #define CLOCK_LIVE_MAX 3600
-#define CLOCK_ASYNC_MIN 60
 #define CLOCK_ASYNC_MAX 1209600
 
 static const char not_found_msg[] =
@@ -175,7 +178,8 @@ static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
 
 /* ------------------------------------------------------------ create -- */
 
-static srv_kind check_clock(const char *mode, long long s, srv_error *err)
+static srv_kind check_clock(const char *mode, long long s, long long async_lo,
+                            srv_error *err)
 {
     long long lo, hi;
     if (strcmp(mode, "none") == 0) {
@@ -188,7 +192,7 @@ static srv_kind check_clock(const char *mode, long long s, srv_error *err)
         lo = CLOCK_LIVE_MIN;
         hi = CLOCK_LIVE_MAX;
     } else if (strcmp(mode, "async") == 0) {
-        lo = CLOCK_ASYNC_MIN;
+        lo = async_lo;
         hi = CLOCK_ASYNC_MAX;
     } else {
         return srv_fail(err, SRV_INVALID, "clock.mode",
@@ -204,7 +208,7 @@ static srv_kind check_clock(const char *mode, long long s, srv_error *err)
 
 /* Ruleset, seats, clock and options of a new lobby. */
 static srv_kind check_spec(const lobby_spec *sp, const json_t *options,
-                           srv_error *err)
+                           long long async_lo, srv_error *err)
 {
     const engine_ruleset *rs = engine_ruleset_find(sp->ruleset);
     if (!rs)
@@ -222,7 +226,7 @@ static srv_kind check_spec(const lobby_spec *sp, const json_t *options,
         return srv_fail(err, SRV_INVALID, "seats", "%s takes %d to %d seats",
                         sp->ruleset, lo, hi);
     srv_kind k = check_clock(sp->clock_mode ? sp->clock_mode : "none",
-                             sp->clock_seconds, err);
+                             sp->clock_seconds, async_lo, err);
     if (k != SRV_OK)
         return k;
     if (sp->delay_versions < 0 || sp->delay_versions > SPECTATE_VERSIONS_MAX)
@@ -277,8 +281,8 @@ static srv_kind check_lobby_quota(PGconn *c, const char *host_id, int most,
  * host's quota of open lobbies. */
 static srv_kind insert_lobby(PGconn *c, const char *host_id,
                              const lobby_spec *sp, const char *options_text,
-                             const char *id, const char *code, int most,
-                             srv_error *err)
+                             const char *rules_text, const char *id,
+                             const char *code, int most, srv_error *err)
 {
     char seats_s[16], secs[24], dv[24], ds[24];
     snprintf(dv, sizeof dv, "%lld", sp->delay_versions);
@@ -296,7 +300,8 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
                        secs,
                        seats_s,
                        dv,
-                       ds};
+                       ds,
+                       rules_text};
     const char *q[] = {id, host_id, seats_s};
     if (exec_cmd(c, "BEGIN", 0, NULL))
         return srv_db_failed(err);
@@ -307,10 +312,10 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
                     "INSERT INTO lobbies (id, ruleset, options, "
                     "host_id, private, invite_code, clock_mode, "
                     "clock_seconds, seat_count, delay_versions, "
-                    "delay_seconds) VALUES ($1, $2, $3::jsonb, $4, "
-                    "$5::boolean, $6, $7, $8::integer, $9::integer, "
-                    "$10::integer, $11::integer)",
-                    11, p) == 0 &&
+                    "delay_seconds, clock_rules) VALUES ($1, $2, $3::jsonb, "
+                    "$4, $5::boolean, $6, $7, $8::integer, $9::integer, "
+                    "$10::integer, $11::integer, $12::jsonb)",
+                    12, p) == 0 &&
                    exec_cmd(c,
                             "INSERT INTO lobby_seats (lobby_id, seat, "
                             "player_id) SELECT $1, s, CASE WHEN s = 0 THEN $2 "
@@ -328,24 +333,36 @@ srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
     json_t *options = json_is_object(spec->options)
                           ? json_incref((json_t *)spec->options)
                           : json_object();
-    srv_kind k = check_spec(spec, options, err);
+    json_t *rules = NULL;
+    srv_kind k = check_spec(spec, options, a->cfg->async_min_seconds, err);
+    if (k == SRV_OK)
+        k = clock_rules_check(
+            spec->clock, spec->clock_mode ? spec->clock_mode : "none",
+            a->cfg->async_min_seconds, CLOCK_ASYNC_MAX, &rules, err);
     char *text =
         k == SRV_OK ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    char *rules_text =
+        k == SRV_OK ? json_dumps(rules, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(options);
+    json_decref(rules);
     if (k != SRV_OK)
         return k;
-    if (!text)
+    if (!text || !rules_text) {
+        free(text);
+        free(rules_text);
         return srv_fail(err, SRV_INTERNAL, NULL, "out of memory");
+    }
     char code[STORE_ID_MAX];
     store_new_id(id);
     store_new_id(code);
     PGconn *c = db_acquire(a->db, DB_WAIT_MS);
     if (!c)
         k = srv_db_failed(err);
-    else if ((k = insert_lobby(c, host_id, spec, text, id, code,
+    else if ((k = insert_lobby(c, host_id, spec, text, rules_text, id, code,
                                a->cfg->lobbies_per_player, err)) == SRV_OK)
         k = render_for(c, id, host_id, out, err);
     free(text);
+    free(rules_text);
     if (c)
         db_release(a->db, c, db_conn_broken(c));
     return k;
@@ -428,6 +445,15 @@ static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
     const char *p[] = {player_id};
     if (exec_cmd(c, "UPDATE players SET last_seen = now() WHERE id = $1", 1, p))
         return srv_db_failed(err);
+    if (json_is_object(json_object_get(l->clock_rules, "min_reputation"))) {
+        json_t *rep = reputation_load(c, player_id);
+        if (!rep)
+            return srv_db_failed(err);
+        k = reputation_meets(rep, l->clock_rules, err);
+        json_decref(rep);
+        if (k != SRV_OK)
+            return k;
+    }
     return fill_seat(c, l, *(const long long *)arg,
                      "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = "
                      "$1 AND seat = $2::integer",
@@ -605,6 +631,8 @@ static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
     engine_free(eg);
     snprintf(g->clock_mode, sizeof g->clock_mode, "%s", l->clock_mode);
     g->clock_seconds = l->clock_seconds;
+    g->clock_rules =
+        l->clock_rules ? json_incref(l->clock_rules) : json_object();
     g->delay_versions = l->delay_versions;
     g->delay_seconds = l->delay_seconds;
     snprintf(g->status, sizeof g->status, "running");
@@ -693,6 +721,9 @@ srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
         snprintf(game_id, STORE_ID_MAX, "%s", g.game_id);
         if (a->actors) /* its bots move; a failure shows at the next read */
             actors_load(a->actors, g.game_id);
+        /* The first windows reach this process's inbox feed at once (other
+         * processes' at the game's first commit). */
+        hub_turns_changed(a->hub, g.game_id);
     }
     store_game_clear(&g);
     return k;

@@ -40,6 +40,8 @@ typedef struct lobby_spec {
     int is_private;
     const char *clock_mode; /* "none", "live" or "async"; NULL: "none" */
     long long clock_seconds;
+    const json_t *clock;      /* the whole "clock" object for the async rules of
+                                 server/clock.h, or NULL */
     long long delay_versions; /* spectator delay: 0..1000 versions */
     long long delay_seconds;  /* and 0..86400 seconds; 0, 0: live */
 } lobby_spec;
@@ -47,7 +49,8 @@ typedef struct lobby_spec {
 /* Create a lobby hosted by host_id, who takes seat 0, within the host's
  * quota of open lobbies (cfg->lobbies_per_player; SRV_TOO_MANY beyond).
  * The ruleset, the seat count, the clock (live 5..3600 s, async 60..1209600 s
- * per window, none with 0) and the options (judged by the engine) are checked
+ * per window, the shortest cfg->async_min_seconds; none with 0), the async
+ * rules (server/clock.h) and the options (judged by the engine) are checked
  * first: SRV_INVALID naming "ruleset", "seats", "clock.mode", "clock.seconds",
  * "spectator_delay.versions", "spectator_delay.seconds" or
  * "options.<field>". Fills id[STORE_ID_MAX]. */
@@ -66,7 +69,9 @@ srv_kind lobby_find(app *a, const char *status, const char *ruleset,
 
 /* player_id takes seat (LOBBY_SEAT_ANY: the first free one) of an open
  * lobby; code opens a private one. SRV_NOT_FOUND; SRV_CONFLICT (not open,
- * already seated, seat taken, full); SRV_INVALID ("seat" out of range). */
+ * already seated, seat taken, full); SRV_INVALID ("seat" out of range);
+ * SRV_FORBIDDEN when the player's reputation is below the lobby's
+ * min_reputation (server/reputation.h). */
 srv_kind lobby_join(app *a, const char *lobby_id, const char *player_id,
                     const char *code, long long seat, json_t **out,
                     srv_error *err);

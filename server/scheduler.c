@@ -8,6 +8,7 @@
 #include "server/scheduler.h"
 
 #include "server/idle_seats.h"
+#include "server/db.h"
 #include "server/log.h"
 #include "server/metrics.h"
 
@@ -30,11 +31,40 @@ struct scheduler {
     int stopping;
 };
 
+/* Deadlines come due of windows waiting on a player on vacation: in a
+ * game whose rules say "extend" they wait for the vacation's end; in one
+ * that says "bot" they fall due now (server/vacation.h). */
+static void hold_for_vacations(PGconn *c)
+{
+    PGresult *r = db_exec(
+        c, PGRES_COMMAND_OK,
+        "UPDATE deadlines d SET due_at = v.ends_at FROM turns_waiting t "
+        "JOIN game_seats s ON s.game_id = t.game_id AND s.seat = t.seat "
+        "JOIN vacations v ON v.player_id = s.player_id AND v.ends_at > now() "
+        "JOIN games g ON g.game_id = t.game_id WHERE d.game_id = t.game_id "
+        "AND d.window_id = t.window_id AND s.bot IS NULL AND "
+        "((d.due_at <= now() AND d.due_at < v.ends_at AND "
+        "coalesce(g.clock_rules ->> 'vacation', 'extend') = 'extend'))",
+        0, NULL);
+    PQclear(r);
+    r = db_exec(c, PGRES_COMMAND_OK,
+                "UPDATE deadlines d SET due_at = now() FROM turns_waiting t "
+                "JOIN game_seats s ON s.game_id = t.game_id AND s.seat = "
+                "t.seat JOIN vacations v ON v.player_id = s.player_id AND "
+                "v.ends_at > now() JOIN games g ON g.game_id = t.game_id "
+                "WHERE d.game_id = t.game_id AND d.window_id = t.window_id "
+                "AND s.bot IS NULL AND d.due_at > now() AND "
+                "g.clock_rules ->> 'vacation' = 'bot'",
+                0, NULL);
+    PQclear(r);
+}
+
 int scheduler_fire_due(scheduler *s)
 {
     PGconn *c = db_acquire(s->app->db, 500);
     if (!c)
         return 0;
+    hold_for_vacations(c);
     PGresult *r = PQexecParams(
         c,
         "WITH due AS (SELECT game_id, window_id FROM deadlines "

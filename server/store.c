@@ -80,6 +80,8 @@ void store_game_clear(store_game *g)
 {
     json_decref(g->options);
     g->options = NULL;
+    json_decref(g->clock_rules);
+    g->clock_rules = NULL;
 }
 
 void store_input_clear(store_input *in)
@@ -99,6 +101,9 @@ int store_create_game(PGconn *c, const store_game *g)
     snprintf(ds, sizeof ds, "%d", g->delay_seconds);
     char *options = json_dumps(g->options ? g->options : json_object(),
                                JSON_COMPACT | JSON_SORT_KEYS);
+    char *rules = g->clock_rules ? json_dumps(g->clock_rules,
+                                              JSON_COMPACT | JSON_SORT_KEYS)
+                                 : NULL;
     /* Inside the caller's transaction (a lobby start) the rows join it. */
     int own = PQtransactionStatus(c) == PQTRANS_IDLE;
     int rc = own ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : 0;
@@ -114,15 +119,16 @@ int store_create_game(PGconn *c, const store_game *g)
                        g->clock_mode,
                        clock,
                        dv,
-                       ds};
+                       ds,
+                       rules ? rules : "{}"};
     rc = exec_ok(c, PGRES_COMMAND_OK,
                  "INSERT INTO games (game_id, lobby_id, ruleset, options, "
                  "seat_count, seed, seed_sha256, clock_mode, clock_seconds, "
-                 "delay_versions, delay_seconds) "
+                 "delay_versions, delay_seconds, clock_rules) "
                  "VALUES ($1, $2, $3, $4::jsonb, $5::integer, "
                  "decode($6, 'hex'), $7, $8, $9::integer, $10::integer, "
-                 "$11::integer)",
-                 11, p, NULL);
+                 "$11::integer, $12::jsonb)",
+                 12, p, NULL);
     for (int s = 0; !rc && s < g->seats; s++) {
         char seat[16];
         snprintf(seat, sizeof seat, "%d", s);
@@ -140,6 +146,7 @@ done:
     if (rc && own)
         rollback(c);
     free(options);
+    free(rules);
     return rc;
 }
 
@@ -152,7 +159,7 @@ int store_load_game(PGconn *c, const char *game_id, store_game *out)
                      "SELECT game_id, coalesce(lobby_id, ''), ruleset, "
                      "options::text, seat_count, encode(seed, 'hex'), "
                      "seed_sha256, clock_mode, clock_seconds, status, version, "
-                     "delay_versions, delay_seconds "
+                     "delay_versions, delay_seconds, clock_rules::text "
                      "FROM games WHERE game_id = $1",
                      1, p, &r);
     if (rc)
@@ -176,9 +183,10 @@ int store_load_game(PGconn *c, const char *game_id, store_game *out)
     out->version = strtoull(PQgetvalue(r, 0, 10), NULL, 10);
     out->delay_versions = atoi(PQgetvalue(r, 0, 11));
     out->delay_seconds = atoi(PQgetvalue(r, 0, 12));
+    out->clock_rules = json_loads(PQgetvalue(r, 0, 13), 0, NULL);
     PQclear(r);
-    if (bad || !out->options || out->seats < 1 ||
-        out->seats > ENGINE_MAX_SEATS) {
+    if (bad || !out->options || !json_is_object(out->clock_rules) ||
+        out->seats < 1 || out->seats > ENGINE_MAX_SEATS) {
         store_game_clear(out);
         log_error("store_corrupt_game", json_pack("{ss}", "game", game_id));
         return STORE_EDB;
@@ -310,15 +318,20 @@ void store_inputs_free(store_input *in, size_t n)
 
 int store_sync_deadlines(PGconn *c, const char *game_id,
                          const engine_window *windows, int nwindows,
-                         int clock_seconds)
+                         int clock_seconds, const int *window_seconds,
+                         const char *rules)
 {
-    json_t *ids = json_array();
-    for (int i = 0; i < nwindows; i++)
+    json_t *ids = json_array(), *secs = json_object();
+    for (int i = 0; i < nwindows; i++) {
         json_array_append_new(ids, json_string(windows[i].id));
+        json_object_set_new(
+            secs, windows[i].id,
+            json_integer(window_seconds ? window_seconds[i] : clock_seconds));
+    }
     char *ids_text = json_dumps(ids, JSON_COMPACT);
+    char *secs_text = json_dumps(secs, JSON_COMPACT);
     json_decref(ids);
-    char seconds[16];
-    snprintf(seconds, sizeof seconds, "%d", clock_seconds);
+    json_decref(secs);
     const char *p[] = {game_id, ids_text};
     int rc = exec_ok(c, PGRES_COMMAND_OK,
                      "DELETE FROM deadlines WHERE game_id = $1 AND NOT "
@@ -326,16 +339,56 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
                      "jsonb_array_elements_text($2::jsonb))))",
                      2, p, NULL);
     if (!rc && clock_seconds > 0 && nwindows > 0) {
-        const char *q[] = {game_id, ids_text, seconds};
+        const char *q[] = {game_id, secs_text, rules ? rules : "{}"};
         rc = exec_ok(c, PGRES_COMMAND_OK,
                      "INSERT INTO deadlines (game_id, window_id, due_at) "
-                     "SELECT $1, w, now() + make_interval(secs => "
-                     "$3::integer) FROM jsonb_array_elements_text($2::jsonb) "
-                     "AS w ON CONFLICT (game_id, window_id) DO NOTHING",
+                     "SELECT $1, w.key, clock_due(now(), w.value::integer, "
+                     "$3::jsonb) FROM jsonb_each_text($2::jsonb) AS w "
+                     "WHERE w.value::integer > 0 "
+                     "ON CONFLICT (game_id, window_id) DO NOTHING",
                      3, q, NULL);
     }
     free(ids_text);
+    free(secs_text);
     return rc;
+}
+
+int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
+                       const store_input *in, uint64_t version)
+{
+    char seat[16], ver[24];
+    snprintf(seat, sizeof seat, "%d", in ? in->seat : -1);
+    snprintf(ver, sizeof ver, "%llu", (unsigned long long)version);
+    const char *p[] = {game_id,
+                       waiting,
+                       seat,
+                       in ? engine_input_kind_name(in->kind) : "load",
+                       in && in->window[0] ? in->window : "",
+                       ver};
+    /* One statement: end the waits not wanted any more (recording an
+     * answer by the input's own seat, or a miss when a timeout closed the
+     * window, for seats a player holds), then add the new ones. */
+    return exec_ok(
+        c, PGRES_COMMAND_OK,
+        "WITH want AS (SELECT x.w, x.s FROM jsonb_to_recordset($2::jsonb) "
+        " AS x(w text, s integer) WHERE EXISTS (SELECT 1 FROM games WHERE "
+        " game_id = $1 AND version = $6::bigint)), "
+        "gone AS (DELETE FROM turns_waiting t WHERE t.game_id = $1 AND NOT "
+        " EXISTS (SELECT 1 FROM want WHERE want.w = t.window_id AND "
+        " want.s = t.seat) AND EXISTS (SELECT 1 FROM games WHERE game_id = $1 "
+        " AND version = $6::bigint) RETURNING t.window_id, t.seat, t.since), "
+        "hist AS (INSERT INTO seat_windows (game_id, window_id, seat, "
+        " player_id, opened_at, closed_at, missed) "
+        " SELECT $1, g.window_id, g.seat, s.player_id, g.since, now(), "
+        " $4 = 'timeout' FROM gone g JOIN game_seats s ON s.game_id = $1 "
+        " AND s.seat = g.seat WHERE s.player_id IS NOT NULL AND s.bot IS NULL "
+        " AND $4 <> 'load' AND (g.seat = $3::integer OR ($4 = 'timeout' AND "
+        " g.window_id = $5 AND NOT EXISTS (SELECT 1 FROM vacations v WHERE "
+        " v.player_id = s.player_id AND v.ends_at > now()))) "
+        " ON CONFLICT DO NOTHING) "
+        "INSERT INTO turns_waiting (game_id, window_id, seat) "
+        "SELECT $1, w, s FROM want ON CONFLICT DO NOTHING",
+        6, p, NULL);
 }
 
 /* One append's statement: bumps the version from the expected one (and
@@ -413,7 +466,7 @@ static int append_finishes(const store_append *a)
  * clocked game, records of a finished one): then it needs a transaction. */
 static int append_has_follow_ups(const store_append *a)
 {
-    return a->clock_seconds > 0 || append_finishes(a);
+    return a->clock_seconds > 0 || append_finishes(a) || a->waiting;
 }
 
 /* The append's statement and its follow-ups, inside an open transaction
@@ -430,7 +483,11 @@ static int append_body(PGconn *c, const store_append *a)
     PQclear(r);
     if (!rc && a->clock_seconds > 0)
         rc = store_sync_deadlines(c, a->game_id, a->windows, a->nwindows,
-                                  a->clock_seconds);
+                                  a->clock_seconds, a->window_seconds,
+                                  a->clock_rules);
+    if (!rc && a->waiting)
+        rc = store_sync_waiting(c, a->game_id, a->waiting, a->input,
+                                a->expected_version + 1);
     if (!rc && append_finishes(a) &&
         records_game_finished(c, a->game_id, a->result))
         rc = STORE_EDB;

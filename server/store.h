@@ -45,7 +45,8 @@ typedef struct store_game {
     char seed_sha256[65];
     char clock_mode[8]; /* none | live | async */
     int clock_seconds;
-    int delay_versions; /* spectator delay (server/spectate.h) */
+    json_t *clock_rules; /* owned; async rules (server/clock.h), {} none */
+    int delay_versions;  /* spectator delay (server/spectate.h) */
     int delay_seconds;
     char status[12]; /* running | finished | aborted */
     uint64_t version;
@@ -78,6 +79,14 @@ typedef struct store_append {
     const engine_window *windows;
     int nwindows;
     int clock_seconds;
+    const int *window_seconds; /* per window (server/clock.h); NULL: all
+                                  clock_seconds */
+    const char *clock_rules;   /* the game's rules as JSON text, or NULL */
+    /* The waits after the input ([{"w","s"}], clock_waiting_text), or NULL
+     * when they did not change: turns_waiting is synced, and each wait
+     * that ends is recorded in seat_windows (answered by the input's seat,
+     * or missed when the input is a timeout of its window). */
+    const char *waiting;
     /* When the game ended with this input. */
     const char *final_status; /* NULL, "finished" or "aborted" */
     const json_t *result;
@@ -151,12 +160,21 @@ int store_find_idempotent(PGconn *c, const char *game_id, int seat,
                           const char *key, uint8_t request_hash[32],
                           json_t **response);
 /* Make the deadlines rows match the open windows: delete rows of other
- * windows; windows without a row get now() + clock_seconds (0: none). Part
- * of every append; also run when a game is loaded, so a new game's first
- * windows get their deadlines. */
+ * windows; a window without a row gets clock_due(now(), seconds, rules):
+ * window_seconds[i] (NULL: clock_seconds for every window; 0: none) moved
+ * out of the rules' night window (rules: JSON text or NULL). Part of every
+ * append; also run when a game is loaded, so a new game's first windows get
+ * their deadlines. */
 int store_sync_deadlines(PGconn *c, const char *game_id,
                          const engine_window *windows, int nwindows,
-                         int clock_seconds);
+                         int clock_seconds, const int *window_seconds,
+                         const char *rules);
+/* Make turns_waiting match waiting (see store_append.waiting), provided
+ * the game is still at version (a process holding an older copy changes
+ * nothing); in records the ending waits as that field says (NULL: a load,
+ * nothing recorded). */
+int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
+                       const store_input *in, uint64_t version);
 /* Deadlines per open window of a game: {window: due RFC 3339}. NEW. */
 int store_load_deadlines(PGconn *c, const char *game_id, json_t **out);
 

@@ -9,6 +9,7 @@ import { homeScreen, lobbyScreen } from './lobby.js';
 import { gameScreen } from './game.js';
 import { campaignScreen } from './campaign.js';
 import { settingsScreen } from './settings.js';
+import { startInbox } from './inbox.js';
 
 const main = document.getElementById('main');
 let screen = null; // {destroy()}
@@ -231,6 +232,7 @@ async function boot() {
   };
   ctx.live.onStatus(renderConn);
   setInterval(() => ctx.live.status === 'offline' && renderConn('offline', ctx.live), 1000);
+  startInbox(document.getElementById('inbox'), ctx);
   ctx.live.start();
   window.conclave = ctx; // for the browser console (and tests)
   renderWho();

@@ -4,7 +4,7 @@
 // opens for everyone in the lobby when it starts).
 
 import { api, session, ApiError } from './api.js';
-import { h, render, toast, announce, clockText, field } from './ui.js';
+import { h, render, toast, announce, clockText, field, duration } from './ui.js';
 import { schemaForm } from './form.js';
 import { howtoButton } from './howto.js';
 
@@ -127,6 +127,14 @@ function signInPanel(ctx, onDone) {
 function nextPath() {
   const next = new URLSearchParams(location.search).get('next');
   return next && /^\/lobby\/[A-Za-z0-9_-]+(\?code=[A-Za-z0-9_%-]*)?$/.test(next) ? next : null;
+}
+
+// A seated player's reputation for async play (median answer time, missed
+// windows), or nothing before they have any.
+function reputationText(rep) {
+  if (!rep || (!rep.answered && !rep.missed)) return null;
+  const median = rep.median_response_seconds === null ? '–' : duration(rep.median_response_seconds);
+  return h('span.muted.reputation', { 'data-testid': 'reputation' }, ` · answers in ${median} (median) · missed ${rep.missed}`);
 }
 
 export function homeScreen(main, ctx) {
@@ -563,7 +571,7 @@ export function lobbyScreen(main, ctx, id, code) {
     }
     const seatRows = l.seats.map((s) => {
       const who = s.player
-        ? h('span', h('strong', s.player.name), s.player.id === l.host.id ? h('span.tag', 'host') : null, me && s.player.id === me.id ? h('span.tag.tag-you', 'you') : null)
+        ? h('span', h('strong', s.player.name), s.player.id === l.host.id ? h('span.tag', 'host') : null, me && s.player.id === me.id ? h('span.tag.tag-you', 'you') : null, reputationText(s.player.reputation))
         : s.bot
           ? h('span', h('strong', botName(levels, s.bot)), h('span.tag', 'bot'))
           : h('span.muted', 'Empty seat');

@@ -52,6 +52,7 @@ export class Live {
     this.retryAt = 0;
     this.games = new Map(); // id -> {version, doc, listeners:Set, errors:Set}
     this.lobbyListeners = new Set();
+    this.turnsListeners = new Set(); // the inbox feed (web/inbox.js)
     this.statusListeners = new Set();
     this.chatListeners = new Set(); // table talk: {"type":"chat"} messages
     this.timers = { retry: 0, ping: 0, pong: 0 };
@@ -101,6 +102,7 @@ export class Live {
       if (token) this.send({ type: 'auth', token });
       for (const [id, g] of this.games) this.sendSubscribe(id, g);
       if (this.lobbyListeners.size) this.send({ type: 'subscribe_lobbies' });
+      if (token && this.turnsListeners.size) this.send({ type: 'subscribe_turns' });
       this.setStatus('open');
       this.schedulePing();
     };
@@ -247,6 +249,14 @@ export class Live {
     };
   }
 
+  // The signed-in player's inbox: fn({count, turns}) on each change (the
+  // hub sends it again after every reconnect).
+  watchTurns(fn) {
+    this.turnsListeners.add(fn);
+    if (this.turnsListeners.size === 1 && this.getToken()) this.send({ type: 'subscribe_turns' });
+    return () => this.turnsListeners.delete(fn);
+  }
+
   notify(id, g) {
     const state = { version: g.version, view: g.doc.view, windows: g.doc.windows };
     for (const fn of g.listeners) fn(state);
@@ -263,6 +273,9 @@ export class Live {
         this.notify(msg.game, g);
         break;
       }
+      case 'turns':
+        for (const fn of this.turnsListeners) fn(msg);
+        break;
       case 'patch': {
         const g = this.games.get(msg.game);
         if (!g) return;

@@ -82,6 +82,14 @@ async function ownerHook() {
   return r.body.id;
 }
 
+// An async game hosted by A (its windows have deadlines).
+async function asyncGame() {
+  const lobby = await newLobby(call, A, { ruleset: 'rps', seats: 2, clock: { mode: 'async', seconds: 3600 } }, [B]);
+  const s = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: A.token });
+  assert.equal(s.status, 201, s.text);
+  return s.body.game;
+}
+
 // Orders in parts (fleets_example) and priority (duel_example).
 const fleetsGame = () => newGame(call, 'fleets_example', [A, B]);
 async function fleetsWithPart() {
@@ -134,6 +142,12 @@ const MATRIX = [
   { route: 'POST /api/v1/me/notifications/webhooks', fresh: true, setup: clearHooks, req: () => ['POST', '/api/v1/me/notifications/webhooks', { url: 'https://hooks.example.test/c' }], expect: [201, 201, 201, 401, 401] },
   { route: 'DELETE /api/v1/me/notifications/webhooks/{id}', fresh: true, setup: ownerHook, req: (id) => ['DELETE', `/api/v1/me/notifications/webhooks/${id}`], expect: [204, 404, 404, 401, 401] },
   { route: 'GET /api/v1/notifications/verify', req: () => ['GET', `/api/v1/notifications/verify?token=${'ab'.repeat(32)}`], expect: [404, 404, 404, 404, 404] },
+  // The inbox and the vacation bank are the caller's own. Nobody is on
+  // vacation before the POST row, so every stop is a 409.
+  { route: 'GET /api/v1/me/turns', req: () => ['GET', '/api/v1/me/turns'], expect: [200, 200, 200, 401, 401] },
+  { route: 'GET /api/v1/me/vacation', req: () => ['GET', '/api/v1/me/vacation'], expect: [200, 200, 200, 401, 401] },
+  { route: 'DELETE /api/v1/me/vacation', req: () => ['DELETE', '/api/v1/me/vacation'], expect: [409, 409, 409, 401, 401] },
+  { route: 'POST /api/v1/me/vacation', req: () => ['POST', '/api/v1/me/vacation', { days: 1 }], expect: [201, 201, 201, 401, 401] },
   { route: 'GET /api/v1/rulesets', req: () => ['GET', '/api/v1/rulesets'], expect: [200, 200, 200, 200, 200] },
   { route: 'POST /api/v1/lobbies', req: () => ['POST', '/api/v1/lobbies', { ruleset: 'tictactoe', seats: 2 }], expect: [201, 201, 201, 401, 401] },
   { route: 'GET /api/v1/lobbies', req: () => ['GET', '/api/v1/lobbies'], expect: [200, 200, 200, 200, 401] },
@@ -163,6 +177,8 @@ const MATRIX = [
   { route: 'POST /api/v1/games/{id}/undo/refuse', fresh: true, setup: duelWithUndoRequest, req: (g) => ['POST', `/api/v1/games/${g}/undo/refuse`], expect: [409, 200, 403, 401, 401] },
   // Seat 0 (owner) is to move; seat 1 is out of turn.
   { route: 'POST /api/v1/games/{id}/plays', fresh: true, setup: tttGame, req: (g) => ['POST', `/api/v1/games/${g}/plays`, { window: 't1', cell: 4 }], expect: [200, 409, 403, 401, 401] },
+  // Only the host of the game's lobby extends a deadline.
+  { route: 'POST /api/v1/games/{id}/windows/{window}/extend', fresh: true, setup: asyncGame, req: (g) => ['POST', `/api/v1/games/${g}/windows/r1/extend`, {}], expect: [200, 403, 403, 401, 401] },
   { route: 'GET /api/v1/games/{id}/log', setup: rpsWithOrder, req: (g) => ['GET', `/api/v1/games/${g}/log`], expect: [200, 200, 200, 200, 401] },
   { route: 'GET /api/v1/games/{id}/export (running)', pattern: 'GET /api/v1/games/{id}/export', setup: rpsGame, req: (g) => ['GET', `/api/v1/games/${g}/export`], expect: [403, 403, 403, 403, 401] },
   { route: 'GET /api/v1/games/{id}/export (finished)', pattern: 'GET /api/v1/games/{id}/export', setup: finishedGame, req: (g) => ['GET', `/api/v1/games/${g}/export`], expect: [200, 200, 200, 200, 401] },

@@ -41,7 +41,12 @@ test('create: the creator hosts and sits in seat 0; the shape is exactly the doc
     spectator_delay: { versions: 3, seconds: 0 },
     status: 'open',
     seats: [
-      { seat: 0, player: { id: host.id, name: host.name }, bot: null, ready: true },
+      {
+        seat: 0,
+        player: { id: host.id, name: host.name, reputation: { median_response_seconds: null, answered: 0, missed: 0 } },
+        bot: null,
+        ready: true,
+      },
       { seat: 1, player: null, bot: null, ready: false },
     ],
     game: null,

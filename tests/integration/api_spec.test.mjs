@@ -166,6 +166,15 @@ test('a walk through every operation: each success validates against the spec', 
   const verified = await call('GET', `/api/v1/notifications/verify?token=${link}`);
   assert.equal(verified.status, 200, verified.text);
   assert.deepEqual(verified.body, { email: 'host@example.test', email_verified: true });
+  // Async play: the inbox lists the game's first window, the host extends
+  // its deadline once, and a vacation starts and stops.
+  const inbox = await call('GET', '/api/v1/me/turns', { token: host.token });
+  assert.ok(inbox.body.turns.some((t) => t.game === id), inbox.text);
+  const ext = await call('POST', `/api/v1/games/${id}/windows/r1/extend`, { token: host.token, body: { seconds: 60 } });
+  assert.equal(ext.status, 200, ext.text);
+  await call('GET', '/api/v1/me/vacation', { token: friend.token });
+  await call('POST', '/api/v1/me/vacation', { token: friend.token, body: { days: 1 } });
+  await call('DELETE', '/api/v1/me/vacation', { token: friend.token });
   await call('GET', `/api/v1/games/${id}`, { token: host.token });
   await call('GET', `/api/v1/games/${id}/view`, { token: host.token });
   await call('GET', `/api/v1/games/${id}/legal`, { token: host.token });

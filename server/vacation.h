@@ -1,0 +1,40 @@
+/*
+ * vacation.h - the vacation bank: days a year per player
+ * (cfg->vacation_days), spent across all their games at once. Starting a
+ * vacation of N days spends N days of this year's bank and, in every
+ * running game whose clock rules say "vacation": "extend" (the default),
+ * moves the deadlines of the windows waiting on the player N days later;
+ * while it lasts, a deadline of such a window that comes due waits for the
+ * vacation's end (server/scheduler.c). In games that say "bot", the
+ * windows waiting on the player time out at once (the ruleset's default
+ * action stands in) and do not count as missed. Stopping early gives back
+ * the whole days not used; deadlines already moved stay.
+ *
+ * Threads: any; each call takes a connection from the app's pool.
+ */
+#ifndef CONCLAVE_VACATION_H
+#define CONCLAVE_VACATION_H
+
+#include "server/app.h"
+#include "server/errors.h"
+
+#include <jansson.h>
+
+/* {"days_per_year","used","left","active":{"started_at","ends_at","days"}
+ * |null} for this year. NEW in *out. SRV_UNAVAILABLE. */
+srv_kind vacation_get(app *a, const char *player_id, json_t **out,
+                      srv_error *err);
+
+/* Start a vacation of days (1..left): SRV_INVALID ("days") beyond the
+ * bank, SRV_CONFLICT while one is on. The games whose deadlines moved go
+ * into *games (NEW array of ids) so their readers can be refreshed; *out as
+ * vacation_get. */
+srv_kind vacation_start(app *a, const char *player_id, long long days,
+                        json_t **out, json_t **games, srv_error *err);
+
+/* End the vacation now, giving back its unused whole days. SRV_CONFLICT
+ * when none is on. *out as vacation_get. */
+srv_kind vacation_stop(app *a, const char *player_id, json_t **out,
+                       srv_error *err);
+
+#endif
