@@ -29,6 +29,9 @@ const GAME_TABLES = new Set([
   'notify_facts', // the outbox: facts written with the commit
   'notify_told',
   'notify_deliveries', // a digest's rows carry game_id ''
+  'turns_waiting', // the inbox
+  'seat_windows', // answer and miss history (reputation)
+  'game_events', // seats replaced by bots
 ]);
 
 // Tables of players, sessions, lobbies and bookkeeping: small, or keyed by
@@ -43,6 +46,8 @@ const OTHER_TABLES = new Set([
   'record_backfills', // one row per ruleset
   'notify_settings', // per player
   'notify_webhooks', // per player
+  'vacations', // per player
+  'vacation_days', // per player and year
 ]);
 
 function rows(url, sql) {
