@@ -309,10 +309,10 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
             goto done;
         }
         /* The lowest seat the first window still waits on acts. */
-        uint32_t todo =
+        uint32_t waiting =
             w.mode == ENGINE_SEALED ? w.seats & ~w.submitted : w.seats;
         int seat = 0;
-        while (seat < ENGINE_MAX_SEATS && !(todo & (1u << seat)))
+        while (seat < ENGINE_MAX_SEATS && !(waiting & (1u << seat)))
             seat++;
         const char *level = o->bots[seat < o->seats ? seat : 0];
         if (engine_bot_action(g, seat, level, bots, &in, &err) != 0) {

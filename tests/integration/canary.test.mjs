@@ -641,13 +641,13 @@ async function driveRps(ctx) {
     const g = await gameNow(ctx);
     if (g.status !== 'running') return;
     const w = g.windows[0];
-    const todo = [...ctx.seatAud.keys()].filter((s) => !w.submitted.includes(s));
-    if (todo.length === 0) {
+    const unsent = [...ctx.seatAud.keys()].filter((s) => !w.submitted.includes(s));
+    if (unsent.length === 0) {
       await sleep(10);
       continue;
     }
     const held = new Set(w.submitted);
-    for (const seat of sample(todo, todo.length)) {
+    for (const seat of sample(unsent, unsent.length)) {
       const a = ctx.seatAud.get(seat);
       const put = (body) =>
         W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body });
@@ -763,9 +763,9 @@ async function driveSprint(ctx) {
     if (g.status !== 'running') return;
     let acted = false;
     for (const w of g.windows) {
-      const todo = w.seats.filter((s) => ctx.seatAud.has(s) && !w.submitted.includes(s));
+      const unsent = w.seats.filter((s) => ctx.seatAud.has(s) && !w.submitted.includes(s));
       const held = new Set(w.submitted);
-      for (const seat of sample(todo, todo.length)) {
+      for (const seat of sample(unsent, unsent.length)) {
         const a = ctx.seatAud.get(seat);
         const tap = ctx.taps.get(a);
         // Our own doc must be current before we read our hand from it.
