@@ -61,7 +61,7 @@ typedef struct game_read {
     size_t max_order; /* engine_max_order_bytes of the game's ruleset */
     json_t *out;      /* NEW */
     int delayed;      /* a spectator of a delayed game: see spectate.h */
-    store_game meta;  /* then: a copy, options held */
+    store_game meta;  /* then: a copy, options and clock rules held */
 } game_read;
 
 /* Build what was asked for from v (the committed game, or the game as
@@ -112,7 +112,8 @@ static void on_read(const actor_view *v, void *ctx)
     if (r->seat < 0 && r->kind != READ_SEAT && spectate_delayed(v->meta)) {
         r->delayed = 1;
         r->meta = *v->meta;
-        json_incref(r->meta.options);
+        json_incref(r->meta.options); /* store_game_clear drops both */
+        json_incref(r->meta.clock_rules);
         return;
     }
     build(r, v);

@@ -361,7 +361,7 @@ test('after its LISTEN connection drops, process B catches up games and resends 
       const lists = listFrames();
       const killed = psql(
         db,
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' ORDER BY backend_start DESC LIMIT 1",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'conclave listener' ORDER BY backend_start DESC LIMIT 1",
       );
       assert.equal(killed, 't');
       const r = await getGame(srv.url, game, null);
