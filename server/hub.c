@@ -763,8 +763,8 @@ static int writeable(hub *h, hub_conn *c, struct lws *wsi)
     if (atomic_load(&h->closing) && c->qlen == 0 && !c->resync) {
         pthread_mutex_unlock(&h->lock);
         static const char why[] = "server restarting: reconnect";
-        lws_close_reason(wsi, (enum lws_close_status)1012,
-                         (unsigned char *)why, sizeof why - 1);
+        lws_close_reason(wsi, (enum lws_close_status)1012, (unsigned char *)why,
+                         sizeof why - 1);
         return -1;
     }
     if (c->resync) {
@@ -1001,7 +1001,8 @@ void hub_close_all(hub *h, double wait_s)
     if (!h || !h->lws_started)
         return;
     atomic_store(&h->closing, 1);
-    for (double waited = 0; waited < wait_s; waited += 0.05) {
+    int rounds = (int)(wait_s * 20); /* 50 ms each */
+    for (int i = 0; i < rounds; i++) {
         lws_cancel_service(h->ctx); /* asks for writeable callbacks */
         pthread_mutex_lock(&h->lock);
         long open = h->nconns;

@@ -100,7 +100,7 @@ static hub_conn **interested(hub *h, PGresult *r, size_t *n)
 {
     *n = 0;
     pthread_mutex_lock(&h->lock);
-    hub_conn **out = calloc((size_t)h->nturns_subs + 1, sizeof *out);
+    hub_conn **out = calloc((size_t)h->nturns_subs + 1, sizeof(hub_conn *));
     for (hub_conn *c = h->all; out && c; c = c->all_next) {
         if (!c->turns_sub || !c->wsi || !c->player_id[0] ||
             *n >= (size_t)h->nturns_subs)
