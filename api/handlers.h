@@ -66,6 +66,10 @@ void api_h_chat_open(api_request *req, api_response *res);
 void api_h_chat_messages(api_request *req, api_response *res);
 void api_h_chat_post(api_request *req, api_response *res);
 void api_h_chat_read(api_request *req, api_response *res);
+/* api/h_rematch.c */
+void api_h_game_rematch_post(api_request *req, api_response *res);
+void api_h_game_rematch_get(api_request *req, api_response *res);
+
 /* api/h_async.c */
 void api_h_me_turns(api_request *req, api_response *res);
 void api_h_me_vacation_get(api_request *req, api_response *res);
@@ -112,6 +116,8 @@ void api_h_game_window_extend(api_request *req, api_response *res);
     {"POST",   "/api/v1/games/{id}/windows/{window}/extend", api_h_game_window_extend, API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/games/{id}/plays",        api_h_game_play,         API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/log",          api_h_game_log,          API_AUTH_OPTIONAL}, \
+    {"POST",   "/api/v1/games/{id}/rematch",      api_h_game_rematch_post, API_AUTH_REQUIRED}, \
+    {"GET",    "/api/v1/games/{id}/rematch",      api_h_game_rematch_get,  API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/export",       api_h_game_export,       API_AUTH_OPTIONAL}, \
     {"GET",    "/api/v1/games/{id}/channels",     api_h_chat_channels,     API_AUTH_OPTIONAL}, \
     {"POST",   "/api/v1/games/{id}/channels",     api_h_chat_open,         API_AUTH_REQUIRED}, \

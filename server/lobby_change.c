@@ -308,15 +308,32 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
     srv_kind k = check_lobby_quota(c, host_id, most, err);
     if (k != SRV_OK)
         return k;
+    if (exec_cmd(c,
+                 "INSERT INTO lobbies (id, ruleset, options, host_id, private, "
+                 "invite_code, clock_mode, clock_seconds, seat_count, "
+                 "delay_versions, delay_seconds, clock_rules) VALUES ($1, $2, "
+                 "$3::jsonb, $4, $5::boolean, $6, $7, $8::integer, "
+                 "$9::integer, $10::integer, $11::integer, $12::jsonb)",
+                 12, p))
+        return srv_db_failed(err);
+    if (sp->rematch_of) {
+        /* A game's second rematch inserts nothing (waiting for a
+         * concurrent first one to commit) and rolls its lobby back. */
+        const char *rp[] = {sp->rematch_of, id};
+        PGresult *r = db_exec(c, PGRES_COMMAND_OK,
+                              "INSERT INTO game_rematches (game_id, lobby_id) "
+                              "VALUES ($1, $2) ON CONFLICT (game_id) DO "
+                              "NOTHING",
+                              2, rp);
+        if (!r)
+            return srv_db_failed(err);
+        int inserted = strcmp(PQcmdTuples(r), "1") == 0;
+        PQclear(r);
+        if (!inserted)
+            return srv_fail(err, SRV_CONFLICT, NULL,
+                            "this game already has its rematch lobby");
+    }
     return exec_cmd(c,
-                    "INSERT INTO lobbies (id, ruleset, options, "
-                    "host_id, private, invite_code, clock_mode, "
-                    "clock_seconds, seat_count, delay_versions, "
-                    "delay_seconds, clock_rules) VALUES ($1, $2, $3::jsonb, "
-                    "$4, $5::boolean, $6, $7, $8::integer, $9::integer, "
-                    "$10::integer, $11::integer, $12::jsonb)",
-                    12, p) == 0 &&
-                   exec_cmd(c,
                             "INSERT INTO lobby_seats (lobby_id, seat, "
                             "player_id) SELECT $1, s, CASE WHEN s = 0 THEN $2 "
                             "END FROM generate_series(0, $3::integer - 1) AS s",

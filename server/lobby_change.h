@@ -44,6 +44,8 @@ typedef struct lobby_spec {
                                  server/clock.h, or NULL */
     long long delay_versions; /* spectator delay: 0..1000 versions */
     long long delay_seconds;  /* and 0..86400 seconds; 0, 0: live */
+    const char *rematch_of;   /* the finished game this lobby is the rematch
+                                 of (server/rematch.h), or NULL */
 } lobby_spec;
 
 /* Create a lobby hosted by host_id, who takes seat 0, within the host's
@@ -53,7 +55,9 @@ typedef struct lobby_spec {
  * rules (server/clock.h) and the options (judged by the engine) are checked
  * first: SRV_INVALID naming "ruleset", "seats", "clock.mode", "clock.seconds",
  * "spectator_delay.versions", "spectator_delay.seconds" or
- * "options.<field>". Fills id[STORE_ID_MAX]. */
+ * "options.<field>". Fills id[STORE_ID_MAX]. With spec->rematch_of set,
+ * SRV_CONFLICT when that game already has its rematch lobby (nothing is
+ * written). */
 srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
                       char *id, json_t **out, srv_error *err);
 

@@ -99,6 +99,10 @@ export const api = {
   start: (id) => request('POST', `/api/v1/lobbies/${enc(id)}/start`),
   game: (id) => request('GET', `/api/v1/games/${enc(id)}`),
   legal: (id) => request('GET', `/api/v1/games/${enc(id)}/legal`),
+  // The rematch of a finished game: POST makes it (or returns the one
+  // another player made), GET finds it; {lobby, invite_code, created}.
+  rematch: (id) => request('POST', `/api/v1/games/${enc(id)}/rematch`),
+  findRematch: (id) => request('GET', `/api/v1/games/${enc(id)}/rematch`),
   log: (id, after = 0) => request('GET', `/api/v1/games/${enc(id)}/log?after=${after}`),
   putOrder: (id, window, order) =>
     request('PUT', `/api/v1/games/${enc(id)}/orders/${enc(window)}`, { body: order }),

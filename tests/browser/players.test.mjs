@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
 import { assertAccessible, assertNoHorizontalScroll } from './lib/axe.mjs';
 import { nextWindow, chooseMove } from './lib/sprint.mjs';
-import { client, newPlayer, newGame } from '../integration/lib/api.mjs';
+import { client, newPlayer, newGame, newLobby } from '../integration/lib/api.mjs';
 import { play } from '../integration/lib/ws.mjs';
 import { playOut } from '../integration/lib/sprintplay.mjs';
 
@@ -176,11 +176,14 @@ test('tic-tac-toe against a bot to the end, then a rematch with the same bot', {
   assert.ok(await page.getByRole('button', { name: 'Start game' }).isEnabled(), 'every seat taken: the rematch can start');
 });
 
-test('after a game between two players, the other player\u2019s rematch lobby is offered at the table', { skip, timeout: 60000 }, async () => {
+test('after a private game between two players, the other player\u2019s rematch is offered at the table and opens with its code', { skip, timeout: 60000 }, async () => {
   const call = client(server.url);
   const a = await newPlayer(call, { guest: true });
   const b = await newPlayer(call, { guest: true });
-  const game = await newGame(call, 'tictactoe', [a, b]);
+  const lobby = await newLobby(call, a, { ruleset: 'tictactoe', seats: 2, private: true }, [b]);
+  const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: a.token });
+  assert.equal(started.status, 201, started.text);
+  const game = started.body.game;
   // a takes the top row: cells 0, 1, 2 (b answers 3, 4).
   const moves = [[a, 0], [b, 3], [a, 1], [b, 4], [a, 2]];
   for (const [p, cell] of moves) {
@@ -197,12 +200,20 @@ test('after a game between two players, the other player\u2019s rematch lobby is
   await page.goto(pageUrl(server, `/game/${game}`));
   await page.getByTestId('rematch').waitFor();
   assert.equal(await page.getByTestId('rematch-offer').count(), 0, 'no offer before the other player makes one');
-  const r = await call('POST', '/api/v1/lobbies', { token: b.token, body: { ruleset: 'tictactoe', seats: 2 } });
+  // b asks for the rematch; the lobby is private like the game, so it is
+  // in no public list: the offer comes from the game's own rematch.
+  const r = await call('POST', `/api/v1/games/${game}/rematch`, { token: b.token });
   assert.equal(r.status, 201, r.text);
+  assert.equal(r.body.lobby.private, true);
   await page.getByTestId('rematch-offer').filter({ hasText: `Join ${b.name}\u2019s rematch` }).click();
-  await page.waitForURL(new RegExp(`/lobby/${r.body.id}`));
+  await page.waitForURL(new RegExp(`/lobby/${r.body.lobby.id}\\?code=`));
   await page.locator('[data-key="sit-1"]').click();
   await page.getByTestId('waiting-host').filter({ hasText: 'waiting for the host to start' }).waitFor();
+  // Seated now: the offer is gone from the finished table, and a's own
+  // "Rematch" button leads to the same lobby rather than a second one.
+  await page.goto(pageUrl(server, `/game/${game}`));
+  await page.getByTestId('rematch').click();
+  await page.waitForURL(new RegExp(`/lobby/${r.body.lobby.id}`));
   await context.close();
 });
 

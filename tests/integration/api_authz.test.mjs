@@ -55,6 +55,12 @@ async function finishedGame() {
   await call('PUT', `/api/v1/games/${id}/orders/r1`, { token: B.token, body: { throw: 'paper' } });
   return id;
 }
+async function finishedWithRematch() {
+  const id = await finishedGame();
+  const r = await call('POST', `/api/v1/games/${id}/rematch`, { token: A.token });
+  assert.equal(r.status, 201, r.text);
+  return id;
+}
 
 // Table talk: a sprint game of A (seat 0), B (seat 1) and a bot (seat 2),
 // with a private channel of seats 0 and 2 holding one message: B is seated
@@ -179,6 +185,10 @@ const MATRIX = [
   { route: 'POST /api/v1/games/{id}/plays', fresh: true, setup: tttGame, req: (g) => ['POST', `/api/v1/games/${g}/plays`, { window: 't1', cell: 4 }], expect: [200, 409, 403, 401, 401] },
   // Only the host of the game's lobby extends a deadline.
   { route: 'POST /api/v1/games/{id}/windows/{window}/extend', fresh: true, setup: asyncGame, req: (g) => ['POST', `/api/v1/games/${g}/windows/r1/extend`, {}], expect: [200, 403, 403, 401, 401] },
+  // The rematch belongs to the game's players: either may make it (fresh
+  // game per cell) or find it; anyone else is refused.
+  { route: 'POST /api/v1/games/{id}/rematch', fresh: true, setup: finishedGame, req: (g) => ['POST', `/api/v1/games/${g}/rematch`], expect: [201, 201, 403, 401, 401] },
+  { route: 'GET /api/v1/games/{id}/rematch', setup: finishedWithRematch, req: (g) => ['GET', `/api/v1/games/${g}/rematch`], expect: [200, 200, 403, 401, 401] },
   { route: 'GET /api/v1/games/{id}/log', setup: rpsWithOrder, req: (g) => ['GET', `/api/v1/games/${g}/log`], expect: [200, 200, 200, 200, 401] },
   { route: 'GET /api/v1/games/{id}/export (running)', pattern: 'GET /api/v1/games/{id}/export', setup: rpsGame, req: (g) => ['GET', `/api/v1/games/${g}/export`], expect: [403, 403, 403, 403, 401] },
   { route: 'GET /api/v1/games/{id}/export (finished)', pattern: 'GET /api/v1/games/{id}/export', setup: finishedGame, req: (g) => ['GET', `/api/v1/games/${g}/export`], expect: [200, 200, 200, 200, 401] },

@@ -190,6 +190,9 @@ test('a walk through every operation: each success validates against the spec', 
     }
   }
   await call('GET', `/api/v1/games/${id}/log`, { token: host.token });
+  const rematch = await call('POST', `/api/v1/games/${id}/rematch`, { token: host.token });
+  assert.equal(rematch.status, 201, rematch.text);
+  await call('GET', `/api/v1/games/${id}/rematch`, { token: host.token });
   const rps = await newGame(call, 'rps', [host, friend]);
   await call('PUT', `/api/v1/games/${rps}/orders/r1`, { token: host.token, body: { throw: 'rock' } });
   await call('DELETE', `/api/v1/games/${rps}/orders/r1`, { token: host.token });

@@ -32,6 +32,7 @@ const GAME_TABLES = new Set([
   'turns_waiting', // the inbox
   'seat_windows', // answer and miss history (reputation)
   'game_events', // seats replaced by bots
+  'game_rematches', // the rematch lobby of a finished game
 ]);
 
 // Tables of players, sessions, lobbies and bookkeeping: small, or keyed by
