@@ -22,8 +22,8 @@ static void answer(api_response *res, srv_kind k, const srv_error *e,
     int created = json_is_true(json_object_get(out, "created"));
     if (created)
         snprintf(res->location, sizeof res->location, "/api/v1/lobbies/%s",
-                 json_string_value(json_object_get(
-                     json_object_get(out, "lobby"), "id")));
+                 json_string_value(
+                     json_object_get(json_object_get(out, "lobby"), "id")));
     api_json(res, created ? 201 : 200, out);
 }
 

@@ -19,7 +19,7 @@
 /* What a rematch needs to know about a game, for one caller. */
 typedef struct game_facts {
     char status[16];
-    char lobby[STORE_ID_MAX];   /* the game's lobby, "" when none */
+    char lobby[STORE_ID_MAX]; /* the game's lobby, "" when none */
     char ruleset[64];
     int seats;
     int is_player;              /* the caller is seated in the game */
@@ -138,8 +138,10 @@ static srv_kind make(app *a, const char *game_id, const char *player_id,
         have_lobby = st == 0;
     }
     json_t *options = rematch_options(have_lobby ? l.options : NULL);
-    lobby_spec spec = {.ruleset = f->ruleset, .seats = f->seats,
-                       .options = options, .rematch_of = game_id};
+    lobby_spec spec = {.ruleset = f->ruleset,
+                       .seats = f->seats,
+                       .options = options,
+                       .rematch_of = game_id};
     if (have_lobby) {
         spec.is_private = l.is_private;
         spec.clock_mode = l.clock_mode;
@@ -169,8 +171,8 @@ static srv_kind answer(app *a, const char *player_id, const game_facts *f,
     if (k != SRV_OK)
         return k;
     *out = json_pack("{so so sb}", "lobby", lobby, "invite_code",
-                     f->code[0] ? json_string(f->code) : json_null(),
-                     "created", created);
+                     f->code[0] ? json_string(f->code) : json_null(), "created",
+                     created);
     return *out ? SRV_OK : srv_fail(err, SRV_INTERNAL, NULL, "out of memory");
 }
 
