@@ -9,6 +9,7 @@
  *   loadgen fanout --http H:P --ws H:P --games G --spectators K
  *                  [--interval-ms T] [--duration S]
  *   loadgen sprint ...  (4-seat Galactic Sprint, sealed orders: lg_sprint.c)
+ *   loadgen async ...   (steady inputs to stored async games: lg_async.c)
  * common: [--spread N] [--server-pid PID] [--pg-pid PID] [--pg-db NAME]
  *         [--label TEXT] [--json FILE] [--verbose]
  *
@@ -881,6 +882,7 @@ static void usage(void)
             "       loadgen fanout --http HOST:PORT --ws HOST:PORT --games G "
             "--spectators K [--interval-ms T] [--duration S]\n"
             "       loadgen sprint ... (bench/lg_sprint.c)\n"
+            "       loadgen async ... (bench/lg_async.c)\n"
             "common: [--spread N] [--server-pid PID] [--pg-pid PID] "
             "[--pg-db NAME] [--label TEXT] [--json FILE] [--verbose]\n");
 }
@@ -893,6 +895,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "sprint"))
         return lg_sprint_main(argc, argv);
+    if (!strcmp(argv[1], "async"))
+        return lg_async_main(argc, argv);
     R.fanout = !strcmp(argv[1], "fanout");
     if (!R.fanout && strcmp(argv[1], "play") != 0) {
         usage();
