@@ -28,7 +28,12 @@
  *     evicted: `after_evict`, the first input after an eviction.
  * The server's RSS (/proc) and games in memory are sampled every 2 s and at
  * the phase ends; memory per game in memory is (RSS at the end of the run
- * - RSS before the first input) / games in memory at the end of the run.
+ * - RSS before the first input) / games in memory at the end of the run,
+ * and the same at the sample with the most games in memory (RSS does not
+ * shrink when games leave, so the first may overstate it). The plays are
+ * planned open loop: when the server answers more slowly than the rate,
+ * answered_per_s (plays answered / time until the last answer of the run)
+ * says what it kept up with.
  */
 #include "bench/lg_modes.h"
 #include "bench/lg_net.h"
@@ -73,7 +78,8 @@ static struct {
     lg_samples all, first, warm, other, after_evict;
     long rss_idle, rss_run_end, rss_evicted, rss_after_end;
     long mem_run_end, mem_evicted, mem_after_end, mem_now, mem_peak;
-    double evict_took;
+    double evict_took, t_drained;
+    long peak_mem, peak_rss; /* the sample with the most games in memory */
     json_t *series;
 } A;
 
@@ -112,9 +118,14 @@ static void sample(double now)
     if (!lg_http_busy(A.metrics))
         lg_http_request(A.metrics, "GET", "/metrics", NULL, NULL, on_metrics,
                         NULL);
+    long kb = rss();
+    if (A.mem_now > A.peak_mem) { /* the count of the previous request */
+        A.peak_mem = A.mem_now;
+        A.peak_rss = kb;
+    }
     json_array_append_new(A.series,
                           json_pack("[f I I]", round((now - A.t0) * 10) / 10,
-                                    (json_int_t)rss(), (json_int_t)A.mem_now));
+                                    (json_int_t)kb, (json_int_t)A.mem_now));
 }
 
 /* ------------------------------------------------------------ plays --- */
@@ -222,6 +233,7 @@ static int tick(void *ctx, double now)
             A.next_due += 1.0 / A.rate;
         }
         if (now >= A.t_run_end && !busy()) {
+            A.t_drained = now;
             A.rss_run_end = rss();
             A.mem_run_end = A.mem_now;
             sample(now); /* a fresh count for the next phase */
@@ -270,6 +282,8 @@ static json_t *report(void)
     double kb = A.mem_run_end > 0
                     ? (double)(A.rss_run_end - A.rss_idle) / A.mem_run_end
                     : 0;
+    double peak_kb =
+        A.peak_mem > 0 ? (double)(A.peak_rss - A.rss_idle) / A.peak_mem : 0;
     json_t *o = json_object();
     json_object_set_new(o, "target", json_string("conclave"));
     json_object_set_new(o, "mode", json_string("async"));
@@ -279,6 +293,14 @@ static json_t *report(void)
     json_object_set_new(o, "rate", json_real(A.rate));
     json_object_set_new(o, "seconds", json_real(round(secs * 10) / 10));
     json_object_set_new(o, "sent", json_integer(A.sent));
+    /* open loop: a server slower than the rate answers the last plays late */
+    json_object_set_new(o, "answered_by_s",
+                        json_real(round((A.t_drained - A.t0) * 10) / 10));
+    json_object_set_new(
+        o, "answered_per_s",
+        json_real(A.t_drained > A.t0
+                      ? round((double)A.all.n / (A.t_drained - A.t0) * 10) / 10
+                      : 0));
     json_object_set_new(o, "ok", json_integer(A.ok));
     json_object_set_new(o, "skipped", json_integer(A.skipped));
     json_object_set_new(o, "games_finished", json_integer(A.finished));
@@ -291,7 +313,7 @@ static json_t *report(void)
     json_object_set_new(
         o, "memory",
         json_pack(
-            "{sI sI sI sI sI sI sI sI sI sf sf}", "rss_kb_idle",
+            "{sI sI sI sI sI sI sI sI sI sf sf sf}", "rss_kb_idle",
             (json_int_t)A.rss_idle, "rss_kb_run_end", (json_int_t)A.rss_run_end,
             "rss_kb_evicted", (json_int_t)A.rss_evicted, "rss_kb_after_end",
             (json_int_t)A.rss_after_end, "rss_kb_hwm",
@@ -300,7 +322,8 @@ static json_t *report(void)
             (json_int_t)A.mem_peak, "in_memory_evicted",
             (json_int_t)A.mem_evicted, "in_memory_after_end",
             (json_int_t)A.mem_after_end, "kb_per_game_in_memory",
-            round(kb * 100) / 100, "evict_wait_s",
+            round(kb * 100) / 100, "kb_per_game_at_peak",
+            round(peak_kb * 100) / 100, "evict_wait_s",
             round(A.evict_took * 10) / 10));
     json_object_set_new(o, "errors",
                         json_pack("{sI sI sI}", "play", (json_int_t)A.err_play,
