@@ -324,6 +324,8 @@ static json_t *make_order(const sp_player *p, const json_t *entry)
     return order;
 }
 
+static void on_update(sp_player *p);
+
 static void on_order(void *ctx, int status, const char *body, size_t len)
 {
     (void)len;
@@ -336,14 +338,18 @@ static void on_order(void *ctx, int status, const char *body, size_t len)
             S.orders_win++;
             lg_sample(&S.order_http, (now - p->t_sent) * 1e3);
         }
-        return;
+    } else {
+        complain(&S.err_order, "PUT /games/{id}/orders/{window}", status, body);
+        sp_track *t = track_find(p->g, p->ordered, 0);
+        if (t && t->sent > 0)
+            t->sent--; /* this order does not count; it is sent again */
+        p->ordered[0] = '\0';
+        p->retry_at = now + 0.2;
     }
-    complain(&S.err_order, "PUT /games/{id}/orders/{window}", status, body);
-    sp_track *t = track_find(p->g, p->ordered, 0);
-    if (t && t->sent > 0)
-        t->sent--; /* this order does not count; it is sent again */
-    p->ordered[0] = '\0';
-    p->retry_at = now + 0.2;
+    /* The feed may have shown the next window (or the end) while this
+     * answer was on its way: look again now that the player is free. */
+    if (p->g->state == S_PLAY && p->doc)
+        on_update(p);
 }
 
 static void on_legal(void *ctx, int status, const char *body, size_t len)
