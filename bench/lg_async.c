@@ -443,12 +443,15 @@ static int load_games(void)
         fprintf(stderr, "loadgen async: no games in %s\n", A.file);
         return -1;
     }
-    A.order = malloc((size_t)A.n * sizeof *A.order);
+    A.order = calloc((size_t)A.n, sizeof *A.order);
+    if (!A.order)
+        return -1;
     for (int i = 0; i < A.n; i++)
         A.order[i] = i;
     srand((unsigned)getpid());
-    for (int i = A.n - 1; i > 0; i--) {
-        int j = rand() % (i + 1), t = A.order[i];
+    for (int i = A.n - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = rand() % (i + 1);
+        int t = A.order[i];
         A.order[i] = A.order[j];
         A.order[j] = t;
     }
@@ -465,7 +468,9 @@ int lg_async_main(int argc, char **argv)
         perror("epoll");
         return 1;
     }
-    A.pool = calloc((size_t)A.conns, sizeof *A.pool);
+    A.pool = calloc((size_t)A.conns, sizeof(lg_http *));
+    if (!A.pool)
+        return 1;
     for (int i = 0; i < A.conns; i++)
         A.pool[i] = lg_http_new(&A.http, i);
     A.metrics = lg_http_new(&A.http, A.conns);
