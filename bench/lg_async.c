@@ -197,7 +197,6 @@ static void plan_one(double due)
             if (!g->touched)
                 continue;
             send_play(g, due, K_AFTER);
-            A.after_sent++;
             return;
         }
         int kind = !g->touched                 ? K_FIRST
@@ -255,7 +254,8 @@ static int tick(void *ctx, double now)
         break;
     case PH_AFTER:
         while (now >= A.next_due && A.after_sent < A.after) {
-            plan_one(A.next_due);
+            plan_one(A.next_due); /* counted even when no game is left */
+            A.after_sent++;
             A.next_due += 1.0 / A.rate;
         }
         if (A.after_sent >= A.after && !busy()) {
