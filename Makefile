@@ -117,6 +117,18 @@ $(BUILD)/bench/loadgen: $(BENCH_OBJ)
 
 bench: $(BUILD)/bench/loadgen
 
+# Only the Sprint runs of bench/run.sh (`loadgen sprint`: 4-seat games,
+# sealed orders): BENCH_SPRINT="10 50" games, BENCH_DURATION seconds.
+.PHONY: bench-sprint
+bench-sprint: deps $(BUILD)/conclave $(BUILD)/bench/loadgen
+	@BENCH_GAMES=" " BENCH_FANOUT=" " BENCH_PEER=0 BENCH_SELFPLAY=0 bash bench/run.sh
+
+# The asynchronous-scale run (bench/async.sh): ASYNC_GAMES stored games, of
+# which ASYNC_OPEN wait on a player, ASYNC_RATE inputs/s (see the script).
+.PHONY: bench-async
+bench-async: deps $(BUILD)/conclave $(BUILD)/bench/loadgen
+	@bash bench/async.sh
+
 # Moves/s through HAProxy with 1, 2 and 3 processes (bench/cluster.sh,
 # docs/scaling.md).
 .PHONY: bench-cluster

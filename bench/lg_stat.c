@@ -59,10 +59,10 @@ json_t *lg_samples_json(lg_samples *s)
     double sum = 0;
     for (size_t i = 0; i < s->n; i++)
         sum += s->v[i];
-    return json_pack("{sI sf sf sf sf sf}", "n", (json_int_t)s->n, "p50",
-                     r3(lg_pct(s, 0.50)), "p90", r3(lg_pct(s, 0.90)), "p99",
-                     r3(lg_pct(s, 0.99)), "max", r3(lg_pct(s, 1.0)), "mean",
-                     r3(sum / (double)s->n));
+    return json_pack("{sI sf sf sf sf sf sf}", "n", (json_int_t)s->n, "p50",
+                     r3(lg_pct(s, 0.50)), "p90", r3(lg_pct(s, 0.90)), "p95",
+                     r3(lg_pct(s, 0.95)), "p99", r3(lg_pct(s, 0.99)), "max",
+                     r3(lg_pct(s, 1.0)), "mean", r3(sum / (double)s->n));
 }
 
 /* Fields of /proc/PID/stat after the command name: [0] is field 3

@@ -19,7 +19,7 @@ typedef struct lg_samples {
 void lg_sample(lg_samples *s, double ms);
 /* p in [0,1], nearest rank; 0 when empty. Sorts on first use. */
 double lg_pct(lg_samples *s, double p);
-/* {"n","p50","p90","p99","max","mean"} in ms, or null when empty. */
+/* {"n","p50","p90","p95","p99","max","mean"} in ms, or null when empty. */
 json_t *lg_samples_json(lg_samples *s);
 
 /* utime + stime of one process, in seconds; -1 if it is gone. */

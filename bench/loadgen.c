@@ -8,6 +8,8 @@
  *   loadgen play   --http H:P --ws H:P --games N [--duration S] [--moves M]
  *   loadgen fanout --http H:P --ws H:P --games G --spectators K
  *                  [--interval-ms T] [--duration S]
+ *   loadgen sprint ...  (4-seat Galactic Sprint, sealed orders: lg_sprint.c)
+ *   loadgen async ...   (steady inputs to stored async games: lg_async.c)
  * common: [--spread N] [--server-pid PID] [--pg-pid PID] [--pg-db NAME]
  *         [--label TEXT] [--json FILE] [--verbose]
  *
@@ -36,7 +38,9 @@
  * Output: a JSON object (stdout, and --json FILE) and one human line
  * (stderr).
  */
+#include "bench/lg_modes.h"
 #include "bench/lg_net.h"
+#include "bench/lg_patch.h"
 #include "bench/lg_stat.h"
 
 #include <arpa/inet.h>
@@ -59,10 +63,10 @@ typedef struct player {
     lg_http *http;
     lg_ws *ws;
     int ws_open, registered;
-    char sub[ID_MAX];  /* the game subscribed to */
-    json_t *doc;       /* {"view","windows"} at version */
-    int64_t version;   /* -1: no snapshot yet */
-    int64_t acted;     /* version our last play was sent at; -1 */
+    char sub[ID_MAX]; /* the game subscribed to */
+    json_t *doc;      /* {"view","windows"} at version */
+    int64_t version;  /* -1: no snapshot yet */
+    int64_t acted;    /* version our last play was sent at; -1 */
     int in_flight, saw_over, have_snap;
     double t_sent;
 } player;
@@ -157,99 +161,6 @@ static void complain(long *counter, const char *what, int status,
         fprintf(stderr, "loadgen: %s: %d %.200s\n", what, status, body);
 }
 
-/* ------------------------------------------------------- JSON Patch --- */
-
-/* RFC 6901 token [s, s+n) unescaped into out. */
-static void ptr_token(const char *s, size_t n, char *out, size_t outlen)
-{
-    size_t j = 0;
-    for (size_t i = 0; i < n && j + 1 < outlen; i++) {
-        if (s[i] == '~' && i + 1 < n && (s[i + 1] == '0' || s[i + 1] == '1')) {
-            out[j++] = s[i + 1] == '0' ? '~' : '/';
-            i++;
-        } else {
-            out[j++] = s[i];
-        }
-    }
-    out[j] = '\0';
-}
-
-/* Apply one add/remove/replace to *doc. 0 or -1. */
-static int patch_op(json_t **doc, const json_t *op)
-{
-    const char *kind = json_string_value(json_object_get(op, "op"));
-    const char *path = json_string_value(json_object_get(op, "path"));
-    json_t *value = json_object_get(op, "value");
-    if (!kind || !path)
-        return -1;
-    int add = !strcmp(kind, "add"), rem = !strcmp(kind, "remove"),
-        rep = !strcmp(kind, "replace");
-    if (!add && !rem && !rep)
-        return -1; /* the server never sends move, copy or test */
-    if (!*path) {
-        if (rem || !value)
-            return -1;
-        json_decref(*doc);
-        *doc = json_deep_copy(value);
-        return 0;
-    }
-    json_t *parent = *doc;
-    char tok[256];
-    const char *s = path;
-    for (;;) {
-        if (*s != '/')
-            return -1;
-        s++;
-        const char *e = strchr(s, '/');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        ptr_token(s, n, tok, sizeof tok);
-        if (!e)
-            break;
-        json_t *next = json_is_object(parent) ? json_object_get(parent, tok)
-                       : json_is_array(parent)
-                           ? json_array_get(parent, strtoul(tok, NULL, 10))
-                           : NULL;
-        if (!next)
-            return -1;
-        parent = next;
-        s = e;
-    }
-    if (json_is_object(parent)) {
-        if (rem)
-            return json_object_del(parent, tok);
-        if (!value)
-            return -1;
-        if (rep && !json_object_get(parent, tok))
-            return -1;
-        return json_object_set(parent, tok, value);
-    }
-    if (!json_is_array(parent))
-        return -1;
-    size_t size = json_array_size(parent);
-    size_t i = strcmp(tok, "-") == 0 ? size : strtoul(tok, NULL, 10);
-    if (rem)
-        return i < size ? json_array_remove(parent, i) : -1;
-    if (!value)
-        return -1;
-    if (rep)
-        return i < size ? json_array_set(parent, i, value) : -1;
-    if (i == size)
-        return json_array_append(parent, value);
-    return i < size ? json_array_insert(parent, i, value) : -1;
-}
-
-static int patch_apply(json_t **doc, const json_t *ops)
-{
-    size_t i;
-    json_t *op;
-    json_array_foreach(ops, i, op)
-    {
-        if (patch_op(doc, op) != 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------ helpers -- */
 
 static void auth_headers(const player *p, char *out, size_t n,
@@ -286,7 +197,8 @@ static void resubscribe(player *p, int64_t version)
 {
     R.resubs++;
     if (version >= 0)
-        ws_sendf(p->ws, "{\"type\":\"subscribe\",\"game\":\"%s\",\"version\":%ld}",
+        ws_sendf(p->ws,
+                 "{\"type\":\"subscribe\",\"game\":\"%s\",\"version\":%ld}",
                  p->sub, (long)version);
     else
         ws_sendf(p->ws, "{\"type\":\"subscribe\",\"game\":\"%s\"}", p->sub, -1);
@@ -569,7 +481,7 @@ static void player_ws_message(void *ctx, char *text, size_t len)
             R.gaps++;
             if (p->doc)
                 resubscribe(p, p->version);
-        } else if (patch_apply(&p->doc, json_object_get(m, "ops")) != 0) {
+        } else if (lg_patch_apply(&p->doc, json_object_get(m, "ops")) != 0) {
             complain(&R.err_ws, "patch does not apply", 0, text);
             resubscribe(p, -1);
         } else {
@@ -583,8 +495,7 @@ static void player_ws_message(void *ctx, char *text, size_t len)
 static const lg_ws_handlers player_ws = {player_ws_open, player_ws_message,
                                          player_ws_closed};
 
-static void on_registered(void *ctx, int status, const char *body,
-                          size_t len)
+static void on_registered(void *ctx, int status, const char *body, size_t len)
 {
     player *p = ctx;
     json_t *j = status == 201 ? json_loadb(body, len, 0, NULL) : NULL;
@@ -604,8 +515,7 @@ static void on_registered(void *ctx, int status, const char *body,
 /* --------------------------------------------------------- spectators -- */
 
 /* The value after "key": in a compact JSON text, within [text, end). */
-static const char *find_key(const char *text, const char *end,
-                            const char *key)
+static const char *find_key(const char *text, const char *end, const char *key)
 {
     size_t kl = strlen(key);
     for (const char *s = text; s + kl + 3 < end; s++)
@@ -724,8 +634,10 @@ static int tick(void *ctx, double now)
         if (R.registered + R.err_register >= players &&
             R.ws_ready + R.ws_lost >= R.registered) {
             if (R.registered < players || R.ws_ready < players) {
-                fprintf(stderr, "loadgen: only %d of %d players registered "
-                        "and connected\n", R.ws_ready, players);
+                fprintf(stderr,
+                        "loadgen: only %d of %d players registered "
+                        "and connected\n",
+                        R.ws_ready, players);
                 return 1;
             }
             R.phase = PH_SETUP;
@@ -778,8 +690,7 @@ static int tick(void *ctx, double now)
         break;
     }
     case PH_RUN:
-        if (now >= R.t_end ||
-            (R.max_moves > 0 && R.moves_win >= R.max_moves)) {
+        if (now >= R.t_end || (R.max_moves > 0 && R.moves_win >= R.max_moves)) {
             if (now < R.t_end)
                 R.t_end = now;
             sample_cpu(&R.cpu_srv1, &R.cpu_pg1, &R.cpu_pgo1, &R.cpu_self1);
@@ -837,27 +748,28 @@ static json_t *report(void)
     json_object_set_new(o, "games", json_integer(R.games));
     json_object_set_new(o, "seconds", json_real(round(secs * 1000) / 1000));
     json_object_set_new(o, "moves", json_integer(R.moves_win));
-    json_object_set_new(o, "moves_per_s",
-                        json_real(secs > 0 ? round(R.moves_win / secs * 10) / 10
-                                           : 0));
+    json_object_set_new(
+        o, "moves_per_s",
+        json_real(secs > 0 ? round(R.moves_win / secs * 10) / 10 : 0));
     json_object_set_new(o, "games_finished", json_integer(R.games_win));
     json_object_set_new(o, "move_latency_ms", lg_samples_json(&R.move_lat));
     json_object_set_new(o, "play_http_ms", lg_samples_json(&R.play_http));
     json_object_set_new(o, "setup_ms", lg_samples_json(&R.setup_lat));
     json_object_set_new(
         o, "errors",
-        json_pack("{sI sI sI sI sI sI sI sI sI}", "play", (json_int_t)R.err_play,
-                  "setup", (json_int_t)R.err_setup, "register",
-                  (json_int_t)R.err_register, "ws", (json_int_t)R.err_ws,
-                  "ws_lost", (json_int_t)R.ws_lost, "http_transport",
-                  (json_int_t)lg_stats.http_transport_errors, "gaps",
-                  (json_int_t)R.gaps, "resubscribes", (json_int_t)R.resubs,
-                  "version_mismatch", (json_int_t)R.version_mismatch));
+        json_pack("{sI sI sI sI sI sI sI sI sI}", "play",
+                  (json_int_t)R.err_play, "setup", (json_int_t)R.err_setup,
+                  "register", (json_int_t)R.err_register, "ws",
+                  (json_int_t)R.err_ws, "ws_lost", (json_int_t)R.ws_lost,
+                  "http_transport", (json_int_t)lg_stats.http_transport_errors,
+                  "gaps", (json_int_t)R.gaps, "resubscribes",
+                  (json_int_t)R.resubs, "version_mismatch",
+                  (json_int_t)R.version_mismatch));
     json_object_set_new(o, "gets", json_integer(0));
     json_object_set_new(
         o, "cpu_s",
-        json_pack("{sf sf sf sf}", "server", round(srv * 100) / 100,
-                  "postgres", round(pg * 100) / 100, "postgres_this_db",
+        json_pack("{sf sf sf sf}", "server", round(srv * 100) / 100, "postgres",
+                  round(pg * 100) / 100, "postgres_this_db",
                   round(pgo * 100) / 100, "loadgen", round(self * 100) / 100));
     json_object_set_new(
         o, "cpu_per_move_us",
@@ -902,9 +814,9 @@ static json_t *report(void)
         json_object_set_new(f, "connected", json_integer(R.specs_open));
         json_object_set_new(f, "failed", json_integer(R.specs_failed));
         json_object_set_new(f, "subscribed", json_integer(R.specs_snap));
-        json_object_set_new(f, "connect_s",
-                            json_real(round((R.t_specs1 - R.t_specs0) * 100) /
-                                      100));
+        json_object_set_new(
+            f, "connect_s",
+            json_real(round((R.t_specs1 - R.t_specs0) * 100) / 100));
         json_object_set_new(f, "interval_ms", json_real(R.interval * 1e3));
         json_object_set_new(f, "rss_kb_idle", json_integer(R.rss_idle));
         json_object_set_new(f, "rss_kb_games", json_integer(R.rss_games));
@@ -925,8 +837,7 @@ static json_t *report(void)
                             lg_samples_json(&from_send));
         json_object_set_new(f, "delivered_before_commit_seen",
                             json_integer(early));
-        json_object_set_new(f, "plays_without_commit",
-                            json_integer(no_commit));
+        json_object_set_new(f, "plays_without_commit", json_integer(no_commit));
         json_object_set_new(f, "snapshots", json_integer(R.spec_snapshots));
         json_object_set_new(f, "gaps", json_integer(R.spec_gaps));
         json_object_set_new(o, "fanout", f);
@@ -956,8 +867,7 @@ static json_t *report(void)
                 lg_pct(&R.move_lat, 0.99), lg_pct(&R.move_lat, 1.0),
                 lg_pct(&R.setup_lat, 0.5), srv, per_move_us(srv, R.moves_win),
                 pg, per_move_us(srv + pg, R.moves_win), self,
-                R.err_play + R.err_setup + R.err_ws + R.err_register,
-                R.hwm);
+                R.err_play + R.err_setup + R.err_ws + R.err_register, R.hwm);
     }
     return o;
 }
@@ -971,6 +881,8 @@ static void usage(void)
             "[--duration S] [--moves M]\n"
             "       loadgen fanout --http HOST:PORT --ws HOST:PORT --games G "
             "--spectators K [--interval-ms T] [--duration S]\n"
+            "       loadgen sprint ... (bench/lg_sprint.c)\n"
+            "       loadgen async ... (bench/lg_async.c)\n"
             "common: [--spread N] [--server-pid PID] [--pg-pid PID] "
             "[--pg-db NAME] [--label TEXT] [--json FILE] [--verbose]\n");
 }
@@ -981,6 +893,10 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    if (!strcmp(argv[1], "sprint"))
+        return lg_sprint_main(argc, argv);
+    if (!strcmp(argv[1], "async"))
+        return lg_async_main(argc, argv);
     R.fanout = !strcmp(argv[1], "fanout");
     if (!R.fanout && strcmp(argv[1], "play") != 0) {
         usage();

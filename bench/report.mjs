@@ -1,6 +1,6 @@
 // report.mjs - the table of a bench/run.sh run: reads OUT/*.json and prints
 // Markdown (engine figures, play runs side by side with ratios, fan-out,
-// the goals). Usage: node bench/report.mjs OUT
+// Sprint with sealed orders, the goals). Usage: node bench/report.mjs OUT
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -171,6 +171,28 @@ if (fan.length) {
   }
   say();
   goals.push(['10,000 spectator connections on one process', most >= 10000, `${most} subscribed`]);
+}
+
+// ---- sprint (loadgen sprint)
+const sprint = files.filter((f) => /^sprint-\d+\.json$/.test(f)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map(load).filter(Boolean);
+if (sprint.length) {
+  say('Sprint: 4-seat Galactic Sprint games, sealed orders (GET .../legal, PUT .../orders/{window}). Reveal: from');
+  say("sending a window's last order to a seat's WebSocket delivering the version without the window; every seat:");
+  say('the last of the four seats, per window.');
+  say();
+  say('| games | orders/s | order p50 ms | p99 | windows | reveal, every seat p50 ms | p95 | p99 | 4-seat windows p50 | p95 | p99 | server CPU us/order | + PostgreSQL | errors |');
+  say('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of sprint) {
+    const a = r.reveal_all_seats_ms, f = r.reveal_all_seats_ms_4_seat_windows, e = r.errors ?? {};
+    const errs = (e.order ?? 0) + (e.legal ?? 0) + (e.setup ?? 0) + (e.register ?? 0) + (e.ws ?? 0);
+    say(
+      `| ${r.games} | ${fmt(r.orders_per_s, 1)} | ${fmt(r.order_http_ms?.p50, 1)} | ${fmt(r.order_http_ms?.p99, 1)} ` +
+        `| ${r.windows_revealed} | ${fmt(a?.p50, 1)} | ${fmt(a?.p95, 1)} | ${fmt(a?.p99, 1)} ` +
+        `| ${fmt(f?.p50, 1)} | ${fmt(f?.p95, 1)} | ${fmt(f?.p99, 1)} ` +
+        `| ${fmt(r.cpu_per_order_us?.server)} | ${fmt(r.cpu_per_order_us?.server_postgres)} | ${errs} |`,
+    );
+  }
+  say();
 }
 
 if (goals.length) {

@@ -9,13 +9,17 @@
 #      in memory), then against boardgame.io with its PostgreSQL adapter
 #      (bgio-postgres) on a fresh database of the same private cluster
 #   3. fan-out: G games with K spectator connections each (BENCH_FANOUT, "GxK ...")
-#   4. the table of ratios (bench/report.mjs), also written to OUT/summary.md
+#   4. sprint: N concurrent 4-seat Galactic Sprint games with sealed orders (N in
+#      BENCH_SPRINT; `loadgen sprint`): orders/s and the time from a window's last
+#      order to every seat's reveal on its WebSocket
+#   5. the table of ratios (bench/report.mjs), also written to OUT/summary.md
 #
 # Settings (environment):
 #   BENCH_DURATION=20         seconds of each measured run
 #   BENCH_GAMES="10 100 500"  concurrent games of the play runs
 #   BENCH_FANOUT="10x100 10x1000"  fan-out runs, games x spectators per game
 #   BENCH_FANOUT_INTERVAL_MS=250   one move per game every T ms in fan-out runs
+#   BENCH_SPRINT="10 50"      concurrent games of the Sprint runs (" ": none)
 #   BENCH_PEER=1              0: skip boardgame.io (no npm install)
 #   BENCH_PEER_PG=1           0: skip boardgame.io with bgio-postgres
 #   BENCH_SELFPLAY=1          0: skip the engine figures
@@ -39,6 +43,7 @@ DURATION=${BENCH_DURATION:-20}
 SIZES=${BENCH_GAMES:-10 100 500}
 FANOUT=${BENCH_FANOUT:-10x100 10x1000}
 FANOUT_INTERVAL=${BENCH_FANOUT_INTERVAL_MS:-250}
+SPRINT=${BENCH_SPRINT:-10 50}
 PEER=${BENCH_PEER:-1}
 PEER_PG=${BENCH_PEER_PG:-1}
 SELFPLAY=${BENCH_SELFPLAY:-1}
@@ -228,5 +233,17 @@ for spec in $FANOUT; do
     stop_server
 done
 
-# --- 4. the table -------------------------------------------------------------------------
+# --- 4. sprint -----------------------------------------------------------------------------
+for n in $SPRINT; do
+    note "sprint: conclave, $n games of 4 seats, sealed orders, ${DURATION}s"
+    start_conclave "sprint-$n"
+    "$LOADGEN" sprint --http "127.0.0.1:$HTTP_PORT" --ws "127.0.0.1:$WS_PORT" --games "$n" \
+        --duration "$DURATION" --spread "$(spread_for "$((2 * n))")" --server-pid "$SRV_PID" \
+        --pg-pid "$PG_PID" --pg-db "$SRV_DB" --label "$n games" \
+        --json "$OUT/sprint-$n.json" >/dev/null || note "loadgen reported errors (exit $?)"
+    save_commit_metrics "sprint-$n"
+    stop_server
+done
+
+# --- 5. the table -------------------------------------------------------------------------
 node "$ROOT/bench/report.mjs" "$OUT" | tee "$OUT/summary.md"
