@@ -14,6 +14,7 @@
 #include "api/auth.h"
 #include "api/ratelimit.h"
 #include "api/suspend.h"
+#include "server/db.h"
 #include "server/hub.h"
 #include "server/log.h"
 #include "server/metrics.h"
@@ -286,6 +287,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 {
     api_server *srv = cls;
     (void)version;
+    db_thread_serves_requests(); /* a pool thread: count its round trips */
     api_request *req = *state;
     if (!req) {
         req = calloc(1, sizeof *req);

@@ -53,6 +53,7 @@
 #include "server/clock.h"
 #include "server/clock_ops.h"
 #include "server/commit.h"
+#include "server/db.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/order_cap.h"
@@ -525,6 +526,18 @@ static int rebuild_game(PGconn *c, const store_game *meta, engine_game **g,
     engine_error err = {0};
     *g = NULL;
     *version = 0;
+    if (meta->version == 0) { /* no input yet (a game just started): the
+                                 seed alone makes it, no more reads */
+        *g = engine_create(meta->ruleset, meta->game_id, meta->options,
+                           meta->seats, meta->seed, &err);
+        if (*g)
+            return 0;
+        log_error(
+            "game_create_failed",
+            json_pack("{ss ss}", "game", meta->game_id, "error", err.msg));
+        reply_set(r, SRV_INTERNAL, NULL, "the game cannot be rebuilt");
+        return -1;
+    }
     if (store_load_snapshot(c, meta->game_id, &snap, version) != STORE_OK)
         goto db_fail;
     if (snap) {
@@ -1202,6 +1215,7 @@ static void process(actors *A, actor *a, msg *m)
 static void *worker_main(void *arg)
 {
     actors *A = arg;
+    db_thread_serves_requests();
     for (;;) {
         pthread_mutex_lock(&A->run_lock);
         while (!A->run_head && !A->stopping)

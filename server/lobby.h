@@ -27,6 +27,7 @@
 #define CONCLAVE_LOBBY_H
 
 #include "engine/engine.h"
+#include "server/db.h"
 #include "server/store.h"
 
 #include <jansson.h>
@@ -61,6 +62,10 @@ typedef struct lobby_row {
  * caller's transaction). Returns 0, 1 when there is no such lobby, -1 on a
  * database failure. Clear out with lobby_row_clear in every case. */
 int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out);
+/* BEGIN, then lobby_read(c, id, 1, out), in one round trip. The same
+ * returns; the transaction is open in every case (db_release rolls it
+ * back). */
+int lobby_begin_read(PGconn *c, const char *id, lobby_row *out);
 void lobby_row_clear(lobby_row *l);
 
 /* Load and render one lobby for viewer_player_id (NULL: an anonymous or
@@ -77,6 +82,17 @@ json_t *lobby_load(PGconn *c, const char *lobby_id,
 json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
                       const char *viewer_player_id, const char *code,
                       int force_visible, int *status);
+
+/* The most statements lobby_load_after runs before its reads. */
+#define LOBBY_PRE_MAX 8
+
+/* Run the npre statements of pre (at most LOBBY_PRE_MAX: the end of a
+ * change, up to its COMMIT), then lobby_load_ex's reads, all in one
+ * pipeline (one round trip). The same returns as lobby_load_ex; 503 also
+ * when a statement of pre failed (nothing after it ran). */
+json_t *lobby_load_after(PGconn *c, const db_stmt *pre, int npre,
+                         const char *lobby_id, const char *viewer_player_id,
+                         const char *code, int force_visible, int *status);
 
 /* Lobbies with the given status ("open", "started" or "closed") and, when
  * ruleset is not NULL, that ruleset, newest first, at most LOBBY_LIST_MAX:
