@@ -157,34 +157,25 @@ static json_t *render(PGresult *lobbies, int i, PGresult *seats,
     return o;
 }
 
-json_t *lobby_load_after(PGconn *c, const db_stmt *pre, int npre,
-                         const char *lobby_id, const char *viewer_player_id,
-                         const char *code, int force_visible, int *status)
+json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
+                      const char *viewer_player_id, const char *code,
+                      int force_visible, int *status)
 {
-    if (npre > LOBBY_PRE_MAX) {
-        *status = 503;
-        return NULL;
-    }
     json_t *one = json_pack("[s]", lobby_id);
     char *ids = one ? json_dumps(one, JSON_COMPACT) : NULL;
     json_decref(one);
     const char *p[] = {lobby_id}, *q[] = {ids};
-    db_stmt st[LOBBY_PRE_MAX + 2];
-    for (int i = 0; i < npre; i++)
-        st[i] = pre[i];
-    st[npre] =
-        (db_stmt){LOBBY_COLUMNS "WHERE l.id = $1", 1, p, PGRES_TUPLES_OK};
-    st[npre + 1] = (db_stmt){SEATS_SQL, 1, q, PGRES_TUPLES_OK};
-    PGresult *res[LOBBY_PRE_MAX + 2];
-    int rc = ids ? db_pipeline(c, st, npre + 2, res) : -1;
+    const db_stmt st[] = {
+        {LOBBY_COLUMNS "WHERE l.id = $1", 1, p, PGRES_TUPLES_OK},
+        {SEATS_SQL, 1, q, PGRES_TUPLES_OK}};
+    PGresult *res[2];
+    int rc = ids ? db_pipeline(c, st, 2, res) : -1;
     free(ids);
     if (rc != 0) {
         *status = 503;
         return NULL;
     }
-    for (int i = 0; i < npre; i++)
-        PQclear(res[i]);
-    PGresult *l = res[npre], *s = res[npre + 1];
+    PGresult *l = res[0], *s = res[1];
     json_t *o = NULL;
     int member = 0;
     *status = 404;
@@ -203,14 +194,6 @@ json_t *lobby_load_after(PGconn *c, const db_stmt *pre, int npre,
     PQclear(s);
     PQclear(l);
     return o;
-}
-
-json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
-                      const char *viewer_player_id, const char *code,
-                      int force_visible, int *status)
-{
-    return lobby_load_after(c, NULL, 0, lobby_id, viewer_player_id, code,
-                            force_visible, status);
 }
 
 json_t *lobby_load(PGconn *c, const char *lobby_id,

@@ -78,21 +78,11 @@ json_t *lobby_load(PGconn *c, const char *lobby_id,
 /* Like lobby_load, but a private lobby is also shown to a non-member when
  * code equals its invite code (compared in constant time; NULL: no code).
  * The invite code is still rendered for members only. force_visible=1
- * skips the privacy check (for a player who just left). */
+ * skips the privacy check (for a player who just left). The lobby and its
+ * seats are read in one pipeline (one round trip). */
 json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
                       const char *viewer_player_id, const char *code,
                       int force_visible, int *status);
-
-/* The most statements lobby_load_after runs before its reads. */
-#define LOBBY_PRE_MAX 8
-
-/* Run the npre statements of pre (at most LOBBY_PRE_MAX: the end of a
- * change, up to its COMMIT), then lobby_load_ex's reads, all in one
- * pipeline (one round trip). The same returns as lobby_load_ex; 503 also
- * when a statement of pre failed (nothing after it ran). */
-json_t *lobby_load_after(PGconn *c, const db_stmt *pre, int npre,
-                         const char *lobby_id, const char *viewer_player_id,
-                         const char *code, int force_visible, int *status);
 
 /* Lobbies with the given status ("open", "started" or "closed") and, when
  * ruleset is not NULL, that ruleset, newest first, at most LOBBY_LIST_MAX:
