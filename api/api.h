@@ -3,9 +3,11 @@
  * table, and the helpers every handler uses.
  *
  * A handler runs on one of libmicrohttpd's pool threads with a fully read
- * body; it fills an api_response and returns. It may block (on the database
- * or on a game actor) but must not keep pointers into the request after it
- * returns. Errors are application/problem+json (RFC 9457).
+ * body; it fills an api_response and returns. It may block (on the database)
+ * but must not keep pointers into the request after it returns; a handler
+ * that sends a game an input hands it over with api_submit (api/suspend.h),
+ * which suspends the request until the game's actor answers. Errors are
+ * application/problem+json (RFC 9457).
  */
 #ifndef CONCLAVE_API_H
 #define CONCLAVE_API_H
@@ -21,25 +23,29 @@
 #define API_PARAM_MAX 128
 
 struct MHD_Connection;
+typedef struct api_server api_server;
+typedef struct api_wait api_wait; /* api/suspend.h */
 
 typedef struct api_request {
     app *app;
     struct MHD_Connection *conn;
     const char *method;
     const char *path;
-    const struct api_route *route; /* NULL when none matched */
+    const struct api_route *route;              /* NULL when none matched */
     char params[API_MAX_PARAMS][API_PARAM_MAX]; /* {placeholders} in order */
-    char *body;                     /* NUL-terminated; may be NULL */
+    char *body; /* NUL-terminated; may be NULL */
     size_t body_len;
-    size_t body_limit;              /* bytes this route reads, at most */
+    size_t body_limit; /* bytes this route reads, at most */
     int body_too_large;
-    double started;                 /* monotonic seconds */
-    int sent_status;                /* set once the response is queued */
+    double started;  /* monotonic seconds */
+    int sent_status; /* set once the response is queued */
     char client_ip[64];
     /* Filled by authentication when the route asks for it. */
     int authenticated;
     char player_id[64];
     char player_name[32];
+    api_server *srv; /* the server the request came to */
+    api_wait *wait;  /* set while it waits for a game's actor (suspend.h) */
 } api_request;
 
 typedef struct api_response {
@@ -48,11 +54,11 @@ typedef struct api_response {
     const char *content_type; /* NULL: JSON (or problem+json for errors) */
     char *raw;                /* a non-JSON body (malloc'd, freed by us) */
     size_t raw_len;
-    int fd;                   /* a file to send, or -1 */
+    int fd; /* a file to send, or -1 */
     size_t fd_len;
     char etag[80];
     char location[256];
-    int retry_after;          /* seconds, 0 = none */
+    int retry_after; /* seconds, 0 = none */
     int not_modified;
 } api_response;
 
@@ -108,7 +114,6 @@ void api_h_openapi(api_request *req, api_response *res);
 void api_serve_static(api_request *req, api_response *res);
 
 /* The HTTP server (api/http.c). */
-typedef struct api_server api_server;
 /* Starts listening; NULL with err filled on failure. */
 api_server *api_server_start(app *a, char *err, size_t errlen);
 /* The port actually bound (useful with port 0). */

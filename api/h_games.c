@@ -5,9 +5,11 @@
  * that is over.
  *
  * Reads go through actors_read, so they see the committed state the actor
- * holds; inputs go through actors_submit, which validates with the engine,
- * appends to the store and answers with a server error kind (mapped to a
- * problem by api_problem_srv). The caller's seat is the one game_seats gives
+ * holds; inputs go to the actor through api_submit (api/suspend.h: the
+ * request is suspended, not holding its HTTP thread, until the actor has
+ * validated the input with the engine, appended it to the store and
+ * answered with a server error kind, mapped to a problem by
+ * api_problem_srv). The caller's seat is the one game_seats gives
  * their player id; everyone else (spectators, anonymous callers) sees the
  * public view (ENGINE_PUBLIC), never a seat's.
  *
@@ -18,6 +20,7 @@
 
 #include "api/body.h"
 #include "api/game_input.h"
+#include "api/suspend.h"
 #include "engine/engine.h"
 #include "server/actor.h"
 #include "server/clock_ops.h"
@@ -337,48 +340,65 @@ int api_order_fits(const api_request *req, api_response *res, size_t max_order)
     return -1;
 }
 
+static void finish_order_put(api_request *req, api_response *res,
+                             const actor_request *rq, actor_reply *rp,
+                             const json_t *extra)
+{
+    (void)req;
+    (void)extra;
+    json_decref(rp->stored);
+    json_decref(rp->parts);
+    if (rp->kind != SRV_OK) {
+        api_reply_problem(res, rp);
+        return;
+    }
+    api_json(res, 200,
+             json_pack("{ss si sI ss}", "window", rq->window, "seat", rq->seat,
+                       "version", (json_int_t)rp->version, "receipt",
+                       rp->has_receipt ? rp->receipt.hex : ""));
+}
+
 void api_h_game_order_put(api_request *req, api_response *res)
 {
     json_t *order;
     if (body_object(req, res, 0, &order))
         return;
     actor_request rq = {.kind = ENGINE_ORDER, .payload = order, .if_match = -1};
-    actor_reply rp;
     size_t max_order;
     if (api_window_param(req, res, rq.window) ||
         api_caller_seat(req, res, &rq.seat, NULL, &max_order) ||
         api_order_fits(req, res, max_order))
         goto out;
-    actors_submit(req->app->actors, req->params[0], &rq, &rp);
-    json_decref(rp.stored);
-    if (rp.kind != SRV_OK) {
-        api_reply_problem(res, &rp);
-        goto out;
-    }
-    api_json(res, 200,
-             json_pack("{ss si sI ss}", "window", rq.window, "seat", rq.seat,
-                       "version", (json_int_t)rp.version, "receipt",
-                       rp.has_receipt ? rp.receipt.hex : ""));
+    api_submit(req, res, &rq, finish_order_put, NULL);
 out:
     json_decref(order);
+}
+
+static void finish_order_delete(api_request *req, api_response *res,
+                                const actor_request *rq, actor_reply *rp,
+                                const json_t *extra)
+{
+    (void)req;
+    (void)rq;
+    (void)extra;
+    json_decref(rp->stored);
+    json_decref(rp->parts);
+    if (rp->kind != SRV_OK) {
+        api_reply_problem(res, rp);
+        return;
+    }
+    api_json(res, 204, NULL);
 }
 
 void api_h_game_order_delete(api_request *req, api_response *res)
 {
     actor_request rq = {.kind = ENGINE_SYSTEM, .if_match = -1};
-    actor_reply rp;
     if (api_window_param(req, res, rq.window) ||
         api_caller_seat(req, res, &rq.seat, NULL, NULL))
         return;
     rq.payload = json_pack("{ss}", "action", "withdraw");
-    actors_submit(req->app->actors, req->params[0], &rq, &rp);
+    api_submit(req, res, &rq, finish_order_delete, NULL);
     json_decref(rq.payload);
-    json_decref(rp.stored);
-    if (rp.kind != SRV_OK) {
-        api_reply_problem(res, &rp);
-        return;
-    }
-    api_json(res, 204, NULL);
 }
 
 /* If-Match: "*" (any version) or one strong entity tag "N". Returns 0 and
@@ -402,6 +422,27 @@ static int parse_if_match(const char *h, int64_t *version)
     return 0;
 }
 
+static void finish_play(api_request *req, api_response *res,
+                        const actor_request *rq, actor_reply *rp,
+                        const json_t *extra)
+{
+    (void)req;
+    (void)rq;
+    (void)extra;
+    json_decref(rp->parts);
+    if (rp->kind != SRV_OK) {
+        json_decref(rp->stored);
+        api_reply_problem(res, rp);
+        if (rp->kind == SRV_PRECONDITION)
+            set_etag(res, rp->version);
+        return;
+    }
+    api_json(res, 200,
+             rp->stored
+                 ? rp->stored
+                 : json_pack("{sI}", "version", (json_int_t)rp->version));
+}
+
 void api_h_game_play(api_request *req, api_response *res)
 {
     json_t *body, *payload = NULL;
@@ -410,7 +451,6 @@ void api_h_game_play(api_request *req, api_response *res)
     if (body_object(req, res, 0, &body))
         return;
     actor_request rq = {.kind = ENGINE_PLAY, .if_match = -1};
-    actor_reply rp;
     const json_t *w = json_object_get(body, "window");
     if (!json_is_string(w)) {
         /* Check only "window": the rest is the ruleset's to judge. */
@@ -456,17 +496,7 @@ void api_h_game_play(api_request *req, api_response *res)
     payload = json_copy(body);
     json_object_del(payload, "window");
     rq.payload = payload;
-    actors_submit(req->app->actors, req->params[0], &rq, &rp);
-    if (rp.kind != SRV_OK) {
-        json_decref(rp.stored);
-        api_reply_problem(res, &rp);
-        if (rp.kind == SRV_PRECONDITION)
-            set_etag(res, rp.version);
-        goto out;
-    }
-    api_json(res, 200,
-             rp.stored ? rp.stored
-                       : json_pack("{sI}", "version", (json_int_t)rp.version));
+    api_submit(req, res, &rq, finish_play, NULL);
 out:
     json_decref(payload);
     json_decref(body);

@@ -13,6 +13,7 @@
 
 #include "api/body.h"
 #include "api/game_input.h"
+#include "api/suspend.h"
 #include "server/order_parts.h"
 
 #include <stdio.h>
@@ -37,23 +38,31 @@ static int part_params(api_request *req, api_response *res, actor_request *rq)
     return 0;
 }
 
-/* Send the change and answer with the whole order's receipt and keys. */
-static void submit_part(api_request *req, api_response *res, actor_request *rq)
+/* Answer with the whole order's receipt and keys. */
+static void finish_part(api_request *req, api_response *res,
+                        const actor_request *rq, actor_reply *rp,
+                        const json_t *extra)
 {
-    actor_reply rp;
-    actors_submit(req->app->actors, req->params[0], rq, &rp);
-    json_decref(rp.stored);
-    if (rp.kind != SRV_OK) {
-        json_decref(rp.parts);
-        api_reply_problem(res, &rp);
+    (void)req;
+    (void)extra;
+    json_decref(rp->stored);
+    if (rp->kind != SRV_OK) {
+        json_decref(rp->parts);
+        api_reply_problem(res, rp);
         return;
     }
     api_json(
         res, 200,
         json_pack("{ss si sI so* so}", "window", rq->window, "seat", rq->seat,
-                  "version", (json_int_t)rp.version, "receipt",
-                  rp.has_receipt ? json_string(rp.receipt.hex) : json_null(),
-                  "parts", rp.parts ? rp.parts : json_array()));
+                  "version", (json_int_t)rp->version, "receipt",
+                  rp->has_receipt ? json_string(rp->receipt.hex) : json_null(),
+                  "parts", rp->parts ? rp->parts : json_array()));
+}
+
+/* Send the change; finish_part answers once the actor has. */
+static void submit_part(api_request *req, api_response *res, actor_request *rq)
+{
+    api_submit(req, res, rq, finish_part, NULL);
 }
 
 void api_h_game_part_put(api_request *req, api_response *res)

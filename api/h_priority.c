@@ -13,32 +13,43 @@
 
 #include "api/body.h"
 #include "api/game_input.h"
+#include "api/suspend.h"
 
-/* Send SYSTEM payload (stolen) for the caller's seat; on success answer
- * 200 with {"version"} plus the members of extra (stolen, may be NULL). */
+/* Answer 200 with {"version"} plus the members of extra. */
+static void finish_system(api_request *req, api_response *res,
+                          const actor_request *rq, actor_reply *rp,
+                          const json_t *extra)
+{
+    (void)req;
+    (void)rq;
+    json_decref(rp->stored);
+    json_decref(rp->parts);
+    if (rp->kind != SRV_OK) {
+        api_reply_problem(res, rp);
+        return;
+    }
+    json_t *body = json_pack("{sI}", "version", (json_int_t)rp->version);
+    if (body && extra)
+        json_object_update(body, (json_t *)extra);
+    api_json(res, 200, body);
+}
+
+/* Send SYSTEM payload (stolen) for the caller's seat; on success
+ * finish_system answers 200 with {"version"} plus the members of extra
+ * (stolen, may be NULL). */
 static void submit_system(api_request *req, api_response *res, json_t *payload,
                           json_t *extra)
 {
     actor_request rq = {
         .kind = ENGINE_SYSTEM, .payload = payload, .if_match = -1};
-    actor_reply rp;
     if (!payload) {
         api_problem(res, 500, "out of memory", NULL);
         goto out;
     }
     if (api_caller_seat(req, res, &rq.seat, NULL, NULL))
         goto out;
-    actors_submit(req->app->actors, req->params[0], &rq, &rp);
-    json_decref(rp.stored);
-    json_decref(rp.parts);
-    if (rp.kind != SRV_OK) {
-        api_reply_problem(res, &rp);
-        goto out;
-    }
-    json_t *body = json_pack("{sI}", "version", (json_int_t)rp.version);
-    if (body && extra)
-        json_object_update(body, extra);
-    api_json(res, 200, body);
+    api_submit(req, res, &rq, finish_system, extra);
+    extra = NULL; /* api_submit's now */
 out:
     json_decref(payload);
     json_decref(extra);

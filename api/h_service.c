@@ -8,6 +8,7 @@
  * database queries. /metrics renders the in-process registry only.
  */
 #include "api/api.h"
+#include "api/suspend.h"
 
 #include "server/hub.h"
 #include "server/metrics.h"
@@ -97,7 +98,9 @@ void api_h_readyz(api_request *req, api_response *res)
 
 void api_h_metrics(api_request *req, api_response *res)
 {
-    (void)req;
+    metrics_gauge("conclave_http_suspended",
+                  "HTTP requests suspended now, waiting for a game's actor.",
+                  (double)api_server_suspended(req->srv));
     char *text = metrics_render();
     if (!text) {
         api_problem(res, 500, "out of memory", NULL);

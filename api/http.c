@@ -4,13 +4,17 @@
  *
  * Threads: libmicrohttpd's internal pool (epoll) runs on_request and
  * on_completed; a request's state belongs to the one connection thread
- * that runs it. The only shared mutable field is `inflight` (atomic).
+ * that runs it, except while it is suspended waiting for a game's actor
+ * (api/suspend.h): the worker that answers resumes it. The shared mutable
+ * fields are `inflight` and `suspended` (atomic).
  */
 #include "api/api.h"
 
 #include "api/abuse_log.h"
 #include "api/auth.h"
 #include "api/ratelimit.h"
+#include "api/suspend.h"
+#include "server/db.h"
 #include "server/hub.h"
 #include "server/log.h"
 #include "server/metrics.h"
@@ -28,8 +32,20 @@ struct api_server {
     app *app;
     struct MHD_Daemon *daemon;
     int port;
-    atomic_int inflight; /* requests between first call and completion */
+    atomic_int inflight;  /* requests between first call and completion */
+    atomic_int suspended; /* requests waiting for an actor's answer */
 };
+
+int api_server_suspended(const api_server *srv)
+{
+    return srv ? atomic_load(&srv->suspended) : 0;
+}
+
+void api_server_note_suspended(api_server *srv, int delta)
+{
+    if (srv)
+        atomic_fetch_add(&srv->suspended, delta);
+}
 
 static double now_s(void)
 {
@@ -271,12 +287,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 {
     api_server *srv = cls;
     (void)version;
+    db_thread_serves_requests(); /* a pool thread: count its round trips */
     api_request *req = *state;
     if (!req) {
         req = calloc(1, sizeof *req);
         if (!req)
             return MHD_NO;
         req->app = srv->app;
+        req->srv = srv;
         req->conn = conn;
         req->method = intern_method(method);
         req->path = url;
@@ -321,7 +339,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     }
     api_response res;
     response_init(&res);
-    dispatch(req, &res);
+    if (api_waiting(req)) {
+        /* Resumed: the actor has answered (api/suspend.h). */
+        if (api_resumed(req, &res) != 0)
+            return MHD_YES; /* not yet: stays suspended */
+    } else {
+        dispatch(req, &res);
+        if (api_waiting(req))
+            return MHD_YES; /* suspended until the actor answers */
+    }
     if (!res.status)
         api_problem(&res, 500, "the handler gave no answer", NULL);
     enum MHD_Result ret = send_response(conn, req, &res);
@@ -346,6 +372,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
     if (status)
         metrics_observe_http(route, req->method, status,
                              now_s() - req->started);
+    api_wait_free(req);
     free(req->body);
     free(req);
     *state = NULL;
@@ -361,6 +388,7 @@ api_server *api_server_start(app *a, char *err, size_t errlen)
     }
     s->app = a;
     atomic_init(&s->inflight, 0);
+    atomic_init(&s->suspended, 0);
     struct sockaddr_in addr;
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
@@ -372,7 +400,7 @@ api_server *api_server_start(app *a, char *err, size_t errlen)
     }
     s->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
-            MHD_USE_TURBO,
+            MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME,
         (uint16_t)a->cfg->http_port, NULL, NULL, on_request, s,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)a->cfg->http_threads,
@@ -407,10 +435,25 @@ void api_server_stop(api_server *s)
     MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
-    for (int i = 0; i < 100 && atomic_load(&s->inflight) > 0; i++) {
-        struct timespec ts = {0, 50 * 1000000L};
-        nanosleep(&ts, NULL); /* up to 5 s for in-flight requests */
+    struct timespec tick = {0, 50 * 1000000L};
+    for (int i = 0; i < 100 && atomic_load(&s->inflight) > 0; i++)
+        nanosleep(&tick, NULL); /* up to 5 s for in-flight requests */
+    /* libmicrohttpd must not stop with a connection suspended, and an
+     * actor's answer resumes through the daemon: wait for every answer
+     * (the actors still run; each input is answered once). If one does
+     * not come in a minute the daemon is left running, not freed under
+     * a worker that will still resume through it. */
+    int i = 0;
+    for (; i < 1200 && atomic_load(&s->suspended) > 0; i++)
+        nanosleep(&tick, NULL);
+    if (atomic_load(&s->suspended) > 0) {
+        log_error("http_stop_suspended",
+                  json_pack("{si}", "requests", atomic_load(&s->suspended)));
+        return;
     }
+    if (i > 0) /* a resumed request is answered by the daemon's threads */
+        for (int j = 0; j < 20 && atomic_load(&s->inflight) > 0; j++)
+            nanosleep(&tick, NULL);
     MHD_stop_daemon(s->daemon);
     free(s);
 }

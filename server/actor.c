@@ -50,9 +50,10 @@
  */
 #include "server/actor.h"
 
-#include "server/commit.h"
 #include "server/clock.h"
 #include "server/clock_ops.h"
+#include "server/commit.h"
+#include "server/db.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/order_cap.h"
@@ -88,8 +89,11 @@ typedef struct waiter {
 typedef struct msg {
     struct msg *next;
     msg_kind kind;
-    actor_request rq; /* payload owned by the message */
-    waiter *w;        /* NULL: nobody waits */
+    actor_request rq;   /* payload owned by the message */
+    waiter *w;          /* NULL: nobody waits */
+    actor_done_fn done; /* actors_submit_async: told the answer, or NULL */
+    void *done_ctx;
+    actor_reply reply; /* the answer given to done */
 } msg;
 
 typedef struct actor {
@@ -292,11 +296,27 @@ static void msg_free(msg *m)
     free(m);
 }
 
+static void reply_set(actor_reply *r, srv_kind kind, const char *field,
+                      const char *detail);
+
+/* Give an asynchronous message's caller its answer (done owns its stored
+ * and parts from here on). */
+static void msg_answer(msg *m)
+{
+    if (m->done)
+        m->done(m->done_ctx, &m->reply);
+}
+
 static void actor_free(actor *a)
 {
     while (a->head) {
         msg *m = a->head;
         a->head = m->next;
+        if (m->done) { /* never left unanswered: its caller waits */
+            reply_set(&m->reply, SRV_UNAVAILABLE, NULL,
+                      "the server is stopping; retry shortly");
+            msg_answer(m);
+        }
         msg_free(m);
     }
     engine_free(a->game);
@@ -506,6 +526,18 @@ static int rebuild_game(PGconn *c, const store_game *meta, engine_game **g,
     engine_error err = {0};
     *g = NULL;
     *version = 0;
+    if (meta->version == 0) { /* no input yet (a game just started): the
+                                 seed alone makes it, no more reads */
+        *g = engine_create(meta->ruleset, meta->game_id, meta->options,
+                           meta->seats, meta->seed, &err);
+        if (*g)
+            return 0;
+        log_error(
+            "game_create_failed",
+            json_pack("{ss ss}", "game", meta->game_id, "error", err.msg));
+        reply_set(r, SRV_INTERNAL, NULL, "the game cannot be rebuilt");
+        return -1;
+    }
     if (store_load_snapshot(c, meta->game_id, &snap, version) != STORE_OK)
         goto db_fail;
     if (snap) {
@@ -1128,7 +1160,8 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
 
 static void process(actors *A, actor *a, msg *m)
 {
-    actor_reply local = {0}, *r = m->w ? m->w->reply : &local;
+    actor_reply local = {0};
+    actor_reply *r = m->w ? m->w->reply : m->done ? &m->reply : &local;
     PGconn *c = db_acquire(A->app->db, DB_WAIT_MS);
     if (!c) {
         reply_set(r, SRV_UNAVAILABLE, NULL,
@@ -1159,7 +1192,7 @@ static void process(actors *A, actor *a, msg *m)
         }
         db_release(A->app->db, c, db_conn_broken(c));
     }
-    if (!m->w && r->kind != SRV_OK && m->kind != MSG_CATCHUP &&
+    if (!m->w && !m->done && r->kind != SRV_OK && m->kind != MSG_CATCHUP &&
         m->kind != MSG_DEADLINES)
         log_info("queued_input_refused",
                  json_pack("{ss ss ss}", "game", a->id, "kind",
@@ -1169,6 +1202,8 @@ static void process(actors *A, actor *a, msg *m)
         m->w->done = 1;
         pthread_cond_signal(&m->w->cv);
         pthread_mutex_unlock(&m->w->m);
+    } else if (m->done) {
+        msg_answer(m);
     } else {
         json_decref(local.stored);
         json_decref(local.parts);
@@ -1180,6 +1215,7 @@ static void process(actors *A, actor *a, msg *m)
 static void *worker_main(void *arg)
 {
     actors *A = arg;
+    db_thread_serves_requests();
     for (;;) {
         pthread_mutex_lock(&A->run_lock);
         while (!A->run_head && !A->stopping)
@@ -1313,30 +1349,34 @@ static void drop_gone(actors *A, const char *id)
     pthread_mutex_unlock(&A->map_lock);
 }
 
-/* Queue a message for id and, with w, wait for it. */
+/* Queue a message for id and, with out, wait for it; with done, answer
+ * through done instead (at once when it cannot be queued). */
 static int send_msg(actors *A, const char *id, msg_kind kind,
                     const actor_request *rq, json_t *payload_owned,
-                    actor_reply *out)
+                    actor_reply *out, actor_done_fn done, void *done_ctx)
 {
     actor *a = actor_get(A, id);
-    if (!a) {
-        json_decref(payload_owned);
-        if (out)
-            reply_set(out, SRV_NOT_FOUND, NULL, "no such game");
-        return -1;
-    }
-    msg *m = calloc(1, sizeof *m);
+    msg *m = a ? calloc(1, sizeof *m) : NULL;
     if (!m) {
         json_decref(payload_owned);
-        actor_put(A, a);
-        if (out)
-            reply_set(out, SRV_UNAVAILABLE, NULL, "out of memory");
+        if (a)
+            actor_put(A, a);
+        actor_reply failed = {0};
+        actor_reply *r = out ? out : &failed;
+        if (a)
+            reply_set(r, SRV_UNAVAILABLE, NULL, "out of memory");
+        else
+            reply_set(r, SRV_NOT_FOUND, NULL, "no such game");
+        if (done)
+            done(done_ctx, r);
         return -1;
     }
     m->kind = kind;
     if (rq)
         m->rq = *rq;
     m->rq.payload = payload_owned;
+    m->done = done;
+    m->done_ctx = done_ctx;
     if (!out) {
         enqueue(A, a, m);
         return 0;
@@ -1361,14 +1401,22 @@ int actors_submit(actors *A, const char *game_id, const actor_request *rq,
                   actor_reply *out)
 {
     memset(out, 0, sizeof *out);
-    return send_msg(A, game_id, MSG_INPUT, rq, json_incref(rq->payload), out);
+    return send_msg(A, game_id, MSG_INPUT, rq, json_incref(rq->payload), out,
+                    NULL, NULL);
+}
+
+void actors_submit_async(actors *A, const char *game_id,
+                         const actor_request *rq, actor_done_fn done, void *ctx)
+{
+    send_msg(A, game_id, MSG_INPUT, rq, json_incref(rq->payload), NULL, done,
+             ctx);
 }
 
 void actors_post(actors *A, const char *game_id, actor_request *rq)
 {
     json_t *payload = rq->payload;
     rq->payload = NULL;
-    send_msg(A, game_id, MSG_INPUT, rq, payload, NULL);
+    send_msg(A, game_id, MSG_INPUT, rq, payload, NULL, NULL, NULL);
 }
 
 srv_kind actors_load(actors *A, const char *game_id)
@@ -1381,7 +1429,7 @@ srv_kind actors_load(actors *A, const char *game_id)
             a->gone = 0;
     pthread_mutex_unlock(&A->map_lock);
     actor_reply r = {0};
-    send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r);
+    send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r, NULL, NULL);
     json_decref(r.stored);
     return r.kind;
 }
@@ -1397,7 +1445,7 @@ srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
     pthread_rwlock_unlock(&a->state);
     if (loaded != 1) {
         actor_reply r = {0};
-        send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r);
+        send_msg(A, game_id, MSG_LOAD, NULL, NULL, &r, NULL, NULL);
         json_decref(r.stored);
         if (r.kind != SRV_OK) {
             actor_release(A, a, 1);

@@ -89,6 +89,18 @@ void actors_set_listener(actors *A, actor_listener_fn fn, void *ctx);
  * caller json_decrefs out->stored and out->parts. */
 int actors_submit(actors *A, const char *game_id, const actor_request *rq,
                   actor_reply *out);
+/* Told once the answer of an input sent by actors_submit_async: on a
+ * worker thread after the input is committed or refused (or at once on the
+ * caller's thread when it cannot be queued). The callee owns
+ * reply->stored and reply->parts; reply itself is valid only during the
+ * call. Must not block. */
+typedef void (*actor_done_fn)(void *ctx, actor_reply *reply);
+/* Apply one input without waiting: done(ctx, reply) is called exactly
+ * once with the answer actors_submit would give, also when the server
+ * stops first (SRV_UNAVAILABLE). rq->payload is borrowed. */
+void actors_submit_async(actors *A, const char *game_id,
+                         const actor_request *rq, actor_done_fn done,
+                         void *ctx);
 /* Queue one input without waiting (scheduler timeouts). Steals payload. */
 void actors_post(actors *A, const char *game_id, actor_request *rq);
 /* Run fn with the game's committed state. Returns SRV_OK (0),

@@ -127,6 +127,7 @@ static void *writer_main(void *arg)
 {
     writer *w = arg;
     committer *cm = w->cm;
+    db_thread_serves_requests();
     pending *batch[MAX_BATCH];
     int rcs[MAX_BATCH];
     char ids[MAX_BATCH][STORE_ID_MAX];

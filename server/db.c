@@ -4,6 +4,7 @@
 #include "server/db.h"
 
 #include "server/log.h"
+#include "server/metrics.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -108,7 +109,10 @@ void db_pool_destroy(db_pool *p)
 
 int db_conn_broken(PGconn *c)
 {
-    return !c || PQstatus(c) != CONNECTION_OK;
+    /* A connection left in pipeline mode (a pipeline cut short) cannot be
+     * used for plain statements any more: it counts as broken. */
+    return !c || PQstatus(c) != CONNECTION_OK ||
+           PQpipelineStatus(c) != PQ_PIPELINE_OFF;
 }
 
 PGconn *db_acquire(db_pool *p, int wait_ms)
@@ -165,7 +169,7 @@ PGconn *db_acquire(db_pool *p, int wait_ms)
 void db_release(db_pool *p, PGconn *c, int broken)
 {
     if (c && !broken && PQtransactionStatus(c) != PQTRANS_IDLE) {
-        PGresult *r = PQexecParams(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0);
+        PGresult *r = db_query(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0);
         PQclear(r);
     }
     pthread_mutex_lock(&p->lock);
@@ -183,10 +187,39 @@ void db_release(db_pool *p, PGconn *c, int broken)
     pthread_mutex_unlock(&p->lock);
 }
 
+static _Thread_local int serves_requests;
+
+void db_thread_serves_requests(void)
+{
+    serves_requests = 1;
+}
+
+void db_count_round_trip(void)
+{
+    metrics_count("conclave_db_round_trips_total",
+                  "Statements (or pipelines) sent to PostgreSQL and waited "
+                  "for, by every thread.",
+                  1);
+    if (serves_requests)
+        metrics_count("conclave_db_request_round_trips_total",
+                      "Round trips made by the threads that serve requests: "
+                      "HTTP threads, actor workers, commit writers.",
+                      1);
+}
+
+PGresult *db_query(PGconn *c, const char *sql, int nparams, const Oid *types,
+                   const char *const *values, const int *lengths,
+                   const int *formats, int result_format)
+{
+    db_count_round_trip();
+    return PQexecParams(c, sql, nparams, types, values, lengths, formats,
+                        result_format);
+}
+
 PGresult *db_exec(PGconn *c, ExecStatusType expect, const char *sql,
                   int nparams, const char *const *params)
 {
-    PGresult *r = PQexecParams(c, sql, nparams, NULL, params, NULL, NULL, 0);
+    PGresult *r = db_query(c, sql, nparams, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) != expect) {
         /* The primary message only: details may quote row values. */
         const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
@@ -198,6 +231,67 @@ PGresult *db_exec(PGconn *c, ExecStatusType expect, const char *sql,
         return NULL;
     }
     return r;
+}
+
+/* Log why statement r failed (its primary message only). */
+static void log_failure(PGresult *r, const char *event)
+{
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+    log_warn(event, json_pack("{ss ss}", "sqlstate", state ? state : "",
+                              "error", msg ? msg : "connection failure"));
+}
+
+/* Collect the results of the n statements db_pipeline sent, up to the
+ * sync. 0 when each answered with its want. */
+static int pipeline_results(PGconn *c, const db_stmt *st, int n, PGresult **out)
+{
+    int q = 0, failed = 0;
+    for (;;) {
+        PGresult *r = PQgetResult(c);
+        if (!r) { /* the end of one statement's results */
+            if (++q > n + 1 || PQstatus(c) != CONNECTION_OK)
+                return -1;
+            continue;
+        }
+        ExecStatusType got = PQresultStatus(r);
+        if (got == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            return failed ? -1 : 0;
+        }
+        if (q >= n || got != st[q].want) {
+            if (!failed && got != PGRES_PIPELINE_ABORTED)
+                log_failure(r, "db_error");
+            failed = 1;
+            PQclear(r);
+        } else if (out) {
+            out[q] = r;
+        } else {
+            PQclear(r);
+        }
+    }
+}
+
+int db_pipeline(PGconn *c, const db_stmt *st, int n, PGresult **out)
+{
+    for (int i = 0; out && i < n; i++)
+        out[i] = NULL;
+    if (!PQenterPipelineMode(c))
+        return -1;
+    int sent = 1;
+    for (int i = 0; sent && i < n; i++)
+        sent = PQsendQueryParams(c, st[i].sql, st[i].nparams, NULL,
+                                 st[i].params, NULL, NULL, 0);
+    db_count_round_trip();
+    int rc = sent && PQpipelineSync(c) ? pipeline_results(c, st, n, out) : -1;
+    if (!PQexitPipelineMode(c))
+        rc = -1; /* results still pending: db_conn_broken says so */
+    if (rc != 0)
+        for (int i = 0; out && i < n; i++) {
+            PQclear(out[i]);
+            out[i] = NULL;
+        }
+    return rc;
 }
 
 int db_scratch_database(PGconn *c, const char *name, int create)

@@ -31,10 +31,42 @@ PGconn *db_connect(const char *url, int connect_timeout, char *err,
 /* Whether the last failure on c was the connection itself (not SQL). */
 int db_conn_broken(PGconn *c);
 
+/* PQexecParams, counted as one round trip (db_round_trips). Every
+ * statement of the server but the migrations goes through here or
+ * db_exec; a pipeline counts itself with db_count_round_trip. */
+PGresult *db_query(PGconn *c, const char *sql, int nparams, const Oid *types,
+                   const char *const *values, const int *lengths,
+                   const int *formats, int result_format);
+/* Count one round trip sent by the calling thread (a pipeline's sync). */
+void db_count_round_trip(void);
+/* Mark the calling thread as one that serves requests (HTTP threads, actor
+ * workers, commit writers): its round trips are also counted in
+ * conclave_db_request_round_trips_total, which background threads
+ * (scheduler, notifications, listener, hub) leave alone. */
+void db_thread_serves_requests(void);
+
 /* Run a parameterised statement and check its status; returns the result
  * (caller PQclears) or NULL after logging the error. */
 PGresult *db_exec(PGconn *c, ExecStatusType expect, const char *sql,
                   int nparams, const char *const *params);
+
+/* One statement of db_pipeline: parameterised sql and the status it
+ * must answer with. */
+typedef struct db_stmt {
+    const char *sql;
+    int nparams;
+    const char *const *params;
+    ExecStatusType want;
+} db_stmt;
+
+/* Send the n statements of st in one libpq pipeline and wait for them:
+ * one round trip for all. out (NULL: none kept) receives each statement's
+ * result (caller PQclears each; NULL for a statement that did not answer
+ * with its want). 0 when every statement answered as wanted; -1 otherwise
+ * (the first failure logged): after an error the statements after it were
+ * not run, and an open transaction is aborted (db_release rolls it back).
+ * A connection that broke mid-way is left for db_conn_broken to see. */
+int db_pipeline(PGconn *c, const db_stmt *st, int n, PGresult **out);
 
 /* Create (create 1) or drop (create 0, forcing out its sessions) the
  * database `name`, quoted as an identifier, through db_exec: the scratch

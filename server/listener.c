@@ -4,6 +4,7 @@
  * Threads: one listener thread owns its connection; `stopping` is atomic.
  */
 #include "server/listener.h"
+#include "server/db.h"
 
 #include "server/chat.h"
 #include "server/hub.h"
@@ -136,7 +137,7 @@ static void sweep_chunk(listener *l, PGconn *c, char (*ids)[STORE_ID_MAX],
     array[len++] = '}';
     array[len] = '\0';
     const char *params[1] = {array};
-    PGresult *r = PQexecParams(
+    PGresult *r = db_query(
         c, "SELECT game_id, version FROM games WHERE game_id = ANY($1::text[])",
         1, NULL, params, NULL, NULL, 0);
     free(array);
@@ -166,7 +167,7 @@ static void version_sweep(listener *l, PGconn *c)
 /* Run sql (no parameters) on c; 0 when it answered as expected. */
 static int run(PGconn *c, const char *sql, ExecStatusType expect)
 {
-    PGresult *r = PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0);
+    PGresult *r = db_query(c, sql, 0, NULL, NULL, NULL, NULL, 0);
     int ok = PQresultStatus(r) == expect;
     PQclear(r);
     return ok ? 0 : -1;
@@ -208,7 +209,7 @@ static int replay_revocations(listener *l, PGconn *c)
                  (alive > 0 ? alive : 0) - REPLAY_MARGIN_SECONDS);
     }
     const char *p[] = {l->listened_at, since};
-    PGresult *r = PQexecParams(
+    PGresult *r = db_query(
         c,
         since[0] ? "SELECT now()::text, encode(token_hash, 'hex') FROM "
                    "(SELECT 1) one LEFT JOIN (SELECT token_hash FROM tokens "

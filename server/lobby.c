@@ -5,6 +5,7 @@
  * lobby rows (with the host's name), one for all their seats.
  */
 #include "server/lobby.h"
+#include "server/db.h"
 
 #include "server/log.h"
 
@@ -43,7 +44,7 @@ enum {
 static PGresult *query(PGconn *c, const char *sql, int n,
                        const char *const *params)
 {
-    PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+    PGresult *r = db_query(c, sql, n, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
         const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
@@ -58,6 +59,18 @@ static PGresult *query(PGconn *c, const char *sql, int n,
 
 /* The seats of the lobbies in `lobbies` (rows of LOBBY_COLUMNS), ordered
  * by lobby and seat. */
+#define SEATS_SQL                                                              \
+    "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "                   \
+    "coalesce(p.name, ''), coalesce(s.bot, ''), "                              \
+    "coalesce(rep.median::text, ''), coalesce(rep.missed, 0), "                \
+    "coalesce(rep.answered, 0) FROM lobby_seats s "                            \
+    "LEFT JOIN players p ON p.id = s.player_id "                               \
+    "LEFT JOIN LATERAL (" REPUTATION_SQL(                                      \
+        "s.player_id") ") rep ON true "                                        \
+                       "WHERE s.lobby_id = ANY "                               \
+                       "(ARRAY(SELECT jsonb_array_elements_text($1::jsonb))) " \
+                       "ORDER BY s.lobby_id, s.seat"
+
 static PGresult *load_seats(PGconn *c, PGresult *lobbies)
 {
     json_t *ids = json_array();
@@ -68,20 +81,7 @@ static PGresult *load_seats(PGconn *c, PGresult *lobbies)
     if (!text)
         return NULL;
     const char *p[] = {text};
-    PGresult *r =
-        query(c,
-              "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "
-              "coalesce(p.name, ''), coalesce(s.bot, ''), "
-              "coalesce(rep.median::text, ''), coalesce(rep.missed, 0), "
-              "coalesce(rep.answered, 0) FROM lobby_seats s "
-              "LEFT JOIN players p ON p.id = s.player_id "
-              "LEFT JOIN LATERAL (" REPUTATION_SQL(
-                  "s.player_id") ") rep ON true "
-                                 "WHERE s.lobby_id = ANY "
-                                 "(ARRAY(SELECT "
-                                 "jsonb_array_elements_text($1::jsonb))) "
-                                 "ORDER BY s.lobby_id, s.seat",
-              1, p);
+    PGresult *r = query(c, SEATS_SQL, 1, p);
     free(text);
     return r;
 }
@@ -161,36 +161,38 @@ json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
                       const char *viewer_player_id, const char *code,
                       int force_visible, int *status)
 {
-    const char *p[] = {lobby_id};
-    PGresult *l = query(c, LOBBY_COLUMNS "WHERE l.id = $1", 1, p);
-    if (!l) {
+    json_t *one = json_pack("[s]", lobby_id);
+    char *ids = one ? json_dumps(one, JSON_COMPACT) : NULL;
+    json_decref(one);
+    const char *p[] = {lobby_id}, *q[] = {ids};
+    const db_stmt st[] = {
+        {LOBBY_COLUMNS "WHERE l.id = $1", 1, p, PGRES_TUPLES_OK},
+        {SEATS_SQL, 1, q, PGRES_TUPLES_OK}};
+    PGresult *res[2];
+    int rc = ids ? db_pipeline(c, st, 2, res) : -1;
+    free(ids);
+    if (rc != 0) {
         *status = 503;
         return NULL;
     }
-    if (PQntuples(l) != 1) {
-        PQclear(l);
-        *status = 404;
-        return NULL;
-    }
-    PGresult *s = load_seats(c, l);
-    if (!s) {
-        PQclear(l);
-        *status = 503;
-        return NULL;
-    }
+    PGresult *l = res[0], *s = res[1];
+    json_t *o = NULL;
     int member = 0;
-    json_t *o = render(l, 0, s, viewer_player_id, &member);
-    int visible = force_visible || member ||
-                  strcmp(PQgetvalue(l, 0, COL_PRIVATE), "t") != 0 ||
-                  code_matches(PQgetvalue(l, 0, COL_CODE), code);
+    *status = 404;
+    if (PQntuples(l) == 1) {
+        o = render(l, 0, s, viewer_player_id, &member);
+        int visible = force_visible || member ||
+                      strcmp(PQgetvalue(l, 0, COL_PRIVATE), "t") != 0 ||
+                      code_matches(PQgetvalue(l, 0, COL_CODE), code);
+        if (!visible) {
+            json_decref(o);
+            o = NULL;
+        } else {
+            *status = o ? 200 : 503;
+        }
+    }
     PQclear(s);
     PQclear(l);
-    if (!visible) {
-        json_decref(o);
-        *status = 404;
-        return NULL;
-    }
-    *status = o ? 200 : 503;
     return o;
 }
 
@@ -275,27 +277,21 @@ int lobby_is_member(PGconn *c, const char *lobby_id, const char *player_id)
     return member;
 }
 
-int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
+#define ROW_SQL                                                                \
+    "SELECT id, ruleset, options::text, host_id, private, "                    \
+    "coalesce(invite_code, ''), clock_mode, clock_seconds, seat_count, "       \
+    "status, delay_versions, delay_seconds, clock_rules::text FROM lobbies "   \
+    "WHERE id = $1"
+#define ROW_SEATS_SQL                                                          \
+    "SELECT seat, coalesce(player_id, ''), coalesce(bot, '') FROM "            \
+    "lobby_seats WHERE lobby_id = $1"
+
+/* Fill out from a ROW_SQL result r and a ROW_SEATS_SQL result seats: 0,
+ * or 1 when r has no row. */
+static int parse_row(PGresult *r, PGresult *seats, lobby_row *out)
 {
-    memset(out, 0, sizeof *out);
-    const char *p[] = {id};
-    PGresult *r = query(
-        c,
-        for_update ? "SELECT id, ruleset, options::text, host_id, private, "
-                     "coalesce(invite_code, ''), clock_mode, clock_seconds, "
-                     "seat_count, status, delay_versions, delay_seconds, "
-                     "clock_rules::text FROM lobbies WHERE id = $1 FOR UPDATE"
-                   : "SELECT id, ruleset, options::text, host_id, private, "
-                     "coalesce(invite_code, ''), clock_mode, clock_seconds, "
-                     "seat_count, status, delay_versions, delay_seconds, "
-                     "clock_rules::text FROM lobbies WHERE id = $1",
-        1, p);
-    if (!r)
-        return -1;
-    if (PQntuples(r) != 1) {
-        PQclear(r);
+    if (PQntuples(r) != 1)
         return 1;
-    }
     snprintf(out->id, sizeof out->id, "%s", PQgetvalue(r, 0, 0));
     snprintf(out->ruleset, sizeof out->ruleset, "%s", PQgetvalue(r, 0, 1));
     out->options = json_loads(PQgetvalue(r, 0, 2), 0, NULL);
@@ -310,26 +306,50 @@ int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
     out->delay_versions = atoi(PQgetvalue(r, 0, 10));
     out->delay_seconds = atoi(PQgetvalue(r, 0, 11));
     out->clock_rules = json_loads(PQgetvalue(r, 0, 12), 0, NULL);
-    PQclear(r);
     if (out->seats < 1 || out->seats > ENGINE_MAX_SEATS)
         out->seats = 0;
-    r = query(c,
-              "SELECT seat, coalesce(player_id, ''), coalesce(bot, '') FROM "
-              "lobby_seats WHERE lobby_id = $1",
-              1, p);
-    if (!r)
-        return -1;
-    for (int i = 0; i < PQntuples(r); i++) {
-        int s = atoi(PQgetvalue(r, i, 0));
+    for (int i = 0; i < PQntuples(seats); i++) {
+        int s = atoi(PQgetvalue(seats, i, 0));
         if (s < 0 || s >= out->seats)
             continue;
         snprintf(out->seat_player[s], sizeof out->seat_player[s], "%s",
-                 PQgetvalue(r, i, 1));
+                 PQgetvalue(seats, i, 1));
         snprintf(out->seat_bot[s], sizeof out->seat_bot[s], "%s",
-                 PQgetvalue(r, i, 2));
+                 PQgetvalue(seats, i, 2));
     }
-    PQclear(r);
     return 0;
+}
+
+/* Read lobby id (with BEGIN first when begin) in one pipeline. */
+static int read_row(PGconn *c, const char *id, int begin, int for_update,
+                    lobby_row *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *p[] = {id};
+    db_stmt st[] = {
+        {"BEGIN", 0, NULL, PGRES_COMMAND_OK},
+        {for_update ? ROW_SQL " FOR UPDATE" : ROW_SQL, 1, p, PGRES_TUPLES_OK},
+        {ROW_SEATS_SQL, 1, p, PGRES_TUPLES_OK}};
+    PGresult *r[3];
+    int first = begin ? 0 : 1;
+    if (db_pipeline(c, st + first, 3 - first, r + first) != 0)
+        return -1;
+    if (begin)
+        PQclear(r[0]);
+    int rc = parse_row(r[1], r[2], out);
+    PQclear(r[1]);
+    PQclear(r[2]);
+    return rc;
+}
+
+int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
+{
+    return read_row(c, id, 0, for_update, out);
+}
+
+int lobby_begin_read(PGconn *c, const char *id, lobby_row *out)
+{
+    return read_row(c, id, 1, 1, out);
 }
 
 void lobby_row_clear(lobby_row *l)

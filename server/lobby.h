@@ -27,6 +27,7 @@
 #define CONCLAVE_LOBBY_H
 
 #include "engine/engine.h"
+#include "server/db.h"
 #include "server/store.h"
 
 #include <jansson.h>
@@ -61,6 +62,10 @@ typedef struct lobby_row {
  * caller's transaction). Returns 0, 1 when there is no such lobby, -1 on a
  * database failure. Clear out with lobby_row_clear in every case. */
 int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out);
+/* BEGIN, then lobby_read(c, id, 1, out), in one round trip. The same
+ * returns; the transaction is open in every case (db_release rolls it
+ * back). */
+int lobby_begin_read(PGconn *c, const char *id, lobby_row *out);
 void lobby_row_clear(lobby_row *l);
 
 /* Load and render one lobby for viewer_player_id (NULL: an anonymous or
@@ -73,7 +78,8 @@ json_t *lobby_load(PGconn *c, const char *lobby_id,
 /* Like lobby_load, but a private lobby is also shown to a non-member when
  * code equals its invite code (compared in constant time; NULL: no code).
  * The invite code is still rendered for members only. force_visible=1
- * skips the privacy check (for a player who just left). */
+ * skips the privacy check (for a player who just left). The lobby and its
+ * seats are read in one pipeline (one round trip). */
 json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
                       const char *viewer_player_id, const char *code,
                       int force_visible, int *status);

@@ -59,40 +59,56 @@ static int code_ok(const lobby_row *l, const char *code)
 
 /* Lock player_id's row, so that one account's creates and starts queue
  * behind each other (in every process), then run the count query sql with
- * params p ($1 = the player). The count, or -1 on a database failure. */
-static long long locked_count(PGconn *c, const char *player_id, const char *sql,
-                              int n, const char *const *p)
+ * params p ($1 = the player), after a BEGIN when begin: one round trip.
+ * The count, or -1 on a database failure. */
+static long long locked_count(PGconn *c, int begin, const char *player_id,
+                              const char *sql, int n, const char *const *p)
 {
     const char *q[] = {player_id};
-    PGresult *r =
-        db_exec(c, PGRES_TUPLES_OK,
-                "SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE", 1, q);
-    if (!r)
+    db_stmt st[] = {{"BEGIN", 0, NULL, PGRES_COMMAND_OK},
+                    {"SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE", 1,
+                     q, PGRES_TUPLES_OK},
+                    {sql, n, p, PGRES_TUPLES_OK}};
+    PGresult *r[3];
+    int first = begin ? 0 : 1;
+    if (db_pipeline(c, st + first, 3 - first, r + first) != 0)
         return -1;
-    PQclear(r);
-    r = db_exec(c, PGRES_TUPLES_OK, sql, n, p);
-    if (!r)
-        return -1;
-    long long count = PQntuples(r) == 1 ? atoll(PQgetvalue(r, 0, 0)) : -1;
-    PQclear(r);
+    long long count = PQntuples(r[2]) == 1 ? atoll(PQgetvalue(r[2], 0, 0)) : -1;
+    for (int i = first; i < 3; i++)
+        PQclear(r[i]);
     return count;
 }
 
-/* Bump the version, announce the change, commit. */
-static int finish_change(PGconn *c, const char *id)
+/* The statements that end a change of lobby id, after the change's own
+ * (pre, npre of them, at most 4): bump the version, announce the change,
+ * commit. Fills st (npre + 3 entries) and returns their number. */
+static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre,
+                        const char *const *id_param)
+{
+    for (int i = 0; i < npre; i++)
+        st[i] = pre[i];
+    st[npre] = (db_stmt){"UPDATE lobbies SET version = version + 1, "
+                         "updated_at = now() WHERE id = $1",
+                         1, id_param, PGRES_COMMAND_OK};
+    st[npre + 1] = (db_stmt){"SELECT pg_notify('" LOBBY_CHANNEL "', $1)", 1,
+                             id_param, PGRES_TUPLES_OK};
+    st[npre + 2] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK};
+    return npre + 3;
+}
+
+/* Run the change's own statements pre, bump the version, announce the
+ * change, commit: one round trip. */
+static int finish_change_with(PGconn *c, const char *id, const db_stmt *pre,
+                              int npre)
 {
     const char *p[] = {id};
-    if (exec_cmd(c,
-                 "UPDATE lobbies SET version = version + 1, updated_at = "
-                 "now() WHERE id = $1",
-                 1, p))
-        return -1;
-    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
-                          "SELECT pg_notify('" LOBBY_CHANNEL "', $1)", 1, p);
-    if (!r)
-        return -1;
-    PQclear(r);
-    return exec_cmd(c, "COMMIT", 0, NULL);
+    db_stmt st[7];
+    return db_pipeline(c, st, finish_stmts(st, pre, npre, p), NULL);
+}
+
+static int finish_change(PGconn *c, const char *id)
+{
+    return finish_change_with(c, id, NULL, 0);
 }
 
 /* The lobby as viewer sees it now (shown even if it just left it). */
@@ -113,9 +129,7 @@ static srv_kind begin_change(PGconn *c, const char *lobby_id,
                              const char *player_id, const char *code,
                              lobby_row *l, srv_error *err)
 {
-    if (exec_cmd(c, "BEGIN", 0, NULL))
-        return srv_db_failed(err);
-    int st = lobby_read(c, lobby_id, 1, l);
+    int st = lobby_begin_read(c, lobby_id, l);
     if (st < 0)
         return srv_db_failed(err);
     if (st > 0 ||
@@ -160,9 +174,11 @@ static srv_kind pick_seat(const lobby_row *l, long long want, int *seat,
 }
 
 /* Put a player or a bot (sql sets the column from $3 = value) into a seat
- * of the locked lobby l and commit. */
+ * of the locked lobby l and commit, after the npre statements of pre (at
+ * most 3): one round trip. */
 static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
-                          const char *sql, const char *value, srv_error *err)
+                          const char *sql, const char *value,
+                          const db_stmt *pre, int npre, srv_error *err)
 {
     int seat = -1;
     srv_kind k = pick_seat(l, want, &seat, err);
@@ -171,7 +187,12 @@ static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
     char seat_s[16];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {l->id, seat_s, value};
-    if (exec_cmd(c, sql, 3, p) || finish_change(c, l->id))
+    db_stmt st[4];
+    for (int i = 0; i < npre && i < 3; i++)
+        st[i] = pre[i];
+    int n = npre < 3 ? npre : 3;
+    st[n] = (db_stmt){sql, 3, p, PGRES_COMMAND_OK};
+    if (finish_change_with(c, l->id, st, n + 1))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -263,7 +284,7 @@ static srv_kind check_lobby_quota(PGconn *c, const char *host_id, int most,
                                   srv_error *err)
 {
     const char *p[] = {host_id};
-    long long n = locked_count(c, host_id,
+    long long n = locked_count(c, 1, host_id,
                                "SELECT count(*) FROM lobbies WHERE status = "
                                "'open' AND host_id = $1",
                                1, p);
@@ -303,19 +324,9 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
                        ds,
                        rules_text};
     const char *q[] = {id, host_id, seats_s};
-    if (exec_cmd(c, "BEGIN", 0, NULL))
-        return srv_db_failed(err);
-    srv_kind k = check_lobby_quota(c, host_id, most, err);
+    srv_kind k = check_lobby_quota(c, host_id, most, err); /* BEGINs */
     if (k != SRV_OK)
         return k;
-    if (exec_cmd(c,
-                 "INSERT INTO lobbies (id, ruleset, options, host_id, private, "
-                 "invite_code, clock_mode, clock_seconds, seat_count, "
-                 "delay_versions, delay_seconds, clock_rules) VALUES ($1, $2, "
-                 "$3::jsonb, $4, $5::boolean, $6, $7, $8::integer, "
-                 "$9::integer, $10::integer, $11::integer, $12::jsonb)",
-                 12, p))
-        return srv_db_failed(err);
     if (sp->rematch_of) {
         /* A game's second rematch inserts nothing (waiting for a
          * concurrent first one to commit) and rolls its lobby back. */
@@ -333,14 +344,19 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
             return srv_fail(err, SRV_CONFLICT, NULL,
                             "this game already has its rematch lobby");
     }
-    return exec_cmd(c,
-                            "INSERT INTO lobby_seats (lobby_id, seat, "
-                            "player_id) SELECT $1, s, CASE WHEN s = 0 THEN $2 "
-                            "END FROM generate_series(0, $3::integer - 1) AS s",
-                            3, q) == 0 &&
-                   finish_change(c, id) == 0
-               ? SRV_OK
-               : srv_db_failed(err);
+    const db_stmt rows[] = {
+        {"INSERT INTO lobbies (id, ruleset, options, host_id, private, "
+         "invite_code, clock_mode, clock_seconds, seat_count, "
+         "delay_versions, delay_seconds, clock_rules) VALUES ($1, $2, "
+         "$3::jsonb, $4, $5::boolean, $6, $7, $8::integer, $9::integer, "
+         "$10::integer, $11::integer, $12::jsonb)",
+         12, p, PGRES_COMMAND_OK},
+        {"INSERT INTO lobby_seats (lobby_id, seat, player_id) SELECT $1, s, "
+         "CASE WHEN s = 0 THEN $2 END FROM generate_series(0, $3::integer - "
+         "1) AS s",
+         3, q, PGRES_COMMAND_OK}};
+    return finish_change_with(c, id, rows, 2) == 0 ? SRV_OK
+                                                   : srv_db_failed(err);
 }
 
 srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
@@ -458,10 +474,11 @@ static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
     if (mine >= 0)
         return srv_fail(err, SRV_CONFLICT, NULL,
                         "you already sit in seat %d of this lobby", mine);
-    /* Taking a seat is activity: the idle-seat sweep counts from now. */
+    /* Taking a seat is activity: the idle-seat sweep counts from now (in
+     * the pipeline that takes it). */
     const char *p[] = {player_id};
-    if (exec_cmd(c, "UPDATE players SET last_seen = now() WHERE id = $1", 1, p))
-        return srv_db_failed(err);
+    const db_stmt seen = {"UPDATE players SET last_seen = now() WHERE id = $1",
+                          1, p, PGRES_COMMAND_OK};
     if (json_is_object(json_object_get(l->clock_rules, "min_reputation"))) {
         json_t *rep = reputation_load(c, player_id);
         if (!rep)
@@ -474,7 +491,7 @@ static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
     return fill_seat(c, l, *(const long long *)arg,
                      "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = "
                      "$1 AND seat = $2::integer",
-                     player_id, err);
+                     player_id, &seen, 1, err);
 }
 
 srv_kind lobby_join(app *a, const char *lobby_id, const char *player_id,
@@ -563,7 +580,7 @@ static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
     return fill_seat(c, l, b->seat,
                      "UPDATE lobby_seats SET bot = $3 WHERE lobby_id = $1 AND "
                      "seat = $2::integer",
-                     level, err);
+                     level, NULL, 0, err);
 }
 
 srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
@@ -602,11 +619,10 @@ static srv_kind do_clear_seat(PGconn *c, const lobby_row *l,
     char seat_s[16];
     snprintf(seat_s, sizeof seat_s, "%d", seat);
     const char *p[] = {l->id, seat_s, level};
-    if (exec_cmd(c,
-                 "UPDATE lobby_seats SET player_id = NULL, bot = $3 WHERE "
-                 "lobby_id = $1 AND seat = $2::integer",
-                 3, p) ||
-        finish_change(c, l->id))
+    const db_stmt clear = {"UPDATE lobby_seats SET player_id = NULL, bot = $3 "
+                           "WHERE lobby_id = $1 AND seat = $2::integer",
+                           3, p, PGRES_COMMAND_OK};
+    if (finish_change_with(c, l->id, &clear, 1))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -675,7 +691,7 @@ static srv_kind check_game_quota(PGconn *c, const lobby_row *l,
     int live = strcmp(l->clock_mode, "live") == 0;
     const char *p[] = {host_id, live ? "true" : "false"};
     long long n = locked_count(
-        c, host_id,
+        c, 0, host_id,
         "SELECT count(*) FROM game_seats s JOIN games g ON g.game_id = "
         "s.game_id WHERE s.player_id = $1 AND g.status = 'running' AND "
         "(g.clock_mode = 'live') = $2::boolean",
@@ -715,12 +731,11 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
     if (k != SRV_OK)
         return k;
     const char *p[] = {l->id, g->game_id};
+    const db_stmt started = {"UPDATE lobbies SET status = 'started', game_id "
+                             "= $2 WHERE id = $1",
+                             2, p, PGRES_COMMAND_OK};
     if (store_create_game(c, g) != STORE_OK ||
-        exec_cmd(c,
-                 "UPDATE lobbies SET status = 'started', game_id = $2 WHERE "
-                 "id = $1",
-                 2, p) ||
-        finish_change(c, l->id))
+        finish_change_with(c, l->id, &started, 1))
         return srv_db_failed(err);
     return SRV_OK;
 }

@@ -79,11 +79,11 @@ static srv_kind insert_player(PGconn *c, const char *const p[4], char *token,
 {
     if (exec_simple(c, "BEGIN"))
         return srv_db_failed(err);
-    PGresult *r = PQexecParams(c,
-                               "INSERT INTO players (id, name, password_hash, "
-                               "password_salt) VALUES ($1, $2, decode($3, "
-                               "'hex'), decode($4, 'hex'))",
-                               4, NULL, p, NULL, NULL, 0);
+    PGresult *r = db_query(c,
+                           "INSERT INTO players (id, name, password_hash, "
+                           "password_salt) VALUES ($1, $2, decode($3, "
+                           "'hex'), decode($4, 'hex'))",
+                           4, NULL, p, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
         int taken = state && strcmp(state, "23505") == 0;

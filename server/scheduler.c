@@ -7,8 +7,8 @@
  */
 #include "server/scheduler.h"
 
-#include "server/idle_seats.h"
 #include "server/db.h"
+#include "server/idle_seats.h"
 #include "server/log.h"
 #include "server/metrics.h"
 
@@ -65,7 +65,7 @@ int scheduler_fire_due(scheduler *s)
     if (!c)
         return 0;
     hold_for_vacations(c);
-    PGresult *r = PQexecParams(
+    PGresult *r = db_query(
         c,
         "WITH due AS (SELECT game_id, window_id FROM deadlines "
         " WHERE due_at <= now() AND (claimed_until IS NULL OR "

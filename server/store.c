@@ -6,6 +6,7 @@
  * protocol with parameters only.
  */
 #include "server/store.h"
+#include "server/db.h"
 
 #include "server/log.h"
 #include "server/records.h"
@@ -34,7 +35,7 @@ static int hex_to_bytes(const char *hex, uint8_t *out, size_t n)
 static int exec_ok(PGconn *c, ExecStatusType want, const char *sql, int n,
                    const char *const *params, PGresult **out)
 {
-    PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+    PGresult *r = db_query(c, sql, n, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) == want) {
         if (out)
             *out = r;
@@ -62,7 +63,7 @@ static int exec_ok(PGconn *c, ExecStatusType want, const char *sql, int n,
 static void rollback(PGconn *c)
 {
     if (PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
-        PQclear(PQexecParams(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0));
+        PQclear(db_query(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0));
 }
 
 void store_new_id(char *out)
@@ -104,11 +105,18 @@ int store_create_game(PGconn *c, const store_game *g)
     char *rules = g->clock_rules ? json_dumps(g->clock_rules,
                                               JSON_COMPACT | JSON_SORT_KEYS)
                                  : NULL;
-    /* Inside the caller's transaction (a lobby start) the rows join it. */
-    int own = PQtransactionStatus(c) == PQTRANS_IDLE;
-    int rc = own ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : 0;
-    if (rc)
-        goto done;
+    /* The game and its seats in one statement (one round trip, atomic on
+     * its own; inside the caller's transaction, a lobby start, the rows
+     * join it): the seats' players and bots as JSON arrays, "" for none. */
+    json_t *players = json_array(), *bots = json_array();
+    for (int s = 0; s < g->seats; s++) {
+        json_array_append_new(players, json_string(g->seat_player[s]));
+        json_array_append_new(bots, json_string(g->seat_bot[s]));
+    }
+    char *pl = json_dumps(players, JSON_COMPACT);
+    char *bt = json_dumps(bots, JSON_COMPACT);
+    json_decref(players);
+    json_decref(bots);
     const char *p[] = {g->game_id,
                        g->lobby_id[0] ? g->lobby_id : NULL,
                        g->ruleset,
@@ -120,54 +128,51 @@ int store_create_game(PGconn *c, const store_game *g)
                        clock,
                        dv,
                        ds,
-                       rules ? rules : "{}"};
-    rc = exec_ok(c, PGRES_COMMAND_OK,
-                 "INSERT INTO games (game_id, lobby_id, ruleset, options, "
-                 "seat_count, seed, seed_sha256, clock_mode, clock_seconds, "
-                 "delay_versions, delay_seconds, clock_rules) "
-                 "VALUES ($1, $2, $3, $4::jsonb, $5::integer, "
-                 "decode($6, 'hex'), $7, $8, $9::integer, $10::integer, "
-                 "$11::integer, $12::jsonb)",
-                 12, p, NULL);
-    for (int s = 0; !rc && s < g->seats; s++) {
-        char seat[16];
-        snprintf(seat, sizeof seat, "%d", s);
-        const char *q[] = {g->game_id, seat,
-                           g->seat_player[s][0] ? g->seat_player[s] : NULL,
-                           g->seat_bot[s][0] ? g->seat_bot[s] : NULL};
-        rc = exec_ok(c, PGRES_COMMAND_OK,
-                     "INSERT INTO game_seats (game_id, seat, player_id, bot) "
-                     "VALUES ($1, $2::integer, $3, $4)",
-                     4, q, NULL);
-    }
-    if (!rc && own)
-        rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
-done:
-    if (rc && own)
-        rollback(c);
+                       rules ? rules : "{}",
+                       pl,
+                       bt};
+    int rc =
+        pl && bt && options
+            ? exec_ok(c, PGRES_COMMAND_OK,
+                      "WITH g AS (INSERT INTO games (game_id, lobby_id, "
+                      "ruleset, options, seat_count, seed, seed_sha256, "
+                      "clock_mode, clock_seconds, delay_versions, "
+                      "delay_seconds, clock_rules) VALUES ($1, $2, $3, "
+                      "$4::jsonb, $5::integer, decode($6, 'hex'), $7, $8, "
+                      "$9::integer, $10::integer, $11::integer, $12::jsonb) "
+                      "RETURNING game_id) "
+                      "INSERT INTO game_seats (game_id, seat, player_id, bot) "
+                      "SELECT g.game_id, i, nullif($13::jsonb ->> i, ''), "
+                      "nullif($14::jsonb ->> i, '') FROM g, "
+                      "generate_series(0, $5::integer - 1) AS i",
+                      14, p, NULL)
+            : STORE_EDB;
+    free(pl);
+    free(bt);
     free(options);
     free(rules);
     return rc;
 }
 
-int store_load_game(PGconn *c, const char *game_id, store_game *out)
+/* Fill out's seats from r (seat, player id, name, bot). */
+static void parse_seats(PGresult *r, store_game *out)
 {
-    memset(out, 0, sizeof *out);
-    const char *p[] = {game_id};
-    PGresult *r;
-    int rc = exec_ok(c, PGRES_TUPLES_OK,
-                     "SELECT game_id, coalesce(lobby_id, ''), ruleset, "
-                     "options::text, seat_count, encode(seed, 'hex'), "
-                     "seed_sha256, clock_mode, clock_seconds, status, version, "
-                     "delay_versions, delay_seconds, clock_rules::text "
-                     "FROM games WHERE game_id = $1",
-                     1, p, &r);
-    if (rc)
-        return rc;
-    if (PQntuples(r) != 1) {
-        PQclear(r);
-        return STORE_ENOTFOUND;
+    for (int i = 0; i < PQntuples(r); i++) {
+        int seat = atoi(PQgetvalue(r, i, 0));
+        if (seat < 0 || seat >= out->seats)
+            continue;
+        snprintf(out->seat_player[seat], sizeof out->seat_player[seat], "%s",
+                 PQgetvalue(r, i, 1));
+        snprintf(out->seat_name[seat], sizeof out->seat_name[seat], "%s",
+                 PQgetvalue(r, i, 2));
+        snprintf(out->seat_bot[seat], sizeof out->seat_bot[seat], "%s",
+                 PQgetvalue(r, i, 3));
     }
+}
+
+/* Fill out from the games row r (one row); -1 when it does not parse. */
+static int parse_game(PGresult *r, store_game *out)
+{
     snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(r, 0, 0));
     snprintf(out->lobby_id, sizeof out->lobby_id, "%s", PQgetvalue(r, 0, 1));
     snprintf(out->ruleset, sizeof out->ruleset, "%s", PQgetvalue(r, 0, 2));
@@ -184,36 +189,43 @@ int store_load_game(PGconn *c, const char *game_id, store_game *out)
     out->delay_versions = atoi(PQgetvalue(r, 0, 11));
     out->delay_seconds = atoi(PQgetvalue(r, 0, 12));
     out->clock_rules = json_loads(PQgetvalue(r, 0, 13), 0, NULL);
-    PQclear(r);
-    if (bad || !out->options || !json_is_object(out->clock_rules) ||
-        out->seats < 1 || out->seats > ENGINE_MAX_SEATS) {
+    return bad || !out->options || !json_is_object(out->clock_rules) ||
+                   out->seats < 1 || out->seats > ENGINE_MAX_SEATS
+               ? -1
+               : 0;
+}
+
+int store_load_game(PGconn *c, const char *game_id, store_game *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *p[] = {game_id};
+    /* The row and its seats in one pipeline (one round trip). */
+    const db_stmt st[] = {
+        {"SELECT game_id, coalesce(lobby_id, ''), ruleset, options::text, "
+         "seat_count, encode(seed, 'hex'), seed_sha256, clock_mode, "
+         "clock_seconds, status, version, delay_versions, delay_seconds, "
+         "clock_rules::text FROM games WHERE game_id = $1",
+         1, p, PGRES_TUPLES_OK},
+        {"SELECT s.seat, coalesce(s.player_id, ''), coalesce(p.name, ''), "
+         "coalesce(s.bot, '') FROM game_seats s LEFT JOIN players p ON p.id "
+         "= s.player_id WHERE s.game_id = $1 ORDER BY s.seat",
+         1, p, PGRES_TUPLES_OK}};
+    PGresult *r[2];
+    if (db_pipeline(c, st, 2, r) != 0)
+        return STORE_EDB;
+    int rc = STORE_OK;
+    if (PQntuples(r[0]) != 1) {
+        rc = STORE_ENOTFOUND;
+    } else if (parse_game(r[0], out) != 0) {
         store_game_clear(out);
         log_error("store_corrupt_game", json_pack("{ss}", "game", game_id));
-        return STORE_EDB;
+        rc = STORE_EDB;
+    } else {
+        parse_seats(r[1], out);
     }
-    rc = exec_ok(c, PGRES_TUPLES_OK,
-                 "SELECT s.seat, coalesce(s.player_id, ''), "
-                 "coalesce(p.name, ''), coalesce(s.bot, '') FROM game_seats s "
-                 "LEFT JOIN players p ON p.id = s.player_id "
-                 "WHERE s.game_id = $1 ORDER BY s.seat",
-                 1, p, &r);
-    if (rc) {
-        store_game_clear(out);
-        return rc;
-    }
-    for (int i = 0; i < PQntuples(r); i++) {
-        int seat = atoi(PQgetvalue(r, i, 0));
-        if (seat < 0 || seat >= out->seats)
-            continue;
-        snprintf(out->seat_player[seat], sizeof out->seat_player[seat], "%s",
-                 PQgetvalue(r, i, 1));
-        snprintf(out->seat_name[seat], sizeof out->seat_name[seat], "%s",
-                 PQgetvalue(r, i, 2));
-        snprintf(out->seat_bot[seat], sizeof out->seat_bot[seat], "%s",
-                 PQgetvalue(r, i, 3));
-    }
-    PQclear(r);
-    return STORE_OK;
+    PQclear(r[0]);
+    PQclear(r[1]);
+    return rc;
 }
 
 int store_load_snapshot(PGconn *c, const char *game_id, json_t **state,
@@ -533,6 +545,7 @@ static int pipeline_appends(PGconn *c, const store_append *const *list,
     }
     if (sent && commit)
         sent = PQsendQueryParams(c, "COMMIT", 0, NULL, NULL, NULL, NULL, 0);
+    db_count_round_trip();
     if (!sent || !PQpipelineSync(c))
         return STORE_EDB; /* the caller drops the connection */
     int queries = n + 1 + (commit ? 1 : 0), q = 0, failed = 0;

@@ -240,7 +240,7 @@ static srv_kind lookup_db(db_pool *db, const char *hash, char *player_id,
     const char *params[] = {hash, every};
     /* The player is seen now (players.last_seen, for the idle-seat sweep),
      * written at most once per seen_every seconds. */
-    PGresult *r = PQexecParams(
+    PGresult *r = db_query(
         c,
         "WITH f AS (SELECT p.id, p.name FROM tokens t JOIN players p ON "
         "p.id = t.player_id WHERE t.token_hash = decode($1, 'hex') AND "
