@@ -59,10 +59,10 @@ typedef struct player {
     lg_http *http;
     lg_ws *ws;
     int ws_open, registered;
-    char sub[ID_MAX];  /* the game subscribed to */
-    json_t *doc;       /* {"view","windows"} at version */
-    int64_t version;   /* -1: no snapshot yet */
-    int64_t acted;     /* version our last play was sent at; -1 */
+    char sub[ID_MAX]; /* the game subscribed to */
+    json_t *doc;      /* {"view","windows"} at version */
+    int64_t version;  /* -1: no snapshot yet */
+    int64_t acted;    /* version our last play was sent at; -1 */
     int in_flight, saw_over, have_snap;
     double t_sent;
 } player;
@@ -286,7 +286,8 @@ static void resubscribe(player *p, int64_t version)
 {
     R.resubs++;
     if (version >= 0)
-        ws_sendf(p->ws, "{\"type\":\"subscribe\",\"game\":\"%s\",\"version\":%ld}",
+        ws_sendf(p->ws,
+                 "{\"type\":\"subscribe\",\"game\":\"%s\",\"version\":%ld}",
                  p->sub, (long)version);
     else
         ws_sendf(p->ws, "{\"type\":\"subscribe\",\"game\":\"%s\"}", p->sub, -1);
@@ -583,8 +584,7 @@ static void player_ws_message(void *ctx, char *text, size_t len)
 static const lg_ws_handlers player_ws = {player_ws_open, player_ws_message,
                                          player_ws_closed};
 
-static void on_registered(void *ctx, int status, const char *body,
-                          size_t len)
+static void on_registered(void *ctx, int status, const char *body, size_t len)
 {
     player *p = ctx;
     json_t *j = status == 201 ? json_loadb(body, len, 0, NULL) : NULL;
@@ -604,8 +604,7 @@ static void on_registered(void *ctx, int status, const char *body,
 /* --------------------------------------------------------- spectators -- */
 
 /* The value after "key": in a compact JSON text, within [text, end). */
-static const char *find_key(const char *text, const char *end,
-                            const char *key)
+static const char *find_key(const char *text, const char *end, const char *key)
 {
     size_t kl = strlen(key);
     for (const char *s = text; s + kl + 3 < end; s++)
@@ -724,8 +723,10 @@ static int tick(void *ctx, double now)
         if (R.registered + R.err_register >= players &&
             R.ws_ready + R.ws_lost >= R.registered) {
             if (R.registered < players || R.ws_ready < players) {
-                fprintf(stderr, "loadgen: only %d of %d players registered "
-                        "and connected\n", R.ws_ready, players);
+                fprintf(stderr,
+                        "loadgen: only %d of %d players registered "
+                        "and connected\n",
+                        R.ws_ready, players);
                 return 1;
             }
             R.phase = PH_SETUP;
@@ -778,8 +779,7 @@ static int tick(void *ctx, double now)
         break;
     }
     case PH_RUN:
-        if (now >= R.t_end ||
-            (R.max_moves > 0 && R.moves_win >= R.max_moves)) {
+        if (now >= R.t_end || (R.max_moves > 0 && R.moves_win >= R.max_moves)) {
             if (now < R.t_end)
                 R.t_end = now;
             sample_cpu(&R.cpu_srv1, &R.cpu_pg1, &R.cpu_pgo1, &R.cpu_self1);
@@ -817,6 +817,31 @@ static int tick(void *ctx, double now)
 
 /* ------------------------------------------------------------ report --- */
 
+/* Per move (a play with a 200 inside the window): the time from its
+ * commit to the moment its last spectator had it, as percentiles over
+ * the moves (the fan-out's tail: every spectator of the game served). */
+static json_t *last_delivery_json(void)
+{
+    double *last = calloc((size_t)R.nplays + 1, sizeof *last);
+    if (!last)
+        return json_null();
+    for (size_t i = 0; i < R.ndels; i++) {
+        int id = R.dels[i].play;
+        if (R.dels[i].t > last[id])
+            last[id] = R.dels[i].t;
+    }
+    lg_samples s = {0};
+    for (int id = 0; id < R.nplays; id++) {
+        play_rec *pr = &R.plays[id];
+        if (last[id] > 0 && pr->t_commit > 0 && in_window(pr->t_send))
+            lg_sample(&s, (last[id] - pr->t_commit) * 1e3);
+    }
+    free(last);
+    json_t *j = lg_samples_json(&s);
+    free(s.v);
+    return j;
+}
+
 static double per_move_us(double cpu_s, long moves)
 {
     return moves > 0 ? round(cpu_s / (double)moves * 1e7) / 10.0 : 0;
@@ -837,27 +862,28 @@ static json_t *report(void)
     json_object_set_new(o, "games", json_integer(R.games));
     json_object_set_new(o, "seconds", json_real(round(secs * 1000) / 1000));
     json_object_set_new(o, "moves", json_integer(R.moves_win));
-    json_object_set_new(o, "moves_per_s",
-                        json_real(secs > 0 ? round(R.moves_win / secs * 10) / 10
-                                           : 0));
+    json_object_set_new(
+        o, "moves_per_s",
+        json_real(secs > 0 ? round(R.moves_win / secs * 10) / 10 : 0));
     json_object_set_new(o, "games_finished", json_integer(R.games_win));
     json_object_set_new(o, "move_latency_ms", lg_samples_json(&R.move_lat));
     json_object_set_new(o, "play_http_ms", lg_samples_json(&R.play_http));
     json_object_set_new(o, "setup_ms", lg_samples_json(&R.setup_lat));
     json_object_set_new(
         o, "errors",
-        json_pack("{sI sI sI sI sI sI sI sI sI}", "play", (json_int_t)R.err_play,
-                  "setup", (json_int_t)R.err_setup, "register",
-                  (json_int_t)R.err_register, "ws", (json_int_t)R.err_ws,
-                  "ws_lost", (json_int_t)R.ws_lost, "http_transport",
-                  (json_int_t)lg_stats.http_transport_errors, "gaps",
-                  (json_int_t)R.gaps, "resubscribes", (json_int_t)R.resubs,
-                  "version_mismatch", (json_int_t)R.version_mismatch));
+        json_pack("{sI sI sI sI sI sI sI sI sI}", "play",
+                  (json_int_t)R.err_play, "setup", (json_int_t)R.err_setup,
+                  "register", (json_int_t)R.err_register, "ws",
+                  (json_int_t)R.err_ws, "ws_lost", (json_int_t)R.ws_lost,
+                  "http_transport", (json_int_t)lg_stats.http_transport_errors,
+                  "gaps", (json_int_t)R.gaps, "resubscribes",
+                  (json_int_t)R.resubs, "version_mismatch",
+                  (json_int_t)R.version_mismatch));
     json_object_set_new(o, "gets", json_integer(0));
     json_object_set_new(
         o, "cpu_s",
-        json_pack("{sf sf sf sf}", "server", round(srv * 100) / 100,
-                  "postgres", round(pg * 100) / 100, "postgres_this_db",
+        json_pack("{sf sf sf sf}", "server", round(srv * 100) / 100, "postgres",
+                  round(pg * 100) / 100, "postgres_this_db",
                   round(pgo * 100) / 100, "loadgen", round(self * 100) / 100));
     json_object_set_new(
         o, "cpu_per_move_us",
@@ -902,9 +928,9 @@ static json_t *report(void)
         json_object_set_new(f, "connected", json_integer(R.specs_open));
         json_object_set_new(f, "failed", json_integer(R.specs_failed));
         json_object_set_new(f, "subscribed", json_integer(R.specs_snap));
-        json_object_set_new(f, "connect_s",
-                            json_real(round((R.t_specs1 - R.t_specs0) * 100) /
-                                      100));
+        json_object_set_new(
+            f, "connect_s",
+            json_real(round((R.t_specs1 - R.t_specs0) * 100) / 100));
         json_object_set_new(f, "interval_ms", json_real(R.interval * 1e3));
         json_object_set_new(f, "rss_kb_idle", json_integer(R.rss_idle));
         json_object_set_new(f, "rss_kb_games", json_integer(R.rss_games));
@@ -923,10 +949,11 @@ static json_t *report(void)
                             lg_samples_json(&from_commit));
         json_object_set_new(f, "delivery_ms_from_send",
                             lg_samples_json(&from_send));
+        json_object_set_new(f, "last_delivery_ms_from_commit",
+                            last_delivery_json());
         json_object_set_new(f, "delivered_before_commit_seen",
                             json_integer(early));
-        json_object_set_new(f, "plays_without_commit",
-                            json_integer(no_commit));
+        json_object_set_new(f, "plays_without_commit", json_integer(no_commit));
         json_object_set_new(f, "snapshots", json_integer(R.spec_snapshots));
         json_object_set_new(f, "gaps", json_integer(R.spec_gaps));
         json_object_set_new(o, "fanout", f);
@@ -956,8 +983,7 @@ static json_t *report(void)
                 lg_pct(&R.move_lat, 0.99), lg_pct(&R.move_lat, 1.0),
                 lg_pct(&R.setup_lat, 0.5), srv, per_move_us(srv, R.moves_win),
                 pg, per_move_us(srv + pg, R.moves_win), self,
-                R.err_play + R.err_setup + R.err_ws + R.err_register,
-                R.hwm);
+                R.err_play + R.err_setup + R.err_ws + R.err_register, R.hwm);
     }
     return o;
 }
