@@ -66,8 +66,13 @@ done
 # WebSocket port (no HAProxy in the way). BENCH_CLUSTER_FANOUT=GxS (10x1000: 30,000
 # spectator connections in all; "none" to skip), once per event loop of the hub in
 # BENCH_CLUSTER_FANOUT_LIBS ("uv poll", CONCLAVE_WS_EVENT_LIB), each on fresh processes
-# and a fresh database.
+# and a fresh database. The spectators may take BENCH_CLUSTER_CONNECT_S (300) to connect;
+# the processes ping idle sockets every BENCH_CLUSTER_WS_PING seconds (60; the server's
+# default is 10, and hangs up 15 s after an unanswered ping, which on a starved machine
+# drops connections that are merely slow).
 FANOUT=${BENCH_CLUSTER_FANOUT:-10x1000}
+CONNECT_S=${BENCH_CLUSTER_CONNECT_S:-300}
+WS_PING=${BENCH_CLUSTER_WS_PING:-60}
 FANOUT_LIBS=${BENCH_CLUSTER_FANOUT_LIBS:-uv poll}
 SPREAD=${BENCH_CLUSTER_SPREAD:-4}
 if [[ $FANOUT != none ]]; then
@@ -81,18 +86,18 @@ if [[ $FANOUT != none ]]; then
         echo "on process I ($((3 * fg * fs)) spectator connections in all), a move per game per second,"
         echo "${DURATION} s. Last = from a move's commit to its last spectator's receipt, per move."
         echo
-        echo "| loop | process | subscribed | failed | deliveries | from commit p50 ms | p99 ms | last p50 ms | last p99 ms | last max ms | gaps | RSS with spectators KiB | KiB/connection | server CPU s |"
-        echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        echo "| loop | process | held at the end | subscribed | failed | deliveries | from commit p50 ms | p99 ms | last p50 ms | last p99 ms | last max ms | gaps | RSS with spectators KiB | KiB/connection | server CPU s |"
+        echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     } >>"$OUT/summary.md"
     for lib in $FANOUT_LIBS; do
         name=conclave_bench_cluster_fanout_$$
         psql -X -q "$BASE_URL" -c "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
-        CONCLAVE_WS_EVENT_LIB=$lib DATABASE_URL=$(db_url "$name") bash scripts/cluster.sh start "$n"
+        CONCLAVE_WS_EVENT_LIB=$lib CONCLAVE_WS_PING=$WS_PING DATABASE_URL=$(db_url "$name") bash scripts/cluster.sh start "$n"
         pids=()
         for ((i = 1; i <= n; i++)); do
             "$BUILD/bench/loadgen" fanout --http "127.0.0.1:$((CLUSTER_BASE_PORT + 2))" \
                 --ws "127.0.0.1:$((CLUSTER_BASE_PORT + 2 * i + 1))" --games "$fg" --spectators "$fs" \
-                --interval-ms 1000 --duration "$DURATION" --spread "$SPREAD" \
+                --interval-ms 1000 --duration "$DURATION" --spread "$SPREAD" --connect-s "$CONNECT_S" \
                 --server-pid "$(<"$CLUSTER_STATE/conclave-$i.pid")" \
                 --label "fanout-$lib-$i" --json "$OUT/fanout-$lib-$i.json" >/dev/null 2>"$OUT/fanout-$lib-$i.log" &
             pids+=($!)
@@ -104,7 +109,7 @@ if [[ $FANOUT != none ]]; then
             node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 const f = r.fanout, c = f.delivery_ms_from_commit || {}, l = f.last_delivery_ms_from_commit || {};
-console.log(`| ${process.argv[3]} | ${process.argv[2]} | ${f.subscribed} | ${f.failed} | ${f.deliveries} | ${c.p50} | ${c.p99} | ${l.p50} | ${l.p99} | ${l.max} | ${f.gaps} | ${f.rss_kb_spectators} | ${f.kb_per_connection} | ${r.cpu_s.server} |`);
+console.log(`| ${process.argv[3]} | ${process.argv[2]} | ${f.connected} | ${f.subscribed} | ${f.failed} | ${f.deliveries} | ${c.p50} | ${c.p99} | ${l.p50} | ${l.p99} | ${l.max} | ${f.gaps} | ${f.rss_kb_spectators} | ${f.kb_per_connection} | ${r.cpu_s.server} |`);
 ' "$OUT/fanout-$lib-$i.json" "$i" "$lib" >>"$OUT/summary.md" ||
                 echo "| $lib | $i | see $OUT/fanout-$lib-$i.log |" >>"$OUT/summary.md"
         done

@@ -7,7 +7,7 @@
  *
  *   loadgen play   --http H:P --ws H:P --games N [--duration S] [--moves M]
  *   loadgen fanout --http H:P --ws H:P --games G --spectators K
- *                  [--interval-ms T] [--duration S]
+ *                  [--interval-ms T] [--duration S] [--connect-s C]
  * common: [--spread N] [--server-pid PID] [--pg-pid PID] [--pg-db NAME]
  *         [--label TEXT] [--json FILE] [--verbose]
  *
@@ -109,6 +109,8 @@ static struct {
     lg_addr http, ws;
     int games, spectators, spread, verbose;
     double duration, interval;
+    double connect_s; /* fanout: the longest the spectators may take to
+                         connect and subscribe (--connect-s, 120) */
     long max_moves;
     pid_t server_pid, pg_pid;
     const char *pg_db, *label, *json_path;
@@ -766,7 +768,7 @@ static int tick(void *ctx, double now)
             pending++;
         }
         if ((R.spec_next == total && R.specs_snap + R.specs_failed >= total) ||
-            now - R.t_specs0 > 120) {
+            now - R.t_specs0 > R.connect_s) {
             R.t_specs1 = now;
             usleep(200 * 1000);
             R.rss_specs = lg_proc_kb(R.server_pid, "VmRSS");
@@ -996,7 +998,7 @@ static void usage(void)
             "usage: loadgen play   --http HOST:PORT --ws HOST:PORT --games N "
             "[--duration S] [--moves M]\n"
             "       loadgen fanout --http HOST:PORT --ws HOST:PORT --games G "
-            "--spectators K [--interval-ms T] [--duration S]\n"
+            "--spectators K [--interval-ms T] [--duration S] [--connect-s C]\n"
             "common: [--spread N] [--server-pid PID] [--pg-pid PID] "
             "[--pg-db NAME] [--label TEXT] [--json FILE] [--verbose]\n");
 }
@@ -1016,6 +1018,7 @@ int main(int argc, char **argv)
     R.duration = 20;
     R.spread = 1;
     R.interval = 0;
+    R.connect_s = 120;
     const char *http = NULL, *ws = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1042,6 +1045,8 @@ int main(int argc, char **argv)
             R.max_moves = atol(v);
         else if (!strcmp(a, "--interval-ms"))
             R.interval = atof(v) / 1e3;
+        else if (!strcmp(a, "--connect-s"))
+            R.connect_s = atof(v);
         else if (!strcmp(a, "--spread"))
             R.spread = atoi(v);
         else if (!strcmp(a, "--server-pid"))

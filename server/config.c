@@ -109,8 +109,8 @@ static const setting settings[] = {
     STR_SETTING("openapi", "CONCLAVE_OPENAPI", openapi_path,
                 "the OpenAPI document served at /api/v1/openapi.yaml"),
     STR_SETTING("ws-event-lib", "CONCLAVE_WS_EVENT_LIB", ws_event_lib,
-                "the WebSocket hub's event loop: uv (libuv, epoll) or poll "
-                "(uv)"),
+                "the WebSocket hub's event loop: uv (libuv), ev (libev) or "
+                "poll (uv)"),
     STR_SETTING("log-level", "CONCLAVE_LOG_LEVEL", log_level,
                 "debug, info, warn or error (info)"),
     INT_SETTING("lobbies-per-player", "CONCLAVE_LOBBIES_PER_PLAYER",

@@ -977,14 +977,14 @@ hub *hub_start(app *a, char *err, size_t errlen)
     if (hub_loop_prepare(h, &info, err, errlen) != 0)
         goto fail;
     h->ctx = lws_create_context(&info);
-    if (!h->ctx && h->uv_loop) {
-        /* The libuv plugin (libwebsockets-evlib-uv) is missing or failed:
+    if (!h->ctx && h->loop) {
+        /* The plugin (libwebsockets-evlib-uv or -ev) is missing or failed:
          * serve on lws's own loop rather than not at all. */
-        log_warn("hub_uv_unavailable",
-                 json_pack("{ss}", "detail",
-                           "libwebsockets could not use libuv; using poll()"));
+        log_warn("hub_event_lib_unavailable",
+                 json_pack("{ss ss}", "event_lib", hub_loop_name(h), "detail",
+                           "libwebsockets could not use it; using poll()"));
         hub_loop_unprepare(h);
-        info.options &= ~(LWS_SERVER_OPTION_LIBUV |
+        info.options &= ~(LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_LIBEV |
                           LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN);
         info.foreign_loops = NULL;
         h->ctx = lws_create_context(&info);

@@ -231,6 +231,8 @@ typedef struct hub_ip {
     char addr[48];
 } hub_ip;
 
+typedef enum { HUB_LOOP_POLL, HUB_LOOP_UV, HUB_LOOP_EV } hub_loop_kind;
+
 struct hub {
     app *app;
     actors *actors;
@@ -275,16 +277,17 @@ struct hub {
 
     hub_ip *ips[256]; /* lock */
 
-    /* hub_loop.c: the libuv loop (a uv_loop_t) the context runs on, or
-     * NULL for lws's own poll() loop; foreign is lws's argument for it. */
-    void *uv_loop;
+    /* hub_loop.c: the loop the context runs on (a uv_loop_t or an ev_loop;
+     * NULL for lws's own poll() loop); foreign is lws's argument for it. */
+    hub_loop_kind loop_kind;
+    void *loop;
     void *foreign[1];
 };
 
 /* ---- hub_loop.c: the event loop, called by hub.c ---- */
 
 /* Set info up for the loop CONCLAVE_WS_EVENT_LIB names ("uv", the
- * default, makes h->uv_loop; "poll" leaves info alone). Main thread,
+ * default, or "ev" make h->loop; "poll" leaves info alone). Main thread,
  * before lws_create_context. -1 with err for an unknown name or a loop
  * that cannot be made. */
 int hub_loop_prepare(hub *h, struct lws_context_creation_info *info, char *err,

@@ -1,100 +1,133 @@
 /*
- * hub_loop.c - the event loop the hub's libwebsockets context runs on:
- * libuv (the default: an epoll-based loop the hub owns and lws joins as a
- * "foreign" loop, through Debian's libwebsockets-evlib-uv plugin) or
- * libwebsockets' own poll() loop (CONCLAVE_WS_EVENT_LIB=poll). Both run on
- * the hub's lws thread; only the start, the stop and the tear-down differ,
- * and they live here.
+ * hub_loop.c - the event loop the hub's libwebsockets context runs on
+ * (CONCLAVE_WS_EVENT_LIB): libuv ("uv", the default) or libev ("ev"), each
+ * a loop the hub owns and lws joins as a "foreign" loop through Debian's
+ * libwebsockets-evlib-uv / -ev plugin, or libwebsockets' own poll() loop
+ * ("poll"). All run on the hub's lws thread; only the start, the stop and
+ * the tear-down differ, and they live here.
  *
- * Why: lws's poll() loop walks every descriptor on each wake-up, so with
- * thousands of connections the walk, not the sending, is the cost; epoll
- * (through libuv) reports only the ready ones.
+ * Why: lws's poll() loop walks every descriptor on each pass, so its cost
+ * grows with the connections held; the epoll-based loops report only the
+ * ready ones, but lws's plugins pay epoll_ctl calls each time a socket's
+ * interest in writing changes (docs/performance.md, run 8, compares them).
  */
 #include "server/hub_internal.h"
 
 #include "server/log.h"
 
+#include <ev.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <uv.h>
 
+static void nap_ms(long ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* A new loop of kind k in h->loop and lws's options for it in info; -1
+ * when it cannot be made. */
+static int loop_new(hub *h, hub_loop_kind k,
+                    struct lws_context_creation_info *info)
+{
+    if (k == HUB_LOOP_UV) {
+        uv_loop_t *loop = calloc(1, sizeof *loop);
+        if (!loop || uv_loop_init(loop) != 0) {
+            free(loop);
+            return -1;
+        }
+        h->loop = loop;
+        info->options |= LWS_SERVER_OPTION_LIBUV |
+                         LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
+    } else {
+        struct ev_loop *loop = ev_loop_new(EVBACKEND_EPOLL | EVFLAG_NOSIGMASK);
+        if (!loop)
+            return -1;
+        h->loop = loop;
+        info->options |= LWS_SERVER_OPTION_LIBEV;
+    }
+    h->loop_kind = k;
+    h->foreign[0] = h->loop;
+    info->foreign_loops = h->foreign;
+    return 0;
+}
+
 int hub_loop_prepare(hub *h, struct lws_context_creation_info *info, char *err,
                      size_t errlen)
 {
     const char *want = h->app->cfg->ws_event_lib;
+    h->loop_kind = HUB_LOOP_POLL;
     if (!*want || strcmp(want, "poll") == 0)
         return 0;
-    if (strcmp(want, "uv") != 0) {
+    hub_loop_kind k = strcmp(want, "uv") == 0   ? HUB_LOOP_UV
+                      : strcmp(want, "ev") == 0 ? HUB_LOOP_EV
+                                                : HUB_LOOP_POLL;
+    if (k == HUB_LOOP_POLL) {
         snprintf(err, errlen,
-                 "CONCLAVE_WS_EVENT_LIB must be \"uv\" or \"poll\", not "
-                 "\"%.16s\"",
+                 "CONCLAVE_WS_EVENT_LIB must be \"uv\", \"ev\" or \"poll\", "
+                 "not \"%.16s\"",
                  want);
         return -1;
     }
-    uv_loop_t *loop = calloc(1, sizeof *loop);
-    if (!loop || uv_loop_init(loop) != 0) {
-        free(loop);
-        snprintf(err, errlen, "cannot create the libuv loop");
+    if (loop_new(h, k, info) != 0) {
+        snprintf(err, errlen, "cannot create the %s event loop", want);
         return -1;
     }
-    h->uv_loop = loop;
-    h->foreign[0] = loop;
-    info->foreign_loops = h->foreign;
-    info->options |=
-        LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
     return 0;
-}
-
-/* Run the loop without blocking until nothing is left on it (lws closes
- * its handles asynchronously), at most about two seconds, then close it. */
-static void uv_finish(uv_loop_t *loop)
-{
-    for (int i = 0; i < 400 && uv_run(loop, UV_RUN_NOWAIT); i++) {
-        struct timespec ts = {0, 5 * 1000000L};
-        nanosleep(&ts, NULL);
-    }
-    if (uv_loop_close(loop) != 0)
-        log_warn("hub_uv_close",
-                 json_pack("{ss}", "detail", "handles were still open"));
-    free(loop);
 }
 
 void hub_loop_unprepare(hub *h)
 {
-    if (!h->uv_loop)
+    if (!h->loop)
         return;
-    uv_finish(h->uv_loop);
-    h->uv_loop = NULL;
+    if (h->loop_kind == HUB_LOOP_UV) {
+        /* lws closes its handles asynchronously: run the loop until
+         * nothing is left on it, about two seconds at most. */
+        uv_loop_t *loop = h->loop;
+        for (int i = 0; i < 400 && uv_run(loop, UV_RUN_NOWAIT); i++)
+            nap_ms(5);
+        if (uv_loop_close(loop) != 0)
+            log_warn("hub_loop_close",
+                     json_pack("{ss}", "detail", "handles were still open"));
+        free(loop);
+    } else {
+        struct ev_loop *loop = h->loop;
+        ev_run(loop, EVRUN_NOWAIT);
+        ev_loop_destroy(loop);
+    }
+    h->loop = NULL;
+    h->loop_kind = HUB_LOOP_POLL;
 }
 
 const char *hub_loop_name(const hub *h)
 {
-    return h->uv_loop ? "uv" : "poll";
+    static const char *const names[] = {"poll", "uv", "ev"};
+    return names[h->loop_kind];
 }
 
 void hub_loop_run(hub *h)
 {
-    if (h->uv_loop) {
-        /* Returns once hub_loop_stopping has called uv_stop. */
-        while (!atomic_load(&h->stopping)) {
-            if (uv_run(h->uv_loop, UV_RUN_DEFAULT) == 0 &&
-                !atomic_load(&h->stopping)) {
-                struct timespec ts = {0, 10 * 1000000L};
-                nanosleep(&ts, NULL); /* nothing on the loop: not spinning */
-            }
-        }
-    } else {
-        while (!atomic_load(&h->stopping))
-            if (lws_service(h->ctx, 0) < 0)
-                break;
+    while (!atomic_load(&h->stopping)) {
+        int more = 1;
+        if (h->loop_kind == HUB_LOOP_UV)
+            more = uv_run(h->loop, UV_RUN_DEFAULT); /* until uv_stop */
+        else if (h->loop_kind == HUB_LOOP_EV)
+            more = ev_run(h->loop, 0); /* until ev_break */
+        else if (lws_service(h->ctx, 0) < 0)
+            break;
+        if (!more && !atomic_load(&h->stopping))
+            nap_ms(10); /* nothing on the loop: not spinning */
     }
 }
 
 void hub_loop_stopping(hub *h)
 {
-    if (h->uv_loop)
-        uv_stop(h->uv_loop);
+    if (h->loop_kind == HUB_LOOP_UV)
+        uv_stop(h->loop);
+    else if (h->loop_kind == HUB_LOOP_EV)
+        ev_break(h->loop, EVBREAK_ALL);
 }
 
 void hub_loop_destroy(hub *h)
