@@ -65,7 +65,7 @@ done
 # connecting from 127.0.0.1 .. 127.0.0.N (BENCH_CLUSTER_SPREAD, 4) to its process's own
 # WebSocket port (no HAProxy in the way). BENCH_CLUSTER_FANOUT=GxS (10x1000: 30,000
 # spectator connections in all; "none" to skip), once per event loop of the hub in
-# BENCH_CLUSTER_FANOUT_LIBS ("uv poll", CONCLAVE_WS_EVENT_LIB), each on fresh processes
+# BENCH_CLUSTER_FANOUT_LIBS ("poll ev uv", CONCLAVE_WS_EVENT_LIB), each on fresh processes
 # and a fresh database. The spectators may take BENCH_CLUSTER_CONNECT_S (300) to connect;
 # the processes ping idle sockets every BENCH_CLUSTER_WS_PING seconds (60; the server's
 # default is 10, and hangs up 15 s after an unanswered ping, which on a starved machine
@@ -73,7 +73,7 @@ done
 FANOUT=${BENCH_CLUSTER_FANOUT:-10x1000}
 CONNECT_S=${BENCH_CLUSTER_CONNECT_S:-300}
 WS_PING=${BENCH_CLUSTER_WS_PING:-60}
-FANOUT_LIBS=${BENCH_CLUSTER_FANOUT_LIBS:-uv poll}
+FANOUT_LIBS=${BENCH_CLUSTER_FANOUT_LIBS:-poll ev uv}
 SPREAD=${BENCH_CLUSTER_SPREAD:-4}
 if [[ $FANOUT != none ]]; then
     fg=${FANOUT%x*}

@@ -286,8 +286,8 @@ struct hub {
 
 /* ---- hub_loop.c: the event loop, called by hub.c ---- */
 
-/* Set info up for the loop CONCLAVE_WS_EVENT_LIB names ("uv", the
- * default, or "ev" make h->loop; "poll" leaves info alone). Main thread,
+/* Set info up for the loop CONCLAVE_WS_EVENT_LIB names ("uv" or "ev"
+ * make h->loop; "poll", the default, leaves info alone). Main thread,
  * before lws_create_context. -1 with err for an unknown name or a loop
  * that cannot be made. */
 int hub_loop_prepare(hub *h, struct lws_context_creation_info *info, char *err,

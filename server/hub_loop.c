@@ -1,15 +1,17 @@
 /*
  * hub_loop.c - the event loop the hub's libwebsockets context runs on
- * (CONCLAVE_WS_EVENT_LIB): libuv ("uv", the default) or libev ("ev"), each
- * a loop the hub owns and lws joins as a "foreign" loop through Debian's
- * libwebsockets-evlib-uv / -ev plugin, or libwebsockets' own poll() loop
- * ("poll"). All run on the hub's lws thread; only the start, the stop and
- * the tear-down differ, and they live here.
+ * (CONCLAVE_WS_EVENT_LIB): libwebsockets' own poll() loop ("poll", the
+ * default), or libuv ("uv") or libev ("ev"), each a loop the hub owns and
+ * lws joins as a "foreign" loop through Debian's libwebsockets-evlib-uv /
+ * -ev plugin. All run on the hub's lws thread; only the start, the stop
+ * and the tear-down differ, and they live here.
  *
- * Why: lws's poll() loop walks every descriptor on each pass, so its cost
- * grows with the connections held; the epoll-based loops report only the
- * ready ones, but lws's plugins pay epoll_ctl calls each time a socket's
- * interest in writing changes (docs/performance.md, run 8, compares them).
+ * Why a choice: lws's poll() loop walks every descriptor on each pass, so
+ * its cost grows with the connections held; the epoll-based loops report
+ * only the ready ones, but lws's plugins pay epoll_ctl calls each time a
+ * socket's interest in writing changes (twice per message sent). With
+ * 10,000 spectators per process poll() measured cheapest, libev close and
+ * libuv worst (docs/performance.md, run 8).
  */
 #include "server/hub_internal.h"
 
