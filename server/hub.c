@@ -773,14 +773,16 @@ static int receive(hub *h, hub_conn *c, struct lws *wsi, const void *in,
  * closes without it, and the peer sees 1006). */
 static void close_now(struct lws *wsi, int code, const char *why)
 {
-    unsigned char buf[LWS_PRE + 2 + 123];
-    size_t n = strlen(why);
+    /* a control frame's payload is 125 bytes at most: code + 123 */
+    unsigned char buf[LWS_PRE + 2 + 124];
+    int n = snprintf((char *)buf + LWS_PRE + 2, 124, "%s", why);
+    if (n < 0)
+        n = 0;
     if (n > 123)
-        n = 123; /* a control frame's payload is 125 bytes at most */
+        n = 123;
     buf[LWS_PRE] = (unsigned char)(code >> 8);
     buf[LWS_PRE + 1] = (unsigned char)(code & 0xff);
-    memcpy(buf + LWS_PRE + 2, why, n);
-    lws_write(wsi, buf + LWS_PRE, 2 + n, WRITE_CLOSE);
+    lws_write(wsi, buf + LWS_PRE, 2 + (size_t)n, WRITE_CLOSE);
 }
 
 /* lws thread: send what c has queued, up to WRITE_BATCH messages while the
