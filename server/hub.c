@@ -995,6 +995,7 @@ hub *hub_start(app *a, char *err, size_t errlen)
         snprintf(err, errlen, "cannot create the WebSocket context");
         goto fail;
     }
+    h->ctx_live = h->ctx;
     log_info("hub_event_lib", json_pack("{ss}", "event_lib", hub_loop_name(h)));
     memset(&info, 0, sizeof info);
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;

@@ -282,6 +282,9 @@ struct hub {
     hub_loop_kind loop_kind;
     void *loop;
     void *foreign[1];
+    /* the context until lws has wholly destroyed it (it then writes NULL
+     * here: info.pcontext); on a foreign loop that takes a second call */
+    struct lws_context *ctx_live;
 };
 
 /* ---- hub_loop.c: the event loop, called by hub.c ---- */

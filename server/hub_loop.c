@@ -53,6 +53,7 @@ static int loop_new(hub *h, hub_loop_kind k,
     h->loop_kind = k;
     h->foreign[0] = h->loop;
     info->foreign_loops = h->foreign;
+    info->pcontext = &h->ctx_live;
     return 0;
 }
 
@@ -80,6 +81,18 @@ int hub_loop_prepare(hub *h, struct lws_context_creation_info *info, char *err,
     return 0;
 }
 
+/* Run h->loop until it is idle (at most about two seconds), so lws's
+ * closing handles finish. */
+static void loop_settle(hub *h)
+{
+    if (h->loop_kind == HUB_LOOP_UV) {
+        for (int i = 0; i < 400 && uv_run(h->loop, UV_RUN_NOWAIT); i++)
+            nap_ms(5);
+    } else if (h->loop_kind == HUB_LOOP_EV) {
+        ev_run(h->loop, EVRUN_NOWAIT);
+    }
+}
+
 void hub_loop_unprepare(hub *h)
 {
     if (!h->loop)
@@ -88,16 +101,14 @@ void hub_loop_unprepare(hub *h)
         /* lws closes its handles asynchronously: run the loop until
          * nothing is left on it, about two seconds at most. */
         uv_loop_t *loop = h->loop;
-        for (int i = 0; i < 400 && uv_run(loop, UV_RUN_NOWAIT); i++)
-            nap_ms(5);
+        loop_settle(h);
         if (uv_loop_close(loop) != 0)
             log_warn("hub_loop_close",
                      json_pack("{ss}", "detail", "handles were still open"));
         free(loop);
     } else {
-        struct ev_loop *loop = h->loop;
-        ev_run(loop, EVRUN_NOWAIT);
-        ev_loop_destroy(loop);
+        loop_settle(h);
+        ev_loop_destroy(h->loop);
     }
     h->loop = NULL;
     h->loop_kind = HUB_LOOP_POLL;
@@ -136,5 +147,14 @@ void hub_loop_destroy(hub *h)
 {
     if (h->ctx)
         lws_context_destroy(h->ctx);
+    if (h->loop && h->ctx) {
+        /* On a foreign loop the first call closes lws's handles; once the
+         * loop has run their close callbacks, a second call frees the
+         * rest (lws says it is done by writing NULL to ctx_live). */
+        loop_settle(h);
+        if (h->ctx_live)
+            lws_context_destroy(h->ctx_live);
+        loop_settle(h);
+    }
     hub_loop_unprepare(h);
 }
