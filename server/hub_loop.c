@@ -8,10 +8,11 @@
  *
  * Why a choice: lws's poll() loop walks every descriptor on each pass, so
  * its cost grows with the connections held; the epoll-based loops report
- * only the ready ones, but lws's plugins pay epoll_ctl calls each time a
- * socket's interest in writing changes (twice per message sent). With
- * 10,000 spectators per process poll() measured cheapest, libev close and
- * libuv worst (docs/performance.md, run 8).
+ * only the ready ones, but lws's plugins change a socket's watcher each time
+ * its interest in writing changes (twice per message sent; with libuv an
+ * epoll_ctl DEL and ADD). With 10,000 spectators per process poll()
+ * measured cheapest, libev close and libuv worst (docs/performance.md,
+ * run 8).
  */
 #include "server/hub_internal.h"
 
