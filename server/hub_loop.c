@@ -12,7 +12,8 @@
  * its interest in writing changes (twice per message sent; with libuv an
  * epoll_ctl DEL and ADD). With 10,000 spectators per process poll()
  * measured cheapest, libev close and libuv worst (docs/performance.md,
- * run 8).
+ * run 8). On libev a peer that stops answering pings is not hung up on in
+ * time (hub_hardening's idle-peer test fails): "ev" is for measurement.
  */
 #include "server/hub_internal.h"
 
