@@ -11,7 +11,7 @@ FROM debian:bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       build-essential pkg-config \
-      libmicrohttpd-dev libwebsockets-dev libjansson-dev libpq-dev libssl-dev libcurl4-openssl-dev \
+      libmicrohttpd-dev libwebsockets-dev libuv1-dev libev-dev libjansson-dev libpq-dev libssl-dev libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Only what the server build reads, so that unrelated changes keep the cache.
@@ -29,7 +29,7 @@ RUN make -j"$(nproc)" build/conclave \
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libmicrohttpd12 libwebsockets17 libjansson4 libpq5 libssl3 libcurl4 ca-certificates \
+      libmicrohttpd12 libwebsockets17 libwebsockets-evlib-uv libwebsockets-evlib-ev libuv1 libev4 libjansson4 libpq5 libssl3 libcurl4 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --user-group --uid 10001 --home-dir /app --no-create-home \
       --shell /usr/sbin/nologin conclave

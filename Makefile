@@ -21,7 +21,7 @@ SAN     ?=
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -MMD -MP \
            -I. -I/usr/include/postgresql $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS  += -lmicrohttpd -lwebsockets -ljansson -lpq -lcurl -lssl -lcrypto -lpthread -lm
+LDLIBS  += -lmicrohttpd -lwebsockets -luv -lev -ljansson -lpq -lcurl -lssl -lcrypto -lpthread -lm
 
 ENGINE_SRC := $(wildcard engine/*.c engine/rules/*/*.c engine/examples/*.c)
 ENGINE_ASM := $(wildcard engine/rules/*/*.S)

@@ -7,7 +7,7 @@
  *
  *   loadgen play   --http H:P --ws H:P --games N [--duration S] [--moves M]
  *   loadgen fanout --http H:P --ws H:P --games G --spectators K
- *                  [--interval-ms T] [--duration S]
+ *                  [--interval-ms T] [--duration S] [--connect-s C]
  *   loadgen sprint ...  (4-seat Galactic Sprint, sealed orders: lg_sprint.c)
  *   loadgen async ...   (steady inputs to stored async games: lg_async.c)
  * common: [--spread N] [--server-pid PID] [--pg-pid PID] [--pg-db NAME]
@@ -113,6 +113,8 @@ static struct {
     lg_addr http, ws;
     int games, spectators, spread, verbose;
     double duration, interval;
+    double connect_s; /* fanout: the longest the spectators may take to
+                         connect and subscribe (--connect-s, 120) */
     long max_moves;
     pid_t server_pid, pg_pid;
     const char *pg_db, *label, *json_path;
@@ -677,7 +679,7 @@ static int tick(void *ctx, double now)
             pending++;
         }
         if ((R.spec_next == total && R.specs_snap + R.specs_failed >= total) ||
-            now - R.t_specs0 > 120) {
+            now - R.t_specs0 > R.connect_s) {
             R.t_specs1 = now;
             usleep(200 * 1000);
             R.rss_specs = lg_proc_kb(R.server_pid, "VmRSS");
@@ -727,6 +729,31 @@ static int tick(void *ctx, double now)
 }
 
 /* ------------------------------------------------------------ report --- */
+
+/* Per move (a play with a 200 inside the window): the time from its
+ * commit to the moment its last spectator had it, as percentiles over
+ * the moves (the fan-out's tail: every spectator of the game served). */
+static json_t *last_delivery_json(void)
+{
+    double *last = calloc((size_t)R.nplays + 1, sizeof *last);
+    if (!last)
+        return json_null();
+    for (size_t i = 0; i < R.ndels; i++) {
+        int id = R.dels[i].play;
+        if (R.dels[i].t > last[id])
+            last[id] = R.dels[i].t;
+    }
+    lg_samples s = {0};
+    for (int id = 0; id < R.nplays; id++) {
+        play_rec *pr = &R.plays[id];
+        if (last[id] > 0 && pr->t_commit > 0 && in_window(pr->t_send))
+            lg_sample(&s, (last[id] - pr->t_commit) * 1e3);
+    }
+    free(last);
+    json_t *j = lg_samples_json(&s);
+    free(s.v);
+    return j;
+}
 
 static double per_move_us(double cpu_s, long moves)
 {
@@ -835,6 +862,8 @@ static json_t *report(void)
                             lg_samples_json(&from_commit));
         json_object_set_new(f, "delivery_ms_from_send",
                             lg_samples_json(&from_send));
+        json_object_set_new(f, "last_delivery_ms_from_commit",
+                            last_delivery_json());
         json_object_set_new(f, "delivered_before_commit_seen",
                             json_integer(early));
         json_object_set_new(f, "plays_without_commit", json_integer(no_commit));
@@ -880,7 +909,7 @@ static void usage(void)
             "usage: loadgen play   --http HOST:PORT --ws HOST:PORT --games N "
             "[--duration S] [--moves M]\n"
             "       loadgen fanout --http HOST:PORT --ws HOST:PORT --games G "
-            "--spectators K [--interval-ms T] [--duration S]\n"
+            "--spectators K [--interval-ms T] [--duration S] [--connect-s C]\n"
             "       loadgen sprint ... (bench/lg_sprint.c)\n"
             "       loadgen async ... (bench/lg_async.c)\n"
             "common: [--spread N] [--server-pid PID] [--pg-pid PID] "
@@ -906,6 +935,7 @@ int main(int argc, char **argv)
     R.duration = 20;
     R.spread = 1;
     R.interval = 0;
+    R.connect_s = 120;
     const char *http = NULL, *ws = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -932,6 +962,8 @@ int main(int argc, char **argv)
             R.max_moves = atol(v);
         else if (!strcmp(a, "--interval-ms"))
             R.interval = atof(v) / 1e3;
+        else if (!strcmp(a, "--connect-s"))
+            R.connect_s = atof(v);
         else if (!strcmp(a, "--spread"))
             R.spread = atoi(v);
         else if (!strcmp(a, "--server-pid"))

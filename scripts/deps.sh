@@ -8,7 +8,7 @@ set -euo pipefail
 
 packages=(
     build-essential pkg-config
-    libmicrohttpd-dev libwebsockets-dev libjansson-dev libpq-dev libssl-dev
+    libmicrohttpd-dev libwebsockets-dev libwebsockets-evlib-uv libwebsockets-evlib-ev libuv1-dev libev-dev libjansson-dev libpq-dev libssl-dev
     libcurl4-openssl-dev
     postgresql postgresql-contrib
     chromium

@@ -108,6 +108,9 @@ static const setting settings[] = {
                 "folder of the migrations (sql)"),
     STR_SETTING("openapi", "CONCLAVE_OPENAPI", openapi_path,
                 "the OpenAPI document served at /api/v1/openapi.yaml"),
+    STR_SETTING("ws-event-lib", "CONCLAVE_WS_EVENT_LIB", ws_event_lib,
+                "the WebSocket hub's event loop: poll (libwebsockets' own), "
+                "uv (libuv) or ev (libev) (poll)"),
     STR_SETTING("log-level", "CONCLAVE_LOG_LEVEL", log_level,
                 "debug, info, warn or error (info)"),
     INT_SETTING("lobbies-per-player", "CONCLAVE_LOBBIES_PER_PLAYER",
@@ -253,6 +256,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     snprintf(c->sql_dir, sizeof c->sql_dir, "sql");
     snprintf(c->openapi_path, sizeof c->openapi_path, "api/openapi.yaml");
     snprintf(c->log_level, sizeof c->log_level, "info");
+    snprintf(c->ws_event_lib, sizeof c->ws_event_lib, "poll");
     for (size_t i = 0; i < NSETTINGS; i++) {
         const char *v = getenv(settings[i].env);
         if (v && *v &&

@@ -55,6 +55,8 @@ typedef struct config {
     char sql_dir[512];          /* CONCLAVE_SQL_DIR (sql) */
     char openapi_path[512];     /* CONCLAVE_OPENAPI (api/openapi.yaml) */
     char log_level[16];         /* CONCLAVE_LOG_LEVEL (info) */
+    char ws_event_lib[8];       /* CONCLAVE_WS_EVENT_LIB: "poll" (lws's own
+                                   loop), "uv" (libuv) or "ev" (libev) (poll) */
     int example_rulesets;       /* CONCLAVE_EXAMPLE_RULESETS: 1 offers the
                                    example rulesets of engine/examples, for
                                    tests (0) */

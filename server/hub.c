@@ -49,6 +49,7 @@
 #define QUEUE_START 4
 #define REPLY_PAUSE 32 /* unread replies before we stop reading */
 #define REPLY_MAX 256  /* unread replies kept at most */
+#define WRITE_BATCH 16 /* messages sent per writeable callback at most */
 
 /* Per-session data lws allocates for each connection. */
 typedef struct pss {
@@ -237,10 +238,14 @@ int hub_enqueue_locked(hub *h, hub_conn *c, hub_msg *m)
 {
     if (!enqueue(h, c, m) || c->dirty)
         return 0;
+    /* Only the first connection on an empty dirty list wakes the lws
+     * thread: the wake-up it causes drains the whole list, however many
+     * games and connections join it before then. */
+    int first = h->dirty == NULL;
     c->dirty = 1;
     c->next_dirty = h->dirty;
     h->dirty = c;
-    return 1;
+    return first;
 }
 
 /* Any thread but the lws thread (which asks for writeable directly). */
@@ -756,40 +761,72 @@ static int receive(hub *h, hub_conn *c, struct lws *wsi, const void *in,
     return 0;
 }
 
-/* lws thread: send one queued message. */
+/* lws's own opcode for a close frame: lws-write.h keeps the value 4 of
+ * enum lws_write_protocol for it ("handled by lws_close_reason"), and
+ * lws_write still sends it. */
+#define WRITE_CLOSE ((enum lws_write_protocol)4)
+
+/* lws thread, in a writeable callback that then returns -1: send the
+ * close frame (code, why) right away, so the peer has it before the socket
+ * closes. lws_close_reason from a writeable callback leaves the frame for
+ * a later writeable turn, which never comes on the libuv loop (the socket
+ * closes without it, and the peer sees 1006). */
+static void close_now(struct lws *wsi, int code, const char *why)
+{
+    /* a control frame's payload is 125 bytes at most: code + 123 */
+    unsigned char buf[LWS_PRE + 2 + 124];
+    int n = snprintf((char *)buf + LWS_PRE + 2, 124, "%s", why);
+    if (n < 0)
+        n = 0;
+    if (n > 123)
+        n = 123;
+    buf[LWS_PRE] = (unsigned char)(code >> 8);
+    buf[LWS_PRE + 1] = (unsigned char)(code & 0xff);
+    lws_write(wsi, buf + LWS_PRE, 2 + (size_t)n, WRITE_CLOSE);
+}
+
+/* lws thread: send what c has queued, up to WRITE_BATCH messages while the
+ * socket takes them (lws_send_pipe_choked), then ask for another callback
+ * if more is left. One writeable callback per connection per wake-up
+ * sends its whole batch: a spectator of several busy games is not one
+ * trip round the event loop per message. */
 static int writeable(hub *h, hub_conn *c, struct lws *wsi)
 {
-    pthread_mutex_lock(&h->lock);
-    if (atomic_load(&h->closing) && c->qlen == 0 && !c->resync) {
+    for (int sent = 0;; sent++) {
+        pthread_mutex_lock(&h->lock);
+        if (atomic_load(&h->closing) && c->qlen == 0 && !c->resync) {
+            pthread_mutex_unlock(&h->lock);
+            close_now(wsi, 1012, "server restarting: reconnect");
+            return -1;
+        }
+        if (c->resync) {
+            c->resync = 0;
+            hub_resync_locked(h, c);
+        }
+        hub_msg *m = queue_pop(c);
+        int more = c->qlen > 0;
+        int replies = c->nreplies;
         pthread_mutex_unlock(&h->lock);
-        static const char why[] = "server restarting: reconnect";
-        lws_close_reason(wsi, (enum lws_close_status)1012, (unsigned char *)why,
-                         sizeof why - 1);
-        return -1;
+        if (c->rx_paused && replies < REPLY_PAUSE / 2) {
+            c->rx_paused = 0;
+            lws_rx_flow_control(wsi, 1);
+        }
+        if (!m)
+            return 0;
+        int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
+        int ok = n >= (int)m->len;
+        hub_msg_unref(m);
+        if (!ok)
+            return -1;
+        metrics_count("conclave_ws_messages_total", "WebSocket messages sent.",
+                      1);
+        if (!more)
+            return 0;
+        if (sent + 1 >= WRITE_BATCH || lws_send_pipe_choked(wsi)) {
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
     }
-    if (c->resync) {
-        c->resync = 0;
-        hub_resync_locked(h, c);
-    }
-    hub_msg *m = queue_pop(c);
-    int more = c->qlen > 0;
-    int replies = c->nreplies;
-    pthread_mutex_unlock(&h->lock);
-    if (c->rx_paused && replies < REPLY_PAUSE / 2) {
-        c->rx_paused = 0;
-        lws_rx_flow_control(wsi, 1);
-    }
-    if (!m)
-        return 0;
-    int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
-    int ok = n >= (int)m->len;
-    hub_msg_unref(m);
-    if (!ok)
-        return -1;
-    metrics_count("conclave_ws_messages_total", "WebSocket messages sent.", 1);
-    if (more)
-        lws_callback_on_writable(wsi);
-    return 0;
 }
 
 /* lws thread: other threads queued messages; ask for writeable callbacks. */
@@ -837,6 +874,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason,
         if (h && atomic_load(&h->closing))
             lws_callback_on_writable_all_protocol(h->ctx,
                                                   lws_get_protocol(wsi));
+        if (h && atomic_load(&h->stopping))
+            hub_loop_stopping(h);
         return 0;
     default:
         return lws_callback_http_dummy(wsi, reason, user, in, len);
@@ -863,11 +902,9 @@ static void lws_log(int level, const char *line)
 static void *lws_main(void *arg)
 {
     hub *h = arg;
-    while (!atomic_load(&h->stopping))
-        if (lws_service(h->ctx, 0) < 0)
-            break;
+    hub_loop_run(h);
     /* Closes every connection (CLOSED callbacks run here, on this thread). */
-    lws_context_destroy(h->ctx);
+    hub_loop_destroy(h);
     return NULL;
 }
 
@@ -939,11 +976,27 @@ hub *hub_start(app *a, char *err, size_t errlen)
     info.user = h;
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = protocols;
+    if (hub_loop_prepare(h, &info, err, errlen) != 0)
+        goto fail;
     h->ctx = lws_create_context(&info);
+    if (!h->ctx && h->loop) {
+        /* The plugin (libwebsockets-evlib-uv or -ev) is missing or failed:
+         * serve on lws's own loop rather than not at all. */
+        log_warn("hub_event_lib_unavailable",
+                 json_pack("{ss ss}", "event_lib", hub_loop_name(h), "detail",
+                           "libwebsockets could not use it; using poll()"));
+        hub_loop_unprepare(h);
+        info.options &= ~(LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_LIBEV |
+                          LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN);
+        info.foreign_loops = NULL;
+        h->ctx = lws_create_context(&info);
+    }
     if (!h->ctx) {
         snprintf(err, errlen, "cannot create the WebSocket context");
         goto fail;
     }
+    h->ctx_live = h->ctx;
+    log_info("hub_event_lib", json_pack("{ss}", "event_lib", hub_loop_name(h)));
     memset(&info, 0, sizeof info);
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
     info.port = cfg->ws_port;
@@ -1026,8 +1079,8 @@ void hub_stop(hub *h)
     if (h->lws_started) {
         lws_cancel_service(h->ctx);
         pthread_join(h->lws_thread, NULL);
-    } else if (h->ctx) {
-        lws_context_destroy(h->ctx);
+    } else {
+        hub_loop_destroy(h); /* no thread: the context (if any) and loop */
     }
     h->ctx = NULL;
     if (h->workers_started) {

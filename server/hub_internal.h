@@ -231,6 +231,8 @@ typedef struct hub_ip {
     char addr[48];
 } hub_ip;
 
+typedef enum { HUB_LOOP_POLL, HUB_LOOP_UV, HUB_LOOP_EV } hub_loop_kind;
+
 struct hub {
     app *app;
     actors *actors;
@@ -240,8 +242,8 @@ struct hub {
     pthread_t lws_thread, workers[HUB_WORKERS];
     int lws_started, workers_started;
     atomic_int stopping;
-    atomic_int closing; /* hub_close_all: every connection is closed with
-                           1012 once its queued messages are sent */
+    atomic_int closing;   /* hub_close_all: every connection is closed with
+                             1012 once its queued messages are sent */
     atomic_int http_port; /* for the default allowed origins */
     int port;
     int queue_max; /* messages queued per connection */
@@ -274,12 +276,45 @@ struct hub {
     int lobbies_reload_due; /* a change could not be loaded: reload */
 
     hub_ip *ips[256]; /* lock */
+
+    /* hub_loop.c: the loop the context runs on (a uv_loop_t or an ev_loop;
+     * NULL for lws's own poll() loop); foreign is lws's argument for it. */
+    hub_loop_kind loop_kind;
+    void *loop;
+    void *foreign[1];
+    /* the context until lws has wholly destroyed it (it then writes NULL
+     * here: info.pcontext); on a foreign loop that takes a second call */
+    struct lws_context *ctx_live;
 };
+
+/* ---- hub_loop.c: the event loop, called by hub.c ---- */
+
+/* Set info up for the loop CONCLAVE_WS_EVENT_LIB names ("uv" or "ev"
+ * make h->loop; "poll", the default, leaves info alone). Main thread,
+ * before lws_create_context. -1 with err for an unknown name or a loop
+ * that cannot be made. */
+int hub_loop_prepare(hub *h, struct lws_context_creation_info *info, char *err,
+                     size_t errlen);
+/* Free the loop hub_loop_prepare made, if any (the context failed or is
+ * destroyed). */
+void hub_loop_unprepare(hub *h);
+/* "uv" or "poll": the loop in use. */
+const char *hub_loop_name(const hub *h);
+/* The lws thread's body: serve until h->stopping. */
+void hub_loop_run(hub *h);
+/* lws thread, inside a callback once h->stopping is set: make
+ * hub_loop_run return. */
+void hub_loop_stopping(hub *h);
+/* Destroy h->ctx (closing every connection; CLOSED callbacks run on the
+ * calling thread) and then the loop. The lws thread after hub_loop_run,
+ * or the main thread when that thread never started. */
+void hub_loop_destroy(hub *h);
 
 /* ---- hub.c, called by hub_feed.c ---- */
 
 /* Queue m on c (takes a new reference); under hub.lock. Returns 1 when the
- * lws thread must be woken (c newly dirty). */
+ * lws thread must be woken: c joined an empty dirty list (a list that
+ * already had members has a wake-up on its way, which drains it all). */
 int hub_enqueue_locked(hub *h, hub_conn *c, hub_msg *m);
 /* Append m to c's queue ignoring the cap (resync snapshots); under
  * hub.lock. -1 when out of memory. */

@@ -99,6 +99,36 @@ test('tic-tac-toe: two players and a spectator hold exactly the REST view after 
   assert.equal('my_orders' in restS.view, false);
 });
 
+test('many spectators of one game: one rendering reaches every one of them, every patch once', async () => {
+  // The hub renders a version once per audience and queues it on every
+  // subscriber in one pass, waking the WebSocket thread once: each of
+  // these sockets (some from another address's worth of connections at
+  // once) must still get every patch, in order, and end on REST's view.
+  const a = await newPlayer(srv.url, 'fan');
+  const b = await newPlayer(srv.url, 'fan');
+  const game = await newGame(srv.url, 'tictactoe', [a, b]);
+  const specs = [];
+  for (let i = 0; i < 24; i++) specs.push(await follow(srv, game, null));
+  let r = null;
+  for (const [i, c] of specs.entries()) r = await settled(srv.url, c, game, null, `spectator ${i}`);
+  let plays = 0;
+  while (r.status === 'running') {
+    const w = r.windows[0];
+    const mover = w.seats[0] === 0 ? a : b;
+    const free = r.view.board.map((v, i) => (v === null ? i : -1)).filter((i) => i >= 0);
+    const res = await play(srv.url, game, mover.token, { window: w.id, cell: free[randomInt(free.length)] });
+    assert.equal(res.status, 200, res.text);
+    plays++;
+    for (const [i, c] of specs.entries()) r = await settled(srv.url, c, game, null, `spectator ${i}`);
+  }
+  assert.ok(plays >= 5);
+  for (const [i, c] of specs.entries()) {
+    assert.equal(c.counts.snapshot, 1, `spectator ${i}: one snapshot`);
+    assert.equal(c.counts.patch, plays, `spectator ${i}: one patch per play`);
+    c.close();
+  }
+});
+
 test('rps: sealed orders and their notes reach only their own seat before the reveal', async () => {
   const a = await newPlayer(srv.url, 'rpsa');
   const b = await newPlayer(srv.url, 'rpsb');
