@@ -310,7 +310,6 @@ test('two players, two bots and a spectator through two councils: a secret spy k
     await pc.getByRole('button', { name: /^Talk/ }).click();
     const panelC = pc.getByRole('region', { name: 'Table talk' });
     await panelC.locator('.chat-msg', { hasText: open }).waitFor();
-    assert.equal(await panelC.getByRole('tab').count(), 1, 'the spectator has the public tab only');
     const neverSeen = async (what) => {
       const dom = await pc.content();
       assert.ok(dom.includes(open) && pc.framesIn.some((f) => f.includes(open)), `positive control (${what}): the spectator's DOM and frames hold the public message`);
@@ -322,6 +321,7 @@ test('two players, two bots and a spectator through two councils: a secret spy k
     };
     await pc.waitForTimeout(500);
     await neverSeen('round 1');
+    assert.equal(await panelC.getByRole('tab').count(), 1, 'the spectator has the public tab only');
     for (const [p, panel] of [[pa, panelA], [pb, panelB], [pc, panelC]]) {
       await panel.getByLabel('Message').press('Escape');
       await panel.waitFor({ state: 'hidden' });
