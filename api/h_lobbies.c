@@ -7,6 +7,7 @@
 #include "api/handlers.h"
 
 #include "api/body.h"
+#include "engine/engine.h"
 #include "server/lobby_change.h"
 
 #include <stdio.h>
@@ -164,16 +165,44 @@ out:
     json_decref(body);
 }
 
+/* The test-only "seed" of a start body (64 hex digits) into seed: 1 when
+ * given and taken, 0 when absent, -1 with a 400 answered (refused without
+ * CONCLAVE_TEST_HOOKS=1, or malformed). */
+static int start_seed(api_request *req, api_response *res, const json_t *body,
+                      uint8_t *seed)
+{
+    const char *hex = json_string_value(json_object_get(body, "seed"));
+    if (!hex)
+        return 0;
+    if (!req->app->cfg->test_hooks) {
+        api_problem(res, 400,
+                    "seed is a test-only field, accepted only when the "
+                    "server runs with CONCLAVE_TEST_HOOKS=1",
+                    "seed");
+        return -1;
+    }
+    if (engine_unhex(hex, seed, ENGINE_SEED_BYTES) != 0) {
+        api_problem(res, 400, "seed must be 64 hexadecimal digits", "seed");
+        return -1;
+    }
+    return 1;
+}
+
 void api_h_lobby_start(api_request *req, api_response *res)
 {
-    static const body_field none[] = {{NULL, BODY_ANY, 0}};
+    static const body_field fields[] = {{"seed", BODY_STRING, 0},
+                                        {NULL, BODY_ANY, 0}};
     json_t *body;
-    if (body_object(req, res, 1, &body) || body_check(body, none, NULL, res))
+    uint8_t seed[ENGINE_SEED_BYTES];
+    int seeded = 0;
+    if (body_object(req, res, 1, &body) ||
+        body_check(body, fields, NULL, res) ||
+        (seeded = start_seed(req, res, body, seed)) < 0)
         goto out;
     char game_id[STORE_ID_MAX];
     srv_error e = {0};
-    if (lobby_start(req->app, req->params[0], req->player_id, game_id, &e) !=
-        SRV_OK) {
+    if (lobby_start(req->app, req->params[0], req->player_id,
+                    seeded ? seed : NULL, game_id, &e) != SRV_OK) {
         api_problem_srv(res, &e);
         goto out;
     }

@@ -165,7 +165,8 @@ static json_t *msg_row(PGresult *r, int i)
 
 /* One message and its channel's seats, on c. */
 static srv_kind fetch_on(PGconn *c, const char *game_id, int channel,
-                         int64_t seq, json_t **msg, unsigned *seats)
+                         int64_t seq, json_t **msg, unsigned *seats,
+                         uint64_t *version, double *age)
 {
     char cs[16], ss[24];
     snprintf(cs, sizeof cs, "%d", channel);
@@ -173,7 +174,8 @@ static srv_kind fetch_on(PGconn *c, const char *game_id, int channel,
     const char *p[] = {game_id, cs, ss};
     PGresult *r =
         db_exec(c, PGRES_TUPLES_OK,
-                "SELECT " MSG_COLUMNS ", ch.seats FROM chat_messages m "
+                "SELECT " MSG_COLUMNS ", ch.seats, m.game_version, "
+                "extract(epoch FROM now() - m.created_at) FROM chat_messages m "
                 "JOIN chat_channels ch ON ch.game_id = m.game_id "
                 "AND ch.channel_id = m.channel_id "
                 "LEFT JOIN players p ON p.id = m.player_id "
@@ -185,6 +187,10 @@ static srv_kind fetch_on(PGconn *c, const char *game_id, int channel,
     if (PQntuples(r) == 1) {
         *msg = msg_row(r, 0);
         *seats = (unsigned)strtoul(PQgetvalue(r, 0, 7), NULL, 10);
+        if (version)
+            *version = strtoull(PQgetvalue(r, 0, 8), NULL, 10);
+        if (age)
+            *age = strtod(PQgetvalue(r, 0, 9), NULL);
         k = *msg ? SRV_OK : SRV_INTERNAL;
     }
     PQclear(r);
@@ -192,12 +198,13 @@ static srv_kind fetch_on(PGconn *c, const char *game_id, int channel,
 }
 
 srv_kind chat_fetch(db_pool *db, const char *game_id, int channel, int64_t seq,
-                    json_t **msg, unsigned *seats)
+                    json_t **msg, unsigned *seats, uint64_t *version,
+                    double *age)
 {
     PGconn *c = db_acquire(db, DB_WAIT_MS);
     if (!c)
         return SRV_UNAVAILABLE;
-    srv_kind k = fetch_on(c, game_id, channel, seq, msg, seats);
+    srv_kind k = fetch_on(c, game_id, channel, seq, msg, seats, version, age);
     db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
     return k;
 }
@@ -348,7 +355,7 @@ static srv_kind post_on(PGconn *c, const char *game_id, const char *player_id,
     if (k != SRV_OK)
         return k;
     notify_posted(c, game_id, channel, seq);
-    k = fetch_on(c, game_id, channel, seq, out, &seats);
+    k = fetch_on(c, game_id, channel, seq, out, &seats, NULL, NULL);
     if (k == SRV_UNAVAILABLE)
         return srv_db_failed(e);
     if (k != SRV_OK)

@@ -95,11 +95,14 @@ srv_kind chat_mark_read(db_pool *db, const char *game_id, const char *player_id,
 /* One stored message by its ids, for delivery and for other modules (a
  * notifier of private messages, say): *msg NEW {"seq","channel","seat",
  * "player":{"id","name"},"text","at"} and *seats the channel's member
- * seats, one bit per seat (0: the public channel). The caller decides who
- * may see it; it must not log the text. SRV_OK, SRV_NOT_FOUND,
+ * seats, one bit per seat (0: the public channel); *version (when not
+ * NULL) the game version it was posted at and *age (when not NULL) its age
+ * in seconds by the database's clock (for the spectator delay). The caller
+ * decides who may see it; it must not log the text. SRV_OK, SRV_NOT_FOUND,
  * SRV_UNAVAILABLE. */
 srv_kind chat_fetch(db_pool *db, const char *game_id, int channel, int64_t seq,
-                    json_t **msg, unsigned *seats);
+                    json_t **msg, unsigned *seats, uint64_t *version,
+                    double *age);
 
 /* Check text as chat_post does, without storing it: SRV_OK, or the kind
  * with e filled. For unit tests and callers that check early. */

@@ -150,6 +150,9 @@ static const setting settings[] = {
                 "seconds without a request after which a player's seat in "
                 "an open lobby (not the host's) is released; 0 never "
                 "(1800)"),
+    INT_SETTING("test-hooks", "CONCLAVE_TEST_HOOKS", test_hooks, 0, 1,
+                "1 accepts test-only request fields (a fixed game seed on "
+                "a lobby's start); tests only, never in production (0)"),
     STR_SETTING("trusted-proxies", "CONCLAVE_TRUSTED_PROXIES", trusted_proxies,
                 "comma list of CIDRs (10.0.0.0/8, ::1/128) whose "
                 "X-Forwarded-For names the client for per-address limits "

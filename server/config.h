@@ -62,41 +62,41 @@ typedef struct config {
                                    tests (0) */
 
     /* Notifications (server/notify*.c). */
-    char smtp_url[512];       /* CONCLAVE_SMTP_URL: the relay (smtp://HOST:
-                                 PORT); "" = email off */
-    char smtp_from[256];      /* CONCLAVE_SMTP_FROM (conclave@localhost) */
-    char public_url[512];     /* CONCLAVE_PUBLIC_URL: the server's address
-                                 in links; "" = http://localhost:PORT */
-    int notify_retry_ms;      /* CONCLAVE_NOTIFY_RETRY_MS: first backoff,
-                                 doubled each try (2000) */
-    int notify_attempts;      /* CONCLAVE_NOTIFY_ATTEMPTS: tries before a
-                                 delivery is dead (8) */
-    int notify_tick_ms;       /* CONCLAVE_NOTIFY_TICK_MS: how often the
-                                 notifier looks for work (500) */
-    int notify_when_active;   /* CONCLAVE_NOTIFY_WHEN_ACTIVE: 1 also tells
-                                 players who have the game open (tests) (0) */
+    char smtp_url[512];     /* CONCLAVE_SMTP_URL: the relay (smtp://HOST:
+                               PORT); "" = email off */
+    char smtp_from[256];    /* CONCLAVE_SMTP_FROM (conclave@localhost) */
+    char public_url[512];   /* CONCLAVE_PUBLIC_URL: the server's address
+                               in links; "" = http://localhost:PORT */
+    int notify_retry_ms;    /* CONCLAVE_NOTIFY_RETRY_MS: first backoff,
+                               doubled each try (2000) */
+    int notify_attempts;    /* CONCLAVE_NOTIFY_ATTEMPTS: tries before a
+                               delivery is dead (8) */
+    int notify_tick_ms;     /* CONCLAVE_NOTIFY_TICK_MS: how often the
+                               notifier looks for work (500) */
+    int notify_when_active; /* CONCLAVE_NOTIFY_WHEN_ACTIVE: 1 also tells
+                               players who have the game open (tests) (0) */
 
     /* Quotas and abuse bounds (docs/api.md, "Limits and quotas"). */
-    int lobbies_per_player;   /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies
-                                 one account hosts (5) */
-    int live_games_per_player; /* CONCLAVE_LIVE_GAMES_PER_PLAYER: running
-                                  live-clock games it starts (5) */
-    int async_min_seconds; /* CONCLAVE_ASYNC_MIN_SECONDS: shortest async
-                              window (60) */
-    int vacation_days;     /* CONCLAVE_VACATION_DAYS: per player a year */
+    int lobbies_per_player;     /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies
+                                   one account hosts (5) */
+    int live_games_per_player;  /* CONCLAVE_LIVE_GAMES_PER_PLAYER: running
+                                   live-clock games it starts (5) */
+    int async_min_seconds;      /* CONCLAVE_ASYNC_MIN_SECONDS: shortest async
+                                   window (60) */
+    int vacation_days;          /* CONCLAVE_VACATION_DAYS: per player a year */
     int async_games_per_player; /* CONCLAVE_ASYNC_GAMES_PER_PLAYER: running
                                    async or unclocked games (50) */
-    int signups_per_hour;     /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created
-                                 per client IP per hour (20) */
-    int signins_per_minute;   /* CONCLAVE_SIGNINS_PER_MINUTE: password
-                                 checks per client IP per minute (10) */
-    int scrypt_concurrency;   /* CONCLAVE_SCRYPT_CONCURRENCY: password
-                                 hashes computed at once (2) */
-    int order_changes;        /* CONCLAVE_ORDER_CHANGES: order inputs per
-                                 seat per window (100) */
-    int lobby_feed_ms;        /* CONCLAVE_LOBBY_FEED_MS: lobby changes
-                                 within this many ms reach the feed as one
-                                 batch (500) */
+    int signups_per_hour;       /* CONCLAVE_SIGNUPS_PER_HOUR: accounts created
+                                   per client IP per hour (20) */
+    int signins_per_minute;     /* CONCLAVE_SIGNINS_PER_MINUTE: password
+                                   checks per client IP per minute (10) */
+    int scrypt_concurrency;     /* CONCLAVE_SCRYPT_CONCURRENCY: password
+                                   hashes computed at once (2) */
+    int order_changes;          /* CONCLAVE_ORDER_CHANGES: order inputs per
+                                   seat per window (100) */
+    int lobby_feed_ms;          /* CONCLAVE_LOBBY_FEED_MS: lobby changes
+                                   within this many ms reach the feed as one
+                                   batch (500) */
     /* CONCLAVE_IDLE_SEAT_SECONDS: a player seated in an open lobby (not its
      * host) who makes no authenticated request for this long loses the
      * seat; 0 never (1800) */
@@ -104,6 +104,9 @@ typedef struct config {
     /* CONCLAVE_TRUSTED_PROXIES: comma list of CIDRs whose X-Forwarded-For
      * is believed for per-address limits; "" none (server/trusted_proxy.h) */
     char trusted_proxies[1024];
+    /* CONCLAVE_TEST_HOOKS: 1 accepts request fields meant for tests only
+     * (a fixed game seed on POST .../start); never set in production (0) */
+    int test_hooks;
 } config;
 
 /* Defaults, then environment. Returns 0, or -1 with a message in err. */

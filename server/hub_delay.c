@@ -12,7 +12,8 @@
  * seconds old. The actor workers release what is due after each version;
  * a hub worker checks every game once a second (hub_delay_tick), so a
  * version may reach spectators up to about a second after its time, never
- * before.
+ * before. Public chat messages (hub_chat.c) wait in the same queue, due by
+ * the same rule from the version they were posted at and their own time.
  *
  * The delayed audience starts from the store: the game replayed to the
  * version spectators may see (its document and snapshot), and on to the
@@ -31,19 +32,27 @@
 
 #define DB_WAIT_MS 2000
 
-int hub_delay_push(hub_game *g, hub_aud *d, uint64_t from, uint64_t to,
-                   json_t *ops, hub_msg *m)
+/* A new slot at the end of d's queue, or NULL when out of memory. */
+static hub_pending *grow(hub_aud *d)
 {
-    (void)g;
     if (d->npend == d->cappend) {
         size_t cap = d->cappend ? 2 * d->cappend : 16;
         hub_pending *grown = realloc(d->pend, cap * sizeof *grown);
         if (!grown)
-            return -1;
+            return NULL;
         d->pend = grown;
         d->cappend = cap;
     }
-    hub_pending *p = &d->pend[d->npend++];
+    return &d->pend[d->npend++];
+}
+
+int hub_delay_push(hub_game *g, hub_aud *d, uint64_t from, uint64_t to,
+                   json_t *ops, hub_msg *m)
+{
+    (void)g;
+    hub_pending *p = grow(d);
+    if (!p)
+        return -1;
     p->from = from;
     p->to = to;
     p->at = hub_now();
@@ -52,11 +61,38 @@ int hub_delay_push(hub_game *g, hub_aud *d, uint64_t from, uint64_t to,
     return 0;
 }
 
-/* Whether the waiting patch p is due for g's spectators. Under g->lock. */
+int hub_delay_push_chat(hub_aud *d, uint64_t version, double age, hub_msg *m)
+{
+    hub_pending *p = grow(d);
+    if (!p)
+        return -1;
+    p->from = p->to = version;
+    p->at = hub_now() - (age > 0 ? age : 0);
+    p->ops = NULL;
+    p->m = hub_msg_ref(m);
+    return 0;
+}
+
+/* Whether the waiting patch or message p is due for g's spectators. Under
+ * g->lock. */
 static int due(const hub_game *g, const hub_pending *p, double now)
 {
-    int old = g->over || g->live - p->to >= (uint64_t)g->delay_versions;
+    int old = g->over || (g->live >= p->to &&
+                          g->live - p->to >= (uint64_t)g->delay_versions);
     return old && now - p->at >= (double)g->delay_seconds;
+}
+
+/* Send the due chat message p to d's subscribers. Under g->lock; takes
+ * hub.lock. */
+static int release_chat(hub *h, hub_aud *d, hub_pending *p)
+{
+    int wake = 0;
+    pthread_mutex_lock(&h->lock);
+    for (hub_sub *s = d->subs; s; s = s->aud_next)
+        wake |= hub_enqueue_locked(h, s->conn, p->m);
+    pthread_mutex_unlock(&h->lock);
+    hub_msg_unref(p->m);
+    return wake;
 }
 
 int hub_delay_release(hub *h, hub_game *g, hub_aud *d)
@@ -66,6 +102,11 @@ int hub_delay_release(hub *h, hub_game *g, hub_aud *d)
     size_t done = 0;
     while (done < d->npend && due(g, &d->pend[done], now)) {
         hub_pending *p = &d->pend[done];
+        if (!p->ops) {
+            wake |= release_chat(h, d, p);
+            done++;
+            continue;
+        }
         char err[160];
         json_t *next = json_incref(d->doc);
         hub_msg *snap = NULL;

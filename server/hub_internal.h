@@ -97,10 +97,13 @@ struct hub_game;
  * (server/spectate.h, hub_delay.c). */
 #define HUB_DELAYED (-2)
 
-/* A patch of the public view a delayed audience has not been sent yet. */
+/* A patch of the public view a delayed audience has not been sent yet, or
+ * a public chat message (ops NULL, from = to = the version it was posted
+ * at). */
 typedef struct hub_pending {
     uint64_t from, to;
-    double at;   /* when version `to` was recorded (hub_now's clock) */
+    double at;   /* when version `to` was recorded, or the message posted
+                    (hub_now's clock) */
     json_t *ops; /* its operations, applied to the audience's doc */
     hub_msg *m;  /* the patch message, as the public audience has it */
 } hub_pending;
@@ -363,8 +366,13 @@ hub_aud *hub_delay_audience(hub *h, hub_game *g, const actor_view *v);
  * out of memory. */
 int hub_delay_push(hub_game *g, hub_aud *d, uint64_t from, uint64_t to,
                    json_t *ops, hub_msg *m);
-/* Send d the patches that are due. Under g->lock. Returns 1 when the lws
- * thread must be woken. */
+/* Queue the public chat message m (borrowed; it gets a reference), posted
+ * at version, age seconds ago, for the delayed audience d; it is sent with
+ * the patches, in order, once due by the same rule. Under g->lock. -1 when
+ * out of memory. */
+int hub_delay_push_chat(hub_aud *d, uint64_t version, double age, hub_msg *m);
+/* Send d the patches and chat messages that are due. Under g->lock. Returns 1
+ * when the lws thread must be woken. */
 int hub_delay_release(hub *h, hub_game *g, hub_aud *d);
 /* Release what is due in every game (hub worker, no lock held). */
 void hub_delay_tick(hub *h);

@@ -638,8 +638,10 @@ srv_kind lobby_clear_seat(app *a, const char *lobby_id, const char *player_id,
 
 /* ------------------------------------------------------------- start -- */
 
-/* The game of the locked lobby l: seed, seed hash, seats. */
-static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
+/* The game of the locked lobby l: seed (seed, else a random one), seed
+ * hash, seats. */
+static srv_kind build_game(const lobby_row *l, const uint8_t *seed,
+                           store_game *g, srv_error *err)
 {
     store_new_id(g->game_id);
     snprintf(g->lobby_id, sizeof g->lobby_id, "%s", l->id);
@@ -651,7 +653,9 @@ static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
     if (!g->options)
         return srv_fail(err, SRV_INTERNAL, NULL, "out of memory");
     g->seats = l->seats;
-    if (RAND_bytes(g->seed, sizeof g->seed) != 1)
+    if (seed)
+        memcpy(g->seed, seed, sizeof g->seed);
+    else if (RAND_bytes(g->seed, sizeof g->seed) != 1)
         return srv_fail(err, SRV_INTERNAL, NULL, "no randomness for the seed");
     engine_error e = {0};
     engine_game *eg = engine_create(g->ruleset, g->game_id, g->options,
@@ -679,6 +683,7 @@ static srv_kind build_game(const lobby_row *l, store_game *g, srv_error *err)
 
 typedef struct start_arg {
     store_game *game;
+    const uint8_t *seed;       /* NULL: random */
     int live_most, async_most; /* the host's running games quota */
 } start_arg;
 
@@ -727,7 +732,7 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
     k = check_game_quota(c, l, player_id, sa, err);
     if (k != SRV_OK)
         return k;
-    k = build_game(l, g, err);
+    k = build_game(l, sa->seed, g, err);
     if (k != SRV_OK)
         return k;
     const char *p[] = {l->id, g->game_id};
@@ -741,11 +746,11 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
 }
 
 srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
-                     char *game_id, srv_error *err)
+                     const uint8_t *seed, char *game_id, srv_error *err)
 {
     store_game g;
     memset(&g, 0, sizeof g);
-    start_arg sa = {&g, a->cfg->live_games_per_player,
+    start_arg sa = {&g, seed, a->cfg->live_games_per_player,
                     a->cfg->async_games_per_player};
     srv_kind k =
         run_change(a, lobby_id, player_id, NULL, do_start, &sa, NULL, err);

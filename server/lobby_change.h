@@ -109,8 +109,10 @@ srv_kind lobby_clear_seat(app *a, const char *lobby_id, const char *player_id,
  * the lobby marked started in one transaction, then the game is loaded so
  * its bots move. Fills game_id[STORE_ID_MAX]. SRV_NOT_FOUND;
  * SRV_FORBIDDEN (not the host); SRV_CONFLICT (not open, an empty seat, or
- * the engine refuses the game); SRV_UNAVAILABLE; SRV_INTERNAL. */
+ * the engine refuses the game); SRV_UNAVAILABLE; SRV_INTERNAL. seed: the
+ * game's seed (ENGINE_SEED_BYTES, borrowed), or NULL for a random one; only
+ * tests pass one (the HTTP edge takes it only with cfg->test_hooks). */
 srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
-                     char *game_id, srv_error *err);
+                     const uint8_t *seed, char *game_id, srv_error *err);
 
 #endif

@@ -17,7 +17,7 @@
 import { api } from './api.js';
 import { h, toast, announce, plural } from './ui.js';
 import { countdown } from './gamekit.js';
-import { repsOf, ROLE_TEXT, VOTE_BONUS } from './council-reps.js';
+import { repsOf, ROLE_TEXT } from './council-reps.js';
 import { councilPartText, outcomeText, spyText, tieText } from './council-agenda-text.js';
 
 const READY = 'ready';
@@ -217,14 +217,14 @@ export function createCouncil(c) {
   }
 
   // The votes the seat would cast with representative r.
-  function weightOf(me, race, r) {
+  function weightOf(me, r) {
     if (!me) return 0;
-    return (me.influence || 0) + r.influence + (r.ability === 'orator' ? Math.floor(me.trade_goods / 3) : 0) + (VOTE_BONUS[race] || 0);
+    return (me.influence || 0) + r.influence + (r.ability === 'orator' ? Math.floor(me.trade_goods / 3) : 0) + (me.vote_bonus || 0);
   }
 
   function repChoice(m, vw, w, ctx, held) {
     const me = ctx.me;
-    const reps = repsOf(me);
+    const reps = repsOf(vw.you && vw.you.representatives);
     const cur = held.representative || null;
     const others = (vw.players || []).map((p) => p.seat).filter((s) => s !== m.you);
     const target = cur && cur.role === 'spy' ? cur.target : state.target[w.id] !== undefined ? state.target[w.id] : others[0];
@@ -244,7 +244,7 @@ export function createCouncil(c) {
             h('span.tag', r.role),
             ` influence +${r.influence}; ${r.text} `,
             h('span.muted', ROLE_TEXT[r.role]),
-            h('span.cn-rep-votes', ` You would cast ${plural(weightOf(me, me && me.race, r), 'vote')}.`),
+            h('span.cn-rep-votes', ` You would cast ${plural(weightOf(me, r), 'vote')}.`),
           ),
         ),
       ),

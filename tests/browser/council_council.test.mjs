@@ -1,37 +1,42 @@
 // council_council.test.mjs - the council phase of Galactic Council in the
 // browser: a 4-seat game, two players in two browsers and two basic bots,
-// played through round 1 (strategy picks, the agenda, the lobby, the
-// action phase, the council window). One player has a race whose spy
-// assassinates (games are made until one does: races are dealt at
-// random) and sends it, by clicking, against the other player, who sends
-// a councillor by keyboard and votes. Neither page ever shows or receives
-// the other's choice before the reveal; afterwards both show the
-// representatives, the spy killing the councillor (the player of a killed
-// representative does not vote), the vote with each player's weight, the
-// outcome and the laws in force. The order parts the pages stored are
-// checked as JSON. The first player takes Forum when it can and then
-// chooses the agenda in its page. A veto and a tie broken by the speaker depend on the
-// deal (no seed can be set from outside): they are reported when they
-// happen. Screenshots at desktop and phone size go to tests/out/screenshots/.
+// watched by a spectator in a third, played through two rounds. The deal
+// is fixed (lib/council_deal.mjs: a seed the server takes only with
+// CONCLAVE_TEST_HOOKS=1, found by council_deal_search.mjs), so the
+// scenario always happens:
+// - round 1: one player's spy (sent by clicking) kills the other player's
+//   councillor (sent by keyboard); neither page shows or receives the
+//   other's choice before the reveal; afterwards both show the
+//   representatives, the kill (that player does not vote), the vote with
+//   each player's weight, the outcome and the laws in force;
+// - the two players talk in a private channel: the spectator's page never
+//   shows or receives it (DOM, WebSocket frames, REST), while it does get
+//   a public message (the positive control of that search);
+// - round 2: one player gives the other a trade good, a player's Veto
+//   replaces the agenda, and the players' votes tie; the speaker (the first
+//   player, holding Forum) breaks the tie, and both pages say so and show
+//   the outcome.
+// The order parts the pages stored are checked as JSON. Screenshots at
+// desktop and phone size go to tests/out/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { client, newLobby } from '../integration/lib/api.mjs';
 import path from 'node:path';
 import { chromiumPath, openPage, pageUrl, shot, signUpGuest, waitLive, startStack, stopStack, SHOTS } from './lib/browser.mjs';
+import { DEAL, ASSASSINS, pickFor, agendaFor, round1Parts, giverOf, vetoOf } from './lib/council_deal.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (!skip) ({ db, server, chrome } = await startStack('cncouncil'));
+  if (!skip) ({ db, server, chrome } = await startStack('cncouncil', { CONCLAVE_TEST_HOOKS: '1' }));
 });
 after(() => stopStack({ db, server, chrome }));
 
 // The council panel alone (the full page is long on a phone).
 const panelShot = (page, name) => page.locator('.cn-council').screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
-const ASSASSINS = { oskan: 'Trail Ghost', korrun: 'Blood Herald', dravik: 'Knife Cadet' };
-const COUNCILLORS = { veyari: 'First Factor', oskan: 'Chart Elder', thessari: 'High Observer', korrun: 'War Speaker', dravik: 'Legate', amaranth: 'Director General', halcyon: 'Master Smith', sephine: 'Voice of Many', quillan: 'Chief Archivist' };
 
 function rest(page, method, path, body) {
   return page.evaluate(
@@ -48,9 +53,9 @@ function rest(page, method, path, body) {
 }
 const game = async (page, id) => (await rest(page, 'GET', `/api/v1/games/${id}`)).body;
 
-// Play the page's windows by clicking until its council window is open
-// (strategy pick: the first card left; agenda: the first held; lobby and
-// action: send nothing). Returns the game document.
+// Play the page's windows by clicking until a window matching stop is open
+// (strategy pick and agenda as lib/council_deal.mjs says; lobby and action:
+// send nothing). Returns the game document.
 async function toCouncil(page, id, shots, stop = /\.council$/, forumFirst = false) {
   for (let i = 0; i < 600; i++) {
     const g = await game(page, id);
@@ -60,17 +65,12 @@ async function toCouncil(page, id, shots, stop = /\.council$/, forumFirst = fals
     if (w && !sent) {
       if (stop.test(w.id)) return g;
       try {
-        if (/\.pick\d+$/.test(w.id)) {
-          // The first player takes Forum when it is left: it then chooses
-          // the agenda in the page.
-          const forum = page.locator('[data-key="pick-forum"]:not([disabled])');
-          if (forumFirst && (await forum.count())) await forum.click({ timeout: 3000 });
-          else await page.locator('.cn-pick button:not([disabled])').first().click({ timeout: 3000 });
-        }
+        if (/\.pick\d+$/.test(w.id)) await page.locator(`[data-key="pick-${pickFor(g, forumFirst)}"]:not([disabled])`).click({ timeout: 3000 });
         else if (/\.agenda$/.test(w.id)) {
-          await page.locator('[data-key^="agenda-"]').first().waitFor({ timeout: 3000 });
+          const key = `[data-key="agenda-${agendaFor(g)}"]`;
+          await page.locator(key).waitFor({ timeout: 3000 });
           if (shots) await shot(page, 'council-desktop-agenda-choice');
-          await page.locator('[data-key^="agenda-"]').first().click();
+          await page.locator(key).click();
           page.choseAgenda = w.id;
         } else if (/\.lobby$/.test(w.id)) {
           await page.locator('.cn-window[data-window$=".lobby"]').waitFor({ timeout: 3000 });
@@ -86,6 +86,22 @@ async function toCouncil(page, id, shots, stop = /\.council$/, forumFirst = fals
   throw new Error('the council window never opened');
 }
 
+// Click a radio button of the council window until the part it puts shows
+// (the panel is redrawn as the game's frames arrive: a click may land on a
+// node just being replaced).
+async function choose(radio, part) {
+  for (let i = 0; i < 4; i++) {
+    await radio.click({ timeout: 5000 }).catch(() => {});
+    try {
+      await part.waitFor({ timeout: 5000 });
+      return;
+    } catch {
+      /* try again */
+    }
+  }
+  await part.waitFor({ timeout: 5000 });
+}
+
 async function waitFor(fn, what, tries = 150) {
   for (let i = 0; i < tries; i++) {
     const v = await fn();
@@ -95,41 +111,38 @@ async function waitFor(fn, what, tries = 150) {
   throw new Error(`timed out: ${what}`);
 }
 
-test('two players and two bots through a council: a secret spy kills a councillor, the vote and the laws', { skip, timeout: 480000 }, async (tc) => {
+test('two players, two bots and a spectator through two councils: a secret spy kills a councillor, private talk, a veto, a tie the speaker breaks', { skip, timeout: 600000 }, async (tc) => {
   const A = await openPage(chrome.browser);
   const B = await openPage(chrome.browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  const C = await openPage(chrome.browser);
   const pa = A.page;
   const pb = B.page;
+  const pc = C.page; // the spectator
   try {
     await signUpGuest(pa, server, 'Ada-council');
     await signUpGuest(pb, server, 'Bo-council');
+    await signUpGuest(pc, server, 'Cy-watch');
     const ta = await pa.evaluate(() => localStorage.getItem('conclave.token'));
     const tb = await pb.evaluate(() => localStorage.getItem('conclave.token'));
     const call = client(server.url);
 
-    // Deal games until one of the two players' races has an assassin spy.
-    let id;
-    let g0;
-    let spyPage;
-    let victimPage;
-    for (let tries = 0; tries < 12 && !spyPage; tries++) {
-      // An asynchronous clock: every window has a day's deadline.
-      const lobby = await newLobby(call, { token: ta }, { ruleset: 'council', seats: 4, clock: { mode: 'async', seconds: 86400 } }, [{ token: tb }]);
-      for (let b = 0; b < 2; b++) assert.equal((await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, { token: ta, body: { level: 'basic' } })).status, 200);
-      const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: ta });
-      assert.equal(started.status, 201, started.text);
-      id = started.body.game;
-      g0 = await game(pa, id);
-      const race = (s) => g0.view.players[s].race;
-      const bSeat = g0.you === 0 ? 1 : 0;
-      if (ASSASSINS[race(g0.you)]) [spyPage, victimPage] = [pa, pb];
-      else if (ASSASSINS[race(bSeat)]) [spyPage, victimPage] = [pb, pa];
-    }
-    assert.ok(spyPage, 'a deal gave one player an assassin');
+    // The fixed deal. An asynchronous clock: every window has a day's deadline.
+    const lobby = await newLobby(call, { token: ta }, { ruleset: 'council', seats: 4, clock: { mode: 'async', seconds: 86400 } }, [{ token: tb }]);
+    for (let b = 0; b < 2; b++) assert.equal((await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, { token: ta, body: { level: 'basic' } })).status, 200);
+    const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: ta, body: { seed: DEAL.seed } });
+    assert.equal(started.status, 201, started.text);
+    const id = started.body.game;
+    const g0 = await game(pa, id);
+    assert.equal(g0.you, 0, 'the host sits in seat 0');
+    const race = (s) => g0.view.players[s].race;
+    const [spyPage, victimPage] = ASSASSINS.has(race(0)) ? [pa, pb] : [pb, pa];
+    assert.ok(ASSASSINS.has(race(spyPage === pa ? 0 : 1)), 'the deal gives a player an assassin spy');
     await pa.goto(pageUrl(server, `/game/${id}`));
     await pb.goto(pageUrl(server, `/game/${id}`));
+    await pc.goto(pageUrl(server, `/game/${id}`));
     await waitLive(pa);
     await waitLive(pb);
+    await waitLive(pc);
     await pa.locator('.cn-council').waitFor();
 
     const [gs, gv] = await Promise.all([toCouncil(spyPage, id, spyPage === pa, /\.council$/, spyPage === pa), toCouncil(victimPage, id, victimPage === pa, /\.council$/, victimPage === pa)]);
@@ -139,7 +152,11 @@ test('two players and two bots through a council: a secret spy kills a councillo
     const victimSeat = gv.you;
     const spyRace = gs.view.players[spySeat].race;
     const victimRace = gs.view.players[victimSeat].race;
-    const victimName = COUNCILLORS[victimRace];
+    // The representatives each page offers come from its own view (its
+    // race's, as the ruleset's data has them).
+    const spyName = gs.view.you.representatives.spy.name;
+    assert.equal(gs.view.you.representatives.spy.ability, 'assassinate');
+    assert.ok(gv.view.you.representatives.councillor.name, 'the victim\'s view has its councillor');
     const agenda = gs.view.council.agenda;
     assert.ok(agenda, 'an agenda is on the table');
     tc.diagnostic(`spy ${spyRace} (seat ${spySeat}) against ${victimRace} (seat ${victimSeat}); agenda ${agenda.key} (${agenda.kind})`);
@@ -155,13 +172,12 @@ test('two players and two bots through a council: a secret spy kills a councillo
 
     // The spy's player: the target first, then the spy, by clicking.
     const sp = spyPage.locator('.cn-window');
-    assert.match(await sp.textContent(), new RegExp(`${ASSASSINS[spyRace]}.*influence \\+0; Assassinate`));
+    assert.match(await sp.textContent(), new RegExp(`${spyName}.*influence \\+0; Assassinate`));
     await sp.locator('[data-key="rep-target"]').selectOption(String(victimSeat));
-    await sp.locator('[data-key="rep-spy"]').check();
-    await sp.locator('.cn-part', { hasText: /^Send your spy against/ }).waitFor();
+    await choose(sp.locator('[data-key="rep-spy"]'), sp.locator('.cn-part', { hasText: /^Send your spy against/ }));
     // The spy's player votes (law: for; election: itself).
     if (agenda.kind === 'election') await sp.locator('[data-key="vote-seat"]').selectOption(String(spySeat));
-    else await sp.locator('[data-key="vote-for"]').check();
+    else await choose(sp.locator('[data-key="vote-for"]'), sp.locator('.cn-part', { hasText: /^Vote/ }));
     await sp.locator('.cn-part', { hasText: /^Vote/ }).waitFor();
     await sp.locator('[data-key="markers"]').selectOption('1');
     await sp.locator('.cn-part', { hasText: 'Buy 1 command marker' }).waitFor();
@@ -174,7 +190,7 @@ test('two players and two bots through a council: a secret spy kills a councillo
     await victimPage.keyboard.press('Space');
     await vp.locator('.cn-part', { hasText: 'Send your councillor.' }).waitFor();
     if (agenda.kind === 'election') await vp.locator('[data-key="vote-seat"]').selectOption(String(victimSeat));
-    else await vp.locator('[data-key="vote-against"]').check();
+    else await choose(vp.locator('[data-key="vote-against"]'), vp.locator('.cn-part', { hasText: /^Vote/ }));
     await vp.locator('.cn-part', { hasText: /^Vote/ }).waitFor();
     await shot(victimPage, victimPage === pa ? 'council-desktop-council-window' : 'council-phone-council-window');
     await panelShot(pb, 'council-phone-council-panel');
@@ -188,13 +204,19 @@ test('two players and two bots through a council: a secret spy kills a councillo
     const hv = await held(victimPage);
     assert.deepEqual(hv.representative, { type: 'representative', role: 'councillor' });
     assert.deepEqual(hv.vote, agenda.kind === 'election' ? { type: 'vote', seat: victimSeat } : { type: 'vote', for: false });
+    // What the seed search plays over REST, part for part.
+    assert.deepEqual({ ...hs, ready: undefined }, { ...Object.fromEntries(round1Parts(agenda.kind, 'spy', spySeat, victimSeat)), ready: undefined });
+    assert.deepEqual({ ...hv, ready: undefined }, { ...Object.fromEntries(round1Parts(agenda.kind, 'councillor', victimSeat, spySeat)), ready: undefined });
 
     // Before the reveal neither page shows or was sent the other's choice.
-    const spyName = ASSASSINS[spyRace];
     assert.ok(!(await victimPage.locator('body').textContent()).includes(spyName), 'the victim does not see the spy coming');
     const gOther = await game(victimPage, id);
     assert.deepEqual(Object.keys(gOther.view.my_orders[wid]).sort(), ['representative', 'vote']);
-    assert.ok(!JSON.stringify(gOther).includes('"spy"'), 'no spy in the other seat\'s document');
+    // (Its own race's representatives, you.representatives, name its own
+    // spy: left out of this search.)
+    const { representatives: ownReps, ...youRest } = gOther.view.you;
+    assert.ok(ownReps.spy.name !== spyName, 'two races, two spies');
+    assert.ok(!JSON.stringify({ ...gOther, view: { ...gOther.view, you: youRest } }).includes('"spy"'), 'no spy in the other seat\'s document');
     assert.ok(!victimPage.framesIn.some((f) => f.includes(spyName) || f.includes('"role":"spy"')), 'no frame to the other seat names the spy');
     assert.ok(!spyPage.framesIn.some((f) => f.includes('"role":"councillor"')), 'no frame to the spy\'s seat names the councillor');
 
@@ -258,65 +280,149 @@ test('two players and two bots through a council: a secret spy kills a councillo
     } else tc.diagnostic(`Forum went to seat ${forumSeat}`);
     assert.deepEqual(spyEntry, { type: 'spy', seat: spySeat, target: victimSeat, result: 'killed' });
     await pa.locator('.log-list li', { hasText: /spy killed/ }).first().waitFor();
-    const vote = log.find((e) => e.type === 'vote');
-    const t = vote.totals;
-    const best = Math.max(...t);
-    if (best > 0 && t.filter((x) => x === best).length > 1) {
-      // The speaker broke it: both pages say so.
-      tc.diagnostic(`a tied vote (${t.join('/')}) went to outcome ${vote.outcome}`);
-      const sv = last.representatives.find((r) => r.seat === speaker);
-      if (sv && sv.vote !== null && t[sv.vote] === best) assert.equal(vote.outcome, sv.vote, 'the speaker\'s side won the tie');
-      for (const p of [pa, pb]) assert.match(await p.locator('.cn-last .cn-tie').textContent(), /Tied.*speaker/);
+
+    // Table talk: the players whisper in a private channel; the spectator
+    // only ever gets the public channel.
+    const [nameA, nameB] = ['Ada-council', 'Bo-council'];
+    await pa.getByRole('button', { name: /^Talk/ }).click();
+    const panelA = pa.getByRole('region', { name: 'Table talk' });
+    await panelA.getByRole('button', { name: '+ Private channel' }).click();
+    await panelA.getByLabel(nameB).check();
+    await panelA.getByRole('button', { name: 'Open' }).click();
+    await panelA.getByRole('tab', { name: new RegExp(nameB), selected: true }).waitFor();
+    const secret = `bribe-${randomBytes(5).toString('hex')}`;
+    await panelA.getByLabel('Message').fill(`three trade goods for your vote, ${secret}`);
+    await panelA.getByLabel('Message').press('Enter');
+    await panelA.locator('.chat-msg', { hasText: secret }).waitFor();
+    await pb.getByRole('button', { name: /^Talk/ }).click();
+    const panelB = pb.getByRole('region', { name: 'Table talk' });
+    await panelB.getByRole('tab', { name: new RegExp(nameA) }).click();
+    await panelB.locator('.chat-msg', { hasText: secret }).waitFor();
+    const reply = `deal-${randomBytes(5).toString('hex')}`;
+    await panelB.getByLabel('Message').fill(`agreed, ${reply}`);
+    await panelB.getByLabel('Message').press('Enter');
+    await panelA.locator('.chat-msg', { hasText: reply }).waitFor();
+    // A public message: the positive control of the spectator's search.
+    const open = `open-${randomBytes(5).toString('hex')}`;
+    await panelA.getByRole('tab', { name: /^Public/ }).click();
+    await panelA.getByLabel('Message').fill(`the council is in session, ${open}`);
+    await panelA.getByLabel('Message').press('Enter');
+    await pc.getByRole('button', { name: /^Talk/ }).click();
+    const panelC = pc.getByRole('region', { name: 'Table talk' });
+    await panelC.locator('.chat-msg', { hasText: open }).waitFor();
+    const neverSeen = async (what) => {
+      const dom = await pc.content();
+      assert.ok(dom.includes(open) && pc.framesIn.some((f) => f.includes(open)), `positive control (${what}): the spectator's DOM and frames hold the public message`);
+      for (const t of [secret, reply]) {
+        assert.ok(!dom.includes(t), `the spectator's page never shows the private talk (${what})`);
+        assert.ok(!pc.framesIn.some((f) => f.includes(t)), `nor any WebSocket frame it received (${what})`);
+        assert.ok(!pc.rest.some((r) => r.body.includes(t)), `nor any REST answer it read (${what})`);
+      }
+    };
+    await pc.waitForTimeout(500);
+    await neverSeen('round 1');
+    assert.equal(await panelC.getByRole('tab').count(), 1, 'the spectator has the public tab only');
+    for (const [p, panel] of [[pa, panelA], [pb, panelB], [pc, panelC]]) {
+      await panel.getByLabel('Message').press('Escape');
+      await panel.waitFor({ state: 'hidden' });
+      void p;
     }
-    if (log.some((e) => e.type === 'agenda_vetoed')) tc.diagnostic('an agenda was vetoed');
 
     // Round 2's lobby: one player gives the other a trade good (the bribe)
-    // and plays a council card if it holds one (cards are dealt at random).
-    const [la, lb] = await Promise.all([toCouncil(pa, id, false, /\.lobby$/), toCouncil(pb, id, false, /\.lobby$/)]);
+    // and a player's Veto throws out the agenda (the deal gives one).
+    const [la, lb] = await Promise.all([toCouncil(pa, id, false, /\.lobby$/, true), toCouncil(pb, id, false, /\.lobby$/)]);
     const lid = la.windows[0].id;
     assert.equal(lid, 'r2.lobby');
-    // The giver is a human holding trade goods (the deal decides who does).
-    const tgOf = (l) => l.view.players[l.you].trade_goods;
-    const [gp, rp, gl, rl] = tgOf(la) > 0 ? [pa, pb, la, lb] : [pb, pa, lb, la];
-    const gives = tgOf(gl) > 0;
-    if (!gives) tc.diagnostic('neither human holds a trade good in round 2: no gift this run');
+    const before = la.view.council.agenda;
+    assert.ok(before, 'an agenda is on the table in round 2');
+    const giver = giverOf(la, lb);
+    assert.ok(giver >= 0, 'the deal gives a player a trade good to give');
+    const [gp, rp, gl, rl] = giver === la.you ? [pa, pb, la, lb] : [pb, pa, lb, la];
     const lw = gp.locator('.cn-window[data-window="r2.lobby"]');
     await lw.waitFor();
     const other = rl.you;
-    if (gives) {
-      await lw.locator('[data-key="give-seat"]').selectOption(String(other));
-      await lw.locator('[data-key="give-tg"]').fill('1');
-      await lw.locator('[data-key="give-add"]').click();
-      await lw.locator('.cn-part', { hasText: 'Give ' }).waitFor();
-    } else {
-      assert.match(await lw.locator('.cn-give').textContent(), /no trade goods to give/);
+    await lw.locator('[data-key="give-seat"]').selectOption(String(other));
+    await lw.locator('[data-key="give-tg"]').fill('1');
+    await lw.locator('[data-key="give-add"]').click();
+    await lw.locator('.cn-part', { hasText: 'Give ' }).waitFor();
+    const vetoes = [];
+    for (const [p, l] of [[pa, la], [pb, lb]]) {
+      const v = vetoOf(l);
+      if (!v) continue;
+      const w = p.locator('.cn-window[data-window="r2.lobby"]');
+      await w.locator(`[data-key="play-${v.key}"]`).click();
+      await w.locator('.cn-part', { hasText: /^Play / }).waitFor();
+      const part = ((await game(p, id)).view.my_orders[lid] || {})[`p_${v.key}`.slice(0, 16)];
+      assert.deepEqual(part, { type: 'play', card: v.key });
+      vetoes.push({ seat: l.you, card: v.key });
     }
-    const card = (gl.view.you.hand || []).find((c) => c.timing === 'council');
-    if (card) {
-      await lw.locator(`[data-key="play-${card.key}"]`).click();
-      await lw.locator('.cn-part', { hasText: /^Play / }).waitFor();
-      tc.diagnostic(`played ${card.key} in the lobby`);
-    }
+    assert.ok(vetoes.length, 'the deal gives a player a Veto');
     await panelShot(gp, 'council-desktop-lobby-panel');
-    const lheld = (await game(gp, id)).view.my_orders[lid] || {};
-    if (gives) assert.deepEqual(lheld[`give_${other}`], { type: 'give', seat: other, trade_goods: 1 });
-    if (card) {
-      const part = lheld[`p_${card.key}`.slice(0, 16)];
-      assert.equal(part.type, 'play');
-      assert.equal(part.card, card.key);
-    }
+    assert.deepEqual(((await game(gp, id)).view.my_orders[lid] || {})[`give_${other}`], { type: 'give', seat: other, trade_goods: 1 });
     const tgBefore = gl.view.players[other].trade_goods;
     await lw.locator('[data-key="council-send"]').click();
     await rp.locator('.cn-window[data-window="r2.lobby"] [data-key="council-send"]').click();
     await waitFor(async () => !(await game(pa, id)).windows.some((w) => w.id === lid), 'the lobby resolved');
     const log2 = (await rest(pa, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries.map((e) => e.entry);
-    if (card) assert.ok(log2.some((e) => e.type === 'card_played' && e.seat === gl.you && e.card === card.key) || log2.some((e) => e.type === 'refused'), 'the card was played (or refused, with its reason)');
-    if (log2.some((e) => e.type === 'agenda_vetoed')) tc.diagnostic('an agenda was vetoed');
-    if (gives) {
-      assert.ok(log2.some((e) => e.type === 'gift' && e.seat === gl.you && e.to === other && e.trade_goods === 1), 'the gift was handed over');
-      assert.ok((await game(rp, id)).view.players[other].trade_goods >= tgBefore + 1);
-      await rp.locator('.log-list li', { hasText: /gave you 1 trade good/ }).first().waitFor();
+    assert.ok(log2.some((e) => e.type === 'gift' && e.seat === gl.you && e.to === other && e.trade_goods === 1), 'the gift was handed over');
+    assert.ok((await game(rp, id)).view.players[other].trade_goods >= tgBefore + 1);
+    await rp.locator('.log-list li', { hasText: /gave you 1 trade good/ }).first().waitFor();
+    for (const v of vetoes) assert.ok(log2.some((e) => e.type === 'card_played' && e.seat === v.seat && e.card === v.card), `${v.card} was played`);
+    const vetoed = log2.filter((e) => e.type === 'agenda_vetoed');
+    assert.equal(vetoed.length, vetoes.length, 'each Veto threw out the agenda on the table');
+    assert.equal(vetoed[0].agenda, before.key, 'the agenda chosen was the one vetoed');
+    const after2 = (await game(pa, id)).view.council.agenda;
+    assert.ok(after2 && after2.key !== before.key, `a new agenda replaced it (${before.key} -> ${after2 && after2.key})`);
+    for (const p of [pa, pb]) {
+      await p.locator('.log-list li', { hasText: /was vetoed; the next agenda from the deck replaces it/ }).first().waitFor();
+      await p.locator('.cn-council .cn-agenda-text', { hasText: after2.text }).waitFor();
     }
+
+    // Round 2's council: the players' representatives and votes tie the
+    // vote; the speaker (the first player, holding Forum) breaks the tie.
+    const [ca, cb] = await Promise.all([toCouncil(pa, id, false, /\.council$/, true), toCouncil(pb, id, false, /\.council$/)]);
+    const cid = ca.windows[0].id;
+    assert.equal(cid, 'r2.council');
+    assert.equal(ca.view.council.speaker, DEAL.speaker, 'the first player speaks in round 2');
+    assert.equal(ca.view.council.agenda.key, after2.key);
+    const kind2 = ca.view.council.agenda.kind;
+    for (const [p, c] of [[pa, ca], [pb, cb]]) {
+      const plan = DEAL.plan[c.you];
+      const w = p.locator('.cn-window');
+      if (plan.role !== 'clerk') {
+        await choose(w.locator(`[data-key="rep-${plan.role}"]`), w.locator('.cn-part', { hasText: `Send your ${plan.role}.` }));
+      }
+      if (plan.vote !== null) {
+        if (kind2 === 'election') await w.locator('[data-key="vote-seat"]').selectOption(String(plan.vote));
+        else await choose(w.locator(`[data-key="vote-${plan.vote ? 'for' : 'against'}"]`), w.locator('.cn-part', { hasText: /^Vote/ }));
+        await w.locator('.cn-part', { hasText: /^Vote/ }).waitFor();
+      }
+      await w.locator('[data-key="council-send"]').click();
+      // The last to send closes the window (the bots have sent).
+      if (p === pa) await p.locator('.cn-sent', { hasText: 'Sent.' }).waitFor();
+    }
+    await waitFor(async () => !(await game(pa, id)).windows.some((w) => w.id === cid), 'the round 2 council resolved');
+    const log3 = (await rest(pa, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries.map((e) => e.entry);
+    const vote2 = log3.filter((e) => e.type === 'vote').pop();
+    assert.deepEqual(vote2.totals, DEAL.totals, 'the vote tied as the deal says');
+    const top = Math.max(...vote2.totals);
+    assert.ok(top > 0 && vote2.totals.filter((x) => x === top).length === 2, 'two sides tied');
+    assert.equal(vote2.votes[DEAL.speaker], DEAL.outcome, 'the speaker voted for a tied side');
+    assert.equal(vote2.outcome, DEAL.outcome, 'the speaker\'s side won the tie');
+    tc.diagnostic(`round 2: ${before.key} vetoed for ${after2.key} (${kind2}); tied ${vote2.totals.join('/')}, the speaker chose ${vote2.outcome}`);
+    for (const p of [pa, pb]) {
+      const box = p.locator('.cn-last');
+      await box.locator('.cn-tie').waitFor();
+      const tie = await box.locator('.cn-tie').textContent();
+      const m = tie.match(/Tied: the speaker \((.+?)\) voted (for .+?|against), which breaks the tie\./);
+      assert.ok(m, `the page says the speaker broke the tie: ${tie}`);
+      assert.equal(m[1], p === pa ? 'You' : nameA, 'the speaker named');
+      const seq = await box.locator('.cn-seq').textContent();
+      if (kind2 === 'election') assert.match(seq, new RegExp(`${m[2].slice(4).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (was|were) elected\\.`), 'the outcome: the speaker\'s choice was elected');
+      else assert.match(seq, DEAL.outcome === 1 ? /The law passed\./ : /The law was rejected\./);
+    }
+    await pc.waitForTimeout(300);
+    await neverSeen('the end');
 
     await shot(pa, 'council-desktop-council-result');
     await shot(pb, 'council-phone-council-result');
@@ -329,8 +435,10 @@ test('two players and two bots through a council: a secret spy kills a councillo
     }
     assert.deepEqual(pa.problems, []);
     assert.deepEqual(pb.problems, []);
+    assert.deepEqual(pc.problems, []);
   } finally {
     await A.context.close();
     await B.context.close();
+    await C.context.close();
   }
 });

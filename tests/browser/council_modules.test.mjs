@@ -1,6 +1,7 @@
 // council_modules.test.mjs - the Council table's pure modules under Node:
-// the representatives the page offers (council-reps.js) are the ruleset
-// data's, race by race; a tied vote is explained as the engine breaks it
+// the representatives the page offers (council-reps.js) are the view's
+// (you.representatives, the ruleset data's for the seat's race), each
+// ability explained; a tied vote is explained as the engine breaks it
 // (council-agenda-text.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,10 +11,12 @@ import { tieText, spyText, outcomeText } from '../../web/council-agenda-text.js'
 
 const data = JSON.parse(fs.readFileSync(new URL('../../engine/rules/council/council.json', import.meta.url), 'utf8'));
 
-test('council-reps: every race\'s spy, bodyguard and councillor as council.json has them, and a clerk', () => {
+test('council-reps: the view\'s spy, bodyguard and councillor (every race of council.json), and a clerk', () => {
   assert.ok(data.races.length >= 9);
   for (const race of data.races) {
-    const reps = repsOf({ race: race.key });
+    // As the engine puts them in the seat's view: keyed by role.
+    const given = Object.fromEntries(race.representatives.map((r) => [r.role, { name: r.name, influence: r.influence, ability: r.ability }]));
+    const reps = repsOf(given);
     assert.deepEqual(
       reps.slice(0, 3).map((r) => [r.role, r.name, r.influence, r.ability]),
       race.representatives.map((r) => [r.role, r.name, r.influence, r.ability]),
@@ -22,6 +25,8 @@ test('council-reps: every race\'s spy, bodyguard and councillor as council.json 
     for (const r of reps) assert.ok(ABILITIES[r.ability], `${race.key}: ability ${r.ability} is explained`);
     assert.deepEqual(reps[3], { role: 'clerk', name: 'Clerk', influence: 0, ability: 'none', text: ABILITIES.none });
   }
+  // Without the view's representatives only the clerk is offered.
+  assert.deepEqual(repsOf(undefined).map((r) => r.role), ['clerk']);
 });
 
 test('council-agenda-text: a tie goes to the speaker\'s side, else a law fails or the first tied clockwise', () => {

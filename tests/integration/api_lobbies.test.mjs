@@ -279,6 +279,37 @@ test('bots: host only, a level of random or basic, then start creates the game',
   assert.fail('the bot did not order in its first window');
 });
 
+test('a seed on start is test-only: a 400 without CONCLAVE_TEST_HOOKS=1; with it the same seed deals the same game', async () => {
+  const seed = 'ab'.repeat(32);
+  const lobby = await newLobby(call, host, { ruleset: 'council', seats: 3 }, [guest, third]);
+  const refused = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token, body: { seed } });
+  assert.equal(refused.status, 400, refused.text);
+  assert.equal(refused.body.field, 'seed');
+  assert.match(refused.body.detail, /test-only.*CONCLAVE_TEST_HOOKS=1/);
+  assert.equal((await call('GET', `/api/v1/lobbies/${lobby.id}`)).body.status, 'open', 'the lobby stays open');
+
+  const hooked = await startServer({ db, env: { ...NO_LIMITS, CONCLAVE_TEST_HOOKS: '1' } });
+  try {
+    const hcall = client(hooked.url);
+    const bad = await hcall('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token, body: { seed: 'xyz' }, check: false });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.field, 'seed');
+    const games = [];
+    for (const body of [{ seed }, { seed }, {}]) {
+      const l = games.length ? await newLobby(hcall, host, { ruleset: 'council', seats: 3 }, [guest, third]) : lobby;
+      const r = await hcall('POST', `/api/v1/lobbies/${l.id}/start`, { token: host.token, body });
+      assert.equal(r.status, 201, r.text);
+      games.push((await hcall('GET', `/api/v1/games/${r.body.game}`)).body);
+    }
+    const deal = (g) => JSON.stringify(g.view.players.map((p) => p.race));
+    assert.equal(games[0].seed_sha256, games[1].seed_sha256, 'the same seed');
+    assert.equal(deal(games[0]), deal(games[1]), 'the same deal');
+    assert.notEqual(games[2].seed_sha256, games[0].seed_sha256, 'without a seed, a fresh one');
+  } finally {
+    await hooked.stop();
+  }
+});
+
 test('concurrent starts create exactly one game', async () => {
   const lobby = await newLobby(call, host, { ruleset: 'tictactoe', seats: 2 }, [guest]);
   const results = await Promise.all([0, 1, 2, 3].map(() => call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token })));

@@ -2,7 +2,8 @@
 // a spectator in one game; a private channel's messages never reach the
 // third player or the spectator over REST or the WebSocket; the public
 // channel reaches everyone, and spectators of a game with a spectator delay
-// get it late; paging, unread counts and read marks; the size, emptiness,
+// get it late, over REST and over the WebSocket (never before the delay,
+// never a private message); paging, unread counts and read marks; the size, emptiness,
 // rate and channel limits; delivery across two server processes (NOTIFY
 // carries ids, each process reads the row); and everything survives a
 // restart.
@@ -187,6 +188,9 @@ test('a spectator delay holds public messages back from spectators, not from pla
   const wb = await follow(b.token, game);
   assert.equal((await post(game, 0, a.token, 'before the first move')).status, 201);
   await wb.until(() => wb.messages.find((m) => m.type === 'chat'), { what: 'b gets it live' });
+  await sleep(1300); // past the hub's once-a-second check of delayed games
+  assert.ok(!ws.messages.some((m) => m.type === 'chat'), 'not on the delayed spectator\'s socket before the move');
+  const chatBefore = ws.messages.length;
   const spec = await newPlayer(base(), 'ds');
   let r = await page(game, 0, spec.token);
   assert.deepEqual(r.body.messages, [], 'held back from spectators');
@@ -196,8 +200,11 @@ test('a spectator delay holds public messages back from spectators, not from pla
   assert.equal((await play(base(), game, mover.token, { window: g.windows[0].id, cell: 4 })).status, 200);
   r = await page(game, 0, null);
   assert.deepEqual(r.body.messages.map((m) => m.text), ['before the first move'], 'shown one version later');
-  await sleep(300);
-  assert.ok(!ws.messages.some((m) => m.type === 'chat'), 'delayed spectators get no live chat');
+  // The delayed spectator's socket: nothing before the move, the message
+  // once its version is one version old.
+  assert.ok(!ws.messages.slice(0, chatBefore).some((m) => m.type === 'chat'), 'no chat before the move');
+  const late = await ws.until(() => ws.messages.find((m) => m.type === 'chat'), { what: 'the delayed spectator gets it after the move' });
+  assert.equal(late.message.text, 'before the first move');
   ws.close();
   wb.close();
 
@@ -206,6 +213,45 @@ test('a spectator delay holds public messages back from spectators, not from pla
   assert.deepEqual((await page(game2, 0, null)).body.messages, []);
   await sleep(2300);
   assert.deepEqual((await page(game2, 0, null)).body.messages.map((m) => m.text), ['wait for it']);
+});
+
+test('a delayed spectator\'s socket gets a public message once it is delay-old, never a private one', async () => {
+  const [a, b, c] = [await newPlayer(base(), 'wa'), await newPlayer(base(), 'wb'), await newPlayer(base(), 'wc')];
+  const game = await newGame(base(), ruleset3, [a, b, c], { spectator_delay: { versions: 0, seconds: 2 } });
+  const spec = await newPlayer(base(), 'wsp');
+  const ws = await follow(spec.token, game); // a signed-in spectator
+  const wn = await follow(null, game); // and one without a token
+  const wb = await follow(b.token, game);
+  const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: a.token, body: { seats: [1] } });
+  assert.equal(open.status, 201, open.text);
+  const secret = `hush-${randomBytes(6).toString('hex')}`;
+  const loud = `hear-${randomBytes(6).toString('hex')}`;
+  assert.equal((await post(game, open.body.id, a.token, `between us: ${secret}`)).status, 201);
+  const t0 = Date.now();
+  assert.equal((await post(game, 0, a.token, `to all: ${loud}`)).status, 201);
+  // The seated member gets both live: the positive control that the
+  // search below finds a text that is there.
+  await wb.until(() => wb.texts.some((t) => t.includes(secret)) && wb.texts.some((t) => t.includes(loud)), { what: 'b gets both live' });
+  assert.ok(Date.now() - t0 < 2000, 'the player gets the public message before the delay');
+  await sleep(1000);
+  for (const w of [ws, wn]) assert.ok(!w.texts.some((t) => t.includes(loud)), 'not before the delay');
+  const arrived = await Promise.all(
+    [ws, wn].map(async (w) => {
+      const m = await w.until(() => w.messages.find((x) => x.type === 'chat'), { what: 'the delayed spectator gets the public message', timeout: 6000 });
+      return { m, at: Date.now() };
+    }),
+  );
+  for (const { m, at } of arrived) {
+    assert.equal(m.channel, 0);
+    assert.equal(m.message.text, `to all: ${loud}`);
+    assert.ok(at - t0 >= 1950, `not before the delay (${at - t0} ms after posting)`);
+  }
+  await sleep(1500);
+  for (const w of [ws, wn]) {
+    assert.ok(!w.texts.some((t) => t.includes(secret)), 'never a private message');
+    assert.equal(w.messages.filter((x) => x.type === 'chat').length, 1, 'exactly the one public message');
+  }
+  for (const w of [ws, wn, wb]) w.close();
 });
 
 test('channels, messages and read marks survive a restart', async () => {

@@ -456,6 +456,48 @@ static void test_representatives_stay_secret_until_the_reveal(void)
     engine_free(g);
 }
 
+/* Each seat's view carries its own race's representatives as the data has
+ * them (keyed by role) and every player's standing vote bonus; a spectator
+ * gets no representatives. */
+static void test_view_carries_the_seats_own_representatives(void)
+{
+    static const char *const roles[] = {"spy", "bodyguard", "councillor"};
+    cnc_state st;
+    engine_game *g = council_game(17, "trade_stipend", 0, &st);
+    set_race(&st, 3, "sephine");
+    g = put_state(g, &st);
+    for (int seat = 0; seat < 4; seat++) {
+        json_t *v = engine_view(g, seat);
+        const cnc_race *r = &D->races[st.p[seat].race];
+        json_t *reps =
+            json_object_get(json_object_get(v, "you"), "representatives");
+        CHECK_EQ_INT((int)json_object_size(reps), CNC_REP_COUNT);
+        for (int k = 0; k < CNC_REP_COUNT; k++) {
+            json_t *o = json_object_get(reps, roles[k]);
+            CHECK_EQ_STR(json_string_value(json_object_get(o, "name")),
+                         r->reps[k].name);
+            CHECK_EQ_INT(
+                (int)json_integer_value(json_object_get(o, "influence")),
+                r->reps[k].influence);
+            CHECK_EQ_STR(json_string_value(json_object_get(o, "ability")),
+                         cnc_rep_ability_name(r->reps[k].ability));
+        }
+        json_t *pl = json_array_get(json_object_get(v, "players"), 3);
+        CHECK_EQ_INT((int)json_integer_value(json_object_get(pl, "vote_bonus")),
+                     2);
+        pl = json_array_get(json_object_get(v, "players"), 0);
+        CHECK_EQ_INT((int)json_integer_value(json_object_get(pl, "vote_bonus")),
+                     0);
+        json_decref(v);
+    }
+    json_t *v = engine_view(g, ENGINE_PUBLIC);
+    char *t = json_dumps(v, JSON_COMPACT);
+    CHECK(t && !strstr(t, "\"representatives\":{"));
+    free(t);
+    json_decref(v);
+    engine_free(g);
+}
+
 /* A gift (the bribe) moves trade goods from one player to another. */
 static void test_bribe_moves_trade_goods(void)
 {
@@ -754,6 +796,7 @@ int main(void)
     RUN(test_speaker_breaks_ties);
     RUN(test_secret_vote_reveals_totals_only);
     RUN(test_representatives_stay_secret_until_the_reveal);
+    RUN(test_view_carries_the_seats_own_representatives);
     RUN(test_bribe_moves_trade_goods);
     RUN(test_lasting_law_stays_until_repealed);
     RUN(test_marker_cost_is_triangular);

@@ -102,6 +102,11 @@ const char *cnc_unit_kind_name(int k)
     return k >= 0 && k <= CNC_UNIT_GROUND ? unit_kind_names[k] : "?";
 }
 
+const char *cnc_rep_ability_name(int a)
+{
+    return a >= 0 && a < CNC_RAB_COUNT ? rab_names[a] : "?";
+}
+
 /* ------------------------------------------------------------ helpers -- */
 
 /* Where the parser is: section, item index (-1: the section itself), the

@@ -346,6 +346,7 @@ const cnc_planet *cnc_planet_find(const cnc_data *d, const char *key);
 const char *cnc_trait_name(int trait);
 const char *cnc_system_kind_name(int kind);
 const char *cnc_unit_kind_name(int kind);
+const char *cnc_rep_ability_name(int ability);
 
 /* The template for n players, or NULL when n is out of 3..8. */
 const cnc_template *cnc_template_for(const cnc_data *d, int players);

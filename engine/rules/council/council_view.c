@@ -9,12 +9,15 @@
  * ("my_orders"). "council" holds the council phase's public state (the
  * agenda on the table, laws in force, the last council's representatives,
  * votes and weights, the secret-vote option keeping each seat's vote and
- * weight out); "you" adds the agenda cards the seat holds.
+ * weight out); "you" adds the agenda cards the seat holds and its race's
+ * representatives.
  */
 #include "engine/rules/council/council_internal.h"
 
 #include <string.h>
 
+/* A player's public facts, with its race's standing vote bonus (the
+ * Choir's). */
 static json_t *player_json(const cnc_state *s, int p)
 {
     const cnc_data *d = cnc_data_get();
@@ -28,14 +31,17 @@ static json_t *player_json(const cnc_state *s, int p)
         hand += pl->hand[a];
     return json_pack(
         "{s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:b, s:o, s:i, s:i, "
-        "s:i}",
+        "s:i, s:i}",
         "seat", p, "race", d->races[pl->race].key, "race_name",
         d->races[pl->race].name, "vp", pl->vp, "trade_goods", pl->tg, "tactic",
         pl->tactic, "fleet", pl->fleet, "strategy", pl->strategy, "card",
         pl->card >= 0 ? json_string(d->strategies[pl->card].key) : json_null(),
         "card_used", (int)pl->card_used, "techs", techs, "hand_size", hand,
         "planets", cnc_planets_controlled(s, p, 0), "influence",
-        cnc_planet_influence(s, p));
+        cnc_planet_influence(s, p), "vote_bonus",
+        d->races[pl->race].special == CNC_RACE_ORATORS
+            ? d->races[pl->race].special_amount
+            : 0);
 }
 
 static json_t *objectives_json(const cnc_state *s)
@@ -84,6 +90,22 @@ static json_t *vision_json(const cnc_state *s, int seat, int allied)
     return a;
 }
 
+/* The representatives the seat's race may send, keyed by role, as the
+ * ruleset's data has them. Only the seat's own race: which one it sends
+ * stays in its held orders until the reveal. */
+static json_t *reps_json(const cnc_race *r)
+{
+    static const char *const roles[] = {"spy", "bodyguard", "councillor"};
+    json_t *o = json_object();
+    for (int k = 0; k < CNC_REP_COUNT; k++)
+        json_object_set_new(
+            o, roles[k],
+            json_pack("{s:s, s:i, s:s}", "name", r->reps[k].name, "influence",
+                      r->reps[k].influence, "ability",
+                      cnc_rep_ability_name(r->reps[k].ability)));
+    return o;
+}
+
 /* The seat's private facts. */
 static json_t *you_json(const cnc_state *s, int seat)
 {
@@ -116,10 +138,11 @@ static json_t *you_json(const cnc_state *s, int seat)
     for (int a = 0; a < d->nagendas; a++)
         if (s->c.held[seat][a])
             json_array_append_new(agendas, cnc_agenda_json(a));
-    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "seat", seat,
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "seat", seat,
                      "hand", hand, "secret_objectives", secrets, "tokens",
                      tokens, "vision_offers", vision_json(s, seat, 0), "allies",
-                     vision_json(s, seat, 1), "agendas", agendas);
+                     vision_json(s, seat, 1), "agendas", agendas,
+                     "representatives", reps_json(&d->races[pl->race]));
 }
 
 json_t *cnc_view_json(const cnc_state *s, int seat)

@@ -120,9 +120,9 @@ export function gameIdOf(page) {
 // What every browser test file starts with: a fresh database, a server on
 // it and a headless Chromium. stopStack takes the values current at the end
 // (a test may have restarted the server).
-export async function startStack(prefix = 'web') {
+export async function startStack(prefix = 'web', env = {}) {
   const db = createDatabase(prefix);
-  const server = await startServer({ db });
+  const server = await startServer({ db, env });
   const chrome = await launch();
   return { db, server, chrome };
 }
