@@ -73,6 +73,9 @@ typedef struct config {
                                  notifier looks for work (500) */
     int notify_when_active;   /* CONCLAVE_NOTIFY_WHEN_ACTIVE: 1 also tells
                                  players who have the game open (tests) (0) */
+    /* CONCLAVE_NOTIFY_MESSAGE_WINDOW: seconds in which one private
+     * channel's messages make at most one notification per player (900) */
+    int notify_message_window;
 
     /* Quotas and abuse bounds (docs/api.md, "Limits and quotas"). */
     int lobbies_per_player;   /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies
