@@ -50,9 +50,9 @@
  */
 #include "server/actor.h"
 
-#include "server/commit.h"
 #include "server/clock.h"
 #include "server/clock_ops.h"
+#include "server/commit.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/order_cap.h"
@@ -849,9 +849,11 @@ static int prepare_input(actor *a, actor_request *rq, int is_bot, prepared *p,
         return 0;
     }
     engine_error err = {0};
-    if (!(waiting_seats(a->work) >> rq->seat & 1) ||
-        engine_bot_action(a->work, rq->seat, a->meta.seat_bot[rq->seat],
-                          &a->bot_rng, &p->in, &err) != 0) {
+    const char *level =
+        rq->stand_in[0] ? rq->stand_in : a->meta.seat_bot[rq->seat];
+    if (!level[0] || !(waiting_seats(a->work) >> rq->seat & 1) ||
+        engine_bot_action(a->work, rq->seat, level, &a->bot_rng, &p->in,
+                          &err) != 0) {
         reply_set(r, SRV_OK, NULL,
                   NULL); /* acted meanwhile, or nothing to do */
         return 1;
@@ -1369,6 +1371,15 @@ void actors_post(actors *A, const char *game_id, actor_request *rq)
     json_t *payload = rq->payload;
     rq->payload = NULL;
     send_msg(A, game_id, MSG_INPUT, rq, payload, NULL);
+}
+
+void actors_stand_in(actors *A, const char *game_id, int seat, const char *bot)
+{
+    actor_request rq = {.seat = seat, .if_match = -1};
+    if (seat < 0 || seat >= ENGINE_MAX_SEATS || !bot[0])
+        return;
+    snprintf(rq.stand_in, sizeof rq.stand_in, "%s", bot);
+    send_msg(A, game_id, MSG_BOT, &rq, NULL, NULL);
 }
 
 srv_kind actors_load(actors *A, const char *game_id)

@@ -367,7 +367,8 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
                        ver};
     /* One statement: end the waits not wanted any more (recording an
      * answer by the input's own seat, or a miss when a timeout closed the
-     * window, for seats a player holds), then add the new ones. */
+     * window, for seats a player holds who is not on vacation: a bot may
+     * stand in then), then add the new ones. */
     return exec_ok(
         c, PGRES_COMMAND_OK,
         "WITH want AS (SELECT x.w, x.s FROM jsonb_to_recordset($2::jsonb) "
@@ -383,8 +384,8 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
         " $4 = 'timeout' FROM gone g JOIN game_seats s ON s.game_id = $1 "
         " AND s.seat = g.seat WHERE s.player_id IS NOT NULL AND s.bot IS NULL "
         " AND $4 <> 'load' AND (g.seat = $3::integer OR ($4 = 'timeout' AND "
-        " g.window_id = $5 AND NOT EXISTS (SELECT 1 FROM vacations v WHERE "
-        " v.player_id = s.player_id AND v.ends_at > now()))) "
+        " g.window_id = $5)) AND NOT EXISTS (SELECT 1 FROM vacations v WHERE "
+        " v.player_id = s.player_id AND v.ends_at > now()) "
         " ON CONFLICT DO NOTHING) "
         "INSERT INTO turns_waiting (game_id, window_id, seat) "
         "SELECT $1, w, s FROM want ON CONFLICT DO NOTHING",
