@@ -482,9 +482,7 @@ static void sync_clock_on_load(actor *a, PGconn *c, const engine_game *g)
         free(secs);
         free(rules);
     }
-    char *waits = strcmp(a->meta.clock_mode, "none") != 0
-                      ? clock_waiting_text(w, nw)
-                      : NULL;
+    char *waits = clock_waiting_text(w, nw);
     free(a->waits);
     a->waits = NULL;
     if (waits &&
@@ -940,9 +938,8 @@ static void commit_record_init(commit_record *cr, const actor *a,
         cr->rules = json_dumps(a->meta.clock_rules, JSON_COMPACT);
         cr->oom |= !cr->secs || !cr->rules;
     }
-    /* Inbox rows are kept for clocked games only (server/inbox.h). */
-    cr->waits = clocked && nw >= 0 ? clock_waiting_text(cr->windows, nw) : NULL;
-    cr->oom |= clocked && nw >= 0 && !cr->waits;
+    cr->waits = nw >= 0 ? clock_waiting_text(cr->windows, nw) : NULL;
+    cr->oom |= nw >= 0 && !cr->waits;
     int over = engine_is_over(a->work);
     cr->result = over ? engine_result(a->work) : NULL;
     if (over) {
@@ -1440,8 +1437,12 @@ void actors_remote_version(actors *A, const char *game_id, uint64_t version)
     pthread_mutex_unlock(&A->map_lock);
     if (!a)
         return; /* not held here: it loads fresh when needed */
+    /* A game being loaded (loaded 0) may have read the store before this
+     * version was committed: it catches up once loaded (the message queues
+     * behind the load), or this wake-up would be lost until the version
+     * sweep. */
     pthread_rwlock_rdlock(&a->state);
-    int behind = a->loaded == 1 && a->version < version;
+    int behind = a->loaded == 0 || (a->loaded == 1 && a->version < version);
     pthread_rwlock_unlock(&a->state);
     if (!behind) {
         actor_put(A, a);

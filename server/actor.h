@@ -109,7 +109,9 @@ srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
  * its deadlines, so the bots seated in it make their first moves and the
  * next read sees its clock. SRV_OK, SRV_NOT_FOUND or SRV_UNAVAILABLE. */
 srv_kind actors_load(actors *A, const char *game_id);
-/* Another process committed version of game_id: catch up if held. */
+/* Another process committed version of game_id: catch up if held, or
+ * once loaded when it is being loaded (it may have read the store before
+ * that version). */
 void actors_remote_version(actors *A, const char *game_id, uint64_t version);
 /* The deadline rows of game_id changed without an input (an extension, a
  * vacation): a held game rereads them and tells its listener. */

@@ -1,5 +1,6 @@
 // async_clocks.test.mjs - asynchronous play with compressed clocks (seconds
-// instead of hours): the "your move" inbox over REST and its live push over
+// instead of hours): the "your move" inbox over REST (games without a clock
+// included) and its live push over
 // the WebSocket, per-kind window seconds, a night window moving a deadline,
 // the vacation bank extending windows in two games at once, the host's one
 // extension per window, a seat given to a bot after K missed windows (with
@@ -84,6 +85,26 @@ test('the inbox lists exactly the windows waiting on the caller, and stops after
   assert.deepEqual((await turns(a)).map(keyOf).sort(), [`${g1}/r2`, `${g2}/r1`].sort());
   const anon = await call('GET', '/api/v1/me/turns');
   assert.equal(anon.status, 401);
+});
+
+test('the inbox lists the windows of games without a clock too (no deadline)', async () => {
+  const a = await newPlayer(call, { prefix: 'ua' });
+  const b = await newPlayer(call, { prefix: 'ub' });
+  const l = await call('POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'rps', seats: 2, options: { rounds: 3 } } });
+  assert.equal(l.status, 201, l.text);
+  assert.equal((await call('POST', `/api/v1/lobbies/${l.body.id}/seats`, { token: b.token, body: {} })).status, 200);
+  const s = await call('POST', `/api/v1/lobbies/${l.body.id}/start`, { token: a.token });
+  assert.equal(s.status, 201, s.text);
+  const g = s.body.game;
+  const mine = async (p) => (await turns(p)).filter((t) => t.game === g);
+  const first = await mine(a);
+  assert.deepEqual(first.map(keyOf), [`${g}/r1`]);
+  assert.equal(first[0].deadline, null);
+  assert.equal((await throwIn(a, g, 'r1')).status, 200);
+  assert.deepEqual((await mine(a)).map(keyOf), []);
+  assert.deepEqual((await mine(b)).map(keyOf), [`${g}/r1`]);
+  assert.equal((await throwIn(b, g, 'r1')).status, 200);
+  assert.deepEqual((await mine(a)).map(keyOf), [`${g}/r2`]);
 });
 
 test('the inbox is pushed over the WebSocket when it changes', async () => {
