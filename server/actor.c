@@ -502,9 +502,7 @@ static void sync_clock_on_load(actor *a, PGconn *c, const engine_game *g)
         free(secs);
         free(rules);
     }
-    char *waits = strcmp(a->meta.clock_mode, "none") != 0
-                      ? clock_waiting_text(w, nw)
-                      : NULL;
+    char *waits = clock_waiting_text(w, nw);
     free(a->waits);
     a->waits = NULL;
     if (waits &&
@@ -881,9 +879,11 @@ static int prepare_input(actor *a, actor_request *rq, int is_bot, prepared *p,
         return 0;
     }
     engine_error err = {0};
-    if (!(waiting_seats(a->work) >> rq->seat & 1) ||
-        engine_bot_action(a->work, rq->seat, a->meta.seat_bot[rq->seat],
-                          &a->bot_rng, &p->in, &err) != 0) {
+    const char *level =
+        rq->stand_in[0] ? rq->stand_in : a->meta.seat_bot[rq->seat];
+    if (!level[0] || !(waiting_seats(a->work) >> rq->seat & 1) ||
+        engine_bot_action(a->work, rq->seat, level, &a->bot_rng, &p->in,
+                          &err) != 0) {
         reply_set(r, SRV_OK, NULL,
                   NULL); /* acted meanwhile, or nothing to do */
         return 1;
@@ -970,9 +970,8 @@ static void commit_record_init(commit_record *cr, const actor *a,
         cr->rules = json_dumps(a->meta.clock_rules, JSON_COMPACT);
         cr->oom |= !cr->secs || !cr->rules;
     }
-    /* Inbox rows are kept for clocked games only (server/inbox.h). */
-    cr->waits = clocked && nw >= 0 ? clock_waiting_text(cr->windows, nw) : NULL;
-    cr->oom |= clocked && nw >= 0 && !cr->waits;
+    cr->waits = nw >= 0 ? clock_waiting_text(cr->windows, nw) : NULL;
+    cr->oom |= nw >= 0 && !cr->waits;
     int over = engine_is_over(a->work);
     cr->result = over ? engine_result(a->work) : NULL;
     if (over) {
@@ -1419,6 +1418,15 @@ void actors_post(actors *A, const char *game_id, actor_request *rq)
     send_msg(A, game_id, MSG_INPUT, rq, payload, NULL, NULL, NULL);
 }
 
+void actors_stand_in(actors *A, const char *game_id, int seat, const char *bot)
+{
+    actor_request rq = {.seat = seat, .if_match = -1};
+    if (seat < 0 || seat >= ENGINE_MAX_SEATS || !bot[0])
+        return;
+    snprintf(rq.stand_in, sizeof rq.stand_in, "%s", bot);
+    send_msg(A, game_id, MSG_BOT, &rq, NULL, NULL, NULL, NULL);
+}
+
 srv_kind actors_load(actors *A, const char *game_id)
 {
     /* A game just made: whatever was remembered about its id is stale. */
@@ -1477,8 +1485,12 @@ void actors_remote_version(actors *A, const char *game_id, uint64_t version)
     pthread_mutex_unlock(&A->map_lock);
     if (!a)
         return; /* not held here: it loads fresh when needed */
+    /* A game being loaded (loaded 0) may have read the store before this
+     * version was committed: it catches up once loaded (the message queues
+     * behind the load), or this wake-up would be lost until the version
+     * sweep. */
     pthread_rwlock_rdlock(&a->state);
-    int behind = a->loaded == 1 && a->version < version;
+    int behind = a->loaded == 0 || (a->loaded == 1 && a->version < version);
     pthread_rwlock_unlock(&a->state);
     if (!behind) {
         actor_put(A, a);

@@ -51,6 +51,9 @@ typedef struct actor_request {
      * then ignored. */
     order_part_op part_op;
     char part_key[ORDER_PART_KEY_MAX + 1];
+    /* A bot move for a player's seat (actors_stand_in): the bot level that
+     * stands in; "" otherwise. */
+    char stand_in[16];
 } actor_request;
 
 typedef struct actor_reply {
@@ -103,6 +106,12 @@ void actors_submit_async(actors *A, const char *game_id,
                          void *ctx);
 /* Queue one input without waiting (scheduler timeouts). Steals payload. */
 void actors_post(actors *A, const char *game_id, actor_request *rq);
+/* Queue a move by bot level `bot` for seat of game_id, a seat a player
+ * holds (a vacation in a game whose rules say "bot": server/vacation.h),
+ * without waiting. The actor moves only if an open window waits on the
+ * seat when it gets there, so a repeated call is harmless; the move goes
+ * through the same path as a seated bot's. */
+void actors_stand_in(actors *A, const char *game_id, int seat, const char *bot);
 /* Run fn with the game's committed state. Returns SRV_OK (0),
  * SRV_NOT_FOUND when there is no such game, SRV_UNAVAILABLE when it cannot
  * be loaded. */
@@ -112,7 +121,9 @@ srv_kind actors_read(actors *A, const char *game_id, actor_read_fn fn,
  * its deadlines, so the bots seated in it make their first moves and the
  * next read sees its clock. SRV_OK, SRV_NOT_FOUND or SRV_UNAVAILABLE. */
 srv_kind actors_load(actors *A, const char *game_id);
-/* Another process committed version of game_id: catch up if held. */
+/* Another process committed version of game_id: catch up if held, or
+ * once loaded when it is being loaded (it may have read the store before
+ * that version). */
 void actors_remote_version(actors *A, const char *game_id, uint64_t version);
 /* The deadline rows of game_id changed without an input (an extension, a
  * vacation): a held game rereads them and tells its listener. */

@@ -284,7 +284,11 @@ static srv_kind rate_check(PGconn *c, const chat_game *g, int *retry_after,
                     CHAT_RATE_COUNT, CHAT_RATE_SECONDS, *retry_after);
 }
 
-/* Store the message (its seq the channel's next) and return that seq. */
+/* Store the message (its seq the channel's next) and return that seq. In
+ * the same statement, so the same transaction: for a private channel, one
+ * notify_facts row of kind 'message' per member seat not held by the
+ * sender ({"seat","channel","seq","from","name","text"}: the recipient is
+ * a member, so it may read all of it). The public channel notifies no one. */
 static srv_kind insert_message(PGconn *c, const chat_game *g, int channel,
                                const char *player_id, const char *text,
                                int64_t *seq, srv_error *e)
@@ -293,16 +297,24 @@ static srv_kind insert_message(PGconn *c, const chat_game *g, int channel,
     snprintf(cs, sizeof cs, "%d", channel);
     snprintf(seat, sizeof seat, "%d", g->seat);
     const char *p[] = {g->id, cs, seat, player_id, text};
-    PGresult *r =
-        db_exec(c, PGRES_TUPLES_OK,
-                "WITH ch AS (UPDATE chat_channels SET last_seq = last_seq + 1 "
-                "WHERE game_id = $1 AND channel_id = $2 RETURNING last_seq) "
-                "INSERT INTO chat_messages (game_id, channel_id, seq, seat, "
-                "player_id, body, game_version) "
-                "SELECT $1, $2, ch.last_seq, $3, $4, $5, "
-                "(SELECT version FROM games WHERE game_id = $1) FROM ch "
-                "RETURNING seq",
-                5, p);
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK,
+        "WITH ch AS (UPDATE chat_channels SET last_seq = last_seq + 1 "
+        "WHERE game_id = $1 AND channel_id = $2 RETURNING last_seq, seats), "
+        "m AS (INSERT INTO chat_messages (game_id, channel_id, seq, seat, "
+        "player_id, body, game_version) "
+        "SELECT $1, $2, ch.last_seq, $3, $4, $5, "
+        "(SELECT version FROM games WHERE game_id = $1) FROM ch "
+        "RETURNING seq, game_version), "
+        "f AS (INSERT INTO notify_facts (game_id, kind, version, detail) "
+        "SELECT $1, 'message', m.game_version, jsonb_build_object('seat', "
+        "gs.seat, 'channel', $2::int, 'seq', m.seq, 'from', $3::int, 'name', "
+        "(SELECT name FROM players WHERE id = $4), 'text', $5::text) "
+        "FROM m, ch, game_seats gs WHERE $2::int <> 0 AND gs.game_id = $1 "
+        "AND gs.seat < 31 AND (ch.seats >> gs.seat) & 1 = 1 "
+        "AND gs.player_id IS NOT NULL AND gs.player_id <> $4) "
+        "SELECT seq FROM m",
+        5, p);
     if (!r)
         return srv_db_failed(e);
     srv_kind k = PQntuples(r) == 1 ? SRV_OK : SRV_NOT_FOUND;

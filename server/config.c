@@ -177,6 +177,10 @@ static const setting settings[] = {
                 notify_when_active, 0, 1,
                 "1: notify players even while they have the game open, for "
                 "tests (0)"),
+    INT_SETTING("notify-message-window", "CONCLAVE_NOTIFY_MESSAGE_WINDOW",
+                notify_message_window, 1, 86400,
+                "seconds in which one private channel's messages make at most "
+                "one notification per player (900)"),
     INT_SETTING("example-rulesets", "CONCLAVE_EXAMPLE_RULESETS",
                 example_rulesets, 0, 1,
                 "1: also offer the example rulesets (engine/examples), "
@@ -231,6 +235,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->notify_retry_ms = 2000;
     c->notify_attempts = 8;
     c->notify_tick_ms = 500;
+    c->notify_message_window = 900;
     c->rate_per_second = 50;
     c->rate_burst = 200;
     c->ws_max_message = 16384;

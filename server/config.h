@@ -62,19 +62,22 @@ typedef struct config {
                                    tests (0) */
 
     /* Notifications (server/notify*.c). */
-    char smtp_url[512];     /* CONCLAVE_SMTP_URL: the relay (smtp://HOST:
-                               PORT); "" = email off */
-    char smtp_from[256];    /* CONCLAVE_SMTP_FROM (conclave@localhost) */
-    char public_url[512];   /* CONCLAVE_PUBLIC_URL: the server's address
-                               in links; "" = http://localhost:PORT */
-    int notify_retry_ms;    /* CONCLAVE_NOTIFY_RETRY_MS: first backoff,
-                               doubled each try (2000) */
-    int notify_attempts;    /* CONCLAVE_NOTIFY_ATTEMPTS: tries before a
-                               delivery is dead (8) */
-    int notify_tick_ms;     /* CONCLAVE_NOTIFY_TICK_MS: how often the
-                               notifier looks for work (500) */
-    int notify_when_active; /* CONCLAVE_NOTIFY_WHEN_ACTIVE: 1 also tells
-                               players who have the game open (tests) (0) */
+    char smtp_url[512];       /* CONCLAVE_SMTP_URL: the relay (smtp://HOST:
+                                 PORT); "" = email off */
+    char smtp_from[256];      /* CONCLAVE_SMTP_FROM (conclave@localhost) */
+    char public_url[512];     /* CONCLAVE_PUBLIC_URL: the server's address
+                                 in links; "" = http://localhost:PORT */
+    int notify_retry_ms;      /* CONCLAVE_NOTIFY_RETRY_MS: first backoff,
+                                 doubled each try (2000) */
+    int notify_attempts;      /* CONCLAVE_NOTIFY_ATTEMPTS: tries before a
+                                 delivery is dead (8) */
+    int notify_tick_ms;       /* CONCLAVE_NOTIFY_TICK_MS: how often the
+                                 notifier looks for work (500) */
+    int notify_when_active;   /* CONCLAVE_NOTIFY_WHEN_ACTIVE: 1 also tells
+                                 players who have the game open (tests) (0) */
+    /* CONCLAVE_NOTIFY_MESSAGE_WINDOW: seconds in which one private
+     * channel's messages make at most one notification per player (900) */
+    int notify_message_window;
 
     /* Quotas and abuse bounds (docs/api.md, "Limits and quotas"). */
     int lobbies_per_player;     /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies

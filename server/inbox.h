@@ -1,10 +1,9 @@
 /*
  * inbox.h - a player's "your move" inbox: every window, over all their
- * running clocked (live or async) games, that waits on them (a sealed
- * window without their order, an open window where they may act, priority
- * they hold), read from the
- * turns_waiting rows the store keeps in step with each commit (one indexed
- * join; no game is loaded).
+ * running games (clocked or not), that waits on them (a sealed window
+ * without their order, an open window where they may act, priority they
+ * hold), read from the turns_waiting rows the store keeps in step with
+ * each commit (one indexed join; no game is loaded).
  *
  * Threads: any; the caller's connection; parameters only.
  */

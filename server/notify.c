@@ -27,11 +27,46 @@ int notify_exec(PGconn *c, ExecStatusType expect, const char *sql, int np,
     return 0;
 }
 
+/* Whether a "message" notification of the same channel went to the same
+ * player in the last notify_message_window seconds: 1, 0, or -1. Its id
+ * ends in ":message:CHANNEL.SEQ" (notify_plan.c). */
+static int message_coalesced(notifier *n, PGconn *c, const char *game_id,
+                             const notify_item *it)
+{
+    char like[48], secs[16];
+    snprintf(like, sizeof like, "%%:%d:message:%d.%%", it->seat, it->channel);
+    snprintf(secs, sizeof secs, "%d", n->app->cfg->notify_message_window);
+    const char *q[] = {game_id, it->player_id, like, secs};
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK,
+        "SELECT EXISTS (SELECT 1 FROM notify_deliveries WHERE game_id = $1 "
+        " AND player_id = $2 AND kind = 'message' AND notification_id LIKE "
+        " $3 AND created_at > now() - make_interval(secs => $4::int))",
+        4, q);
+    if (!r)
+        return -1;
+    int yes = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    return yes;
+}
+
 int notify_write_items(notifier *n, PGconn *c, const char *game_id,
                        const notify_plan *p)
 {
     for (size_t i = 0; i < p->n; i++) {
         const notify_item *it = &p->items[i];
+        if (strcmp(it->kind, "message") == 0) {
+            int seen = message_coalesced(n, c, game_id, it);
+            if (seen < 0)
+                return -1;
+            if (seen) {
+                metrics_count("conclave_notify_coalesced_total",
+                              "Private-message notifications folded into one "
+                              "sent earlier in the window.",
+                              1);
+                continue;
+            }
+        }
         const char *q[] = {
             game_id,     it->id,   it->player_id, it->kind,
             it->subject, it->json, it->text,      n->email_on ? "1" : "0"};

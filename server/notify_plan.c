@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Messages of one channel shown in one notification; the rest counted. */
+#define NOTIFY_MESSAGES_SHOWN 5
+
 static const char *sentence(const char *kind)
 {
     if (strcmp(kind, "waiting") == 0)
@@ -56,26 +59,56 @@ static json_t *waiting_windows(const actor_view *v, const json_t *doc, int seat)
     return out;
 }
 
+/* The lines of the private messages of a "message" item's detail. */
+static int message_lines(char *t, size_t cap, int n, const json_t *detail)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(detail, "messages"), i, m)
+    {
+        const char *name = json_string_value(json_object_get(m, "name"));
+        const char *said = json_string_value(json_object_get(m, "text"));
+        n += snprintf(t + n, cap - (size_t)n, "From %s: %s\r\n",
+                      name ? name : "?", said ? said : "");
+        if ((size_t)n >= cap - 200)
+            return n;
+    }
+    json_int_t more = json_integer_value(json_object_get(detail, "more"));
+    if (more > 0)
+        n += snprintf(t + n, cap - (size_t)n, "... and %lld more\r\n",
+                      (long long)more);
+    return n;
+}
+
 static char *text_of(const actor_view *v, const char *kind,
-                     const json_t *windows, const char *link)
+                     const json_t *windows, const json_t *detail,
+                     const char *link)
 {
     size_t cap = 1024 + json_array_size(windows) * 160;
+    size_t i;
+    json_t *w;
+    int msgs = strcmp(kind, "message") == 0;
+    if (msgs)
+        json_array_foreach(json_object_get(detail, "messages"), i, w) cap +=
+            200 + strlen(json_string_value(json_object_get(w, "text"))
+                             ? json_string_value(json_object_get(w, "text"))
+                             : "");
     char *t = malloc(cap);
     if (!t)
         return NULL;
     int n = snprintf(t, cap, "%s\r\n\r\nGame: %s (%s), move %llu\r\n",
                      sentence(kind), v->meta->game_id, v->meta->ruleset,
                      (unsigned long long)v->version);
-    size_t i;
-    json_t *w;
+    if (msgs)
+        n = message_lines(t, cap, n, detail);
     json_array_foreach(windows, i, w)
     {
+        if ((size_t)n >= cap - 200)
+            break;
         const char *dl = json_string_value(json_object_get(w, "deadline"));
         n += snprintf(t + n, cap - (size_t)n, "Waiting on you: %.64s%s%s\r\n",
                       json_string_value(json_object_get(w, "id")),
                       dl ? ", closes at " : "", dl ? dl : "");
-        if ((size_t)n >= cap - 200)
-            break;
     }
     snprintf(t + n, cap - (size_t)n, "\r\nOpen the game: %s\r\n", link);
     return t;
@@ -122,7 +155,7 @@ static int add_item(const actor_view *v, const notify_input *in, notify_plan *p,
     char link[600];
     snprintf(link, sizeof link, "%s/game/%s", in->base_url, v->meta->game_id);
     json_t *windows = waiting_windows(v, doc, seat);
-    it->text = text_of(v, kind, windows, link);
+    it->text = text_of(v, kind, windows, detail, link);
     it->subject = malloc(160);
     if (it->subject)
         snprintf(it->subject, 160, "Conclave: %s (%s)", sentence(kind),
@@ -179,6 +212,78 @@ static int plan_waiting(const actor_view *v, const notify_input *in,
     return rc;
 }
 
+static json_t *or_null(json_t *j)
+{
+    return j ? j : json_null();
+}
+
+/* The "message" facts of seat s on channel ch, as an item's detail:
+ * {"channel", "messages": [{"seq","from","name","text"}] (the first
+ * NOTIFY_MESSAGES_SHOWN), "more"}; NULL when there are none. */
+static json_t *channel_detail(const json_t *facts, int s, json_int_t ch)
+{
+    json_t *list = json_array(), *d;
+    json_int_t more = 0;
+    size_t i;
+    json_array_foreach(facts, i, d)
+    {
+        if (json_integer_value(json_object_get(d, "seat")) != s ||
+            json_integer_value(json_object_get(d, "channel")) != ch)
+            continue;
+        if (json_array_size(list) >= NOTIFY_MESSAGES_SHOWN) {
+            more++;
+            continue;
+        }
+        json_array_append_new(
+            list, json_pack("{sO sO sO sO}", "seq", json_object_get(d, "seq"),
+                            "from", json_object_get(d, "from"), "name",
+                            or_null(json_object_get(d, "name")), "text",
+                            or_null(json_object_get(d, "text"))));
+    }
+    if (json_array_size(list) == 0) {
+        json_decref(list);
+        return NULL;
+    }
+    return json_pack("{sI so sI}", "channel", ch, "messages", list, "more",
+                     more);
+}
+
+/* One "message" item per private channel with new messages for seat s
+ * (facts of other seats are other recipients': never shown to s). Its
+ * id's tag is CHANNEL.SEQ of the first message, so notify_write_items can
+ * coalesce a channel's notifications per window. */
+static int plan_messages(const actor_view *v, const notify_input *in,
+                         notify_plan *p, int s)
+{
+    json_t *seen = json_array(), *d;
+    size_t i;
+    int rc = seen ? 0 : -1;
+    json_array_foreach(in->messages, i, d)
+    {
+        if (rc != 0 || json_integer_value(json_object_get(d, "seat")) != s)
+            continue;
+        json_int_t ch = json_integer_value(json_object_get(d, "channel"));
+        size_t k;
+        json_t *c;
+        int dup = 0;
+        json_array_foreach(seen, k, c) dup |= json_integer_value(c) == ch;
+        if (dup)
+            continue;
+        json_array_append_new(seen, json_integer(ch));
+        json_t *detail = channel_detail(in->messages, s, ch);
+        char tag[48];
+        snprintf(tag, sizeof tag, "%lld.%lld", (long long)ch,
+                 (long long)json_integer_value(json_object_get(d, "seq")));
+        size_t before = p->n;
+        rc = detail ? add_item(v, in, p, s, "message", tag, detail) : -1;
+        if (rc == 0 && p->n > before)
+            p->items[before].channel = (int)ch;
+        json_decref(detail);
+    }
+    json_decref(seen);
+    return rc;
+}
+
 static int plan_events(const actor_view *v, const notify_input *in,
                        notify_plan *p)
 {
@@ -200,11 +305,8 @@ static int plan_events(const actor_view *v, const notify_input *in,
             if (rc == 0)
                 rc = add_item(v, in, p, s, "replaced", tag, d);
         }
-        json_array_foreach(in->messages, i, d)
-        {
-            if (rc == 0 && json_integer_value(json_object_get(d, "seat")) == s)
-                rc = add_item(v, in, p, s, "message", NULL, NULL);
-        }
+        if (rc == 0)
+            rc = plan_messages(v, in, p, s);
     }
     return rc;
 }

@@ -24,6 +24,7 @@ typedef struct notify_item {
     char id[STORE_ID_MAX + 64];  /* GAME:VERSION:SEAT:KIND, the idempotency
                                     id, the same on every retry */
     char *subject, *text, *json; /* owned */
+    int channel; /* "message": the private channel (0 otherwise) */
 } notify_item;
 
 typedef struct notify_plan {
@@ -42,7 +43,9 @@ typedef struct notify_input {
     uint64_t version;       /* the highest version among the facts */
     int started;            /* a "started" fact */
     const json_t *replaced; /* details of "replaced" facts ({"seat","bot"}) */
-    const json_t *messages; /* details of "message" facts ({"seat"}) */
+    const json_t *messages; /* details of "message" facts ({"seat" (the
+                               recipient), "channel", "seq", "from",
+                               "name", "text"}, chat.c) */
     const json_t *told;     /* {"SEAT": {WINDOW: true}}: announced windows */
     int reminder_level;     /* reminders: 1 or 2 (0: not a reminder) */
     int reminder_seat;

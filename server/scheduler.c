@@ -11,6 +11,7 @@
 #include "server/idle_seats.h"
 #include "server/log.h"
 #include "server/metrics.h"
+#include "server/vacation.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #define TICK_MS 250
 #define EVICT_EVERY_TICKS 40
 #define IDLE_SEATS_EVERY_TICKS 4 /* the idle-seat sweep, once a second */
+#define STAND_IN_EVERY_TICKS 4   /* vacation bots, once a second */
 #define LEASE "30 seconds"
 
 struct scheduler {
@@ -29,11 +31,12 @@ struct scheduler {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     int stopping;
+    unsigned ticks; /* scheduler_fire_due calls (the scheduler thread's) */
 };
 
 /* Deadlines come due of windows waiting on a player on vacation: in a
- * game whose rules say "extend" they wait for the vacation's end; in one
- * that says "bot" they fall due now (server/vacation.h). */
+ * game whose rules say "extend" they wait for the vacation's end (in one
+ * that says "bot" a bot plays them: vacation_stand_in). */
 static void hold_for_vacations(PGconn *c)
 {
     PGresult *r = db_exec(
@@ -47,16 +50,6 @@ static void hold_for_vacations(PGconn *c)
         "coalesce(g.clock_rules ->> 'vacation', 'extend') = 'extend'))",
         0, NULL);
     PQclear(r);
-    r = db_exec(c, PGRES_COMMAND_OK,
-                "UPDATE deadlines d SET due_at = now() FROM turns_waiting t "
-                "JOIN game_seats s ON s.game_id = t.game_id AND s.seat = "
-                "t.seat JOIN vacations v ON v.player_id = s.player_id AND "
-                "v.ends_at > now() JOIN games g ON g.game_id = t.game_id "
-                "WHERE d.game_id = t.game_id AND d.window_id = t.window_id "
-                "AND s.bot IS NULL AND d.due_at > now() AND "
-                "g.clock_rules ->> 'vacation' = 'bot'",
-                0, NULL);
-    PQclear(r);
 }
 
 int scheduler_fire_due(scheduler *s)
@@ -65,6 +58,8 @@ int scheduler_fire_due(scheduler *s)
     if (!c)
         return 0;
     hold_for_vacations(c);
+    if (s->ticks++ % STAND_IN_EVERY_TICKS == 0)
+        vacation_stand_in(c, s->actors);
     PGresult *r = db_query(
         c,
         "WITH due AS (SELECT game_id, window_id FROM deadlines "

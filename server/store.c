@@ -377,26 +377,35 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
                        in ? engine_input_kind_name(in->kind) : "load",
                        in && in->window[0] ? in->window : "",
                        ver};
-    /* One statement: end the waits not wanted any more (recording an
+    /* The game's row is locked (FOR SHARE) before anything is written, and
+     * nothing is unless it is still at version: a sync of a game being
+     * loaded (version as loaded) then either runs before another process's
+     * append of the next version (which waits for it and syncs after) or
+     * sees that version and writes nothing; never stale rows over newer
+     * ones. Inside an append's transaction the row is already ours.
+     * One statement: end the waits not wanted any more (recording an
      * answer by the input's own seat, or a miss when a timeout closed the
-     * window, for seats a player holds), then add the new ones. */
+     * window, for seats a player holds who is not on vacation: a bot may
+     * stand in then), then add the new ones. */
     return exec_ok(
         c, PGRES_COMMAND_OK,
-        "WITH want AS (SELECT x.w, x.s FROM jsonb_to_recordset($2::jsonb) "
-        " AS x(w text, s integer) WHERE EXISTS (SELECT 1 FROM games WHERE "
-        " game_id = $1 AND version = $6::bigint)), "
+        "WITH cur AS (SELECT version FROM games WHERE game_id = $1 FOR "
+        " SHARE), "
+        "want AS (SELECT x.w, x.s FROM jsonb_to_recordset($2::jsonb) "
+        " AS x(w text, s integer) WHERE EXISTS (SELECT 1 FROM cur WHERE "
+        " version = $6::bigint)), "
         "gone AS (DELETE FROM turns_waiting t WHERE t.game_id = $1 AND NOT "
         " EXISTS (SELECT 1 FROM want WHERE want.w = t.window_id AND "
-        " want.s = t.seat) AND EXISTS (SELECT 1 FROM games WHERE game_id = $1 "
-        " AND version = $6::bigint) RETURNING t.window_id, t.seat, t.since), "
+        " want.s = t.seat) AND EXISTS (SELECT 1 FROM cur WHERE version = "
+        " $6::bigint) RETURNING t.window_id, t.seat, t.since), "
         "hist AS (INSERT INTO seat_windows (game_id, window_id, seat, "
         " player_id, opened_at, closed_at, missed) "
         " SELECT $1, g.window_id, g.seat, s.player_id, g.since, now(), "
         " $4 = 'timeout' FROM gone g JOIN game_seats s ON s.game_id = $1 "
         " AND s.seat = g.seat WHERE s.player_id IS NOT NULL AND s.bot IS NULL "
         " AND $4 <> 'load' AND (g.seat = $3::integer OR ($4 = 'timeout' AND "
-        " g.window_id = $5 AND NOT EXISTS (SELECT 1 FROM vacations v WHERE "
-        " v.player_id = s.player_id AND v.ends_at > now()))) "
+        " g.window_id = $5)) AND NOT EXISTS (SELECT 1 FROM vacations v WHERE "
+        " v.player_id = s.player_id AND v.ends_at > now()) "
         " ON CONFLICT DO NOTHING) "
         "INSERT INTO turns_waiting (game_id, window_id, seat) "
         "SELECT $1, w, s FROM want ON CONFLICT DO NOTHING",

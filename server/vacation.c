@@ -4,6 +4,7 @@
 #include "server/vacation.h"
 
 #include "server/db.h"
+#include "server/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,4 +186,91 @@ srv_kind vacation_stop(app *a, const char *player_id, json_t **out,
         k = srv_db_failed(err);
     db_release(a->db, c, db_conn_broken(c));
     return k;
+}
+
+/* ------------------------------------------------------- the stand-in --- */
+
+/* Record "vacation_return" for each stand-in whose vacation is over (ended,
+ * stopped, or replaced by a later one). */
+static int record_returns(PGconn *c)
+{
+    return run(
+        c,
+        "INSERT INTO game_events (game_id, at_version, kind, detail) "
+        "SELECT e.game_id, g.version, 'vacation_return', jsonb_build_object("
+        " 'seat', e.detail -> 'seat', 'player', e.detail -> 'player', "
+        " 'since', e.detail -> 'since') FROM game_events e JOIN games g ON "
+        " g.game_id = e.game_id WHERE e.kind = 'vacation_bot' AND NOT EXISTS "
+        " (SELECT 1 FROM game_events r WHERE r.game_id = e.game_id AND "
+        " r.kind = 'vacation_return' AND r.detail -> 'seat' = e.detail -> "
+        " 'seat' AND r.detail -> 'since' = e.detail -> 'since') AND NOT "
+        " EXISTS (SELECT 1 FROM vacations v WHERE v.player_id = e.detail ->> "
+        " 'player' AND v.ends_at > now() AND " TS(
+            "v.started_at") " = "
+                            " e.detail ->> 'since')",
+        0, NULL);
+}
+
+/* Record "vacation_bot" for seat of game (at version) unless this vacation
+ * (since) has its event there already. */
+static int record_stand_in(PGconn *c, PGresult *r, int i, const char *bot)
+{
+    const char *p[] = {PQgetvalue(r, i, 0),
+                       PQgetvalue(r, i, 1),
+                       PQgetvalue(r, i, 3),
+                       PQgetvalue(r, i, 4),
+                       PQgetvalue(r, i, 5),
+                       PQgetvalue(r, i, 6),
+                       bot};
+    return run(
+        c,
+        "INSERT INTO game_events (game_id, at_version, kind, detail) "
+        "SELECT $1, $4::bigint, 'vacation_bot', jsonb_build_object('seat', "
+        " $2::integer, 'player', $3::text, 'bot', $7::text, 'since', "
+        " $5::text, 'until', $6::text) WHERE NOT EXISTS (SELECT 1 FROM "
+        " game_events e WHERE e.game_id = $1 AND e.kind = 'vacation_bot' AND "
+        " e.detail -> 'seat' = to_jsonb($2::integer) AND e.detail ->> "
+        " 'since' = $5)",
+        7, p);
+}
+
+int vacation_stand_in(PGconn *c, actors *A)
+{
+    PGresult *r =
+        db_exec(c, PGRES_TUPLES_OK,
+                "SELECT DISTINCT t.game_id, t.seat, g.ruleset, s.player_id, "
+                " g.version, " TS("v.started_at") ", " TS(
+                    "v.ends_at") " FROM "
+                                 " turns_waiting t JOIN game_seats s ON "
+                                 "s.game_id = t.game_id AND "
+                                 " s.seat = t.seat JOIN vacations v ON "
+                                 "v.player_id = s.player_id AND "
+                                 " v.ends_at > now() JOIN games g ON g.game_id "
+                                 "= t.game_id WHERE "
+                                 " s.bot IS NULL AND g.status = 'running' AND "
+                                 "g.clock_rules ->> "
+                                 " 'vacation' = 'bot' LIMIT 500",
+                0, NULL);
+    if (!r)
+        return -1;
+    int queued = 0, bad = 0;
+    for (int i = 0; i < PQntuples(r) && !bad; i++) {
+        const engine_ruleset *rs = engine_ruleset_find(PQgetvalue(r, i, 2));
+        int n = 0;
+        const engine_bot_level *lv = rs ? engine_bot_levels(rs, &n) : NULL;
+        if (!lv || n < 1)
+            continue; /* a ruleset without bots: the clock decides */
+        bad = record_stand_in(c, r, i, lv[0].id) != 0;
+        if (!bad) {
+            actors_stand_in(A, PQgetvalue(r, i, 0), atoi(PQgetvalue(r, i, 1)),
+                            lv[0].id);
+            queued++;
+        }
+    }
+    PQclear(r);
+    if (bad || record_returns(c) != 0) {
+        log_warn("vacation_stand_in_failed", NULL);
+        return -1;
+    }
+    return queued;
 }

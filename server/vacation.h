@@ -5,16 +5,21 @@
  * running game whose clock rules say "vacation": "extend" (the default),
  * moves the deadlines of the windows waiting on the player N days later;
  * while it lasts, a deadline of such a window that comes due waits for the
- * vacation's end (server/scheduler.c). In games that say "bot", the
- * windows waiting on the player time out at once (the ruleset's default
- * action stands in) and do not count as missed. Stopping early gives back
- * the whole days not used; deadlines already moved stay.
+ * vacation's end (server/scheduler.c). In games that say "bot", a bot
+ * (the ruleset's first level) plays the windows waiting on the player
+ * while the vacation lasts (vacation_stand_in, from the scheduler); the
+ * seat stays the player's, and is theirs to play again once the vacation
+ * ends or is stopped. The game's events record both ("vacation_bot",
+ * "vacation_return"). Windows that close while a player is away count
+ * neither as answered nor as missed. Stopping early gives back the whole
+ * days not used; deadlines already moved stay.
  *
  * Threads: any; each call takes a connection from the app's pool.
  */
 #ifndef CONCLAVE_VACATION_H
 #define CONCLAVE_VACATION_H
 
+#include "server/actor.h"
 #include "server/app.h"
 #include "server/errors.h"
 
@@ -36,5 +41,13 @@ srv_kind vacation_start(app *a, const char *player_id, long long days,
  * when none is on. *out as vacation_get. */
 srv_kind vacation_stop(app *a, const char *player_id, json_t **out,
                        srv_error *err);
+
+/* One pass of the bot stand-in, on c (no transaction open): for every
+ * window waiting on a player on vacation in a running game whose rules say
+ * "bot", record a "vacation_bot" event once per vacation and seat, and
+ * queue the bot's move (actors_stand_in); for every such event whose
+ * vacation is over, record "vacation_return". Returns the moves queued,
+ * or -1 when the database failed (logged). */
+int vacation_stand_in(PGconn *c, actors *A);
 
 #endif

@@ -1,12 +1,15 @@
 // async_clocks.test.mjs - asynchronous play with compressed clocks (seconds
-// instead of hours): the "your move" inbox over REST and its live push over
+// instead of hours): the "your move" inbox over REST (games without a clock
+// included) and its live push over
 // the WebSocket, per-kind window seconds, a night window moving a deadline,
 // the vacation bank extending windows in two games at once, the host's one
 // extension per window, a seat given to a bot after K missed windows (with
-// its log event), and reputation shown in lobbies and required to join.
+// its log event), a bot standing in for a player on vacation in a game that
+// says so (and the seat back to the player when it ends), and reputation
+// shown in lobbies and required to join.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDatabase, dropDatabase, startServer, waitFor } from './lib/server.mjs';
+import { createDatabase, dropDatabase, startServer, waitFor, sleep, psql } from './lib/server.mjs';
 import { client, newPlayer, NO_LIMITS } from './lib/api.mjs';
 import { HubClient, stopClean } from './lib/ws.mjs';
 
@@ -82,6 +85,26 @@ test('the inbox lists exactly the windows waiting on the caller, and stops after
   assert.deepEqual((await turns(a)).map(keyOf).sort(), [`${g1}/r2`, `${g2}/r1`].sort());
   const anon = await call('GET', '/api/v1/me/turns');
   assert.equal(anon.status, 401);
+});
+
+test('the inbox lists the windows of games without a clock too (no deadline)', async () => {
+  const a = await newPlayer(call, { prefix: 'ua' });
+  const b = await newPlayer(call, { prefix: 'ub' });
+  const l = await call('POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'rps', seats: 2, options: { rounds: 3 } } });
+  assert.equal(l.status, 201, l.text);
+  assert.equal((await call('POST', `/api/v1/lobbies/${l.body.id}/seats`, { token: b.token, body: {} })).status, 200);
+  const s = await call('POST', `/api/v1/lobbies/${l.body.id}/start`, { token: a.token });
+  assert.equal(s.status, 201, s.text);
+  const g = s.body.game;
+  const mine = async (p) => (await turns(p)).filter((t) => t.game === g);
+  const first = await mine(a);
+  assert.deepEqual(first.map(keyOf), [`${g}/r1`]);
+  assert.equal(first[0].deadline, null);
+  assert.equal((await throwIn(a, g, 'r1')).status, 200);
+  assert.deepEqual((await mine(a)).map(keyOf), []);
+  assert.deepEqual((await mine(b)).map(keyOf), [`${g}/r1`]);
+  assert.equal((await throwIn(b, g, 'r1')).status, 200);
+  assert.deepEqual((await mine(a)).map(keyOf), [`${g}/r2`]);
 });
 
 test('the inbox is pushed over the WebSocket when it changes', async () => {
@@ -241,4 +264,43 @@ test('K missed windows give the seat to a bot (logged); reputation shows and a m
   const ok = await call('POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: c.token, body: {} });
   assert.equal(ok.status, 200, ok.text);
   assert.deepEqual(ok.body.seats[1].player.reputation, { median_response_seconds: null, answered: 0, missed: 0 });
+});
+
+test('on vacation in a "bot" game, a bot plays the windows; the seat comes back when it ends', async () => {
+  const a = await newPlayer(call, { prefix: 'ba' });
+  const b = await newPlayer(call, { prefix: 'bb' });
+  const g = await asyncGame(a, [b], { seconds: 3600, vacation: 'bot' }, { rounds: 6 });
+  const start = await call('POST', '/api/v1/me/vacation', { token: b.token, body: { days: 1 } });
+  assert.equal(start.status, 201, start.text);
+  // b is away: b's bot orders in each window as it opens, long before the
+  // hour-long deadline (r1 at once, r2 once a has thrown in r1).
+  const inputs = () => psql(db, `SELECT seat || ':' || kind || ':' || coalesce(window_id, '') FROM game_inputs WHERE game_id = '${g}' ORDER BY seq`).split('\n').filter(Boolean);
+  const mineNow = () => inputs().filter((x) => x.startsWith('1:'));
+  await waitFor(() => mineNow().length === 1, { timeout: 10000, what: 'the bot to order in r1' });
+  assert.equal((await throwIn(a, g, 'r1')).status, 200);
+  await waitFor(() => mineNow().length === 2, { timeout: 10000, what: 'the bot to order in r2' });
+  const mine = mineNow();
+  assert.deepEqual(mine, ['1:order:r1', '1:order:r2'], `b's seat ordered (no timeout): ${inputs().join(' ')}`);
+  let log = await call('GET', `/api/v1/games/${g}/log`, { token: a.token });
+  const away = log.body.events.filter((e) => e.kind === 'vacation_bot');
+  assert.equal(away.length, 1, JSON.stringify(log.body.events));
+  assert.equal(away[0].seat, 1);
+  assert.ok(away[0].bot);
+  assert.equal(away[0].player, undefined, 'the public log names no player id');
+  // The seat stays b's; the stand-in windows count neither way.
+  const game = await call('GET', `/api/v1/games/${g}`, { token: b.token });
+  assert.ok(JSON.stringify(game.body.seats[1]).includes(b.name), JSON.stringify(game.body.seats));
+  assert.equal(psql(db, `SELECT count(*) FROM seat_windows WHERE game_id = '${g}' AND seat = 1`), '0');
+  // Back from vacation: r3 waits on b and no bot plays it.
+  const stop = await call('DELETE', '/api/v1/me/vacation', { token: b.token });
+  assert.equal(stop.status, 200, stop.text);
+  assert.equal((await throwIn(a, g, 'r2')).status, 200);
+  await waitFor(async () => {
+    log = await call('GET', `/api/v1/games/${g}/log`, { token: a.token });
+    return log.body.events.some((e) => e.kind === 'vacation_return' && e.seat === 1);
+  }, { timeout: 10000, what: 'the vacation_return event' });
+  await sleep(2500);
+  assert.ok((await turns(b)).some((t) => t.game === g && t.window === 'r3'), 'r3 waits on b again');
+  assert.deepEqual(inputs().filter((x) => x.startsWith('1:')), mine, 'no bot move after the vacation');
+  assert.equal((await throwIn(b, g, 'r3')).status, 200);
 });

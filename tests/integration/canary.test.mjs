@@ -53,7 +53,9 @@
 //     spectator document carries held orders;
 //   - table talk (every game with two seats or more): a private channel's
 //     messages (unique markers) reach its member seats only, over REST and
-//     the WebSocket; public messages reach every audience of their game;
+//     the WebSocket, and in the private-message notifications (mail and
+//     webhook) of its other members; public messages reach every audience
+//     of their game (over REST and the WebSocket: they notify no one);
 //     text the server refused (too long, a non-member's post) reaches no
 //     one; none of them is ever in an error body, a NOTIFY payload (those
 //     on conclave_chat are ids: "game:channel:seq") or a log line.
@@ -1019,6 +1021,8 @@ function entitled(r, m) {
     case 'chat':
       // Table talk: a private channel's members, or (seats null) every
       // audience of the game; never in an error, a NOTIFY or a log line.
+      // A private message's notification (mail, webhook) goes to members.
+      if ((r.src === 'hook' || r.src === 'mail') && m.seats !== null) return r.game === m.game && m.seats.has(r.aud?.seats.get(m.game));
       if (r.src !== 'rest' && r.src !== 'ws') return false;
       if (r.game !== m.game || r.kind === 'error' || r.kind === 'ws-error') return false;
       return m.seats === null || m.seats.has(r.aud?.seats.get(m.game));
@@ -1614,10 +1618,15 @@ test('the checker finds planted leaks (self-test)', () => {
   cap.add({ src: 'ws', aud: B, kind: 'ws-other', game: 'g', text: '{"type":"chat","text":"CNRYchatp"}' }); // leak
   rec(A, 'error', null, 'CNRYchatp', null, { status: 413 }); // leak: echoed in an error
   cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, text: 'CNRYchatq' }); // leak
+  // Private-message notifications: to a member (allowed), to a non-member
+  // (leak); a public message is never in a notification (leak).
+  cap.add({ src: 'mail', aud: A, kind: 'mail', game: 'g', version: 3, text: 'From x: CNRYchatp' }); // allowed
+  cap.add({ src: 'hook', aud: B, kind: 'hook', game: 'g', version: 3, text: '{"text":"CNRYchatp"}' }); // leak
+  cap.add({ src: 'mail', aud: A, kind: 'mail', game: 'g', version: 3, text: 'From x: CNRYchatq' }); // leak
   const { leaks, allowedSeen } = scanMarkers(cap.records, markers, new Set());
-  assert.equal(leaks.length, 10, JSON.stringify(leaks, null, 1));
+  assert.equal(leaks.length, 12, JSON.stringify(leaks, null, 1));
   assert.equal(allowedSeen.get('note'), 3);
-  assert.equal(allowedSeen.get('chat'), 3);
+  assert.equal(allowedSeen.get('chat'), 4);
   // Sprint: a hand card of seat 1 in seat 0's view; a pay list in public.
   const ids = cardIds({ view: { hand: [{ id: 3, card: 'x' }], players: [{ empire: [{ id: 7, card: 'y' }] }], my_orders: { w: { pay: [3] } } } });
   assert.deepEqual(ids.filter((x) => x.id !== undefined).map((x) => x.id).sort(), [3, 3, 7]);

@@ -234,3 +234,70 @@ test('nothing is sent to a player who has the game open', async () => {
   }
   await waitFor(() => postsOf(ctx, gus, game).some((p) => p.body.event === 'waiting' && p.body.windows.some((w) => w.id === 'r3')), { what: 'gus waiting r3' });
 });
+
+test('a private message notifies its channel\'s other members only, one per channel per window', async () => {
+  const ctx = await setup({ CONCLAVE_NOTIFY_MESSAGE_WINDOW: '4' });
+  const rulesets = await ctx.call('GET', '/api/v1/rulesets');
+  const ruleset = rulesets.body.find((x) => x.min_seats <= 3 && x.max_seats >= 3).id;
+  const [ivy, jon, kim] = [await subscriber(ctx), await subscriber(ctx), await subscriber(ctx)];
+  const lobby = await newLobby(ctx.call, ivy, { ruleset, seats: 3 }, [jon, kim]);
+  const s = await ctx.call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: ivy.token });
+  assert.equal(s.status, 201, s.text);
+  const game = s.body.game;
+  const g = await ctx.call('GET', `/api/v1/games/${game}`, { token: ivy.token });
+  for (const p of [ivy, jon, kim]) p.seat = g.body.seats.findIndex((x) => x.player?.name === p.name || x.name === p.name || x.player_id === p.id);
+  assert.deepEqual([ivy, jon, kim].map((p) => p.seat).sort(), [0, 1, 2], JSON.stringify(g.body.seats));
+  const chat = (p, method, path, body) => ctx.call(method, `/api/v1/games/${game}/channels${path}`, { token: p.token, body });
+  const all = await chat(ivy, 'POST', '', { seats: [jon.seat, kim.seat] });
+  assert.ok(all.status === 201 || all.status === 200, all.text);
+  const pair = await chat(kim, 'POST', '', { seats: [ivy.seat] });
+  assert.ok(pair.status === 201 || pair.status === 200, pair.text);
+  const [X, Y] = [all.body.id, pair.body.id];
+  // A burst of 20 messages in X (10 each from Ivy and Jon), one in Y
+  // (Kim to Ivy), and some in the public channel.
+  for (let i = 0; i < 10; i++) {
+    for (const p of [ivy, jon]) {
+      const r = await chat(p, 'POST', `/${X}/messages`, { text: `burst ${p.name} ${i}` });
+      assert.equal(r.status, 201, r.text);
+    }
+  }
+  assert.equal((await chat(kim, 'POST', `/${Y}/messages`, { text: 'pssst-only-ivy' })).status, 201);
+  assert.equal((await chat(kim, 'POST', '/0/messages', { text: 'hello all' })).status, 201);
+  const msgs = (p) => postsOf(ctx, p, game).filter((x) => x.body.event === 'message');
+  const mailMsgs = (p) => mailsOf(ctx, p, game).filter((m) => kindOf(header(m, 'Conclave-Notification-Id')) === 'message');
+  await waitFor(() => msgs(ivy).length >= 2 && msgs(jon).length >= 1 && msgs(kim).length >= 1 && mailMsgs(ivy).length >= 2, { what: 'message notifications' });
+  await sleep(1000);
+  const chans = (p) => msgs(p).map((x) => x.body.detail.channel).sort();
+  assert.deepEqual(chans(ivy), [X, Y].sort(), 'Ivy: one for X (Jon\'s ten), one for Y');
+  assert.deepEqual(chans(jon), [X], 'Jon: one for X (Ivy\'s ten), nothing of Y');
+  assert.deepEqual(chans(kim), [X], 'Kim: one for twenty messages in X');
+  assert.equal(mailMsgs(kim).length, 1, 'one mail for the burst');
+  for (const p of [ivy, jon, kim]) {
+    for (const x of msgs(p)) {
+      assert.ok(verifies(x, p.secret));
+      assert.ok(x.body.detail.messages.length >= 1);
+      for (const m of x.body.detail.messages) assert.notEqual(m.from, p.seat, 'not told of its own message');
+      assert.match(x.body.detail.messages[0].name, /^[A-Za-z0-9_-]+$/);
+    }
+  }
+  const ivyY = msgs(ivy).find((x) => x.body.detail.channel === Y);
+  assert.equal(ivyY.body.detail.messages[0].text, 'pssst-only-ivy');
+  assert.ok(mailMsgs(ivy).some((m) => m.data.includes('pssst-only-ivy') && m.data.includes(kim.name)), 'the mail carries the sender and the text');
+  for (const p of [jon, kim]) {
+    const seen = [...postsOf(ctx, p, game).map((x) => x.text), ...mailsOf(ctx, p, game).map((m) => m.data)];
+    assert.equal(seen.some((t) => t.includes('pssst-only-ivy')), false, `${p.name} is not in Y`);
+  }
+  assert.equal(psql(ctx.db, `SELECT count(*) FROM notify_deliveries WHERE kind = 'message' AND body LIKE '%hello all%'`), '0', 'the public channel notifies no one');
+  // After the window, the next message in X is announced again, except to
+  // a player who has the game open (Jon, on a live WebSocket).
+  const ws = await HubClient.connect(ctx.server.wsUrl);
+  ws.send({ type: 'auth', token: jon.token });
+  ws.send({ type: 'subscribe', game });
+  await ws.next('snapshot');
+  await sleep(4500);
+  assert.equal((await chat(kim, 'POST', `/${X}/messages`, { text: 'after the window' })).status, 201);
+  await waitFor(() => msgs(ivy).some((x) => x.body.detail.messages.some((m) => m.text === 'after the window')), { what: 'ivy told again after the window' });
+  await sleep(800);
+  assert.equal(msgs(jon).length, 1, 'nothing to Jon while the game is open');
+  ws.close();
+});
