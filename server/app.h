@@ -29,6 +29,8 @@ typedef struct app {
     trusted_proxies proxies; /* cfg->trusted_proxies, parsed */
     char base_url[600];      /* the server's address in links sent out
                                 (cfg public_url, or http://localhost:PORT) */
+    char process_id[40];     /* random, per start: this process's rows in
+                                seat_presence (server/seat_presence.h) */
 } app;
 
 #endif

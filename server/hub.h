@@ -65,5 +65,10 @@ void hub_chat_posted(hub *h, const char *game_id, int channel, int64_t seq);
  * seat (its player has the game open): server/hub_presence.c. ctx is the
  * hub (NULL: none). Any thread; takes hub.lock. */
 int hub_seat_active(void *ctx, const char *game_id, int seat);
+/* The seats with a live connection of this process subscribed to their
+ * game as that seat, as JSON text [{"g":GAME,"s":SEAT},...] (NEW, free()),
+ * or NULL when there are none (or memory ran out). Any thread; takes
+ * hub.lock. */
+char *hub_active_seats_json(void *ctx);
 
 #endif

@@ -25,3 +25,30 @@ int hub_seat_active(void *ctx, const char *game_id, int seat)
     pthread_mutex_unlock(&h->lock);
     return active;
 }
+
+char *hub_active_seats_json(void *ctx)
+{
+    hub *h = ctx;
+    if (!h)
+        return NULL;
+    json_t *out = json_array();
+    if (!out)
+        return NULL;
+    pthread_mutex_lock(&h->lock);
+    for (size_t b = 0; b < HUB_GAME_BUCKETS; b++)
+        for (hub_game *g = h->games[b]; g; g = g->next)
+            for (hub_aud *a = g->auds; a; a = a->next) {
+                if (a->seat < 0)
+                    continue;
+                int live = 0;
+                for (hub_sub *s = a->subs; s && !live; s = s->aud_next)
+                    live = s->conn && s->conn->wsi != NULL;
+                if (live)
+                    json_array_append_new(
+                        out, json_pack("{ss si}", "g", g->id, "s", a->seat));
+            }
+    pthread_mutex_unlock(&h->lock);
+    char *text = json_array_size(out) ? json_dumps(out, JSON_COMPACT) : NULL;
+    json_decref(out);
+    return text;
+}

@@ -12,6 +12,7 @@
 #include "server/lobby_batch.h"
 #include "server/log.h"
 #include "server/metrics.h"
+#include "server/seat_presence.h"
 #include "server/tokens.h"
 
 #include <poll.h>
@@ -272,6 +273,7 @@ static void *listener_main(void *arg)
             lobby_batch_flush(&l->lobbies, now_s());
             if (now_s() >= next_sweep) {
                 version_sweep(l, c);
+                presence_publish(c, l->app->hub, l->app->process_id);
                 drain(l, c); /* what arrived during the sweep */
                 next_sweep = now_s() + SWEEP_SECONDS;
             }

@@ -3,6 +3,7 @@
  * become per-seat notifications (see notify.h).
  */
 #include "server/notify_internal.h"
+#include "server/seat_presence.h"
 
 #include "server/hub.h"
 #include "server/log.h"
@@ -218,8 +219,16 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
     g->in.replaced = g->replaced;
     g->in.messages = g->messages;
     g->in.told = g->told;
-    g->in.active = n->app->cfg->notify_when_active ? NULL : hub_seat_active;
-    g->in.active_ctx = n->app->hub;
+    /* Present: on this process's hub, or on another process's (its
+     * published rows). */
+    presence_ctx present = {
+        n->app->hub,
+        n->app->cfg->notify_when_active
+            ? 0
+            : presence_elsewhere(c, g->game_id, n->app->process_id)};
+    g->in.active =
+        n->app->cfg->notify_when_active ? NULL : presence_seat_active;
+    g->in.active_ctx = &present;
     g->in.base_url = n->base_url;
     notify_plan plan = {0};
     plan_ctx pc = {&g->in, &plan, 0};
@@ -235,6 +244,7 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
     if (rc == 1)
         rc = delete_facts(c, g);
     notify_plan_free(&plan);
+    g->in.active_ctx = NULL; /* present lives on this stack only */
     return rc;
 }
 

@@ -9,6 +9,7 @@
  * would come as it opens).
  */
 #include "server/notify_internal.h"
+#include "server/seat_presence.h"
 
 #include "server/hub.h"
 
@@ -72,14 +73,19 @@ static int remind_one(notifier *n, PGconn *c, PGresult *r, int i)
     PQclear(claim);
     int rc = 0;
     if (mine) {
-        notify_input in = {
-            .reminder_level = atoi(PQgetvalue(r, i, 4)),
-            .reminder_seat = atoi(PQgetvalue(r, i, 3)),
-            .reminder_window = window,
-            .reminder_tag = tag,
-            .active = n->app->cfg->notify_when_active ? NULL : hub_seat_active,
-            .active_ctx = n->app->hub,
-            .base_url = n->base_url};
+        presence_ctx present = {
+            n->app->hub, n->app->cfg->notify_when_active
+                             ? 0
+                             : presence_elsewhere(c, game, n->app->process_id)};
+        notify_input in = {.reminder_level = atoi(PQgetvalue(r, i, 4)),
+                           .reminder_seat = atoi(PQgetvalue(r, i, 3)),
+                           .reminder_window = window,
+                           .reminder_tag = tag,
+                           .active = n->app->cfg->notify_when_active
+                                         ? NULL
+                                         : presence_seat_active,
+                           .active_ctx = &present,
+                           .base_url = n->base_url};
         notify_plan plan = {0};
         remind_ctx rx = {&in, &plan, 0};
         srv_kind k = actors_read(n->app->actors, game, plan_under_lock, &rx);

@@ -16,6 +16,7 @@
 #include "server/notify.h"
 #include "server/records.h"
 #include "server/scheduler.h"
+#include "server/store.h"
 #include "server/tokens.h"
 
 #include <pthread.h>
@@ -151,6 +152,7 @@ int cmd_serve(int argc, char **argv)
     else
         snprintf(a.base_url, sizeof a.base_url, "http://localhost:%d",
                  cfg.http_port);
+    store_new_id(a.process_id);
     a.migrations_expected = migrate_latest(cfg.sql_dir, err, sizeof err);
     if (a.migrations_expected < 0) {
         log_error("migrations_missing", json_pack("{ss}", "error", err));

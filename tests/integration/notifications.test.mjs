@@ -235,6 +235,41 @@ test('nothing is sent to a player who has the game open', async () => {
   await waitFor(() => postsOf(ctx, gus, game).some((p) => p.body.event === 'waiting' && p.body.windows.some((w) => w.id === 'r3')), { what: 'gus waiting r3' });
 });
 
+test('a player who has the game open on another process is not told either', async () => {
+  // Process B (ctx.server) plans every notification; process A shares its
+  // database, serves gus's page and never plans (its notifier looks for
+  // work once a minute). Only the presence A publishes keeps B quiet.
+  const ctx = await setup();
+  const a = await startServer({ db: ctx.db, env: { ...ctx.senv, CONCLAVE_NOTIFY_TICK_MS: '60000' } });
+  cleanups.push(() => a.stop('SIGKILL'));
+  const gus = await subscriber(ctx);
+  const hana = await subscriber(ctx);
+  gus.seat = 0;
+  hana.seat = 1;
+  const game = await rpsGame(ctx, [gus, hana], 600, 3);
+  await waitFor(() => postsOf(ctx, gus, game).some((p) => p.body.event === 'waiting'), { what: 'gus waiting r1' });
+  const ws = await HubClient.connect(a.wsUrl);
+  ws.send({ type: 'auth', token: gus.token });
+  ws.send({ type: 'subscribe', game });
+  await ws.next('snapshot');
+  await waitFor(() => psql(ctx.db, `SELECT count(*) FROM seat_presence WHERE game_id = '${game}' AND seat = 0 AND until > now()`) === '1', { what: 'A publishes gus as present' });
+  for (const p of [gus, hana]) {
+    const o = await ctx.call('PUT', `/api/v1/games/${game}/orders/r1`, { token: p.token, body: { throw: 'rock' } });
+    assert.equal(o.status, 200, o.text);
+  }
+  await waitFor(() => postsOf(ctx, hana, game).some((p) => p.body.windows.some((w) => w.id === 'r2')), { what: 'hana waiting r2' });
+  await sleep(500);
+  assert.deepEqual(postsOf(ctx, gus, game).map((p) => p.body.windows.map((w) => w.id).join()), ['r1', 'r1'], 'gus: r1 only (started, waiting)');
+  // The page closed on A: once its presence expires, gus is told again.
+  ws.close();
+  await waitFor(() => psql(ctx.db, `SELECT count(*) FROM seat_presence WHERE game_id = '${game}' AND until > now()`) === '0', { timeout: 20000, what: 'the presence expires' });
+  for (const p of [gus, hana]) {
+    const o = await ctx.call('PUT', `/api/v1/games/${game}/orders/r2`, { token: p.token, body: { throw: 'paper' } });
+    assert.equal(o.status, 200, o.text);
+  }
+  await waitFor(() => postsOf(ctx, gus, game).some((p) => p.body.event === 'waiting' && p.body.windows.some((w) => w.id === 'r3')), { what: 'gus waiting r3' });
+});
+
 test('a private message notifies its channel\'s other members only, one per channel per window', async () => {
   const ctx = await setup({ CONCLAVE_NOTIFY_MESSAGE_WINDOW: '4' });
   const rulesets = await ctx.call('GET', '/api/v1/rulesets');

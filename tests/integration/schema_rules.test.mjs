@@ -33,6 +33,7 @@ const GAME_TABLES = new Set([
   'seat_windows', // answer and miss history (reputation)
   'game_events', // seats replaced by bots
   'game_rematches', // the rematch lobby of a finished game
+  'seat_presence', // seats with their game open, per process (expiring)
 ]);
 
 // Tables of players, sessions, lobbies and bookkeeping: small, or keyed by
