@@ -3,6 +3,7 @@
  */
 #include "server/db.h"
 
+#include "server/db_stmt.h"
 #include "server/log.h"
 #include "server/metrics.h"
 
@@ -69,6 +70,8 @@ PGconn *db_connect(const char *url, int connect_timeout, char *err,
         return NULL;
     }
     PQsetNoticeProcessor(c, on_notice, NULL);
+    if (db_stmt_attach(c) != 0) /* it still works, unprepared */
+        log_warn("db_stmt_cache_failed", json_pack("{}"));
     return c;
 }
 
@@ -212,7 +215,7 @@ PGresult *db_query(PGconn *c, const char *sql, int nparams, const Oid *types,
                    const int *formats, int result_format)
 {
     db_count_round_trip();
-    return PQexecParams(c, sql, nparams, types, values, lengths, formats,
+    return db_stmt_exec(c, sql, nparams, types, values, lengths, formats,
                         result_format);
 }
 
@@ -278,12 +281,21 @@ int db_pipeline(PGconn *c, const db_stmt *st, int n, PGresult **out)
         out[i] = NULL;
     if (!PQenterPipelineMode(c))
         return -1;
-    int sent = 1;
+    int sent = 1, parses = 0;
+    for (int i = 0; sent && i < n; i++) {
+        int q = db_stmt_queue_parse(c, st[i].sql, st[i].nparams);
+        sent = q >= 0;
+        parses += q > 0;
+    }
     for (int i = 0; sent && i < n; i++)
-        sent = PQsendQueryParams(c, st[i].sql, st[i].nparams, NULL,
-                                 st[i].params, NULL, NULL, 0);
+        sent = db_stmt_send(c, st[i].sql, st[i].nparams, st[i].params);
     db_count_round_trip();
-    int rc = sent && PQpipelineSync(c) ? pipeline_results(c, st, n, out) : -1;
+    int rc = -1;
+    if (sent && PQpipelineSync(c)) {
+        rc = db_stmt_parsed(c, parses);
+        int rest = pipeline_results(c, st, n, out);
+        rc = rc == 0 ? rest : -1;
+    }
     if (!PQexitPipelineMode(c))
         rc = -1; /* results still pending: db_conn_broken says so */
     if (rc != 0)

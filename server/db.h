@@ -31,9 +31,11 @@ PGconn *db_connect(const char *url, int connect_timeout, char *err,
 /* Whether the last failure on c was the connection itself (not SQL). */
 int db_conn_broken(PGconn *c);
 
-/* PQexecParams, counted as one round trip (db_round_trips). Every
- * statement of the server but the migrations goes through here or
- * db_exec; a pipeline counts itself with db_count_round_trip. */
+/* PQexecParams, counted as one round trip (db_round_trips), and prepared
+ * on c the first time c runs this text (server/db_stmt.h: the Parse goes
+ * in the same round trip). Every statement of the server but the
+ * migrations goes through here or db_exec; a pipeline counts itself with
+ * db_count_round_trip. */
 PGresult *db_query(PGconn *c, const char *sql, int nparams, const Oid *types,
                    const char *const *values, const int *lengths,
                    const int *formats, int result_format);

@@ -7,6 +7,7 @@
  */
 #include "server/store.h"
 #include "server/db.h"
+#include "server/db_stmt.h"
 
 #include "server/log.h"
 #include "server/records.h"
@@ -544,20 +545,25 @@ static int pipeline_appends(PGconn *c, const store_append *const *list,
 {
     if (!PQenterPipelineMode(c))
         return STORE_EDB;
-    int sent = PQsendQueryParams(c, "BEGIN", 0, NULL, NULL, NULL, NULL, 0);
+    int q1 = db_stmt_queue_parse(c, "BEGIN", 0);
+    int q2 = n > 0 ? db_stmt_queue_parse(c, APPEND_SQL, 13) : 0;
+    int q3 = commit ? db_stmt_queue_parse(c, "COMMIT", 0) : 0;
+    int sent =
+        q1 >= 0 && q2 >= 0 && q3 >= 0 && db_stmt_send(c, "BEGIN", 0, NULL);
     for (int k = 0; sent && k < n; k++) {
         append_text t = {0};
         append_text_init(&t, list[idx[k]]);
-        sent =
-            PQsendQueryParams(c, APPEND_SQL, 13, NULL, t.params, NULL, NULL, 0);
+        sent = db_stmt_send(c, APPEND_SQL, 13, t.params);
         append_text_clear(&t);
     }
     if (sent && commit)
-        sent = PQsendQueryParams(c, "COMMIT", 0, NULL, NULL, NULL, NULL, 0);
+        sent = db_stmt_send(c, "COMMIT", 0, NULL);
     db_count_round_trip();
     if (!sent || !PQpipelineSync(c))
         return STORE_EDB; /* the caller drops the connection */
     int queries = n + 1 + (commit ? 1 : 0), q = 0, failed = 0;
+    if (db_stmt_parsed(c, q1 + q2 + q3) != 0)
+        failed = 1;
     for (;;) {
         PGresult *r = PQgetResult(c);
         if (!r) { /* the end of one query's results */
