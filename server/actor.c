@@ -1009,6 +1009,8 @@ static void commit_record_init(commit_record *cr, const actor *a,
                             : "finished",
         .result = cr->result,
         .final_hash = over ? cr->final_hash : NULL,
+        .keeps_records =
+            over && engine_record_key(engine_game_ruleset(a->work)) != NULL,
     };
 }
 

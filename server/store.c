@@ -329,10 +329,38 @@ void store_inputs_free(store_input *in, size_t n)
     free(in);
 }
 
-int store_sync_deadlines(PGconn *c, const char *game_id,
-                         const engine_window *windows, int nwindows,
-                         int clock_seconds, const int *window_seconds,
-                         const char *rules)
+/* The condition that the game's row was last written by the current
+ * transaction at version $V: an append's follow-ups, sent in one pipeline
+ * behind it, write only when that append happened (a stale one wrote
+ * nothing, and the row is then another transaction's). */
+#define APPENDED_HERE(V)                                                       \
+    "EXISTS (SELECT 1 FROM games ours WHERE ours.game_id = $1 AND "            \
+    "ours.version = " V "::bigint AND ours.xmin = "                            \
+    "pg_current_xact_id_if_assigned()::xid)"
+
+/* Deadlines: drop the rows of windows not open any more ($2: their ids),
+ * add the new ones ($2: window -> seconds; $3: the clock's rules). The
+ * append forms take the version as $3 and $4. */
+#define DEADLINES_GONE(COND)                                                   \
+    "DELETE FROM deadlines WHERE game_id = $1 AND NOT (window_id = ANY "       \
+    "(ARRAY(SELECT jsonb_array_elements_text($2::jsonb))))" COND
+#define DEADLINES_NEW(COND)                                                    \
+    "INSERT INTO deadlines (game_id, window_id, due_at) SELECT $1, w.key, "    \
+    "clock_due(now(), w.value::integer, $3::jsonb) FROM "                      \
+    "jsonb_each_text($2::jsonb) AS w WHERE w.value::integer > 0" COND          \
+    " ON CONFLICT (game_id, window_id) DO NOTHING"
+static const char DEADLINES_GONE_SQL[] = DEADLINES_GONE("");
+static const char DEADLINES_NEW_SQL[] = DEADLINES_NEW("");
+static const char DEADLINES_GONE_APPEND_SQL[] =
+    DEADLINES_GONE(" AND " APPENDED_HERE("$3"));
+static const char DEADLINES_NEW_APPEND_SQL[] =
+    DEADLINES_NEW(" AND " APPENDED_HERE("$4"));
+
+/* The deadline texts of windows: their ids (JSON array) and seconds (JSON
+ * object). 0, or -1 when out of memory (nothing kept). */
+static int deadline_texts(const engine_window *windows, int nwindows,
+                          int clock_seconds, const int *window_seconds,
+                          char **ids_text, char **secs_text)
 {
     json_t *ids = json_array(), *secs = json_object();
     for (int i = 0; i < nwindows; i++) {
@@ -341,76 +369,106 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
             secs, windows[i].id,
             json_integer(window_seconds ? window_seconds[i] : clock_seconds));
     }
-    char *ids_text = json_dumps(ids, JSON_COMPACT);
-    char *secs_text = json_dumps(secs, JSON_COMPACT);
+    *ids_text = json_dumps(ids, JSON_COMPACT);
+    *secs_text = json_dumps(secs, JSON_COMPACT);
     json_decref(ids);
     json_decref(secs);
+    if (*ids_text && *secs_text)
+        return 0;
+    free(*ids_text);
+    free(*secs_text);
+    *ids_text = *secs_text = NULL;
+    return -1;
+}
+
+int store_sync_deadlines(PGconn *c, const char *game_id,
+                         const engine_window *windows, int nwindows,
+                         int clock_seconds, const int *window_seconds,
+                         const char *rules)
+{
+    char *ids_text, *secs_text;
+    if (deadline_texts(windows, nwindows, clock_seconds, window_seconds,
+                       &ids_text, &secs_text) != 0)
+        return STORE_EDB;
     const char *p[] = {game_id, ids_text};
-    int rc = exec_ok(c, PGRES_COMMAND_OK,
-                     "DELETE FROM deadlines WHERE game_id = $1 AND NOT "
-                     "(window_id = ANY (ARRAY(SELECT "
-                     "jsonb_array_elements_text($2::jsonb))))",
-                     2, p, NULL);
+    int rc = exec_ok(c, PGRES_COMMAND_OK, DEADLINES_GONE_SQL, 2, p, NULL);
     if (!rc && clock_seconds > 0 && nwindows > 0) {
         const char *q[] = {game_id, secs_text, rules ? rules : "{}"};
-        rc = exec_ok(c, PGRES_COMMAND_OK,
-                     "INSERT INTO deadlines (game_id, window_id, due_at) "
-                     "SELECT $1, w.key, clock_due(now(), w.value::integer, "
-                     "$3::jsonb) FROM jsonb_each_text($2::jsonb) AS w "
-                     "WHERE w.value::integer > 0 "
-                     "ON CONFLICT (game_id, window_id) DO NOTHING",
-                     3, q, NULL);
+        rc = exec_ok(c, PGRES_COMMAND_OK, DEADLINES_NEW_SQL, 3, q, NULL);
     }
     free(ids_text);
     free(secs_text);
     return rc;
 }
 
+/* The waits of a game: end the waits not wanted any more (recording an
+ * answer by the input's own seat, or a miss when a timeout closed the
+ * window, for seats a player holds who is not on vacation: a bot may
+ * stand in then), then add the new ones; only when the game's row, read
+ * by CUR, is at version $6. $2: the waits wanted ([{"w","s"}]); $3, $4,
+ * $5: the input's seat, kind ("load": none) and window. */
+#define WAITING_SQL(CUR)                                                       \
+    "WITH cur AS (" CUR "), "                                                  \
+    "want AS (SELECT x.w, x.s FROM jsonb_to_recordset($2::jsonb) "             \
+    " AS x(w text, s integer) WHERE EXISTS (SELECT 1 FROM cur WHERE "          \
+    " version = $6::bigint)), "                                                \
+    "gone AS (DELETE FROM turns_waiting t WHERE t.game_id = $1 AND NOT "       \
+    " EXISTS (SELECT 1 FROM want WHERE want.w = t.window_id AND "              \
+    " want.s = t.seat) AND EXISTS (SELECT 1 FROM cur WHERE version = "         \
+    " $6::bigint) RETURNING t.window_id, t.seat, t.since), "                   \
+    "hist AS (INSERT INTO seat_windows (game_id, window_id, seat, "            \
+    " player_id, opened_at, closed_at, missed) "                               \
+    " SELECT $1, g.window_id, g.seat, s.player_id, g.since, now(), "           \
+    " $4 = 'timeout' FROM gone g JOIN game_seats s ON s.game_id = $1 "         \
+    " AND s.seat = g.seat WHERE s.player_id IS NOT NULL AND s.bot IS NULL "    \
+    " AND $4 <> 'load' AND (g.seat = $3::integer OR ($4 = 'timeout' AND "      \
+    " g.window_id = $5)) AND NOT EXISTS (SELECT 1 FROM vacations v WHERE "     \
+    " v.player_id = s.player_id AND v.ends_at > now()) "                       \
+    " ON CONFLICT DO NOTHING) "                                                \
+    "INSERT INTO turns_waiting (game_id, window_id, seat) "                    \
+    "SELECT $1, w, s FROM want ON CONFLICT DO NOTHING"
+
+/* Outside an append: the row is locked (FOR SHARE) before anything is
+ * written, and nothing is unless it is still at the version: a sync of a
+ * game being loaded (version as loaded) then either runs before another
+ * process's append of the next version (which waits for it and syncs
+ * after) or sees that version and writes nothing; never stale rows over
+ * newer ones. */
+static const char WAITING_LOAD_SQL[] =
+    WAITING_SQL("SELECT version FROM games WHERE game_id = $1 FOR SHARE");
+/* Behind an append in its transaction: only when that append happened
+ * (the row is then locked by it). */
+static const char WAITING_APPEND_SQL[] =
+    WAITING_SQL("SELECT version FROM games WHERE game_id = $1 AND xmin = "
+                "pg_current_xact_id_if_assigned()::xid");
+
+/* The parameters of a waits statement. */
+typedef struct waiting_text {
+    char seat[16], ver[24];
+    const char *params[6];
+} waiting_text;
+
+static void waiting_text_init(waiting_text *t, const char *game_id,
+                              const char *waiting, const store_input *in,
+                              uint64_t version)
+{
+    snprintf(t->seat, sizeof t->seat, "%d", in ? in->seat : -1);
+    snprintf(t->ver, sizeof t->ver, "%llu", (unsigned long long)version);
+    const char *p[] = {game_id,
+                       waiting,
+                       t->seat,
+                       in ? engine_input_kind_name(in->kind) : "load",
+                       in && in->window[0] ? in->window : "",
+                       t->ver};
+    memcpy(t->params, p, sizeof p);
+}
+
 int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
                        const store_input *in, uint64_t version)
 {
-    char seat[16], ver[24];
-    snprintf(seat, sizeof seat, "%d", in ? in->seat : -1);
-    snprintf(ver, sizeof ver, "%llu", (unsigned long long)version);
-    const char *p[] = {game_id,
-                       waiting,
-                       seat,
-                       in ? engine_input_kind_name(in->kind) : "load",
-                       in && in->window[0] ? in->window : "",
-                       ver};
-    /* The game's row is locked (FOR SHARE) before anything is written, and
-     * nothing is unless it is still at version: a sync of a game being
-     * loaded (version as loaded) then either runs before another process's
-     * append of the next version (which waits for it and syncs after) or
-     * sees that version and writes nothing; never stale rows over newer
-     * ones. Inside an append's transaction the row is already ours.
-     * One statement: end the waits not wanted any more (recording an
-     * answer by the input's own seat, or a miss when a timeout closed the
-     * window, for seats a player holds who is not on vacation: a bot may
-     * stand in then), then add the new ones. */
-    return exec_ok(
-        c, PGRES_COMMAND_OK,
-        "WITH cur AS (SELECT version FROM games WHERE game_id = $1 FOR "
-        " SHARE), "
-        "want AS (SELECT x.w, x.s FROM jsonb_to_recordset($2::jsonb) "
-        " AS x(w text, s integer) WHERE EXISTS (SELECT 1 FROM cur WHERE "
-        " version = $6::bigint)), "
-        "gone AS (DELETE FROM turns_waiting t WHERE t.game_id = $1 AND NOT "
-        " EXISTS (SELECT 1 FROM want WHERE want.w = t.window_id AND "
-        " want.s = t.seat) AND EXISTS (SELECT 1 FROM cur WHERE version = "
-        " $6::bigint) RETURNING t.window_id, t.seat, t.since), "
-        "hist AS (INSERT INTO seat_windows (game_id, window_id, seat, "
-        " player_id, opened_at, closed_at, missed) "
-        " SELECT $1, g.window_id, g.seat, s.player_id, g.since, now(), "
-        " $4 = 'timeout' FROM gone g JOIN game_seats s ON s.game_id = $1 "
-        " AND s.seat = g.seat WHERE s.player_id IS NOT NULL AND s.bot IS NULL "
-        " AND $4 <> 'load' AND (g.seat = $3::integer OR ($4 = 'timeout' AND "
-        " g.window_id = $5)) AND NOT EXISTS (SELECT 1 FROM vacations v WHERE "
-        " v.player_id = s.player_id AND v.ends_at > now()) "
-        " ON CONFLICT DO NOTHING) "
-        "INSERT INTO turns_waiting (game_id, window_id, seat) "
-        "SELECT $1, w, s FROM want ON CONFLICT DO NOTHING",
-        6, p, NULL);
+    waiting_text t;
+    waiting_text_init(&t, game_id, waiting, in, version);
+    return exec_ok(c, PGRES_COMMAND_OK, WAITING_LOAD_SQL, 6, t.params, NULL);
 }
 
 /* One append's statement: bumps the version from the expected one (and
@@ -477,18 +535,20 @@ static void append_text_clear(append_text *t)
     free(t->result);
 }
 
-/* Whether the input finishes the game (its players' records change). */
-static int append_finishes(const store_append *a)
+/* Whether the input finishes a game whose ruleset keeps player records:
+ * then they are folded in the append's transaction. */
+static int append_folds_records(const store_append *a)
 {
-    return a->final_status && a->result &&
+    return a->keeps_records && a->final_status && a->result &&
            strcmp(a->final_status, "finished") == 0;
 }
 
 /* Whether the append writes more than its one statement (deadlines of a
- * clocked game, records of a finished one): then it needs a transaction. */
+ * clocked game, waits, records of a finished one): then it needs a
+ * transaction. */
 static int append_has_follow_ups(const store_append *a)
 {
-    return a->clock_seconds > 0 || append_finishes(a) || a->waiting;
+    return a->clock_seconds > 0 || append_folds_records(a) || a->waiting;
 }
 
 /* The append's statement and its follow-ups, inside an open transaction
@@ -510,7 +570,7 @@ static int append_body(PGconn *c, const store_append *a)
     if (!rc && a->waiting)
         rc = store_sync_waiting(c, a->game_id, a->waiting, a->input,
                                 a->expected_version + 1);
-    if (!rc && append_finishes(a) &&
+    if (!rc && append_folds_records(a) &&
         records_game_finished(c, a->game_id, a->result))
         rc = STORE_EDB;
     return rc;
@@ -518,9 +578,9 @@ static int append_body(PGconn *c, const store_append *a)
 
 int store_append_input(PGconn *c, const store_append *a)
 {
-    /* A game without a clock that does not end here commits in one round
-     * trip (the statement alone); otherwise deadlines and records join it
-     * in one transaction (server/records.h). */
+    /* A game without a clock whose waits do not change and that does not
+     * fold records here commits in one round trip (the statement alone);
+     * otherwise the follow-ups join it in one transaction. */
     int txn = append_has_follow_ups(a);
     int rc =
         txn ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : STORE_OK;
@@ -533,119 +593,176 @@ int store_append_input(PGconn *c, const store_append *a)
     return rc;
 }
 
-/* The statements of the appends list[idx[0..n-1]] in one pipeline: BEGIN,
- * each append, and COMMIT when commit is set, then one sync (one round
- * trip). rcs[idx[k]] gets STORE_OK or STORE_ECONFLICT (a stale version:
- * that row only). Returns STORE_OK, or STORE_EDB when a statement failed
- * or the connection broke; then nothing was committed unless the
- * connection broke after the COMMIT was sent (an unknown outcome, as for
- * any lost commit). */
-static int pipeline_appends(PGconn *c, const store_append *const *list,
-                            const int *idx, int n, int commit, int *rcs)
+/* One statement of a batch's pipeline: the append it belongs to (-1:
+ * BEGIN or COMMIT) and whether it is that append's own statement. */
+typedef struct batch_stmt {
+    int append;
+    int is_append;
+} batch_stmt;
+
+/* Queue the Parses of the texts a batch of n appends sends (db_stmt.h).
+ * How many were queued, or -1. */
+static int batch_parses(PGconn *c, const store_append *const *list, int n,
+                        int commit)
 {
-    if (!PQenterPipelineMode(c))
-        return STORE_EDB;
-    int q1 = db_stmt_queue_parse(c, "BEGIN", 0);
-    int q2 = n > 0 ? db_stmt_queue_parse(c, APPEND_SQL, 13) : 0;
-    int q3 = commit ? db_stmt_queue_parse(c, "COMMIT", 0) : 0;
-    int sent =
-        q1 >= 0 && q2 >= 0 && q3 >= 0 && db_stmt_send(c, "BEGIN", 0, NULL);
-    for (int k = 0; sent && k < n; k++) {
-        append_text t = {0};
-        append_text_init(&t, list[idx[k]]);
-        sent = db_stmt_send(c, APPEND_SQL, 13, t.params);
-        append_text_clear(&t);
+    int waits = 0, clocks = 0;
+    for (int i = 0; i < n; i++) {
+        waits |= list[i]->waiting != NULL;
+        clocks |= list[i]->clock_seconds > 0;
     }
-    if (sent && commit)
-        sent = db_stmt_send(c, "COMMIT", 0, NULL);
-    db_count_round_trip();
-    if (!sent || !PQpipelineSync(c))
-        return STORE_EDB; /* the caller drops the connection */
-    int queries = n + 1 + (commit ? 1 : 0), q = 0, failed = 0;
-    if (db_stmt_parsed(c, q1 + q2 + q3) != 0)
-        failed = 1;
+    const char *texts[] = {"BEGIN",
+                           APPEND_SQL,
+                           waits ? WAITING_APPEND_SQL : NULL,
+                           clocks ? DEADLINES_GONE_APPEND_SQL : NULL,
+                           clocks ? DEADLINES_NEW_APPEND_SQL : NULL,
+                           commit ? "COMMIT" : NULL};
+    const int nparams[] = {0, 13, 6, 3, 4, 0};
+    int queued = 0;
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        int q = texts[i] ? db_stmt_queue_parse(c, texts[i], nparams[i]) : 0;
+        if (q < 0)
+            return -1;
+        queued += q;
+    }
+    return queued;
+}
+
+/* Send the deadline follow-ups of a (a clocked game) in the pipeline. */
+static int send_deadlines(PGconn *c, const store_append *a, const char *ver,
+                          int index, batch_stmt *st, int *ns)
+{
+    char *ids_text, *secs_text;
+    if (deadline_texts(a->windows, a->nwindows, a->clock_seconds,
+                       a->window_seconds, &ids_text, &secs_text) != 0)
+        return 0;
+    const char *p[] = {a->game_id, ids_text, ver};
+    int sent = db_stmt_send(c, DEADLINES_GONE_APPEND_SQL, 3, p);
+    st[(*ns)++] = (batch_stmt){index, 0};
+    if (sent && a->nwindows > 0) {
+        const char *q[] = {a->game_id, secs_text,
+                           a->clock_rules ? a->clock_rules : "{}", ver};
+        sent = db_stmt_send(c, DEADLINES_NEW_APPEND_SQL, 4, q);
+        st[(*ns)++] = (batch_stmt){index, 0};
+    }
+    free(ids_text);
+    free(secs_text);
+    return sent;
+}
+
+/* Send append list[index]'s statement and its follow-ups (waits,
+ * deadlines: each written only if the append happened) in the pipeline,
+ * noting each in st. 1 when all were sent. */
+static int send_append(PGconn *c, const store_append *a, int index,
+                       batch_stmt *st, int *ns)
+{
+    append_text t = {0};
+    append_text_init(&t, a);
+    int sent = db_stmt_send(c, APPEND_SQL, 13, t.params);
+    append_text_clear(&t);
+    st[(*ns)++] = (batch_stmt){index, 1};
+    uint64_t version = a->expected_version + 1;
+    if (sent && a->waiting) {
+        waiting_text w;
+        waiting_text_init(&w, a->game_id, a->waiting, a->input, version);
+        sent = db_stmt_send(c, WAITING_APPEND_SQL, 6, w.params);
+        st[(*ns)++] = (batch_stmt){index, 0};
+    }
+    if (sent && a->clock_seconds > 0) {
+        char ver[24];
+        snprintf(ver, sizeof ver, "%llu", (unsigned long long)version);
+        sent = send_deadlines(c, a, ver, index, st, ns);
+    }
+    return sent;
+}
+
+/* Read the results of the ns statements of st, up to the sync: rcs of
+ * each append (STORE_OK, or STORE_ECONFLICT for a stale version). */
+static int batch_results(PGconn *c, const batch_stmt *st, int ns, int *rcs)
+{
+    int q = 0, failed = 0;
     for (;;) {
         PGresult *r = PQgetResult(c);
-        if (!r) { /* the end of one query's results */
-            if (++q > queries + 1 || PQstatus(c) != CONNECTION_OK)
+        if (!r) { /* the end of one statement's results */
+            if (++q > ns + 1 || PQstatus(c) != CONNECTION_OK)
                 return STORE_EDB;
             continue;
         }
-        ExecStatusType st = PQresultStatus(r);
-        if (st == PGRES_PIPELINE_SYNC) {
+        ExecStatusType status = PQresultStatus(r);
+        if (status == PGRES_PIPELINE_SYNC) {
             PQclear(r);
             break;
         }
-        if (st != PGRES_COMMAND_OK) {
+        if (status != PGRES_COMMAND_OK) {
             failed = 1;
-            if (st == PGRES_FATAL_ERROR) {
+            if (status == PGRES_FATAL_ERROR) {
                 const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
                 log_info("append_batch_failed",
                          json_pack("{ss}", "error", m ? m : ""));
             }
-        } else if (q >= 1 && q <= n) {
-            rcs[idx[q - 1]] =
+        } else if (q < ns && st[q].is_append) {
+            rcs[st[q].append] =
                 strcmp(PQcmdTuples(r), "1") == 0 ? STORE_OK : STORE_ECONFLICT;
         }
         PQclear(r);
     }
-    if (!PQexitPipelineMode(c))
-        return STORE_EDB;
     return failed ? STORE_EDB : STORE_OK;
 }
 
-/* The appends list[idx[0..n-1]] with follow-ups (deadlines, records), one
- * savepoint each, in the transaction pipeline_appends opened; then
- * COMMIT. A stale version or an SQL error rolls back to that append's
- * savepoint only. Returns the COMMIT's code. */
-static int savepoint_appends(PGconn *c, const store_append *const *list,
-                             const int *idx, int n, int *rcs)
+/* The n appends of list in one pipeline: BEGIN, each append followed by
+ * its follow-ups, and COMMIT when commit is set, then one sync (one round
+ * trip). Returns STORE_OK, or STORE_EDB when a statement failed or the
+ * connection broke; then nothing was committed unless the connection
+ * broke after the COMMIT was sent (an unknown outcome, as for any lost
+ * commit). */
+static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
+                          int commit, int *rcs)
 {
-    for (int k = 0; k < n; k++) {
-        int rc =
-            exec_ok(c, PGRES_COMMAND_OK, "SAVEPOINT one_append", 0, NULL, NULL);
-        if (rc)
-            return rc;
-        int one = append_body(c, list[idx[k]]);
-        if (PQstatus(c) != CONNECTION_OK)
-            return STORE_EDB;
-        if (one != STORE_OK)
-            rc = exec_ok(c, PGRES_COMMAND_OK,
-                         "ROLLBACK TO SAVEPOINT one_append", 0, NULL, NULL);
-        if (!rc)
-            rc = exec_ok(c, PGRES_COMMAND_OK, "RELEASE SAVEPOINT one_append", 0,
-                         NULL, NULL);
-        if (rc)
-            return rc;
-        rcs[idx[k]] = one;
+    batch_stmt *st = calloc((size_t)(4 * n + 2), sizeof *st);
+    if (!st || !PQenterPipelineMode(c)) {
+        free(st);
+        return STORE_EDB;
     }
-    return exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
+    int ns = 0, parses = batch_parses(c, list, n, commit);
+    int sent = parses >= 0 && db_stmt_send(c, "BEGIN", 0, NULL);
+    st[ns++] = (batch_stmt){-1, 0};
+    for (int i = 0; sent && i < n; i++)
+        sent = send_append(c, list[i], i, st, &ns);
+    if (sent && commit) {
+        sent = db_stmt_send(c, "COMMIT", 0, NULL);
+        st[ns++] = (batch_stmt){-1, 0};
+    }
+    db_count_round_trip();
+    int rc = STORE_EDB; /* unsent: the caller drops the connection */
+    if (sent && PQpipelineSync(c)) {
+        int parsed = db_stmt_parsed(c, parses);
+        rc = batch_results(c, st, ns, rcs);
+        if (parsed != 0)
+            rc = STORE_EDB;
+        if (!PQexitPipelineMode(c))
+            rc = STORE_EDB;
+    }
+    free(st);
+    return rc;
 }
 
 int store_append_batch(PGconn *c, const store_append *const *list, int n,
                        int *rcs)
 {
-    int *idx = calloc((size_t)(n > 0 ? n : 1), sizeof *idx);
-    if (!idx) {
-        for (int i = 0; i < n; i++)
-            rcs[i] = STORE_EDB;
-        return STORE_EDB;
-    }
-    /* One-statement appends first (pipelined), then those with follow-ups. */
-    int simple = 0;
-    for (int i = 0; i < n; i++)
-        if (!append_has_follow_ups(list[i]))
-            idx[simple++] = i;
-    int k = simple;
-    for (int i = 0; i < n; i++)
-        if (append_has_follow_ups(list[i]))
-            idx[k++] = i;
-    for (int i = 0; i < n; i++)
+    int records = 0;
+    for (int i = 0; i < n; i++) {
         rcs[i] = STORE_EDB;
-    int rc = pipeline_appends(c, list, idx, simple, simple == n, rcs);
-    if (rc == STORE_OK && simple < n)
-        rc = savepoint_appends(c, list, idx + simple, n - simple, rcs);
-    free(idx);
+        records |= append_folds_records(list[i]);
+    }
+    /* Every append and its follow-ups in one round trip; a batch with a
+     * game whose end folds records commits after those folds (their
+     * reads and writes need the engine's record hook in between). */
+    int rc = pipeline_batch(c, list, n, !records, rcs);
+    for (int i = 0; rc == STORE_OK && records && i < n; i++)
+        if (rcs[i] == STORE_OK && append_folds_records(list[i]) &&
+            records_game_finished(c, list[i]->game_id, list[i]->result))
+            rc = STORE_EDB;
+    if (rc == STORE_OK && records)
+        rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
     if (rc == STORE_OK)
         return STORE_OK;
     if (PQpipelineStatus(c) != PQ_PIPELINE_OFF ||

@@ -89,6 +89,8 @@ typedef struct store_append {
     const char *waiting;
     /* When the game ended with this input. */
     const char *final_status; /* NULL, "finished" or "aborted" */
+    int keeps_records;        /* the ruleset keeps player records (records.h):
+                                 a finished game is folded into them */
     const json_t *result;
     const char *final_hash;
 } store_append;
