@@ -790,6 +790,51 @@ static void test_batch_stale_version_refuses_only_its_game(void)
     }
 }
 
+/* Follow-ups ride in the batch's pipeline behind their appends: the
+ * waits and deadlines of an append are written only when that append
+ * happened. Two games are already at version 1 (another process's
+ * append), so their stale appends' follow-ups would find the version they
+ * expect: they must still write nothing. */
+static void test_batch_follow_ups_only_for_their_appends(void)
+{
+    char id[4][STORE_ID_MAX];
+    for (int i = 0; i < 4; i++)
+        REQUIRE(new_game("tictactoe", "{}", 2, i < 2 ? "none" : "live",
+                         i < 2 ? 0 : 60, 1800 + i, id[i]) == 0);
+    PGconn *c = admin();
+    REQUIRE(c != NULL);
+    store_input in[4];
+    store_append ap[4];
+    for (int i = 1; i < 4; i += 2) { /* moved on elsewhere, no waits */
+        bare_append(&ap[i], &in[i], id[i], 0, 0);
+        CHECK_EQ_INT(store_append_input(c, &ap[i]), STORE_OK);
+    }
+    engine_window w = {.id = "w1", .mode = ENGINE_OPEN, .seats = 1};
+    for (int i = 0; i < 4; i++) {
+        bare_append(&ap[i], &in[i], id[i], 0, i < 2 ? 0 : 60);
+        ap[i].waiting = "[{\"w\":\"w1\",\"s\":0}]";
+        ap[i].windows = &w;
+        ap[i].nwindows = 1;
+    }
+    const store_append *list[4] = {&ap[0], &ap[1], &ap[2], &ap[3]};
+    int rcs[4] = {99, 99, 99, 99};
+    CHECK_EQ_INT(store_append_batch(c, list, 4, rcs), STORE_OK);
+    PQfinish(c);
+    for (int i = 0; i < 4; i++) {
+        int fresh = i % 2 == 0;
+        CHECK_EQ_INT(rcs[i], fresh ? STORE_OK : STORE_ECONFLICT);
+        CHECK_EQ_INT(game_version(id[i]), 1);
+        CHECK_EQ_INT(count_rows("SELECT count(*) FROM turns_waiting WHERE "
+                                "game_id = $1",
+                                id[i]),
+                     fresh);
+        CHECK_EQ_INT(count_rows("SELECT count(*) FROM deadlines WHERE "
+                                "game_id = $1",
+                                id[i]),
+                     fresh && i >= 2);
+    }
+}
+
 typedef struct append_job {
     committer *cm;
     store_append ap;
@@ -922,6 +967,7 @@ int main(void)
     RUN(test_version_conflict_restores_and_catches_up);
     RUN(test_failed_commit_leaves_committed_state);
     RUN(test_batch_stale_version_refuses_only_its_game);
+    RUN(test_batch_follow_ups_only_for_their_appends);
     RUN(test_group_commit_takes_what_queued);
     RUN(test_readers_saw_only_committed_states);
 
