@@ -37,10 +37,10 @@
  *     Then the same input is applied to a->game under the write lock and
  *     the version moves on: readers see the new state only once the store
  *     has it.
- *  5. after_commit (the writer has sent the NOTIFY after the commit, one
- *     statement for its batch, so the notify lock does not serialise
- *     commits): deadlines, the answer, a snapshot every N versions, the
- *     listener (the hub), bot moves.
+ *  5. after_commit (the writer's pipeline has sent the batch's NOTIFY
+ *     behind its COMMIT, in a transaction of its own, so the notify lock
+ *     does not serialise commits): deadlines, the answer, a snapshot every
+ *     N versions, the listener (the hub), bot moves.
  *  6. A failed commit (version conflict, database error) leaves a->work
  *     holding an input the store refused: it is restored from a->game, the
  *     last committed form, which readers saw all along. On a conflict the

@@ -84,9 +84,9 @@ static int take_batch(committer *cm, pending **batch)
     return n;
 }
 
-/* Commit batch[0..n-1] on the writer's connection: rcs[i] per append.
- * Returns the connection to send the NOTIFYs on, or NULL. */
-static PGconn *commit_batch(writer *w, pending **batch, int n, int *rcs)
+/* Commit batch[0..n-1] (and send its NOTIFY) on the writer's connection:
+ * rcs[i] per append. */
+static void commit_batch(writer *w, pending **batch, int n, int *rcs)
 {
     const store_append *list[MAX_BATCH];
     for (int i = 0; i < n; i++)
@@ -99,28 +99,12 @@ static PGconn *commit_batch(writer *w, pending **batch, int n, int *rcs)
             PQfinish(c);
             w->conn = NULL;
         }
-        return NULL;
+        return;
     }
     metrics_count("conclave_commits_total", "Transactions of the group commit.",
                   1);
     metrics_count("conclave_commit_inputs_total",
                   "Appends those transactions carried.", (uint64_t)n);
-    return c;
-}
-
-/* The committed appends' game ids and new versions, copied: the appends
- * are their workers' again once answered. Returns how many. */
-static int committed_versions(pending **batch, int n, const int *rcs,
-                              char (*ids)[STORE_ID_MAX], uint64_t *versions)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (rcs[i] != STORE_OK)
-            continue;
-        snprintf(ids[k], STORE_ID_MAX, "%s", batch[i]->a->game_id);
-        versions[k++] = batch[i]->a->expected_version + 1;
-    }
-    return k;
 }
 
 static void *writer_main(void *arg)
@@ -130,15 +114,11 @@ static void *writer_main(void *arg)
     db_thread_serves_requests();
     pending *batch[MAX_BATCH];
     int rcs[MAX_BATCH];
-    char ids[MAX_BATCH][STORE_ID_MAX];
-    const char *idp[MAX_BATCH];
-    uint64_t versions[MAX_BATCH];
     for (;;) {
         int n = take_batch(cm, batch);
         if (n == 0)
             return NULL;
-        PGconn *c = commit_batch(w, batch, n, rcs);
-        int k = c ? committed_versions(batch, n, rcs, ids, versions) : 0;
+        commit_batch(w, batch, n, rcs);
         pthread_mutex_lock(&cm->lock);
         if (n > cm->largest) {
             cm->largest = n;
@@ -151,12 +131,6 @@ static void *writer_main(void *arg)
             pthread_cond_signal(&batch[i]->cv);
         }
         pthread_mutex_unlock(&cm->lock);
-        /* The NOTIFYs, after the commit and after the answers (so they add
-         * no wait to a move), in one statement for the batch. */
-        for (int i = 0; i < k; i++)
-            idp[i] = ids[i];
-        if (k > 0)
-            store_notify_versions(c, idp, versions, k);
     }
 }
 

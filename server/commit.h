@@ -4,8 +4,9 @@
  *
  * An actor worker hands its append to committer_append and waits. Each
  * writer takes every append queued at that moment (up to a cap), commits
- * them in one transaction (store_append_batch), answers each one only
- * after that commit, then sends their NOTIFYs in one statement. There is
+ * them in one transaction (store_append_batch, which sends their NOTIFYs
+ * behind the COMMIT in the same round trip), and answers each one only
+ * after that commit. There is
  * no fixed wait: a batch is whatever queued while the previous batch was
  * committing, so under load many moves share one WAL flush and when idle
  * a lone move commits at once. A stale expected version refuses only that

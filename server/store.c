@@ -593,11 +593,50 @@ int store_append_input(PGconn *c, const store_append *a)
     return rc;
 }
 
+static const char NOTIFY_VERSIONS_SQL[] =
+    "SELECT pg_notify('conclave_games', v) FROM "
+    "jsonb_array_elements_text($1::jsonb) AS v";
+
+/* The NOTIFY payloads ("game_id:version", a JSON array) of the appends of
+ * list whose rcs is STORE_OK (every append when rcs is NULL). NULL when
+ * out of memory; "[]" when none. */
+static char *notify_text(const store_append *const *list, int n, const int *rcs)
+{
+    json_t *all = json_array();
+    for (int i = 0; all && i < n; i++) {
+        if (rcs && rcs[i] != STORE_OK)
+            continue;
+        char one[STORE_ID_MAX + 24];
+        snprintf(one, sizeof one, "%s:%llu", list[i]->game_id,
+                 (unsigned long long)list[i]->expected_version + 1);
+        json_array_append_new(all, json_string(one));
+    }
+    char *text = all ? json_dumps(all, JSON_COMPACT) : NULL;
+    json_decref(all);
+    return text;
+}
+
+/* NOTIFY the committed appends of list (rcs STORE_OK), in a statement of
+ * its own after their commit; a failure is logged only. */
+static void notify_committed(PGconn *c, const store_append *const *list, int n,
+                             const int *rcs)
+{
+    char *text = notify_text(list, n, rcs);
+    const char *p[] = {text};
+    if (text && strcmp(text, "[]") != 0 &&
+        exec_ok(c, PGRES_TUPLES_OK, NOTIFY_VERSIONS_SQL, 1, p, NULL) !=
+            STORE_OK)
+        log_warn("notify_failed", json_pack("{si}", "games", n));
+    free(text);
+}
+
 /* One statement of a batch's pipeline: the append it belongs to (-1:
  * BEGIN or COMMIT) and whether it is that append's own statement. */
 typedef struct batch_stmt {
     int append;
     int is_append;
+    int is_notify; /* the NOTIFY after the COMMIT: its failure is logged
+                      only, the batch being committed by then */
 } batch_stmt;
 
 /* Queue the Parses of the texts a batch of n appends sends (db_stmt.h).
@@ -615,8 +654,9 @@ static int batch_parses(PGconn *c, const store_append *const *list, int n,
                            waits ? WAITING_APPEND_SQL : NULL,
                            clocks ? DEADLINES_GONE_APPEND_SQL : NULL,
                            clocks ? DEADLINES_NEW_APPEND_SQL : NULL,
-                           commit ? "COMMIT" : NULL};
-    const int nparams[] = {0, 13, 6, 3, 4, 0};
+                           commit ? "COMMIT" : NULL,
+                           commit ? NOTIFY_VERSIONS_SQL : NULL};
+    const int nparams[] = {0, 13, 6, 3, 4, 0, 1};
     int queued = 0;
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         int q = texts[i] ? db_stmt_queue_parse(c, texts[i], nparams[i]) : 0;
@@ -637,12 +677,12 @@ static int send_deadlines(PGconn *c, const store_append *a, const char *ver,
         return 0;
     const char *p[] = {a->game_id, ids_text, ver};
     int sent = db_stmt_send(c, DEADLINES_GONE_APPEND_SQL, 3, p);
-    st[(*ns)++] = (batch_stmt){index, 0};
+    st[(*ns)++] = (batch_stmt){index, 0, 0};
     if (sent && a->nwindows > 0) {
         const char *q[] = {a->game_id, secs_text,
                            a->clock_rules ? a->clock_rules : "{}", ver};
         sent = db_stmt_send(c, DEADLINES_NEW_APPEND_SQL, 4, q);
-        st[(*ns)++] = (batch_stmt){index, 0};
+        st[(*ns)++] = (batch_stmt){index, 0, 0};
     }
     free(ids_text);
     free(secs_text);
@@ -659,13 +699,13 @@ static int send_append(PGconn *c, const store_append *a, int index,
     append_text_init(&t, a);
     int sent = db_stmt_send(c, APPEND_SQL, 13, t.params);
     append_text_clear(&t);
-    st[(*ns)++] = (batch_stmt){index, 1};
+    st[(*ns)++] = (batch_stmt){index, 1, 0};
     uint64_t version = a->expected_version + 1;
     if (sent && a->waiting) {
         waiting_text w;
         waiting_text_init(&w, a->game_id, a->waiting, a->input, version);
         sent = db_stmt_send(c, WAITING_APPEND_SQL, 6, w.params);
-        st[(*ns)++] = (batch_stmt){index, 0};
+        st[(*ns)++] = (batch_stmt){index, 0, 0};
     }
     if (sent && a->clock_seconds > 0) {
         char ver[24];
@@ -692,7 +732,10 @@ static int batch_results(PGconn *c, const batch_stmt *st, int ns, int *rcs)
             PQclear(r);
             break;
         }
-        if (status != PGRES_COMMAND_OK) {
+        if (q < ns && st[q].is_notify) {
+            if (status != PGRES_TUPLES_OK)
+                log_warn("notify_failed", json_pack("{si}", "statements", ns));
+        } else if (status != PGRES_COMMAND_OK) {
             failed = 1;
             if (status == PGRES_FATAL_ERROR) {
                 const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
@@ -717,20 +760,29 @@ static int batch_results(PGconn *c, const batch_stmt *st, int ns, int *rcs)
 static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
                           int commit, int *rcs)
 {
-    batch_stmt *st = calloc((size_t)(4 * n + 2), sizeof *st);
+    batch_stmt *st = calloc((size_t)(4 * n + 3), sizeof *st);
     if (!st || !PQenterPipelineMode(c)) {
         free(st);
         return STORE_EDB;
     }
     int ns = 0, parses = batch_parses(c, list, n, commit);
     int sent = parses >= 0 && db_stmt_send(c, "BEGIN", 0, NULL);
-    st[ns++] = (batch_stmt){-1, 0};
+    st[ns++] = (batch_stmt){-1, 0, 0};
     for (int i = 0; sent && i < n; i++)
         sent = send_append(c, list[i], i, st, &ns);
+    char *notify = commit ? notify_text(list, n, NULL) : NULL;
     if (sent && commit) {
-        sent = db_stmt_send(c, "COMMIT", 0, NULL);
-        st[ns++] = (batch_stmt){-1, 0};
+        /* Every append's "game:version" is true once the batch commits,
+         * even a stale one's (the store is past its expected version), and
+         * after an error the pipeline skips it: so the NOTIFY rides behind
+         * the COMMIT, in a transaction of its own, in this round trip. */
+        const char *p[] = {notify};
+        sent = notify && db_stmt_send(c, "COMMIT", 0, NULL) &&
+               db_stmt_send(c, NOTIFY_VERSIONS_SQL, 1, p);
+        st[ns++] = (batch_stmt){-1, 0, 0};
+        st[ns++] = (batch_stmt){-1, 0, 1};
     }
+    free(notify);
     db_count_round_trip();
     int rc = STORE_EDB; /* unsent: the caller drops the connection */
     if (sent && PQpipelineSync(c)) {
@@ -763,6 +815,8 @@ int store_append_batch(PGconn *c, const store_append *const *list, int n,
             rc = STORE_EDB;
     if (rc == STORE_OK && records)
         rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
+    if (rc == STORE_OK && records)
+        notify_committed(c, list, n, rcs);
     if (rc == STORE_OK)
         return STORE_OK;
     if (PQpipelineStatus(c) != PQ_PIPELINE_OFF ||
@@ -777,34 +831,8 @@ int store_append_batch(PGconn *c, const store_append *const *list, int n,
     rollback(c);
     for (int i = 0; i < n; i++)
         rcs[i] = store_append_input(c, list[i]);
+    notify_committed(c, list, n, rcs);
     return STORE_OK;
-}
-
-int store_notify_versions(PGconn *c, const char *const *game_ids,
-                          const uint64_t *versions, int n)
-{
-    json_t *list = json_array();
-    for (int i = 0; i < n; i++) {
-        char one[STORE_ID_MAX + 24];
-        snprintf(one, sizeof one, "%s:%llu", game_ids[i],
-                 (unsigned long long)versions[i]);
-        json_array_append_new(list, json_string(one));
-    }
-    char *text = json_dumps(list, JSON_COMPACT);
-    json_decref(list);
-    if (!text)
-        return STORE_EDB;
-    /* After the commit, in a statement of its own (see store_notify_version).
-     */
-    const char *p[] = {text};
-    int rc = exec_ok(c, PGRES_TUPLES_OK,
-                     "SELECT pg_notify('conclave_games', v) FROM "
-                     "jsonb_array_elements_text($1::jsonb) AS v",
-                     1, p, NULL);
-    free(text);
-    if (rc != STORE_OK)
-        log_warn("notify_failed", json_pack("{si}", "games", n));
-    return rc;
 }
 
 int store_notify_version(PGconn *c, const char *game_id, uint64_t version)

@@ -6,8 +6,9 @@
  * can never both advance a game), updates the game's deadlines and records
  * the end of the game. After the commit the caller sends NOTIFY
  * conclave_games "game_id:version" (ids only, never content) in a
- * transaction of its own (store_notify_version, or store_notify_versions
- * for a group commit's batch), so other processes catch
+ * transaction of its own (store_notify_version; a group commit's batch
+ * sends its NOTIFY behind its COMMIT, in the same round trip), so other
+ * processes catch
  * up; a process that dies between the two leaves them to learn of the
  * version at the game's next notification or on their next append (a
  * version conflict). State is rebuilt from the latest snapshot plus the
@@ -124,20 +125,17 @@ int store_append_input(PGconn *c, const store_append *a);
  * append's own outcome goes to rcs[i]: STORE_OK once committed,
  * STORE_ECONFLICT when its expected version was stale (only that append is
  * refused; the others commit), STORE_EDB when it could not be committed.
- * Appends without follow-ups go in one libpq pipeline (one round trip);
- * those with deadlines or records follow, one savepoint each. Should a
- * statement fail (an idempotency key taken meanwhile), nothing is committed
- * and each append is tried on its own. Returns STORE_OK when every rcs[i]
- * is that append's answer, STORE_EDB when the connection failed (every
- * rcs[i] is STORE_EDB; the connection should be dropped). Sends no NOTIFY
- * (store_notify_versions). */
+ * Every append and its follow-ups (waits, deadlines: written only when
+ * that append happened) go in one libpq pipeline with BEGIN, COMMIT and
+ * then, in a transaction of its own, the NOTIFY of the batch (one round
+ * trip); a batch where a game finishes whose ruleset keeps records folds
+ * them before its COMMIT and notifies after it. Should a statement fail
+ * (an idempotency key taken meanwhile), nothing is committed and each
+ * append is tried on its own (then notified). Returns STORE_OK when every
+ * rcs[i] is that append's answer, STORE_EDB when the connection failed
+ * (every rcs[i] is STORE_EDB; the connection should be dropped). */
 int store_append_batch(PGconn *c, const store_append *const *list, int n,
                        int *rcs);
-/* NOTIFY conclave_games "game_id:version" for each of n committed appends,
- * in one statement of its own: called after their commit. A failure is
- * logged and returned; the inputs stay committed. */
-int store_notify_versions(PGconn *c, const char *const *game_ids,
-                          const uint64_t *versions, int n);
 /* NOTIFY conclave_games "game_id:version", in a transaction of its own:
  * called after an append commits. A failure is logged and returned; the
  * input stays committed. */
