@@ -48,6 +48,9 @@ static const setting settings[] = {
                 "game actor worker threads (8)"),
     INT_SETTING("commit-writers", "CONCLAVE_COMMIT_WRITERS", commit_writers, 1,
                 64, "group-commit writer connections (2)"),
+    INT_SETTING("db-prepare", "CONCLAVE_DB_PREPARE", db_prepare, 0, 1,
+                "prepare statements on each connection (1; 0 for a pooler "
+                "that does not keep them)"),
     INT_SETTING("http-threads", "CONCLAVE_HTTP_THREADS", http_threads, 1, 256,
                 "HTTP worker threads (16)"),
     INT_SETTING("http-timeout", "CONCLAVE_HTTP_TIMEOUT", http_timeout, 1, 3600,
@@ -226,6 +229,7 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->db_connect_timeout = 3;
     c->workers = 8;
     c->commit_writers = 2;
+    c->db_prepare = 1;
     c->http_threads = 16;
     c->http_timeout = 30;
     c->http_per_ip = 64;

@@ -20,6 +20,8 @@ typedef struct config {
     int workers;                /* CONCLAVE_WORKERS: game actor threads (8) */
     int commit_writers;         /* CONCLAVE_COMMIT_WRITERS: group-commit
                                    writer connections (2) */
+    int db_prepare;             /* CONCLAVE_DB_PREPARE: prepared statements
+                                   (1; server/db_stmt.h) */
     int http_threads;           /* CONCLAVE_HTTP_THREADS: MHD pool (16) */
     int http_timeout;           /* CONCLAVE_HTTP_TIMEOUT: idle seconds (30) */
     int drain_seconds;          /* CONCLAVE_DRAIN_SECONDS: on SIGTERM, /readyz
@@ -62,19 +64,19 @@ typedef struct config {
                                    tests (0) */
 
     /* Notifications (server/notify*.c). */
-    char smtp_url[512];       /* CONCLAVE_SMTP_URL: the relay (smtp://HOST:
-                                 PORT); "" = email off */
-    char smtp_from[256];      /* CONCLAVE_SMTP_FROM (conclave@localhost) */
-    char public_url[512];     /* CONCLAVE_PUBLIC_URL: the server's address
-                                 in links; "" = http://localhost:PORT */
-    int notify_retry_ms;      /* CONCLAVE_NOTIFY_RETRY_MS: first backoff,
-                                 doubled each try (2000) */
-    int notify_attempts;      /* CONCLAVE_NOTIFY_ATTEMPTS: tries before a
-                                 delivery is dead (8) */
-    int notify_tick_ms;       /* CONCLAVE_NOTIFY_TICK_MS: how often the
-                                 notifier looks for work (500) */
-    int notify_when_active;   /* CONCLAVE_NOTIFY_WHEN_ACTIVE: 1 also tells
-                                 players who have the game open (tests) (0) */
+    char smtp_url[512];     /* CONCLAVE_SMTP_URL: the relay (smtp://HOST:
+                               PORT); "" = email off */
+    char smtp_from[256];    /* CONCLAVE_SMTP_FROM (conclave@localhost) */
+    char public_url[512];   /* CONCLAVE_PUBLIC_URL: the server's address
+                               in links; "" = http://localhost:PORT */
+    int notify_retry_ms;    /* CONCLAVE_NOTIFY_RETRY_MS: first backoff,
+                               doubled each try (2000) */
+    int notify_attempts;    /* CONCLAVE_NOTIFY_ATTEMPTS: tries before a
+                               delivery is dead (8) */
+    int notify_tick_ms;     /* CONCLAVE_NOTIFY_TICK_MS: how often the
+                               notifier looks for work (500) */
+    int notify_when_active; /* CONCLAVE_NOTIFY_WHEN_ACTIVE: 1 also tells
+                               players who have the game open (tests) (0) */
     /* CONCLAVE_NOTIFY_MESSAGE_WINDOW: seconds in which one private
      * channel's messages make at most one notification per player (900) */
     int notify_message_window;

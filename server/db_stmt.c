@@ -13,6 +13,7 @@
 #include "server/log.h"
 
 #include <libpq-events.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +76,17 @@ static int stmt_events(PGEventId evt, void *info, void *pass)
     }
 }
 
+static atomic_int enabled = 1;
+
+void db_stmt_enable(int on)
+{
+    atomic_store(&enabled, on);
+}
+
 int db_stmt_attach(PGconn *c)
 {
+    if (!atomic_load(&enabled))
+        return 0;
     return PQregisterEventProc(c, stmt_events, "conclave_stmts", NULL) ? 0 : -1;
 }
 

@@ -20,8 +20,13 @@
 
 #include <libpq-fe.h>
 
-/* Give c its cache (db_connect does). 0, or -1 (then c runs every
- * statement unnamed, as before). */
+/* Whether connections opened from now on prepare their statements (1, the
+ * default) or run every statement unnamed (0: for a connection pooler in
+ * transaction mode, which does not keep a backend's prepared statements
+ * for its client). Called once at start-up (CONCLAVE_DB_PREPARE). */
+void db_stmt_enable(int on);
+/* Give c its cache (db_connect does) when statements are prepared. 0, or
+ * -1 (then c runs every statement unnamed). */
 int db_stmt_attach(PGconn *c);
 
 /* Run one statement like PQexecParams (types must be NULL to be

@@ -9,6 +9,7 @@
 #include "server/actor.h"
 #include "server/app.h"
 #include "server/commands.h"
+#include "server/db_stmt.h"
 #include "server/hub.h"
 #include "server/listener.h"
 #include "server/log.h"
@@ -160,6 +161,7 @@ int cmd_serve(int argc, char **argv)
     }
     if (run_migrations(&cfg, 30, 1) != 0)
         return 1;
+    db_stmt_enable(cfg.db_prepare);
     a.db =
         db_pool_create(cfg.database_url, cfg.db_pool, cfg.db_connect_timeout);
     if (!a.db) {
