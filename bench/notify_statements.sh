@@ -12,7 +12,8 @@
 #   bash bench/notify_statements.sh [GAMES [SECONDS]]     (default 100 15)
 #
 # Needs build/conclave and build/bench/loadgen (make && make loadgen) and the
-# private cluster (scripts/pg.sh). Prints a small report on stdout.
+# private cluster (scripts/pg.sh), or a cluster's URL in PG_URL. Prints a
+# small report on stdout.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -23,8 +24,10 @@ SECONDS_RUN=${2:-15}
 OUT=$(mktemp -d)
 PSQL=(psql -X -q -At -v ON_ERROR_STOP=1)
 
-bash scripts/pg.sh start >&2
-PG_URL=$(bash scripts/pg.sh url)
+if [[ -z ${PG_URL:-} ]]; then
+    bash scripts/pg.sh start >&2
+    PG_URL=$(bash scripts/pg.sh url)
+fi
 DB=conclave_notify_$(date +%s)_$RANDOM
 DB_URL=$(sed "s#^postgresql:///[^?]*#postgresql:///$DB#" <<<"$PG_URL")
 "${PSQL[@]}" "$PG_URL" -c "CREATE DATABASE $DB"
@@ -62,26 +65,36 @@ if "${PSQL[@]}" "$DB_URL" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
 fi
 "${PSQL[@]}" "$DB_URL" -c "SELECT pg_stat_reset()" >/dev/null
 trips0=$(metric conclave_db_round_trips_total)
+req0=$(metric conclave_db_request_round_trips_total)
 "$BUILD/bench/loadgen" play --http "127.0.0.1:$HTTP_PORT" --ws "127.0.0.1:$WS_PORT" \
     --games "$GAMES" --duration "$SECONDS_RUN" --spread $(((2 * GAMES + 49) / 50)) \
-    --label "$GAMES games" --json "$OUT/play.json" >/dev/null || echo "loadgen reported errors" >&2
+    --label "$GAMES games" --json "$OUT/play.json" >/dev/null 2>"$OUT/loadgen.err" ||
+    echo "loadgen reported errors" >&2
 sleep 2 # let the notifier drain what the last moves wrote
 trips1=$(metric conclave_db_round_trips_total)
+req1=$(metric conclave_db_request_round_trips_total)
 moves=$(metric conclave_inputs_total)
 sleep 1 # statistics are sent to the collector at the end of each transaction
 "${PSQL[@]}" "$DB_URL" -c "SELECT pg_stat_force_next_flush()" >/dev/null 2>&1 || true
 facts=$("${PSQL[@]}" "$DB_URL" -c "SELECT n_tup_ins || ' inserted, ' || n_tup_del || ' deleted' FROM pg_stat_user_tables WHERE relname = 'notify_facts'")
-echo "games: $GAMES for ${SECONDS_RUN}s; inputs (moves) committed: $moves"
-echo "server round trips during the run: $((trips1 - trips0)) ($(awk -v t=$((trips1 - trips0)) -v m="$moves" 'BEGIN { printf "%.2f", t / m }') per move)"
+grep -m1 '^conclave play' "$OUT/loadgen.err" || true
+echo "inputs committed (conclave_inputs_total): $moves"
+per_move() { awk -v t="$1" -v m="$moves" 'BEGIN { printf "%.2f", t / m }'; }
+bg=$((trips1 - trips0 - (req1 - req0)))
+echo "server round trips during the run: $((trips1 - trips0)) ($(per_move $((trips1 - trips0))) per move); of background threads (notifier, scheduler, listener, hub): $bg ($(per_move $bg) per move)"
 echo "notify_facts rows: $facts"
 if [[ $STATS == 1 ]]; then
     echo "pg_stat_statements (this database, track = $("${PSQL[@]}" "$DB_URL" -c 'SHOW pg_stat_statements.track')):"
     "${PSQL[@]}" "$DB_URL" -F ' | ' -c "
-        SELECT sum(calls), sum(calls) FILTER (WHERE query ~ 'notify_') FROM pg_stat_statements s
+        SELECT sum(calls), sum(calls) FILTER (WHERE toplevel),
+               sum(calls) FILTER (WHERE query ~ 'notify_'),
+               sum(calls) FILTER (WHERE query ~ 'notify_' AND toplevel)
+          FROM pg_stat_statements s
          JOIN pg_database d ON d.oid = s.dbid AND d.datname = current_database()" |
-        awk -F' \\| ' '{ print "  all statements: " $1 ", touching notify_*: " $2 }'
+        awk -F' \\| ' '{ print "  statements: " $1 " (top level " $2 "); naming notify_*: " $3 " (top level " $4 ")" }'
     "${PSQL[@]}" "$DB_URL" -F ' | ' -c "
-        SELECT calls, left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements s
+        SELECT calls, CASE WHEN toplevel THEN 'top' ELSE 'nested' END,
+               left(regexp_replace(query, '\s+', ' ', 'g'), 100) FROM pg_stat_statements s
          JOIN pg_database d ON d.oid = s.dbid AND d.datname = current_database()
          WHERE query ~ 'notify_' ORDER BY calls DESC LIMIT 8" | sed 's/^/  /'
 fi

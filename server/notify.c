@@ -228,19 +228,16 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
 
 /* The claim: up to FACTS_PER_PASS facts, oldest first, that no other
  * notifier holds. Those of games where no seated player has a channel (a
- * webhook, or a verified address while email is on: $1) are deleted here,
+ * webhook, or a verified address while email is on: $1; the function is
+ * sql/011_notify_quiet_games.sql's, the trigger's test) are deleted here,
  * in the claim itself; the rest come back ordered by game, then id, each
  * row with the number deleted (one row with a null game when none is
  * left), so a batch of quiet games costs this one statement. */
 static const char CLAIM[] =
     "WITH claimed AS MATERIALIZED (SELECT game_id, id, kind, version, "
     " detail FROM notify_facts ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED), "
-    "quiet AS (SELECT DISTINCT c.game_id FROM claimed c WHERE NOT EXISTS ("
-    " SELECT 1 FROM game_seats gs WHERE gs.game_id = c.game_id AND "
-    " gs.player_id IS NOT NULL AND (EXISTS (SELECT 1 FROM notify_webhooks w "
-    " WHERE w.player_id = gs.player_id) OR ($1 = '1' AND EXISTS (SELECT 1 "
-    " FROM notify_settings s WHERE s.player_id = gs.player_id AND "
-    " s.email_verified))))), "
+    "quiet AS (SELECT DISTINCT game_id FROM claimed WHERE NOT "
+    " notify_game_listened(game_id, $1 = '1')), "
     "gone AS (DELETE FROM notify_facts f USING claimed c, quiet q WHERE "
     " q.game_id = c.game_id AND f.game_id = c.game_id AND f.id = c.id "
     " RETURNING 1), "
