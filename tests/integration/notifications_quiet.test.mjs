@@ -3,11 +3,14 @@
 // told: a move of a game none of whose seated players has a channel writes
 // no outbox fact (sql/011_notify_quiet_games.sql); the notifier's claim
 // drops the facts of quiet games and keeps those of a game where only its
-// second seat listens, claimed in the same batch (server/notify.c); a
-// player who adds a webhook mid-game is told at the next version.
+// second seat listens (server/notify.c); a
+// player who adds a webhook mid-game is told at the next version; facts of
+// a listened game claimed in one batch with a quiet game's are planned
+// (the batch is made certain by holding the notifier on a lock).
 // Webhooks only (no SMTP): games of rock-paper-scissors, 3 rounds.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createDatabase, dropDatabase, startServer, psql, waitFor, http } from './lib/server.mjs';
 import { client, newPlayer, newLobby } from './lib/api.mjs';
 import { hookSink } from './lib/notify_sinks.mjs';
@@ -63,7 +66,7 @@ test('a game where only its second seat listens is told everything among quiet g
   const quietPlayers = [];
   for (let i = 0; i < 6; i++) quietPlayers.push(await player(ctx));
   // Started together: the quiet games' 'started' facts and the listened
-  // game's are claimed in one batch.
+  // game's are most likely claimed in one batch (the last test makes sure).
   const [heard, ...quiet] = await Promise.all([
     rpsGame(ctx, [ann, ben]),
     ...[0, 2, 4].map((i) => rpsGame(ctx, quietPlayers.slice(i, i + 2))),
@@ -100,4 +103,41 @@ test('a player who adds a webhook mid-game is told at the next version, and of t
   await waitFor(() => told(ctx, game, 1).some((t) => t.startsWith('ended')), { what: 'dee told of the end' });
   assert.deepEqual(told(ctx, game, 1).map((t) => t.split(':')[0]), ['waiting', 'waiting', 'ended'], told(ctx, game, 1).join(' '));
   assert.equal(postsOf(ctx, game, 0).length, 0, 'cal has no channel');
+});
+
+// A psql session holding notify_told locked (ACCESS EXCLUSIVE) until
+// release(): a notifier planning a listened game waits on it.
+async function holdTold(url) {
+  const proc = spawn('psql', ['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.on('data', (d) => { out += d; });
+  proc.stdin.write("BEGIN;\nLOCK TABLE notify_told IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n");
+  await waitFor(() => out.includes('locked'), { what: 'the lock on notify_told' });
+  const done = new Promise((r) => proc.on('exit', r));
+  cleanups.push(() => { proc.kill(); return done; });
+  return { release: async () => { proc.stdin.end('COMMIT;\n'); await done; } };
+}
+
+test('facts of a listened game claimed in one batch with a quiet game\'s are planned', { timeout: 120000 }, async () => {
+  const ctx = await setup();
+  const [ann, ben, gil, hal] = [await player(ctx), await player(ctx), await player(ctx), await player(ctx)];
+  const [eve, fay] = [await player(ctx), await player(ctx)];
+  await addHook(ctx, ben);
+  await addHook(ctx, hal);
+  const heard = await rpsGame(ctx, [ann, ben]);
+  const decoy = await rpsGame(ctx, [gil, hal]);
+  await waitFor(() => told(ctx, heard, 1).includes('waiting:r1') && told(ctx, decoy, 1).includes('waiting:r1'), { what: 'ben and hal waiting r1' });
+  await waitFor(() => factsLeft(ctx), { what: 'the outbox drained' });
+  // The notifier claims the decoy's fact and waits on the lock while planning it.
+  const lock = await holdTold(ctx.db);
+  await order(ctx, decoy, gil, 1);
+  await waitFor(() => psql(ctx.db, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%notify_told%'") !== '0', { what: 'the notifier waiting on notify_told' });
+  // Meanwhile: a quiet game starts (its 'started' fact), and the heard
+  // game moves to r2. The next claim holds both games' facts.
+  await rpsGame(ctx, [eve, fay]);
+  for (const p of [ann, ben]) await order(ctx, heard, p, 1);
+  assert.equal(psql(ctx.db, `SELECT count(DISTINCT game_id) FROM notify_facts WHERE game_id <> '${decoy.id}'`), '2', 'the quiet game\'s fact and the heard game\'s wait together');
+  await lock.release();
+  await waitFor(() => told(ctx, heard, 1).includes('waiting:r2'), { what: 'ben waiting r2' });
+  await waitFor(() => factsLeft(ctx), { what: 'the outbox drained' });
 });
