@@ -7,7 +7,12 @@
 # and deleted from notify_facts, and, if the cluster loads
 # pg_stat_statements (with pg_stat_statements.track = 'all', statements run
 # by triggers included), the calls per statement touching the notification
-# tables.
+# tables, with their execution time (the time of a top-level statement
+# includes that of the statements its triggers run). To load it into the
+# private cluster: ALTER SYSTEM SET shared_preload_libraries =
+# 'pg_stat_statements', restart (scripts/pg.sh stop; scripts/pg.sh start),
+# then ALTER SYSTEM SET pg_stat_statements.track = 'all' and
+# SELECT pg_reload_conf().
 #
 #   bash bench/notify_statements.sh [GAMES [SECONDS]]     (default 100 15)
 #
@@ -88,12 +93,14 @@ if [[ $STATS == 1 ]]; then
     "${PSQL[@]}" "$DB_URL" -F ' | ' -c "
         SELECT sum(calls), sum(calls) FILTER (WHERE toplevel),
                sum(calls) FILTER (WHERE query ~ 'notify_'),
-               sum(calls) FILTER (WHERE query ~ 'notify_' AND toplevel)
+               sum(calls) FILTER (WHERE query ~ 'notify_' AND toplevel),
+               round(sum(total_exec_time) FILTER (WHERE query ~ 'notify_' AND toplevel)::numeric, 1)
           FROM pg_stat_statements s
          JOIN pg_database d ON d.oid = s.dbid AND d.datname = current_database()" |
-        awk -F' \\| ' '{ print "  statements: " $1 " (top level " $2 "); naming notify_*: " $3 " (top level " $4 ")" }'
+        awk -F' \\| ' '{ print "  statements: " $1 " (top level " $2 "); naming notify_*: " $3 " (top level " $4 ", " $5 " ms)" }'
     "${PSQL[@]}" "$DB_URL" -F ' | ' -c "
         SELECT calls, CASE WHEN toplevel THEN 'top' ELSE 'nested' END,
+               round(total_exec_time::numeric, 1) || ' ms',
                left(regexp_replace(query, '\s+', ' ', 'g'), 100) FROM pg_stat_statements s
          JOIN pg_database d ON d.oid = s.dbid AND d.datname = current_database()
          WHERE query ~ 'notify_' ORDER BY calls DESC LIMIT 8" | sed 's/^/  /'

@@ -11,18 +11,21 @@
 -- games row); 'replaced' and 'message' facts are unchanged.
 
 -- Whether any player seated in game g has a webhook, or (email) a verified
--- address.
+-- address. PL/pgSQL so that each connection plans the query once (a SQL
+-- function with a subquery is not inlined and would be planned at each
+-- call from the trigger).
 CREATE FUNCTION notify_game_listened(g text, email boolean) RETURNS boolean
-LANGUAGE sql STABLE AS $$
-    SELECT EXISTS (
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN EXISTS (
         SELECT 1 FROM game_seats gs
          WHERE gs.game_id = g AND gs.player_id IS NOT NULL
            AND (EXISTS (SELECT 1 FROM notify_webhooks w
                          WHERE w.player_id = gs.player_id)
                 OR (email AND EXISTS (SELECT 1 FROM notify_settings s
                                        WHERE s.player_id = gs.player_id
-                                         AND s.email_verified))))
-$$;
+                                         AND s.email_verified))));
+END $$;
 
 CREATE OR REPLACE FUNCTION notify_fact_game() RETURNS trigger
 LANGUAGE plpgsql AS $$
