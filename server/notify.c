@@ -172,26 +172,6 @@ static int write_told(PGconn *c, const char *game_id, const json_t *waiting)
     return 0;
 }
 
-/* Whether any player seated in the game has a channel (a webhook, or a
- * verified address while email is on): 1, 0, or -1. */
-static int anyone_listens(notifier *n, PGconn *c, const char *game_id)
-{
-    const char *p[] = {game_id, n->email_on ? "1" : "0"};
-    PGresult *r = db_exec(
-        c, PGRES_TUPLES_OK,
-        "SELECT EXISTS (SELECT 1 FROM game_seats gs WHERE gs.game_id = $1 "
-        " AND gs.player_id IS NOT NULL AND (EXISTS (SELECT 1 FROM "
-        " notify_webhooks w WHERE w.player_id = gs.player_id) OR ($2 = '1' "
-        " AND EXISTS (SELECT 1 FROM notify_settings s WHERE s.player_id = "
-        " gs.player_id AND s.email_verified))))",
-        2, p);
-    if (!r)
-        return -1;
-    int yes = PQgetvalue(r, 0, 0)[0] == 't';
-    PQclear(r);
-    return yes;
-}
-
 static int delete_facts(PGconn *c, const game_facts *g)
 {
     char max[24];
@@ -205,14 +185,12 @@ static int delete_facts(PGconn *c, const game_facts *g)
                : 1;
 }
 
-/* Plan and write one game's facts; 1 when done (facts deleted), 0 when
- * the state held is behind them (they stay), -1 on failure. A game none
- * of whose players has a channel costs one query: its facts just go. */
+/* Plan and write one game's facts (a game some seated player of which
+ * has a channel: the claim drops the others'); 1 when done (facts
+ * deleted), 0 when the state held is behind them (they stay), -1 on
+ * failure. */
 static int plan_one(notifier *n, PGconn *c, game_facts *g)
 {
-    int listens = anyone_listens(n, c, g->game_id);
-    if (listens <= 0)
-        return listens < 0 ? -1 : delete_facts(c, g);
     g->told = told_of(c, g->game_id);
     if (!g->told)
         return -1;
@@ -248,12 +226,36 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
     return rc;
 }
 
-/* Group claimed facts by game (rows come ordered by game, then id). */
+/* The claim: up to FACTS_PER_PASS facts, oldest first, that no other
+ * notifier holds. Those of games where no seated player has a channel (a
+ * webhook, or a verified address while email is on: $1; the function is
+ * sql/011_notify_quiet_games.sql's, the trigger's test) are deleted here,
+ * in the claim itself; the rest come back ordered by game, then id, each
+ * row with the number deleted (one row with a null game when none is
+ * left), so a batch of quiet games costs this one statement. */
+static const char CLAIM[] =
+    "WITH claimed AS MATERIALIZED (SELECT game_id, id, kind, version, "
+    " detail FROM notify_facts ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED), "
+    "quiet AS (SELECT DISTINCT game_id FROM claimed WHERE NOT "
+    " notify_game_listened(game_id, $1 = '1')), "
+    "gone AS (DELETE FROM notify_facts f USING claimed c, quiet q WHERE "
+    " q.game_id = c.game_id AND f.game_id = c.game_id AND f.id = c.id "
+    " RETURNING 1), "
+    "kept AS (SELECT * FROM claimed WHERE game_id NOT IN (SELECT game_id "
+    " FROM quiet)) "
+    "SELECT k.game_id, k.id, k.kind, k.version, k.detail::text, d.n FROM "
+    "(SELECT count(*) AS n FROM gone) d LEFT JOIN kept k ON true "
+    "ORDER BY k.game_id, k.id";
+
+/* Group claimed facts by game (rows come ordered by game, then id; a row
+ * with a null game is no fact). */
 static game_facts *group_facts(PGresult *r, int *ngames)
 {
     int rows = PQntuples(r), ng = 0;
     game_facts *gs = calloc((size_t)(rows ? rows : 1), sizeof *gs);
     for (int i = 0; gs && i < rows; i++) {
+        if (PQgetisnull(r, i, 0))
+            continue;
         const char *gid = PQgetvalue(r, i, 0);
         if (ng == 0 || strcmp(gs[ng - 1].game_id, gid) != 0) {
             game_facts *g = &gs[ng++];
@@ -286,18 +288,21 @@ int notify_plan_facts(notifier *n)
     PGconn *c = db_acquire(n->app->db, DB_WAIT_MS);
     if (!c)
         return -1;
-    int done = 0, failed = 0, ng = 0;
+    int done = 0, failed = 0, ng = 0, rows = 0;
     PGresult *r = NULL;
     game_facts *gs = NULL;
+    const char *p[] = {n->email_on ? "1" : "0"};
     if (notify_exec(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL) == 0)
-        r = db_exec(c, PGRES_TUPLES_OK,
-                    "SELECT game_id, id, kind, version, detail::text FROM "
-                    "(SELECT * FROM notify_facts ORDER BY id LIMIT "
-                    "200 FOR UPDATE SKIP LOCKED) f ORDER BY game_id, id",
-                    0, NULL);
+        r = db_exec(c, PGRES_TUPLES_OK, CLAIM, 1, p);
     if (r)
         gs = group_facts(r, &ng);
     failed = !r || !gs;
+    if (!failed && PQntuples(r) > 0) {
+        /* The quiet games' facts, gone with the claim: done. */
+        int quiet = atoi(PQgetvalue(r, 0, 5));
+        rows = quiet + (PQgetisnull(r, 0, 0) ? 0 : PQntuples(r));
+        done += quiet > 0;
+    }
     for (int i = 0; i < ng && !failed; i++) {
         int rc = plan_one(n, c, &gs[i]);
         failed = rc < 0;
@@ -309,7 +314,6 @@ int notify_plan_facts(notifier *n)
         json_decref(gs[i].told);
     }
     free(gs);
-    int rows = r ? PQntuples(r) : 0;
     PQclear(r);
     if (!failed && notify_exec(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL) != 0)
         failed = 1;
