@@ -57,31 +57,50 @@ static PGresult *query(PGconn *c, const char *sql, int n,
     return r;
 }
 
-/* The seats of the lobbies in `lobbies` (rows of LOBBY_COLUMNS), ordered
- * by lobby and seat. */
-#define SEATS_SQL                                                              \
+/* The seats of the lobbies that the SQL condition `which` on s.lobby_id
+ * picks, ordered by lobby and seat. */
+#define SEATS_SQL(which)                                                       \
     "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "                   \
     "coalesce(p.name, ''), coalesce(s.bot, ''), "                              \
     "coalesce(rep.median::text, ''), coalesce(rep.missed, 0), "                \
     "coalesce(rep.answered, 0) FROM lobby_seats s "                            \
     "LEFT JOIN players p ON p.id = s.player_id "                               \
     "LEFT JOIN LATERAL (" REPUTATION_SQL(                                      \
-        "s.player_id") ") rep ON true "                                        \
-                       "WHERE s.lobby_id = ANY "                               \
-                       "(ARRAY(SELECT jsonb_array_elements_text($1::jsonb))) " \
-                       "ORDER BY s.lobby_id, s.seat"
+        "s.player_id") ") rep ON true WHERE s.lobby_id " which                 \
+                       " ORDER BY s.lobby_id, s.seat"
+/* Those of one lobby ($1), through the primary key. */
+#define SEATS_ONE_SQL SEATS_SQL("= $1")
+/* Those of a list of lobbies ($1, a text array). */
+#define SEATS_ANY_SQL SEATS_SQL("= ANY ($1::text[])")
 
+/* The seats of the lobbies in `lobbies` (rows of LOBBY_COLUMNS), their
+ * ids passed as one text[] literal. */
 static PGresult *load_seats(PGconn *c, PGresult *lobbies)
 {
-    json_t *ids = json_array();
+    size_t cap = 3;
     for (int i = 0; i < PQntuples(lobbies); i++)
-        json_array_append_new(ids, json_string(PQgetvalue(lobbies, i, COL_ID)));
-    char *text = json_dumps(ids, JSON_COMPACT);
-    json_decref(ids);
+        cap += 2 * (size_t)PQgetlength(lobbies, i, COL_ID) + 3;
+    char *text = malloc(cap);
     if (!text)
         return NULL;
+    size_t at = 0;
+    text[at++] = '{';
+    for (int i = 0; i < PQntuples(lobbies); i++) {
+        const char *id = PQgetvalue(lobbies, i, COL_ID);
+        if (i)
+            text[at++] = ',';
+        text[at++] = '"';
+        for (; *id; id++) {
+            if (*id == '"' || *id == '\\')
+                text[at++] = '\\';
+            text[at++] = *id;
+        }
+        text[at++] = '"';
+    }
+    text[at++] = '}';
+    text[at] = '\0';
     const char *p[] = {text};
-    PGresult *r = query(c, SEATS_SQL, 1, p);
+    PGresult *r = query(c, SEATS_ANY_SQL, 1, p);
     free(text);
     return r;
 }
@@ -161,17 +180,12 @@ json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
                       const char *viewer_player_id, const char *code,
                       int force_visible, int *status)
 {
-    json_t *one = json_pack("[s]", lobby_id);
-    char *ids = one ? json_dumps(one, JSON_COMPACT) : NULL;
-    json_decref(one);
-    const char *p[] = {lobby_id}, *q[] = {ids};
+    const char *p[] = {lobby_id};
     const db_stmt st[] = {
         {LOBBY_COLUMNS "WHERE l.id = $1", 1, p, PGRES_TUPLES_OK},
-        {SEATS_SQL, 1, q, PGRES_TUPLES_OK}};
+        {SEATS_ONE_SQL, 1, p, PGRES_TUPLES_OK}};
     PGresult *res[2];
-    int rc = ids ? db_pipeline(c, st, 2, res) : -1;
-    free(ids);
-    if (rc != 0) {
+    if (db_pipeline(c, st, 2, res) != 0) {
         *status = 503;
         return NULL;
     }

@@ -17,7 +17,7 @@
  * it never appears in the public list.
  *
  * What it does not do: change lobbies (server/lobby_change.c does, each
- * change in one transaction that also runs pg_notify('conclave_lobbies',
+ * change in one transaction followed by pg_notify('conclave_lobbies',
  * id)).
  *
  * Threads: any; each call uses the caller's connection only. Statements

@@ -80,8 +80,13 @@ static long long locked_count(PGconn *c, int begin, const char *player_id,
 }
 
 /* The statements that end a change of lobby id, after the change's own
- * (pre, npre of them, at most 4): bump the version, announce the change,
- * commit. Fills st (npre + 3 entries) and returns their number. */
+ * (pre, npre of them, at most 4): bump the version, commit, then announce
+ * the change in a transaction of its own (the pipeline's implicit one, to
+ * its sync) that need not wait for its WAL flush. A NOTIFY inside the
+ * change would hold PostgreSQL's global notify lock until the change's
+ * commit is flushed, serialising every commit that notifies; the listeners
+ * hear of a change only after its commit either way. Fills st (npre + 3
+ * entries) and returns their number. */
 static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre,
                         const char *const *id_param)
 {
@@ -90,14 +95,15 @@ static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre,
     st[npre] = (db_stmt){"UPDATE lobbies SET version = version + 1, "
                          "updated_at = now() WHERE id = $1",
                          1, id_param, PGRES_COMMAND_OK};
-    st[npre + 1] = (db_stmt){"SELECT pg_notify('" LOBBY_CHANNEL "', $1)", 1,
-                             id_param, PGRES_TUPLES_OK};
-    st[npre + 2] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK};
+    st[npre + 1] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK};
+    st[npre + 2] = (db_stmt){"SELECT pg_notify('" LOBBY_CHANNEL "', $1) FROM "
+                             "set_config('synchronous_commit', 'off', true)",
+                             1, id_param, PGRES_TUPLES_OK};
     return npre + 3;
 }
 
-/* Run the change's own statements pre, bump the version, announce the
- * change, commit: one round trip. */
+/* Run the change's own statements pre, bump the version, commit, announce
+ * the change: one round trip. */
 static int finish_change_with(PGconn *c, const char *id, const db_stmt *pre,
                               int npre)
 {
