@@ -79,37 +79,51 @@ static long long locked_count(PGconn *c, int begin, const char *player_id,
     return count;
 }
 
+/* The bump of a lobby's version ($1 = its id) that every change makes;
+ * a change that writes the lobbies row anyway sets it in that statement
+ * (LOBBY_BUMP) instead. */
+#define LOBBY_BUMP "version = version + 1, updated_at = now()"
+
 /* The statements that end a change of lobby id, after the change's own
- * (pre, npre of them, at most 4): bump the version, commit, then announce
- * the change in a transaction of its own (the pipeline's implicit one, to
- * its sync) that need not wait for its WAL flush. A NOTIFY inside the
- * change would hold PostgreSQL's global notify lock until the change's
- * commit is flushed, serialising every commit that notifies; the listeners
- * hear of a change only after its commit either way. Fills st (npre + 3
- * entries) and returns their number. */
-static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre,
+ * (pre, npre of them, at most 4): bump the version (unless bumped, when
+ * pre did), commit, then announce the change in a transaction of its own
+ * (the pipeline's implicit one, to its sync) that need not wait for its
+ * WAL flush. A NOTIFY inside the change would hold PostgreSQL's global
+ * notify lock until the change's commit is flushed, serialising every
+ * commit that notifies; the listeners hear of a change only after its
+ * commit either way. Fills st (at most npre + 3 entries) and returns their
+ * number. */
+static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre, int bumped,
                         const char *const *id_param)
 {
+    int n = 0;
     for (int i = 0; i < npre; i++)
-        st[i] = pre[i];
-    st[npre] = (db_stmt){"UPDATE lobbies SET version = version + 1, "
-                         "updated_at = now() WHERE id = $1",
-                         1, id_param, PGRES_COMMAND_OK};
-    st[npre + 1] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK};
-    st[npre + 2] = (db_stmt){"SELECT pg_notify('" LOBBY_CHANNEL "', $1) FROM "
-                             "set_config('synchronous_commit', 'off', true)",
-                             1, id_param, PGRES_TUPLES_OK};
-    return npre + 3;
+        st[n++] = pre[i];
+    if (!bumped)
+        st[n++] = (db_stmt){"UPDATE lobbies SET " LOBBY_BUMP " WHERE id = $1",
+                            1, id_param, PGRES_COMMAND_OK};
+    st[n++] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK};
+    st[n++] = (db_stmt){"SELECT pg_notify('" LOBBY_CHANNEL "', $1) FROM "
+                        "set_config('synchronous_commit', 'off', true)",
+                        1, id_param, PGRES_TUPLES_OK};
+    return n;
 }
 
-/* Run the change's own statements pre, bump the version, commit, announce
- * the change: one round trip. */
-static int finish_change_with(PGconn *c, const char *id, const db_stmt *pre,
-                              int npre)
+/* Run the change's own statements pre (which bumped the version when
+ * bumped), bump the version otherwise, commit, announce the change: one
+ * round trip. */
+static int finish_change_as(PGconn *c, const char *id, const db_stmt *pre,
+                            int npre, int bumped)
 {
     const char *p[] = {id};
     db_stmt st[7];
-    return db_pipeline(c, st, finish_stmts(st, pre, npre, p), NULL);
+    return db_pipeline(c, st, finish_stmts(st, pre, npre, bumped, p), NULL);
+}
+
+static int finish_change_with(PGconn *c, const char *id, const db_stmt *pre,
+                              int npre)
+{
+    return finish_change_as(c, id, pre, npre, 0);
 }
 
 static int finish_change(PGconn *c, const char *id)
@@ -351,18 +365,19 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
                             "this game already has its rematch lobby");
     }
     const db_stmt rows[] = {
+        /* Created at version 1: its first change. */
         {"INSERT INTO lobbies (id, ruleset, options, host_id, private, "
          "invite_code, clock_mode, clock_seconds, seat_count, "
-         "delay_versions, delay_seconds, clock_rules) VALUES ($1, $2, "
-         "$3::jsonb, $4, $5::boolean, $6, $7, $8::integer, $9::integer, "
-         "$10::integer, $11::integer, $12::jsonb)",
+         "delay_versions, delay_seconds, clock_rules, version) VALUES ($1, "
+         "$2, $3::jsonb, $4, $5::boolean, $6, $7, $8::integer, $9::integer, "
+         "$10::integer, $11::integer, $12::jsonb, 1)",
          12, p, PGRES_COMMAND_OK},
         {"INSERT INTO lobby_seats (lobby_id, seat, player_id) SELECT $1, s, "
          "CASE WHEN s = 0 THEN $2 END FROM generate_series(0, $3::integer - "
          "1) AS s",
          3, q, PGRES_COMMAND_OK}};
-    return finish_change_with(c, id, rows, 2) == 0 ? SRV_OK
-                                                   : srv_db_failed(err);
+    return finish_change_as(c, id, rows, 2, 1) == 0 ? SRV_OK
+                                                    : srv_db_failed(err);
 }
 
 srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
@@ -743,10 +758,10 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
         return k;
     const char *p[] = {l->id, g->game_id};
     const db_stmt started = {"UPDATE lobbies SET status = 'started', game_id "
-                             "= $2 WHERE id = $1",
+                             "= $2, " LOBBY_BUMP " WHERE id = $1",
                              2, p, PGRES_COMMAND_OK};
     if (store_create_game(c, g) != STORE_OK ||
-        finish_change_with(c, l->id, &started, 1))
+        finish_change_as(c, l->id, &started, 1, 1))
         return srv_db_failed(err);
     return SRV_OK;
 }
