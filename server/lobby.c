@@ -176,20 +176,17 @@ static json_t *render(PGresult *lobbies, int i, PGresult *seats,
     return o;
 }
 
-json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
-                      const char *viewer_player_id, const char *code,
-                      int force_visible, int *status)
+void lobby_load_stmts(const char *const *id_param, db_stmt st[2])
 {
-    const char *p[] = {lobby_id};
-    const db_stmt st[] = {
-        {LOBBY_COLUMNS "WHERE l.id = $1", 1, p, PGRES_TUPLES_OK},
-        {SEATS_ONE_SQL, 1, p, PGRES_TUPLES_OK}};
-    PGresult *res[2];
-    if (db_pipeline(c, st, 2, res) != 0) {
-        *status = 503;
-        return NULL;
-    }
-    PGresult *l = res[0], *s = res[1];
+    st[0] = (db_stmt){LOBBY_COLUMNS "WHERE l.id = $1", 1, id_param,
+                      PGRES_TUPLES_OK};
+    st[1] = (db_stmt){SEATS_ONE_SQL, 1, id_param, PGRES_TUPLES_OK};
+}
+
+json_t *lobby_from_results(PGresult *l, PGresult *s,
+                           const char *viewer_player_id, const char *code,
+                           int force_visible, int *status)
+{
     json_t *o = NULL;
     int member = 0;
     *status = 404;
@@ -208,6 +205,22 @@ json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
     PQclear(s);
     PQclear(l);
     return o;
+}
+
+json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
+                      const char *viewer_player_id, const char *code,
+                      int force_visible, int *status)
+{
+    const char *p[] = {lobby_id};
+    db_stmt st[2];
+    lobby_load_stmts(p, st);
+    PGresult *res[2];
+    if (db_pipeline(c, st, 2, res) != 0) {
+        *status = 503;
+        return NULL;
+    }
+    return lobby_from_results(res[0], res[1], viewer_player_id, code,
+                              force_visible, status);
 }
 
 json_t *lobby_load(PGconn *c, const char *lobby_id,

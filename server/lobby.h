@@ -68,6 +68,18 @@ int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out);
 int lobby_begin_read(PGconn *c, const char *id, lobby_row *out);
 void lobby_row_clear(lobby_row *l);
 
+/* The two statements that load one lobby (id_param: its id, one
+ * parameter the caller keeps alive until they ran), for a caller that
+ * sends them in a pipeline of its own, say after a change's COMMIT:
+ * their results go to lobby_from_results. Fills st[0] and st[1]. */
+void lobby_load_stmts(const char *const *id_param, db_stmt st[2]);
+
+/* Render the results of lobby_load_stmts as lobby_load_ex does (same
+ * arguments and answers); PQclears l and s. */
+json_t *lobby_from_results(PGresult *l, PGresult *s,
+                           const char *viewer_player_id, const char *code,
+                           int force_visible, int *status);
+
 /* Load and render one lobby for viewer_player_id (NULL: an anonymous or
  * public audience). Returns a NEW object and sets *status to 200; or NULL
  * with *status 404 (no such lobby, or private and the viewer is not a

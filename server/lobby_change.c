@@ -110,25 +110,40 @@ static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre, int bumped,
 }
 
 /* Run the change's own statements pre (which bumped the version when
- * bumped), bump the version otherwise, commit, announce the change: one
- * round trip. */
+ * bumped), bump the version otherwise, commit, announce the change and,
+ * when shown is not NULL, read the lobby as viewer sees it now: one round
+ * trip. *shown receives the lobby (NEW), or NULL when it did not render
+ * (the caller reads it again). 0, or -1 when the change failed. */
 static int finish_change_as(PGconn *c, const char *id, const db_stmt *pre,
-                            int npre, int bumped)
+                            int npre, int bumped, json_t **shown,
+                            const char *viewer)
 {
     const char *p[] = {id};
-    db_stmt st[7];
-    return db_pipeline(c, st, finish_stmts(st, pre, npre, bumped, p), NULL);
+    db_stmt st[9];
+    PGresult *r[9];
+    int n = finish_stmts(st, pre, npre, bumped, p);
+    if (shown) {
+        *shown = NULL;
+        lobby_load_stmts(p, st + n);
+        n += 2;
+    }
+    if (db_pipeline(c, st, n, r) != 0)
+        return -1;
+    int first_kept = shown ? n - 2 : n;
+    for (int i = 0; i < first_kept; i++)
+        PQclear(r[i]);
+    if (shown) {
+        int status;
+        *shown =
+            lobby_from_results(r[n - 2], r[n - 1], viewer, NULL, 1, &status);
+    }
+    return 0;
 }
 
 static int finish_change_with(PGconn *c, const char *id, const db_stmt *pre,
-                              int npre)
+                              int npre, json_t **shown, const char *viewer)
 {
-    return finish_change_as(c, id, pre, npre, 0);
-}
-
-static int finish_change(PGconn *c, const char *id)
-{
-    return finish_change_with(c, id, NULL, 0);
+    return finish_change_as(c, id, pre, npre, 0, shown, viewer);
 }
 
 /* The lobby as viewer sees it now (shown even if it just left it). */
@@ -198,7 +213,8 @@ static srv_kind pick_seat(const lobby_row *l, long long want, int *seat,
  * most 3): one round trip. */
 static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
                           const char *sql, const char *value,
-                          const db_stmt *pre, int npre, srv_error *err)
+                          const db_stmt *pre, int npre, json_t **shown,
+                          const char *viewer, srv_error *err)
 {
     int seat = -1;
     srv_kind k = pick_seat(l, want, &seat, err);
@@ -212,7 +228,7 @@ static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
         st[i] = pre[i];
     int n = npre < 3 ? npre : 3;
     st[n] = (db_stmt){sql, 3, p, PGRES_COMMAND_OK};
-    if (finish_change_with(c, l->id, st, n + 1))
+    if (finish_change_with(c, l->id, st, n + 1, shown, viewer))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -323,7 +339,8 @@ static srv_kind check_lobby_quota(PGconn *c, const char *host_id, int most,
 static srv_kind insert_lobby(PGconn *c, const char *host_id,
                              const lobby_spec *sp, const char *options_text,
                              const char *rules_text, const char *id,
-                             const char *code, int most, srv_error *err)
+                             const char *code, int most, json_t **shown,
+                             srv_error *err)
 {
     char seats_s[16], secs[24], dv[24], ds[24];
     snprintf(dv, sizeof dv, "%lld", sp->delay_versions);
@@ -376,8 +393,9 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
          "CASE WHEN s = 0 THEN $2 END FROM generate_series(0, $3::integer - "
          "1) AS s",
          3, q, PGRES_COMMAND_OK}};
-    return finish_change_as(c, id, rows, 2, 1) == 0 ? SRV_OK
-                                                    : srv_db_failed(err);
+    return finish_change_as(c, id, rows, 2, 1, shown, host_id) == 0
+               ? SRV_OK
+               : srv_db_failed(err);
 }
 
 srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
@@ -413,7 +431,9 @@ srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
     if (!c)
         k = srv_db_failed(err);
     else if ((k = insert_lobby(c, host_id, spec, text, rules_text, id, code,
-                               a->cfg->lobbies_per_player, err)) == SRV_OK)
+                               a->cfg->lobbies_per_player, out, err)) ==
+                 SRV_OK &&
+             !*out)
         k = render_for(c, id, host_id, out, err);
     free(text);
     free(rules_text);
@@ -458,13 +478,16 @@ srv_kind lobby_find(app *a, const char *status, const char *ruleset,
 
 /* ----------------------------------------------------------- changes -- */
 
-/* What a change does once the lobby is locked, read and visible. */
+/* What a change does once the lobby is locked, read and visible; shown
+ * (NULL: nobody asks) goes to the finish that commits it, which reads the
+ * lobby as player_id sees it afterwards in the same round trip. */
 typedef srv_kind (*change_fn)(PGconn *c, const lobby_row *l,
                               const char *player_id, const void *arg,
-                              srv_error *err);
+                              json_t **shown, srv_error *err);
 
 /* Run one change of lobby_id by player_id in its transaction and, when out
- * is not NULL, render the lobby for player_id afterwards. */
+ * is not NULL, render the lobby for player_id afterwards (read with the
+ * commit, else again). */
 static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
                            const char *code, change_fn fn, const void *arg,
                            json_t **out, srv_error *err)
@@ -477,16 +500,20 @@ static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
     lobby_row l = {0};
     srv_kind k = begin_change(c, lobby_id, player_id, code, &l, err);
     if (k == SRV_OK)
-        k = fn(c, &l, player_id, arg, err);
-    if (k == SRV_OK && out)
+        k = fn(c, &l, player_id, arg, out, err);
+    if (k != SRV_OK && out) {
+        json_decref(*out);
+        *out = NULL;
+    } else if (out && !*out) {
         k = render_for(c, l.id, player_id, out, err);
+    }
     lobby_row_clear(&l);
     db_release(a->db, c, db_conn_broken(c)); /* rolls back on failure */
     return k;
 }
 
 static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
-                        const void *arg, srv_error *err)
+                        const void *arg, json_t **shown, srv_error *err)
 {
     srv_kind k = require_open(l, err);
     if (k != SRV_OK)
@@ -512,7 +539,7 @@ static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
     return fill_seat(c, l, *(const long long *)arg,
                      "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = "
                      "$1 AND seat = $2::integer",
-                     player_id, &seen, 1, err);
+                     player_id, &seen, 1, shown, player_id, err);
 }
 
 srv_kind lobby_join(app *a, const char *lobby_id, const char *player_id,
@@ -523,7 +550,7 @@ srv_kind lobby_join(app *a, const char *lobby_id, const char *player_id,
 }
 
 static srv_kind do_leave(PGconn *c, const lobby_row *l, const char *player_id,
-                         const void *arg, srv_error *err)
+                         const void *arg, json_t **shown, srv_error *err)
 {
     (void)arg;
     if (seat_of(l, player_id) < 0)
@@ -541,7 +568,7 @@ static srv_kind do_leave(PGconn *c, const lobby_row *l, const char *player_id,
         (host &&
          exec_cmd(c, "UPDATE lobbies SET status = 'closed' WHERE id = $1", 1,
                   p)) ||
-        finish_change(c, l->id))
+        finish_change_with(c, l->id, NULL, 0, shown, player_id))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -585,7 +612,7 @@ static srv_kind resolve_level(const lobby_row *l, const char *want,
 }
 
 static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
-                           const void *arg, srv_error *err)
+                           const void *arg, json_t **shown, srv_error *err)
 {
     const bot_arg *b = arg;
     if (strcmp(l->host, player_id) != 0)
@@ -601,7 +628,7 @@ static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
     return fill_seat(c, l, b->seat,
                      "UPDATE lobby_seats SET bot = $3 WHERE lobby_id = $1 AND "
                      "seat = $2::integer",
-                     level, NULL, 0, err);
+                     level, NULL, 0, shown, player_id, err);
 }
 
 srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
@@ -614,7 +641,7 @@ srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
 
 static srv_kind do_clear_seat(PGconn *c, const lobby_row *l,
                               const char *player_id, const void *arg,
-                              srv_error *err)
+                              json_t **shown, srv_error *err)
 {
     const clear_arg *b = arg;
     if (strcmp(l->host, player_id) != 0)
@@ -643,7 +670,7 @@ static srv_kind do_clear_seat(PGconn *c, const lobby_row *l,
     const db_stmt clear = {"UPDATE lobby_seats SET player_id = NULL, bot = $3 "
                            "WHERE lobby_id = $1 AND seat = $2::integer",
                            3, p, PGRES_COMMAND_OK};
-    if (finish_change_with(c, l->id, &clear, 1))
+    if (finish_change_with(c, l->id, &clear, 1, shown, player_id))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -734,7 +761,7 @@ static srv_kind check_game_quota(PGconn *c, const lobby_row *l,
 }
 
 static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
-                         const void *arg, srv_error *err)
+                         const void *arg, json_t **shown, srv_error *err)
 {
     if (strcmp(l->host, player_id) != 0)
         return srv_fail(err, SRV_FORBIDDEN, NULL,
@@ -761,7 +788,7 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
                              "= $2, " LOBBY_BUMP " WHERE id = $1",
                              2, p, PGRES_COMMAND_OK};
     if (store_create_game(c, g) != STORE_OK ||
-        finish_change_as(c, l->id, &started, 1, 1))
+        finish_change_as(c, l->id, &started, 1, 1, shown, player_id))
         return srv_db_failed(err);
     return SRV_OK;
 }
