@@ -5,12 +5,9 @@
 --     player: the index now carries the columns it reads (an index-only scan
 --     instead of a heap page per window); nothing read the windows of a
 --     player in closed_at order;
---   * the open-lobbies quota counts a host's open lobbies;
---   * the running-games quota joins a player's seats to the running games
---     (the finished ones, most of a player's history, leave this index).
+--   * the open-lobbies quota counts a host's open lobbies (it read every
+--     open lobby's row).
 DROP INDEX seat_windows_player;
 CREATE INDEX seat_windows_player ON seat_windows (player_id)
     INCLUDE (opened_at, closed_at, missed);
 CREATE INDEX lobbies_open_host ON lobbies (host_id) WHERE status = 'open';
-CREATE INDEX games_running ON games (game_id) INCLUDE (clock_mode)
-    WHERE status = 'running';
