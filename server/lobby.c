@@ -347,22 +347,31 @@ static int parse_row(PGresult *r, PGresult *seats, lobby_row *out)
     return 0;
 }
 
-/* Read lobby id (with BEGIN first when begin) in one pipeline. */
+/* Read lobby id (with BEGIN first when begin) in one pipeline, then run
+ * the nextra (at most 2) statements of extra, their results in extra_out
+ * (NULL when nextra is 0). */
 static int read_row(PGconn *c, const char *id, int begin, int for_update,
+                    const db_stmt *extra, int nextra, PGresult **extra_out,
                     lobby_row *out)
 {
     memset(out, 0, sizeof *out);
     const char *p[] = {id};
-    db_stmt st[] = {
+    db_stmt st[5] = {
         {"BEGIN", 0, NULL, PGRES_COMMAND_OK},
         {for_update ? ROW_SQL " FOR UPDATE" : ROW_SQL, 1, p, PGRES_TUPLES_OK},
         {ROW_SEATS_SQL, 1, p, PGRES_TUPLES_OK}};
-    PGresult *r[3];
+    PGresult *r[5];
+    if (nextra > 2)
+        nextra = 2;
+    for (int i = 0; i < nextra; i++)
+        st[3 + i] = extra[i];
     int first = begin ? 0 : 1;
-    if (db_pipeline(c, st + first, 3 - first, r + first) != 0)
+    if (db_pipeline(c, st + first, 3 + nextra - first, r + first) != 0)
         return -1;
     if (begin)
         PQclear(r[0]);
+    for (int i = 0; i < nextra; i++)
+        extra_out[i] = r[3 + i];
     int rc = parse_row(r[1], r[2], out);
     PQclear(r[1]);
     PQclear(r[2]);
@@ -371,12 +380,18 @@ static int read_row(PGconn *c, const char *id, int begin, int for_update,
 
 int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
 {
-    return read_row(c, id, 0, for_update, out);
+    return read_row(c, id, 0, for_update, NULL, 0, NULL, out);
 }
 
 int lobby_begin_read(PGconn *c, const char *id, lobby_row *out)
 {
-    return read_row(c, id, 1, 1, out);
+    return read_row(c, id, 1, 1, NULL, 0, NULL, out);
+}
+
+int lobby_begin_read_then(PGconn *c, const char *id, const db_stmt *extra,
+                          int nextra, PGresult **extra_out, lobby_row *out)
+{
+    return read_row(c, id, 1, 1, extra, nextra, extra_out, out);
 }
 
 void lobby_row_clear(lobby_row *l)

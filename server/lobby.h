@@ -66,6 +66,11 @@ int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out);
  * returns; the transaction is open in every case (db_release rolls it
  * back). */
 int lobby_begin_read(PGconn *c, const char *id, lobby_row *out);
+/* lobby_begin_read, then the nextra (at most 2) statements of extra in the
+ * same round trip, after the lobby's row is locked; on success (0 or 1)
+ * extra_out receives their results (caller PQclears each). */
+int lobby_begin_read_then(PGconn *c, const char *id, const db_stmt *extra,
+                          int nextra, PGresult **extra_out, lobby_row *out);
 void lobby_row_clear(lobby_row *l);
 
 /* The two statements that load one lobby (id_param: its id, one

@@ -158,13 +158,24 @@ static srv_kind render_for(PGconn *c, const char *id, const char *viewer,
                      : srv_db_failed(err);
 }
 
-/* Begin a change of lobby_id: BEGIN, lock and read it, and check that
- * player_id may see it (member, or code given). */
+/* Statements (at most 2) a change runs in the round trip that locks and
+ * reads its lobby, and their results (NULL until run). */
+typedef struct change_pre {
+    const db_stmt *st;
+    int n;
+    PGresult *res[2];
+} change_pre;
+
+/* Begin a change of lobby_id: BEGIN, lock and read it, run pre's
+ * statements (pre may be NULL), and check that player_id may see it
+ * (member, or code given). */
 static srv_kind begin_change(PGconn *c, const char *lobby_id,
                              const char *player_id, const char *code,
-                             lobby_row *l, srv_error *err)
+                             change_pre *pre, lobby_row *l, srv_error *err)
 {
-    int st = lobby_begin_read(c, lobby_id, l);
+    int st =
+        pre ? lobby_begin_read_then(c, lobby_id, pre->st, pre->n, pre->res, l)
+            : lobby_begin_read(c, lobby_id, l);
     if (st < 0)
         return srv_db_failed(err);
     if (st > 0 ||
@@ -490,7 +501,7 @@ typedef srv_kind (*change_fn)(PGconn *c, const lobby_row *l,
  * commit, else again). */
 static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
                            const char *code, change_fn fn, const void *arg,
-                           json_t **out, srv_error *err)
+                           change_pre *pre, json_t **out, srv_error *err)
 {
     if (out)
         *out = NULL;
@@ -498,7 +509,7 @@ static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
     if (!c)
         return srv_db_failed(err);
     lobby_row l = {0};
-    srv_kind k = begin_change(c, lobby_id, player_id, code, &l, err);
+    srv_kind k = begin_change(c, lobby_id, player_id, code, pre, &l, err);
     if (k == SRV_OK)
         k = fn(c, &l, player_id, arg, out, err);
     if (k != SRV_OK && out) {
@@ -507,6 +518,8 @@ static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
     } else if (out && !*out) {
         k = render_for(c, l.id, player_id, out, err);
     }
+    for (int i = 0; pre && i < pre->n; i++)
+        PQclear(pre->res[i]);
     lobby_row_clear(&l);
     db_release(a->db, c, db_conn_broken(c)); /* rolls back on failure */
     return k;
@@ -546,7 +559,8 @@ srv_kind lobby_join(app *a, const char *lobby_id, const char *player_id,
                     const char *code, long long seat, json_t **out,
                     srv_error *err)
 {
-    return run_change(a, lobby_id, player_id, code, do_join, &seat, out, err);
+    return run_change(a, lobby_id, player_id, code, do_join, &seat, NULL, out,
+                      err);
 }
 
 static srv_kind do_leave(PGconn *c, const lobby_row *l, const char *player_id,
@@ -576,7 +590,8 @@ static srv_kind do_leave(PGconn *c, const lobby_row *l, const char *player_id,
 srv_kind lobby_leave(app *a, const char *lobby_id, const char *player_id,
                      json_t **out, srv_error *err)
 {
-    return run_change(a, lobby_id, player_id, NULL, do_leave, NULL, out, err);
+    return run_change(a, lobby_id, player_id, NULL, do_leave, NULL, NULL, out,
+                      err);
 }
 
 typedef struct bot_arg {
@@ -636,7 +651,8 @@ srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
                        srv_error *err)
 {
     bot_arg b = {level, seat};
-    return run_change(a, lobby_id, player_id, NULL, do_add_bot, &b, out, err);
+    return run_change(a, lobby_id, player_id, NULL, do_add_bot, &b, NULL, out,
+                      err);
 }
 
 static srv_kind do_clear_seat(PGconn *c, const lobby_row *l,
@@ -680,8 +696,8 @@ srv_kind lobby_clear_seat(app *a, const char *lobby_id, const char *player_id,
                           srv_error *err)
 {
     clear_arg b = {bot, seat};
-    return run_change(a, lobby_id, player_id, NULL, do_clear_seat, &b, out,
-                      err);
+    return run_change(a, lobby_id, player_id, NULL, do_clear_seat, &b, NULL,
+                      out, err);
 }
 
 /* ------------------------------------------------------------- start -- */
@@ -733,28 +749,31 @@ typedef struct start_arg {
     store_game *game;
     const uint8_t *seed;       /* NULL: random */
     int live_most, async_most; /* the host's running games quota */
+    const change_pre *pre;     /* the caller's lock and count, run */
 } start_arg;
 
-/* Within the host's quota of running games of l's kind (live, or async and
- * unclocked together)? */
-static srv_kind check_game_quota(PGconn *c, const lobby_row *l,
-                                 const char *host_id, const start_arg *sa,
+/* The running games the caller ($1) plays of lobby $2's kind (live, or
+ * async and unclocked together), after locking the caller's player row so
+ * that one account's starts queue behind each other: run with the lobby's
+ * lock and read. One primary-key probe of games per seat the player ever
+ * held (OFFSET 0 keeps the planner from hashing the games instead). */
+#define GAME_QUOTA_LOCK "SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE"
+#define GAME_QUOTA_COUNT                                                       \
+    "SELECT count(*) FROM game_seats s CROSS JOIN LATERAL (SELECT 1 FROM "     \
+    "games g WHERE g.game_id = s.game_id AND g.status = 'running' AND "        \
+    "(g.clock_mode = 'live') = ((SELECT l.clock_mode FROM lobbies l WHERE "    \
+    "l.id = $2) = 'live') OFFSET 0) g WHERE s.player_id = $1"
+
+/* Within the host's quota of running games of l's kind, as counted by
+ * GAME_QUOTA_COUNT (sa->pre->res[1])? */
+static srv_kind check_game_quota(const lobby_row *l, const start_arg *sa,
                                  srv_error *err)
 {
     int live = strcmp(l->clock_mode, "live") == 0;
-    const char *p[] = {host_id, live ? "true" : "false"};
-    long long n = locked_count(
-        c, 0, host_id,
-        /* One primary-key probe of games per seat the player ever held
-         * (OFFSET 0 keeps the planner from hashing every running game
-         * instead, as it did on fresh statistics). */
-        "SELECT count(*) FROM game_seats s CROSS JOIN LATERAL (SELECT 1 "
-        "FROM games g WHERE g.game_id = s.game_id AND g.status = 'running' "
-        "AND (g.clock_mode = 'live') = $2::boolean OFFSET 0) g WHERE "
-        "s.player_id = $1",
-        2, p);
-    if (n < 0)
+    const PGresult *r = sa->pre->res[1];
+    if (!r || PQntuples(r) != 1)
         return srv_db_failed(err);
+    long long n = atoll(PQgetvalue(r, 0, 0));
     int most = live ? sa->live_most : sa->async_most;
     if (n >= most)
         return srv_fail(err, SRV_TOO_MANY, NULL,
@@ -781,7 +800,7 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
                             s);
     const start_arg *sa = arg;
     store_game *g = sa->game;
-    k = check_game_quota(c, l, player_id, sa, err);
+    k = check_game_quota(l, sa, err);
     if (k != SRV_OK)
         return k;
     k = build_game(l, sa->seed, g, err);
@@ -802,10 +821,16 @@ srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
 {
     store_game g;
     memset(&g, 0, sizeof g);
+    /* The caller's lock and running games, with the lobby's lock: the
+     * count is read only once the caller is known to be the host. */
+    const char *p[] = {player_id, lobby_id};
+    const db_stmt quota[] = {{GAME_QUOTA_LOCK, 1, p, PGRES_TUPLES_OK},
+                             {GAME_QUOTA_COUNT, 2, p, PGRES_TUPLES_OK}};
+    change_pre pre = {quota, 2, {NULL, NULL}};
     start_arg sa = {&g, seed, a->cfg->live_games_per_player,
-                    a->cfg->async_games_per_player};
-    srv_kind k =
-        run_change(a, lobby_id, player_id, NULL, do_start, &sa, NULL, err);
+                    a->cfg->async_games_per_player, &pre};
+    srv_kind k = run_change(a, lobby_id, player_id, NULL, do_start, &sa, &pre,
+                            NULL, err);
     if (k == SRV_OK) {
         snprintf(game_id, STORE_ID_MAX, "%s", g.game_id);
         if (a->actors) /* its bots move; a failure shows at the next read */
