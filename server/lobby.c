@@ -57,31 +57,50 @@ static PGresult *query(PGconn *c, const char *sql, int n,
     return r;
 }
 
-/* The seats of the lobbies in `lobbies` (rows of LOBBY_COLUMNS), ordered
- * by lobby and seat. */
-#define SEATS_SQL                                                              \
+/* The seats of the lobbies that the SQL condition `which` on s.lobby_id
+ * picks, ordered by lobby and seat. */
+#define SEATS_SQL(which)                                                       \
     "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "                   \
     "coalesce(p.name, ''), coalesce(s.bot, ''), "                              \
     "coalesce(rep.median::text, ''), coalesce(rep.missed, 0), "                \
     "coalesce(rep.answered, 0) FROM lobby_seats s "                            \
     "LEFT JOIN players p ON p.id = s.player_id "                               \
     "LEFT JOIN LATERAL (" REPUTATION_SQL(                                      \
-        "s.player_id") ") rep ON true "                                        \
-                       "WHERE s.lobby_id = ANY "                               \
-                       "(ARRAY(SELECT jsonb_array_elements_text($1::jsonb))) " \
-                       "ORDER BY s.lobby_id, s.seat"
+        "s.player_id") ") rep ON true WHERE s.lobby_id " which                 \
+                       " ORDER BY s.lobby_id, s.seat"
+/* Those of one lobby ($1), through the primary key. */
+#define SEATS_ONE_SQL SEATS_SQL("= $1")
+/* Those of a list of lobbies ($1, a text array). */
+#define SEATS_ANY_SQL SEATS_SQL("= ANY ($1::text[])")
 
+/* The seats of the lobbies in `lobbies` (rows of LOBBY_COLUMNS), their
+ * ids passed as one text[] literal. */
 static PGresult *load_seats(PGconn *c, PGresult *lobbies)
 {
-    json_t *ids = json_array();
+    size_t cap = 3;
     for (int i = 0; i < PQntuples(lobbies); i++)
-        json_array_append_new(ids, json_string(PQgetvalue(lobbies, i, COL_ID)));
-    char *text = json_dumps(ids, JSON_COMPACT);
-    json_decref(ids);
+        cap += 2 * (size_t)PQgetlength(lobbies, i, COL_ID) + 3;
+    char *text = malloc(cap);
     if (!text)
         return NULL;
+    size_t at = 0;
+    text[at++] = '{';
+    for (int i = 0; i < PQntuples(lobbies); i++) {
+        const char *id = PQgetvalue(lobbies, i, COL_ID);
+        if (i)
+            text[at++] = ',';
+        text[at++] = '"';
+        for (; *id; id++) {
+            if (*id == '"' || *id == '\\')
+                text[at++] = '\\';
+            text[at++] = *id;
+        }
+        text[at++] = '"';
+    }
+    text[at++] = '}';
+    text[at] = '\0';
     const char *p[] = {text};
-    PGresult *r = query(c, SEATS_SQL, 1, p);
+    PGresult *r = query(c, SEATS_ANY_SQL, 1, p);
     free(text);
     return r;
 }
@@ -157,25 +176,17 @@ static json_t *render(PGresult *lobbies, int i, PGresult *seats,
     return o;
 }
 
-json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
-                      const char *viewer_player_id, const char *code,
-                      int force_visible, int *status)
+void lobby_load_stmts(const char *const *id_param, db_stmt st[2])
 {
-    json_t *one = json_pack("[s]", lobby_id);
-    char *ids = one ? json_dumps(one, JSON_COMPACT) : NULL;
-    json_decref(one);
-    const char *p[] = {lobby_id}, *q[] = {ids};
-    const db_stmt st[] = {
-        {LOBBY_COLUMNS "WHERE l.id = $1", 1, p, PGRES_TUPLES_OK},
-        {SEATS_SQL, 1, q, PGRES_TUPLES_OK}};
-    PGresult *res[2];
-    int rc = ids ? db_pipeline(c, st, 2, res) : -1;
-    free(ids);
-    if (rc != 0) {
-        *status = 503;
-        return NULL;
-    }
-    PGresult *l = res[0], *s = res[1];
+    st[0] = (db_stmt){LOBBY_COLUMNS "WHERE l.id = $1", 1, id_param,
+                      PGRES_TUPLES_OK};
+    st[1] = (db_stmt){SEATS_ONE_SQL, 1, id_param, PGRES_TUPLES_OK};
+}
+
+json_t *lobby_from_results(PGresult *l, PGresult *s,
+                           const char *viewer_player_id, const char *code,
+                           int force_visible, int *status)
+{
     json_t *o = NULL;
     int member = 0;
     *status = 404;
@@ -194,6 +205,22 @@ json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
     PQclear(s);
     PQclear(l);
     return o;
+}
+
+json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
+                      const char *viewer_player_id, const char *code,
+                      int force_visible, int *status)
+{
+    const char *p[] = {lobby_id};
+    db_stmt st[2];
+    lobby_load_stmts(p, st);
+    PGresult *res[2];
+    if (db_pipeline(c, st, 2, res) != 0) {
+        *status = 503;
+        return NULL;
+    }
+    return lobby_from_results(res[0], res[1], viewer_player_id, code,
+                              force_visible, status);
 }
 
 json_t *lobby_load(PGconn *c, const char *lobby_id,
@@ -320,22 +347,31 @@ static int parse_row(PGresult *r, PGresult *seats, lobby_row *out)
     return 0;
 }
 
-/* Read lobby id (with BEGIN first when begin) in one pipeline. */
+/* Read lobby id (with BEGIN first when begin) in one pipeline, then run
+ * the nextra (at most 2) statements of extra, their results in extra_out
+ * (NULL when nextra is 0). */
 static int read_row(PGconn *c, const char *id, int begin, int for_update,
+                    const db_stmt *extra, int nextra, PGresult **extra_out,
                     lobby_row *out)
 {
     memset(out, 0, sizeof *out);
     const char *p[] = {id};
-    db_stmt st[] = {
+    db_stmt st[5] = {
         {"BEGIN", 0, NULL, PGRES_COMMAND_OK},
         {for_update ? ROW_SQL " FOR UPDATE" : ROW_SQL, 1, p, PGRES_TUPLES_OK},
         {ROW_SEATS_SQL, 1, p, PGRES_TUPLES_OK}};
-    PGresult *r[3];
+    PGresult *r[5];
+    if (nextra > 2)
+        nextra = 2;
+    for (int i = 0; i < nextra; i++)
+        st[3 + i] = extra[i];
     int first = begin ? 0 : 1;
-    if (db_pipeline(c, st + first, 3 - first, r + first) != 0)
+    if (db_pipeline(c, st + first, 3 + nextra - first, r + first) != 0)
         return -1;
     if (begin)
         PQclear(r[0]);
+    for (int i = 0; i < nextra; i++)
+        extra_out[i] = r[3 + i];
     int rc = parse_row(r[1], r[2], out);
     PQclear(r[1]);
     PQclear(r[2]);
@@ -344,12 +380,18 @@ static int read_row(PGconn *c, const char *id, int begin, int for_update,
 
 int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out)
 {
-    return read_row(c, id, 0, for_update, out);
+    return read_row(c, id, 0, for_update, NULL, 0, NULL, out);
 }
 
 int lobby_begin_read(PGconn *c, const char *id, lobby_row *out)
 {
-    return read_row(c, id, 1, 1, out);
+    return read_row(c, id, 1, 1, NULL, 0, NULL, out);
+}
+
+int lobby_begin_read_then(PGconn *c, const char *id, const db_stmt *extra,
+                          int nextra, PGresult **extra_out, lobby_row *out)
+{
+    return read_row(c, id, 1, 1, extra, nextra, extra_out, out);
 }
 
 void lobby_row_clear(lobby_row *l)

@@ -17,7 +17,7 @@
  * it never appears in the public list.
  *
  * What it does not do: change lobbies (server/lobby_change.c does, each
- * change in one transaction that also runs pg_notify('conclave_lobbies',
+ * change in one transaction followed by pg_notify('conclave_lobbies',
  * id)).
  *
  * Threads: any; each call uses the caller's connection only. Statements
@@ -66,7 +66,24 @@ int lobby_read(PGconn *c, const char *id, int for_update, lobby_row *out);
  * returns; the transaction is open in every case (db_release rolls it
  * back). */
 int lobby_begin_read(PGconn *c, const char *id, lobby_row *out);
+/* lobby_begin_read, then the nextra (at most 2) statements of extra in the
+ * same round trip, after the lobby's row is locked; on success (0 or 1)
+ * extra_out receives their results (caller PQclears each). */
+int lobby_begin_read_then(PGconn *c, const char *id, const db_stmt *extra,
+                          int nextra, PGresult **extra_out, lobby_row *out);
 void lobby_row_clear(lobby_row *l);
+
+/* The two statements that load one lobby (id_param: its id, one
+ * parameter the caller keeps alive until they ran), for a caller that
+ * sends them in a pipeline of its own, say after a change's COMMIT:
+ * their results go to lobby_from_results. Fills st[0] and st[1]. */
+void lobby_load_stmts(const char *const *id_param, db_stmt st[2]);
+
+/* Render the results of lobby_load_stmts as lobby_load_ex does (same
+ * arguments and answers); PQclears l and s. */
+json_t *lobby_from_results(PGresult *l, PGresult *s,
+                           const char *viewer_player_id, const char *code,
+                           int force_visible, int *status);
 
 /* Load and render one lobby for viewer_player_id (NULL: an anonymous or
  * public audience). Returns a NEW object and sets *status to 200; or NULL

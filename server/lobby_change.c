@@ -79,36 +79,71 @@ static long long locked_count(PGconn *c, int begin, const char *player_id,
     return count;
 }
 
+/* The bump of a lobby's version ($1 = its id) that every change makes;
+ * a change that writes the lobbies row anyway sets it in that statement
+ * (LOBBY_BUMP) instead. */
+#define LOBBY_BUMP "version = version + 1, updated_at = now()"
+
 /* The statements that end a change of lobby id, after the change's own
- * (pre, npre of them, at most 4): bump the version, announce the change,
- * commit. Fills st (npre + 3 entries) and returns their number. */
-static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre,
+ * (pre, npre of them, at most 4): bump the version (unless bumped, when
+ * pre did), commit, then announce the change in a transaction of its own
+ * (the pipeline's implicit one, to its sync) that need not wait for its
+ * WAL flush. A NOTIFY inside the change would hold PostgreSQL's global
+ * notify lock until the change's commit is flushed, serialising every
+ * commit that notifies; the listeners hear of a change only after its
+ * commit either way. Fills st (at most npre + 3 entries) and returns their
+ * number. */
+static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre, int bumped,
                         const char *const *id_param)
 {
+    int n = 0;
     for (int i = 0; i < npre; i++)
-        st[i] = pre[i];
-    st[npre] = (db_stmt){"UPDATE lobbies SET version = version + 1, "
-                         "updated_at = now() WHERE id = $1",
-                         1, id_param, PGRES_COMMAND_OK};
-    st[npre + 1] = (db_stmt){"SELECT pg_notify('" LOBBY_CHANNEL "', $1)", 1,
-                             id_param, PGRES_TUPLES_OK};
-    st[npre + 2] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK};
-    return npre + 3;
+        st[n++] = pre[i];
+    if (!bumped)
+        st[n++] = (db_stmt){"UPDATE lobbies SET " LOBBY_BUMP " WHERE id = $1",
+                            1, id_param, PGRES_COMMAND_OK};
+    st[n++] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK};
+    st[n++] = (db_stmt){"SELECT pg_notify('" LOBBY_CHANNEL "', $1) FROM "
+                        "set_config('synchronous_commit', 'off', true)",
+                        1, id_param, PGRES_TUPLES_OK};
+    return n;
 }
 
-/* Run the change's own statements pre, bump the version, announce the
- * change, commit: one round trip. */
-static int finish_change_with(PGconn *c, const char *id, const db_stmt *pre,
-                              int npre)
+/* Run the change's own statements pre (which bumped the version when
+ * bumped), bump the version otherwise, commit, announce the change and,
+ * when shown is not NULL, read the lobby as viewer sees it now: one round
+ * trip. *shown receives the lobby (NEW), or NULL when it did not render
+ * (the caller reads it again). 0, or -1 when the change failed. */
+static int finish_change_as(PGconn *c, const char *id, const db_stmt *pre,
+                            int npre, int bumped, json_t **shown,
+                            const char *viewer)
 {
     const char *p[] = {id};
-    db_stmt st[7];
-    return db_pipeline(c, st, finish_stmts(st, pre, npre, p), NULL);
+    db_stmt st[9];
+    PGresult *r[9];
+    int n = finish_stmts(st, pre, npre, bumped, p);
+    if (shown) {
+        *shown = NULL;
+        lobby_load_stmts(p, st + n);
+        n += 2;
+    }
+    if (db_pipeline(c, st, n, r) != 0)
+        return -1;
+    int first_kept = shown ? n - 2 : n;
+    for (int i = 0; i < first_kept; i++)
+        PQclear(r[i]);
+    if (shown) {
+        int status;
+        *shown =
+            lobby_from_results(r[n - 2], r[n - 1], viewer, NULL, 1, &status);
+    }
+    return 0;
 }
 
-static int finish_change(PGconn *c, const char *id)
+static int finish_change_with(PGconn *c, const char *id, const db_stmt *pre,
+                              int npre, json_t **shown, const char *viewer)
 {
-    return finish_change_with(c, id, NULL, 0);
+    return finish_change_as(c, id, pre, npre, 0, shown, viewer);
 }
 
 /* The lobby as viewer sees it now (shown even if it just left it). */
@@ -123,13 +158,24 @@ static srv_kind render_for(PGconn *c, const char *id, const char *viewer,
                      : srv_db_failed(err);
 }
 
-/* Begin a change of lobby_id: BEGIN, lock and read it, and check that
- * player_id may see it (member, or code given). */
+/* Statements (at most 2) a change runs in the round trip that locks and
+ * reads its lobby, and their results (NULL until run). */
+typedef struct change_pre {
+    const db_stmt *st;
+    int n;
+    PGresult *res[2];
+} change_pre;
+
+/* Begin a change of lobby_id: BEGIN, lock and read it, run pre's
+ * statements (pre may be NULL), and check that player_id may see it
+ * (member, or code given). */
 static srv_kind begin_change(PGconn *c, const char *lobby_id,
                              const char *player_id, const char *code,
-                             lobby_row *l, srv_error *err)
+                             change_pre *pre, lobby_row *l, srv_error *err)
 {
-    int st = lobby_begin_read(c, lobby_id, l);
+    int st =
+        pre ? lobby_begin_read_then(c, lobby_id, pre->st, pre->n, pre->res, l)
+            : lobby_begin_read(c, lobby_id, l);
     if (st < 0)
         return srv_db_failed(err);
     if (st > 0 ||
@@ -178,7 +224,8 @@ static srv_kind pick_seat(const lobby_row *l, long long want, int *seat,
  * most 3): one round trip. */
 static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
                           const char *sql, const char *value,
-                          const db_stmt *pre, int npre, srv_error *err)
+                          const db_stmt *pre, int npre, json_t **shown,
+                          const char *viewer, srv_error *err)
 {
     int seat = -1;
     srv_kind k = pick_seat(l, want, &seat, err);
@@ -192,7 +239,7 @@ static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
         st[i] = pre[i];
     int n = npre < 3 ? npre : 3;
     st[n] = (db_stmt){sql, 3, p, PGRES_COMMAND_OK};
-    if (finish_change_with(c, l->id, st, n + 1))
+    if (finish_change_with(c, l->id, st, n + 1, shown, viewer))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -303,7 +350,8 @@ static srv_kind check_lobby_quota(PGconn *c, const char *host_id, int most,
 static srv_kind insert_lobby(PGconn *c, const char *host_id,
                              const lobby_spec *sp, const char *options_text,
                              const char *rules_text, const char *id,
-                             const char *code, int most, srv_error *err)
+                             const char *code, int most, json_t **shown,
+                             srv_error *err)
 {
     char seats_s[16], secs[24], dv[24], ds[24];
     snprintf(dv, sizeof dv, "%lld", sp->delay_versions);
@@ -345,18 +393,20 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
                             "this game already has its rematch lobby");
     }
     const db_stmt rows[] = {
+        /* Created at version 1: its first change. */
         {"INSERT INTO lobbies (id, ruleset, options, host_id, private, "
          "invite_code, clock_mode, clock_seconds, seat_count, "
-         "delay_versions, delay_seconds, clock_rules) VALUES ($1, $2, "
-         "$3::jsonb, $4, $5::boolean, $6, $7, $8::integer, $9::integer, "
-         "$10::integer, $11::integer, $12::jsonb)",
+         "delay_versions, delay_seconds, clock_rules, version) VALUES ($1, "
+         "$2, $3::jsonb, $4, $5::boolean, $6, $7, $8::integer, $9::integer, "
+         "$10::integer, $11::integer, $12::jsonb, 1)",
          12, p, PGRES_COMMAND_OK},
         {"INSERT INTO lobby_seats (lobby_id, seat, player_id) SELECT $1, s, "
          "CASE WHEN s = 0 THEN $2 END FROM generate_series(0, $3::integer - "
          "1) AS s",
          3, q, PGRES_COMMAND_OK}};
-    return finish_change_with(c, id, rows, 2) == 0 ? SRV_OK
-                                                   : srv_db_failed(err);
+    return finish_change_as(c, id, rows, 2, 1, shown, host_id) == 0
+               ? SRV_OK
+               : srv_db_failed(err);
 }
 
 srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
@@ -392,7 +442,9 @@ srv_kind lobby_create(app *a, const char *host_id, const lobby_spec *spec,
     if (!c)
         k = srv_db_failed(err);
     else if ((k = insert_lobby(c, host_id, spec, text, rules_text, id, code,
-                               a->cfg->lobbies_per_player, err)) == SRV_OK)
+                               a->cfg->lobbies_per_player, out, err)) ==
+                 SRV_OK &&
+             !*out)
         k = render_for(c, id, host_id, out, err);
     free(text);
     free(rules_text);
@@ -437,16 +489,19 @@ srv_kind lobby_find(app *a, const char *status, const char *ruleset,
 
 /* ----------------------------------------------------------- changes -- */
 
-/* What a change does once the lobby is locked, read and visible. */
+/* What a change does once the lobby is locked, read and visible; shown
+ * (NULL: nobody asks) goes to the finish that commits it, which reads the
+ * lobby as player_id sees it afterwards in the same round trip. */
 typedef srv_kind (*change_fn)(PGconn *c, const lobby_row *l,
                               const char *player_id, const void *arg,
-                              srv_error *err);
+                              json_t **shown, srv_error *err);
 
 /* Run one change of lobby_id by player_id in its transaction and, when out
- * is not NULL, render the lobby for player_id afterwards. */
+ * is not NULL, render the lobby for player_id afterwards (read with the
+ * commit, else again). */
 static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
                            const char *code, change_fn fn, const void *arg,
-                           json_t **out, srv_error *err)
+                           change_pre *pre, json_t **out, srv_error *err)
 {
     if (out)
         *out = NULL;
@@ -454,18 +509,24 @@ static srv_kind run_change(app *a, const char *lobby_id, const char *player_id,
     if (!c)
         return srv_db_failed(err);
     lobby_row l = {0};
-    srv_kind k = begin_change(c, lobby_id, player_id, code, &l, err);
+    srv_kind k = begin_change(c, lobby_id, player_id, code, pre, &l, err);
     if (k == SRV_OK)
-        k = fn(c, &l, player_id, arg, err);
-    if (k == SRV_OK && out)
+        k = fn(c, &l, player_id, arg, out, err);
+    if (k != SRV_OK && out) {
+        json_decref(*out);
+        *out = NULL;
+    } else if (out && !*out) {
         k = render_for(c, l.id, player_id, out, err);
+    }
+    for (int i = 0; pre && i < pre->n; i++)
+        PQclear(pre->res[i]);
     lobby_row_clear(&l);
     db_release(a->db, c, db_conn_broken(c)); /* rolls back on failure */
     return k;
 }
 
 static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
-                        const void *arg, srv_error *err)
+                        const void *arg, json_t **shown, srv_error *err)
 {
     srv_kind k = require_open(l, err);
     if (k != SRV_OK)
@@ -491,18 +552,19 @@ static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
     return fill_seat(c, l, *(const long long *)arg,
                      "UPDATE lobby_seats SET player_id = $3 WHERE lobby_id = "
                      "$1 AND seat = $2::integer",
-                     player_id, &seen, 1, err);
+                     player_id, &seen, 1, shown, player_id, err);
 }
 
 srv_kind lobby_join(app *a, const char *lobby_id, const char *player_id,
                     const char *code, long long seat, json_t **out,
                     srv_error *err)
 {
-    return run_change(a, lobby_id, player_id, code, do_join, &seat, out, err);
+    return run_change(a, lobby_id, player_id, code, do_join, &seat, NULL, out,
+                      err);
 }
 
 static srv_kind do_leave(PGconn *c, const lobby_row *l, const char *player_id,
-                         const void *arg, srv_error *err)
+                         const void *arg, json_t **shown, srv_error *err)
 {
     (void)arg;
     if (seat_of(l, player_id) < 0)
@@ -520,7 +582,7 @@ static srv_kind do_leave(PGconn *c, const lobby_row *l, const char *player_id,
         (host &&
          exec_cmd(c, "UPDATE lobbies SET status = 'closed' WHERE id = $1", 1,
                   p)) ||
-        finish_change(c, l->id))
+        finish_change_with(c, l->id, NULL, 0, shown, player_id))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -528,7 +590,8 @@ static srv_kind do_leave(PGconn *c, const lobby_row *l, const char *player_id,
 srv_kind lobby_leave(app *a, const char *lobby_id, const char *player_id,
                      json_t **out, srv_error *err)
 {
-    return run_change(a, lobby_id, player_id, NULL, do_leave, NULL, out, err);
+    return run_change(a, lobby_id, player_id, NULL, do_leave, NULL, NULL, out,
+                      err);
 }
 
 typedef struct bot_arg {
@@ -564,7 +627,7 @@ static srv_kind resolve_level(const lobby_row *l, const char *want,
 }
 
 static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
-                           const void *arg, srv_error *err)
+                           const void *arg, json_t **shown, srv_error *err)
 {
     const bot_arg *b = arg;
     if (strcmp(l->host, player_id) != 0)
@@ -580,7 +643,7 @@ static srv_kind do_add_bot(PGconn *c, const lobby_row *l, const char *player_id,
     return fill_seat(c, l, b->seat,
                      "UPDATE lobby_seats SET bot = $3 WHERE lobby_id = $1 AND "
                      "seat = $2::integer",
-                     level, NULL, 0, err);
+                     level, NULL, 0, shown, player_id, err);
 }
 
 srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
@@ -588,12 +651,13 @@ srv_kind lobby_add_bot(app *a, const char *lobby_id, const char *player_id,
                        srv_error *err)
 {
     bot_arg b = {level, seat};
-    return run_change(a, lobby_id, player_id, NULL, do_add_bot, &b, out, err);
+    return run_change(a, lobby_id, player_id, NULL, do_add_bot, &b, NULL, out,
+                      err);
 }
 
 static srv_kind do_clear_seat(PGconn *c, const lobby_row *l,
                               const char *player_id, const void *arg,
-                              srv_error *err)
+                              json_t **shown, srv_error *err)
 {
     const clear_arg *b = arg;
     if (strcmp(l->host, player_id) != 0)
@@ -622,7 +686,7 @@ static srv_kind do_clear_seat(PGconn *c, const lobby_row *l,
     const db_stmt clear = {"UPDATE lobby_seats SET player_id = NULL, bot = $3 "
                            "WHERE lobby_id = $1 AND seat = $2::integer",
                            3, p, PGRES_COMMAND_OK};
-    if (finish_change_with(c, l->id, &clear, 1))
+    if (finish_change_with(c, l->id, &clear, 1, shown, player_id))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -632,8 +696,8 @@ srv_kind lobby_clear_seat(app *a, const char *lobby_id, const char *player_id,
                           srv_error *err)
 {
     clear_arg b = {bot, seat};
-    return run_change(a, lobby_id, player_id, NULL, do_clear_seat, &b, out,
-                      err);
+    return run_change(a, lobby_id, player_id, NULL, do_clear_seat, &b, NULL,
+                      out, err);
 }
 
 /* ------------------------------------------------------------- start -- */
@@ -685,24 +749,31 @@ typedef struct start_arg {
     store_game *game;
     const uint8_t *seed;       /* NULL: random */
     int live_most, async_most; /* the host's running games quota */
+    const change_pre *pre;     /* the caller's lock and count, run */
 } start_arg;
 
-/* Within the host's quota of running games of l's kind (live, or async and
- * unclocked together)? */
-static srv_kind check_game_quota(PGconn *c, const lobby_row *l,
-                                 const char *host_id, const start_arg *sa,
+/* The running games the caller ($1) plays of lobby $2's kind (live, or
+ * async and unclocked together), after locking the caller's player row so
+ * that one account's starts queue behind each other: run with the lobby's
+ * lock and read. One primary-key probe of games per seat the player ever
+ * held (OFFSET 0 keeps the planner from hashing the games instead). */
+#define GAME_QUOTA_LOCK "SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE"
+#define GAME_QUOTA_COUNT                                                       \
+    "SELECT count(*) FROM game_seats s CROSS JOIN LATERAL (SELECT 1 FROM "     \
+    "games g WHERE g.game_id = s.game_id AND g.status = 'running' AND "        \
+    "(g.clock_mode = 'live') = ((SELECT l.clock_mode FROM lobbies l WHERE "    \
+    "l.id = $2) = 'live') OFFSET 0) g WHERE s.player_id = $1"
+
+/* Within the host's quota of running games of l's kind, as counted by
+ * GAME_QUOTA_COUNT (sa->pre->res[1])? */
+static srv_kind check_game_quota(const lobby_row *l, const start_arg *sa,
                                  srv_error *err)
 {
     int live = strcmp(l->clock_mode, "live") == 0;
-    const char *p[] = {host_id, live ? "true" : "false"};
-    long long n = locked_count(
-        c, 0, host_id,
-        "SELECT count(*) FROM game_seats s JOIN games g ON g.game_id = "
-        "s.game_id WHERE s.player_id = $1 AND g.status = 'running' AND "
-        "(g.clock_mode = 'live') = $2::boolean",
-        2, p);
-    if (n < 0)
+    const PGresult *r = sa->pre->res[1];
+    if (!r || PQntuples(r) != 1)
         return srv_db_failed(err);
+    long long n = atoll(PQgetvalue(r, 0, 0));
     int most = live ? sa->live_most : sa->async_most;
     if (n >= most)
         return srv_fail(err, SRV_TOO_MANY, NULL,
@@ -713,7 +784,7 @@ static srv_kind check_game_quota(PGconn *c, const lobby_row *l,
 }
 
 static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
-                         const void *arg, srv_error *err)
+                         const void *arg, json_t **shown, srv_error *err)
 {
     if (strcmp(l->host, player_id) != 0)
         return srv_fail(err, SRV_FORBIDDEN, NULL,
@@ -729,7 +800,7 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
                             s);
     const start_arg *sa = arg;
     store_game *g = sa->game;
-    k = check_game_quota(c, l, player_id, sa, err);
+    k = check_game_quota(l, sa, err);
     if (k != SRV_OK)
         return k;
     k = build_game(l, sa->seed, g, err);
@@ -737,10 +808,10 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
         return k;
     const char *p[] = {l->id, g->game_id};
     const db_stmt started = {"UPDATE lobbies SET status = 'started', game_id "
-                             "= $2 WHERE id = $1",
+                             "= $2, " LOBBY_BUMP " WHERE id = $1",
                              2, p, PGRES_COMMAND_OK};
     if (store_create_game(c, g) != STORE_OK ||
-        finish_change_with(c, l->id, &started, 1))
+        finish_change_as(c, l->id, &started, 1, 1, shown, player_id))
         return srv_db_failed(err);
     return SRV_OK;
 }
@@ -750,10 +821,16 @@ srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
 {
     store_game g;
     memset(&g, 0, sizeof g);
+    /* The caller's lock and running games, with the lobby's lock: the
+     * count is read only once the caller is known to be the host. */
+    const char *p[] = {player_id, lobby_id};
+    const db_stmt quota[] = {{GAME_QUOTA_LOCK, 1, p, PGRES_TUPLES_OK},
+                             {GAME_QUOTA_COUNT, 2, p, PGRES_TUPLES_OK}};
+    change_pre pre = {quota, 2, {NULL, NULL}};
     start_arg sa = {&g, seed, a->cfg->live_games_per_player,
-                    a->cfg->async_games_per_player};
-    srv_kind k =
-        run_change(a, lobby_id, player_id, NULL, do_start, &sa, NULL, err);
+                    a->cfg->async_games_per_player, &pre};
+    srv_kind k = run_change(a, lobby_id, player_id, NULL, do_start, &sa, &pre,
+                            NULL, err);
     if (k == SRV_OK) {
         snprintf(game_id, STORE_ID_MAX, "%s", g.game_id);
         if (a->actors) /* its bots move; a failure shows at the next read */

@@ -4,11 +4,13 @@
  * the lobbies and lobby_seats tables (server/lobby.c loads and renders).
  *
  * Every change runs in one transaction that locks the lobby row (FOR
- * UPDATE), checks, writes, bumps lobbies.version and announces the lobby id
- * with pg_notify(LOBBY_CHANNEL, id), so the WebSocket hub of every process
- * hears about it. Starting a lobby creates its game (seed, seed hash, seats)
- * inside that same transaction, so a lobby never points at a missing game,
- * never starts twice, and a race leaves nothing to undo.
+ * UPDATE), checks, writes and bumps lobbies.version; after its COMMIT, in
+ * the same round trip, pg_notify(LOBBY_CHANNEL, id) announces the lobby id
+ * so the WebSocket hub of every process hears about it. Starting a lobby
+ * creates its game (seed, seed hash, seats) inside that same transaction,
+ * so a lobby never points at a missing game, never starts twice, and a
+ * race leaves nothing to undo. The lobby a change answers with is read in
+ * the round trip of its COMMIT.
  *
  * Privacy: a private lobby is SRV_NOT_FOUND to a caller who is not seated
  * in it and has not given its invite code, exactly as a lobby that does not

@@ -331,3 +331,18 @@ test('every lobby change is announced with NOTIFY conclave_lobbies and the lobby
   const payloads = [...out.matchAll(/notification "conclave_lobbies" with payload "([^"]*)"/g)].map((m) => m[1]);
   assert.deepEqual(payloads, [lobby.id, lobby.id, lobby.id], out);
 });
+
+test('every change bumps the lobby version once: 1 at creation, one more per seat taken and at the start', async () => {
+  const version = (id) => psql(db, `SELECT version || ' ' || status || ' ' || coalesce(game_id, '-') FROM lobbies WHERE id = '${id}'`);
+  const r = await call('POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: 'tictactoe', seats: 2 } });
+  assert.equal(r.status, 201, r.text);
+  assert.equal(version(r.body.id), '1 open -');
+  assert.equal((await call('POST', `/api/v1/lobbies/${r.body.id}/seats`, { token: guest.token, body: {} })).status, 200);
+  assert.equal(version(r.body.id), '2 open -');
+  const s = await call('POST', `/api/v1/lobbies/${r.body.id}/start`, { token: host.token });
+  assert.equal(s.status, 201, s.text);
+  assert.equal(version(r.body.id), `3 started ${s.body.game}`);
+  // A refused change (the game started already) writes nothing.
+  assert.equal((await call('POST', `/api/v1/lobbies/${r.body.id}/start`, { token: host.token })).status, 409);
+  assert.equal(version(r.body.id), `3 started ${s.body.game}`);
+});

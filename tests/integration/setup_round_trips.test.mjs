@@ -19,7 +19,10 @@ import { NO_LIMITS } from './lib/api.mjs';
 // (before the lobby operations were pipelined: 36 and 58). One of them is
 // the game's first inbox rows (turns_waiting), written when it loads, now
 // that games without a clock have an inbox too (11 and 17 before that).
-const BOUND = { 2: 12, 4: 18 };
+// The creation and each seat taken read the lobby they answer with in the
+// round trip that commits them, and the start counts the host's running
+// games in the round trip that locks the lobby (12 and 18 before that).
+const BOUND = { 2: 9, 4: 13 };
 
 // {trips, tokens} so far.
 async function counters(url) {

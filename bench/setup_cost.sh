@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# bench/setup_cost.sh - what PostgreSQL spends on each game's setup (create a lobby, the
+# other player joins, the host starts) during a tic-tac-toe load run: one
+# `loadgen play` run against a fresh `conclave serve` (started as bench/run.sh's
+# start_conclave does) on a fresh database of the checkout's private cluster, with
+# pg_stat_statements reset once the server listens (docs/performance.md, "Run 11 (part):
+# game setup").
+#
+#   bash bench/setup_cost.sh [LABEL]
+#
+# Needs the cluster to preload pg_stat_statements, once:
+#   bash scripts/pg.sh psql -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" \
+#       -c "ALTER SYSTEM SET pg_stat_statements.track_planning = on"
+#   bash scripts/pg.sh stop && bash scripts/pg.sh start
+#
+# Settings (environment): BENCH_GAMES (100), BENCH_DURATION (15 s), BUILD (build).
+# Results in bench/out/setup-LABEL/: loadgen.json, statements.tsv (every statement:
+# calls, total and mean execution ms, mean planning ms, shared blocks per call) and
+# setup.tsv (the lobby and game-creation statements of a setup, summed and divided by
+# the games created: calls, execution ms, planning ms and shared blocks per setup).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+LABEL=${1:-$(date -u +%Y%m%dT%H%M%SZ)}
+GAMES=${BENCH_GAMES:-100}
+DURATION=${BENCH_DURATION:-15}
+BUILD=${BUILD:-build}
+OUT=bench/out/setup-$LABEL
+mkdir -p "$OUT"
+
+bash scripts/pg.sh start
+PG_URL=$(bash scripts/pg.sh url)
+PG_PID=$(head -n1 "$(readlink -f var/pg)/data/postmaster.pid")
+PSQL=(psql -X -q -At -v ON_ERROR_STOP=1)
+db_url() { sed "s#^postgresql:///[^?]*#postgresql:///$1#" <<<"$PG_URL"; }
+[[ $("${PSQL[@]}" "$PG_URL" -c 'show shared_preload_libraries') == *pg_stat_statements* ]] || {
+    echo "setup_cost: the cluster does not preload pg_stat_statements (see the top of $0)" >&2
+    exit 1
+}
+
+DB=conclave_setup_$(date +%s)_$RANDOM
+"${PSQL[@]}" "$PG_URL" -c "CREATE DATABASE $DB"
+"${PSQL[@]}" "$(db_url "$DB")" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
+SRV=""
+cleanup() {
+    [[ -n $SRV ]] && kill -TERM "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
+    "${PSQL[@]}" "$PG_URL" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" || true
+}
+trap cleanup EXIT
+
+DATABASE_URL=$(db_url "$DB") CONCLAVE_HTTP_PORT=0 CONCLAVE_WS_PORT=0 \
+    CONCLAVE_RATE=1000000 CONCLAVE_RATE_BURST=1000000 CONCLAVE_LOG_LEVEL=info \
+    CONCLAVE_SIGNUPS_PER_HOUR=1000000 CONCLAVE_SIGNINS_PER_MINUTE=1000000 \
+    CONCLAVE_SCRYPT_CONCURRENCY=64 CONCLAVE_LOBBIES_PER_PLAYER=1000000 \
+    CONCLAVE_LIVE_GAMES_PER_PLAYER=1000000 CONCLAVE_ASYNC_GAMES_PER_PLAYER=1000000 \
+    CONCLAVE_WS_IP_RATE=1000000 CONCLAVE_WS_IP_RATE_BURST=1000000 \
+    CONCLAVE_WS_AUTH_RATE=1000000 CONCLAVE_WS_AUTH_BURST=1000000 \
+    "$BUILD/conclave" serve >"$OUT/server.out" 2>"$OUT/server.log" &
+SRV=$!
+line=""
+for _ in $(seq 900); do
+    line=$(grep -m1 '"event":"listening"' "$OUT/server.log" 2>/dev/null) && break
+    kill -0 "$SRV" 2>/dev/null || break
+    sleep 0.1
+done
+[[ -n $line ]] || {
+    echo "setup_cost: conclave did not start ($OUT/server.log)" >&2
+    exit 1
+}
+HTTP_PORT=$(sed -n 's/.*"http_port":\([0-9]*\).*/\1/p' <<<"$line")
+WS_PORT=$(sed -n 's/.*"ws_port":\([0-9]*\).*/\1/p' <<<"$line")
+sleep 1
+"${PSQL[@]}" "$(db_url "$DB")" -c "SELECT pg_stat_statements_reset()" >/dev/null
+"$BUILD/bench/loadgen" play --http "127.0.0.1:$HTTP_PORT" --ws "127.0.0.1:$WS_PORT" \
+    --games "$GAMES" --duration "$DURATION" --spread $(((2 * GAMES + 49) / 50)) \
+    --server-pid "$SRV" --pg-pid "$PG_PID" --pg-db "$DB" --label "$GAMES games" \
+    --json "$OUT/loadgen.json" >/dev/null
+
+THIS_DB="dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+"${PSQL[@]}" "$(db_url "$DB")" -F $'\t' -c "
+    SELECT calls, round(total_exec_time::numeric, 1), round(mean_exec_time::numeric, 3),
+           round(mean_plan_time::numeric, 3),
+           round((shared_blks_hit + shared_blks_read)::numeric / nullif(calls, 0), 1),
+           left(regexp_replace(query, '\s+', ' ', 'g'), 120)
+    FROM pg_stat_statements WHERE $THIS_DB ORDER BY total_exec_time DESC" >"$OUT/statements.tsv"
+"${PSQL[@]}" "$(db_url "$DB")" -F $'\t' -c "
+    WITH s AS (SELECT * FROM pg_stat_statements WHERE $THIS_DB AND (
+        query LIKE '%FROM lobby_seats s LEFT JOIN players%'
+        OR query LIKE 'WITH g AS (INSERT INTO games%'
+        OR query LIKE 'SELECT count(*) FROM game_seats s %'
+        OR query LIKE 'UPDATE lobbies%' OR query LIKE 'SELECT pg_notify(\$2, \$1)%'
+        OR query LIKE 'INSERT INTO lobbies%' OR query LIKE 'INSERT INTO lobby_seats%'
+        OR query LIKE 'SELECT count(*) FROM lobbies%'
+        OR query LIKE '%FROM players WHERE id = \$1 FOR NO KEY UPDATE'
+        OR query LIKE 'SELECT id, ruleset, options::text, host_id%'
+        OR query LIKE 'SELECT seat, coalesce(player_id%FROM lobby_seats%'
+        OR query LIKE 'SELECT l.id, l.ruleset%' OR query LIKE 'UPDATE lobby_seats%'
+        OR query LIKE 'UPDATE players SET last_seen%')),
+    n AS (SELECT count(*) AS games FROM games)
+    SELECT 'games', 'calls', 'exec_ms', 'plan_ms', 'blocks'
+    UNION ALL
+    SELECT n.games::text, round(sum(calls) / n.games, 1)::text,
+           round(sum(total_exec_time)::numeric / n.games, 3)::text,
+           round(sum(total_plan_time)::numeric / n.games, 3)::text,
+           round(sum(shared_blks_hit + shared_blks_read)::numeric / n.games, 1)::text
+    FROM s, n GROUP BY n.games" >"$OUT/setup.tsv"
+echo "per setup:"
+column -t "$OUT/setup.tsv"
