@@ -262,7 +262,11 @@ static int pipeline_results(PGconn *c, const db_stmt *st, int n, PGresult **out)
             PQclear(r);
             return failed ? -1 : 0;
         }
-        if (q >= n || got != st[q].want) {
+        if (q < n && got != st[q].want && st[q].optional) {
+            if (!failed && got != PGRES_PIPELINE_ABORTED)
+                log_failure(r, "db_error");
+            PQclear(r);
+        } else if (q >= n || got != st[q].want) {
             if (!failed && got != PGRES_PIPELINE_ABORTED)
                 log_failure(r, "db_error");
             failed = 1;

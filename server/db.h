@@ -59,6 +59,10 @@ typedef struct db_stmt {
     int nparams;
     const char *const *params;
     ExecStatusType want;
+    int optional; /* 1 for a statement after the pipeline's COMMIT (a
+                     NOTIFY, a read for the answer): its failure is
+                     logged and its result is NULL, but the pipeline
+                     still counts as done, the change being committed */
 } db_stmt;
 
 /* Send the n statements of st in one libpq pipeline and wait for them:

@@ -179,8 +179,8 @@ static json_t *render(PGresult *lobbies, int i, PGresult *seats,
 void lobby_load_stmts(const char *const *id_param, db_stmt st[2])
 {
     st[0] = (db_stmt){LOBBY_COLUMNS "WHERE l.id = $1", 1, id_param,
-                      PGRES_TUPLES_OK};
-    st[1] = (db_stmt){SEATS_ONE_SQL, 1, id_param, PGRES_TUPLES_OK};
+                      PGRES_TUPLES_OK, 0};
+    st[1] = (db_stmt){SEATS_ONE_SQL, 1, id_param, PGRES_TUPLES_OK, 0};
 }
 
 json_t *lobby_from_results(PGresult *l, PGresult *s,
@@ -356,10 +356,10 @@ static int read_row(PGconn *c, const char *id, int begin, int for_update,
 {
     memset(out, 0, sizeof *out);
     const char *p[] = {id};
-    db_stmt st[5] = {
-        {"BEGIN", 0, NULL, PGRES_COMMAND_OK},
-        {for_update ? ROW_SQL " FOR UPDATE" : ROW_SQL, 1, p, PGRES_TUPLES_OK},
-        {ROW_SEATS_SQL, 1, p, PGRES_TUPLES_OK}};
+    db_stmt st[5] = {{"BEGIN", 0, NULL, PGRES_COMMAND_OK, 0},
+                     {for_update ? ROW_SQL " FOR UPDATE" : ROW_SQL, 1, p,
+                      PGRES_TUPLES_OK, 0},
+                     {ROW_SEATS_SQL, 1, p, PGRES_TUPLES_OK, 0}};
     PGresult *r[5];
     if (nextra > 2)
         nextra = 2;

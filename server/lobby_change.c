@@ -65,10 +65,10 @@ static long long locked_count(PGconn *c, int begin, const char *player_id,
                               const char *sql, int n, const char *const *p)
 {
     const char *q[] = {player_id};
-    db_stmt st[] = {{"BEGIN", 0, NULL, PGRES_COMMAND_OK},
+    db_stmt st[] = {{"BEGIN", 0, NULL, PGRES_COMMAND_OK, 0},
                     {"SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE", 1,
-                     q, PGRES_TUPLES_OK},
-                    {sql, n, p, PGRES_TUPLES_OK}};
+                     q, PGRES_TUPLES_OK, 0},
+                    {sql, n, p, PGRES_TUPLES_OK, 0}};
     PGresult *r[3];
     int first = begin ? 0 : 1;
     if (db_pipeline(c, st + first, 3 - first, r + first) != 0)
@@ -101,11 +101,11 @@ static int finish_stmts(db_stmt *st, const db_stmt *pre, int npre, int bumped,
         st[n++] = pre[i];
     if (!bumped)
         st[n++] = (db_stmt){"UPDATE lobbies SET " LOBBY_BUMP " WHERE id = $1",
-                            1, id_param, PGRES_COMMAND_OK};
-    st[n++] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK};
+                            1, id_param, PGRES_COMMAND_OK, 0};
+    st[n++] = (db_stmt){"COMMIT", 0, NULL, PGRES_COMMAND_OK, 0};
     st[n++] = (db_stmt){"SELECT pg_notify('" LOBBY_CHANNEL "', $1) FROM "
                         "set_config('synchronous_commit', 'off', true)",
-                        1, id_param, PGRES_TUPLES_OK};
+                        1, id_param, PGRES_TUPLES_OK, 1};
     return n;
 }
 
@@ -125,6 +125,7 @@ static int finish_change_as(PGconn *c, const char *id, const db_stmt *pre,
     if (shown) {
         *shown = NULL;
         lobby_load_stmts(p, st + n);
+        st[n].optional = st[n + 1].optional = 1; /* after the COMMIT */
         n += 2;
     }
     if (db_pipeline(c, st, n, r) != 0)
@@ -238,7 +239,7 @@ static srv_kind fill_seat(PGconn *c, const lobby_row *l, long long want,
     for (int i = 0; i < npre && i < 3; i++)
         st[i] = pre[i];
     int n = npre < 3 ? npre : 3;
-    st[n] = (db_stmt){sql, 3, p, PGRES_COMMAND_OK};
+    st[n] = (db_stmt){sql, 3, p, PGRES_COMMAND_OK, 0};
     if (finish_change_with(c, l->id, st, n + 1, shown, viewer))
         return srv_db_failed(err);
     return SRV_OK;
@@ -399,11 +400,11 @@ static srv_kind insert_lobby(PGconn *c, const char *host_id,
          "delay_versions, delay_seconds, clock_rules, version) VALUES ($1, "
          "$2, $3::jsonb, $4, $5::boolean, $6, $7, $8::integer, $9::integer, "
          "$10::integer, $11::integer, $12::jsonb, 1)",
-         12, p, PGRES_COMMAND_OK},
+         12, p, PGRES_COMMAND_OK, 0},
         {"INSERT INTO lobby_seats (lobby_id, seat, player_id) SELECT $1, s, "
          "CASE WHEN s = 0 THEN $2 END FROM generate_series(0, $3::integer - "
          "1) AS s",
-         3, q, PGRES_COMMAND_OK}};
+         3, q, PGRES_COMMAND_OK, 0}};
     return finish_change_as(c, id, rows, 2, 1, shown, host_id) == 0
                ? SRV_OK
                : srv_db_failed(err);
@@ -539,7 +540,7 @@ static srv_kind do_join(PGconn *c, const lobby_row *l, const char *player_id,
      * the pipeline that takes it). */
     const char *p[] = {player_id};
     const db_stmt seen = {"UPDATE players SET last_seen = now() WHERE id = $1",
-                          1, p, PGRES_COMMAND_OK};
+                          1, p, PGRES_COMMAND_OK, 0};
     if (json_is_object(json_object_get(l->clock_rules, "min_reputation"))) {
         json_t *rep = reputation_load(c, player_id);
         if (!rep)
@@ -685,7 +686,7 @@ static srv_kind do_clear_seat(PGconn *c, const lobby_row *l,
     const char *p[] = {l->id, seat_s, level};
     const db_stmt clear = {"UPDATE lobby_seats SET player_id = NULL, bot = $3 "
                            "WHERE lobby_id = $1 AND seat = $2::integer",
-                           3, p, PGRES_COMMAND_OK};
+                           3, p, PGRES_COMMAND_OK, 0};
     if (finish_change_with(c, l->id, &clear, 1, shown, player_id))
         return srv_db_failed(err);
     return SRV_OK;
@@ -809,7 +810,7 @@ static srv_kind do_start(PGconn *c, const lobby_row *l, const char *player_id,
     const char *p[] = {l->id, g->game_id};
     const db_stmt started = {"UPDATE lobbies SET status = 'started', game_id "
                              "= $2, " LOBBY_BUMP " WHERE id = $1",
-                             2, p, PGRES_COMMAND_OK};
+                             2, p, PGRES_COMMAND_OK, 0};
     if (store_create_game(c, g) != STORE_OK ||
         finish_change_as(c, l->id, &started, 1, 1, shown, player_id))
         return srv_db_failed(err);
@@ -824,8 +825,8 @@ srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
     /* The caller's lock and running games, with the lobby's lock: the
      * count is read only once the caller is known to be the host. */
     const char *p[] = {player_id, lobby_id};
-    const db_stmt quota[] = {{GAME_QUOTA_LOCK, 1, p, PGRES_TUPLES_OK},
-                             {GAME_QUOTA_COUNT, 2, p, PGRES_TUPLES_OK}};
+    const db_stmt quota[] = {{GAME_QUOTA_LOCK, 1, p, PGRES_TUPLES_OK, 0},
+                             {GAME_QUOTA_COUNT, 2, p, PGRES_TUPLES_OK, 0}};
     change_pre pre = {quota, 2, {NULL, NULL}};
     start_arg sa = {&g, seed, a->cfg->live_games_per_player,
                     a->cfg->async_games_per_player, &pre};

@@ -206,11 +206,11 @@ int store_load_game(PGconn *c, const char *game_id, store_game *out)
          "seat_count, encode(seed, 'hex'), seed_sha256, clock_mode, "
          "clock_seconds, status, version, delay_versions, delay_seconds, "
          "clock_rules::text FROM games WHERE game_id = $1",
-         1, p, PGRES_TUPLES_OK},
+         1, p, PGRES_TUPLES_OK, 0},
         {"SELECT s.seat, coalesce(s.player_id, ''), coalesce(p.name, ''), "
          "coalesce(s.bot, '') FROM game_seats s LEFT JOIN players p ON p.id "
          "= s.player_id WHERE s.game_id = $1 ORDER BY s.seat",
-         1, p, PGRES_TUPLES_OK}};
+         1, p, PGRES_TUPLES_OK, 0}};
     PGresult *r[2];
     if (db_pipeline(c, st, 2, r) != 0)
         return STORE_EDB;

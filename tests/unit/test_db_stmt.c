@@ -6,7 +6,9 @@
  * (the backend's pg_prepared_statements shows it; its answers stay right);
  * a Parse that fails gives the Parse's own error and leaves the connection
  * usable; a statement first seen in an aborted transaction is prepared
- * after the rollback; one text twice in a pipeline is parsed once; at most
+ * after the rollback; one text twice in a pipeline is parsed once; a
+ * failing statement after a pipeline's COMMIT marked optional fails
+ * nothing (db.h); at most
  * STMT_MAX texts are prepared, the rest still run; with preparing off, no
  * statement is prepared.
  */
@@ -110,8 +112,8 @@ static void test_pipeline_parses_a_text_once(void)
     PGconn *c = connect_db();
     REQUIRE(c != NULL);
     const char *a[] = {"5"}, *b[] = {"9"};
-    db_stmt st[] = {{"SELECT $1::int * 2", 1, a, PGRES_TUPLES_OK},
-                    {"SELECT $1::int * 2", 1, b, PGRES_TUPLES_OK}};
+    db_stmt st[] = {{"SELECT $1::int * 2", 1, a, PGRES_TUPLES_OK, 0},
+                    {"SELECT $1::int * 2", 1, b, PGRES_TUPLES_OK, 0}};
     PGresult *out[2];
     CHECK_EQ_INT(db_pipeline(c, st, 2, out), 0);
     CHECK_EQ_STR(out[0] ? PQgetvalue(out[0], 0, 0) : "", "10");
@@ -125,6 +127,36 @@ static void test_pipeline_parses_a_text_once(void)
     PQclear(out[0]);
     PQclear(out[1]);
     CHECK(!db_conn_broken(c));
+    PQfinish(c);
+}
+
+/* A statement after the COMMIT that fails (optional) neither undoes nor
+ * fails the pipeline: its result, and those after it, are NULL. */
+static void test_optional_after_commit(void)
+{
+    PGconn *c = connect_db();
+    REQUIRE(c != NULL);
+    PQclear(PQexec(c, "CREATE TEMP TABLE kept (n int)"));
+    db_stmt st[] = {
+        {"BEGIN", 0, NULL, PGRES_COMMAND_OK, 0},
+        {"INSERT INTO kept VALUES (7)", 0, NULL, PGRES_COMMAND_OK, 0},
+        {"COMMIT", 0, NULL, PGRES_COMMAND_OK, 0},
+        {"SELECT 1/0", 0, NULL, PGRES_TUPLES_OK, 1},
+        {"SELECT count(*) FROM kept", 0, NULL, PGRES_TUPLES_OK, 1}};
+    PGresult *out[5];
+    CHECK_EQ_INT(db_pipeline(c, st, 5, out), 0);
+    CHECK(out[2] != NULL);
+    CHECK(out[3] == NULL);
+    CHECK(out[4] == NULL);
+    for (int i = 0; i < 5; i++)
+        PQclear(out[i]);
+    PGresult *r = PQexec(c, "SELECT count(*) FROM kept");
+    CHECK_EQ_STR(
+        PQresultStatus(r) == PGRES_TUPLES_OK ? PQgetvalue(r, 0, 0) : "", "1");
+    PQclear(r);
+    /* Not optional: the same failure fails the pipeline. */
+    st[3].optional = 0;
+    CHECK_EQ_INT(db_pipeline(c, st, 4, out), -1);
     PQfinish(c);
 }
 
@@ -175,6 +207,7 @@ int main(void)
     RUN(test_failed_parse_gives_its_error);
     RUN(test_aborted_transaction_then_prepared);
     RUN(test_pipeline_parses_a_text_once);
+    RUN(test_optional_after_commit);
     RUN(test_at_most_a_cap_of_texts);
     RUN(test_off_prepares_nothing);
     return TEST_SUMMARY();
