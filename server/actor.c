@@ -143,6 +143,8 @@ struct actors {
     committer *commit;          /* the group commit (server/commit.h) */
     actor_listener_fn listener; /* set before traffic starts */
     void *listener_ctx;
+    actor_load_hook_fn load_hook; /* tests only: pauses loads */
+    void *load_hook_ctx;
 };
 
 static double now_s(void)
@@ -613,6 +615,8 @@ static int ensure_loaded(actors *A, actor *a, PGconn *c, actor_reply *r)
     if (strcmp(a->meta.status, "running") == 0)
         sync_clock_on_load(a, c, g);
     refresh_deadlines(a, c);
+    if (A->load_hook)
+        A->load_hook(A->load_hook_ctx, a->id);
     /* Only now may readers see the game: with its deadlines, never a
      * moment without them. */
     pthread_rwlock_wrlock(&a->state);
@@ -1334,6 +1338,12 @@ void actors_set_listener(actors *A, actor_listener_fn fn, void *ctx)
 {
     A->listener = fn;
     A->listener_ctx = ctx;
+}
+
+void actors_set_load_hook(actors *A, actor_load_hook_fn fn, void *ctx)
+{
+    A->load_hook = fn;
+    A->load_hook_ctx = ctx;
 }
 
 /* Free id's entry if the store had no such game and nobody holds it (the

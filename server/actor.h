@@ -87,6 +87,12 @@ actors *actors_start(app *a, char *err, size_t errlen);
 /* Finishes queued work, stops the workers, frees every actor. */
 void actors_stop(actors *A);
 void actors_set_listener(actors *A, actor_listener_fn fn, void *ctx);
+/* Tests only (the server sets none): fn(ctx, game_id) runs on the worker
+ * that loads a game, after the load read the store and before readers may
+ * see the game, so a test can pause a load on purpose. Set before traffic
+ * starts; NULL removes it. */
+typedef void (*actor_load_hook_fn)(void *ctx, const char *game_id);
+void actors_set_load_hook(actors *A, actor_load_hook_fn fn, void *ctx);
 
 /* Apply one input and wait for the answer. Returns 0 and fills out. The
  * caller json_decrefs out->stored and out->parts. */
