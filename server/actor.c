@@ -60,6 +60,7 @@
 
 #include <openssl/rand.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -111,13 +112,16 @@ typedef struct actor {
     uint64_t version;
     json_t *deadlines;
     double last_used;
-    engine_game *work;      /* the worker's copy (no lock): see the top */
-    engine_rng bot_rng;     /* bots' choices; not part of any game state */
-    order_cap ocap;         /* order changes per seat and window (worker) */
-    char *waits;            /* worker: the turns_waiting rows last synced
-                               (clock_waiting_text), NULL: unknown */
-    struct actor *next_run; /* run_lock */
-    struct actor *next_map; /* map_lock */
+    engine_game *work;  /* the worker's copy (no lock): see the top */
+    engine_rng bot_rng; /* bots' choices; not part of any game state */
+    order_cap ocap;     /* order changes per seat and window (worker) */
+    char *waits;        /* worker: the turns_waiting rows last synced
+                           (clock_waiting_text), NULL: unknown */
+    _Atomic uint64_t committing; /* the version this process's commit in
+                                    flight makes, 0: none (the listener's
+                                    NOTIFY of it needs no catch-up) */
+    struct actor *next_run;      /* run_lock */
+    struct actor *next_map;      /* map_lock */
 } actor;
 
 typedef struct unknown_id {
@@ -1036,6 +1040,7 @@ static int commit_work(actors *A, actor *a, const actor_request *rq,
 {
     commit_record cr;
     commit_record_init(&cr, a, rq, in);
+    atomic_store(&a->committing, a->version + 1);
     int rc = cr.oom ? STORE_EDB : committer_append(A->commit, &cr.ap);
     *clocked = cr.ap.clock_seconds > 0;
     if (rc == STORE_OK && cr.ap.waiting) {
@@ -1048,6 +1053,7 @@ static int commit_work(actors *A, actor *a, const actor_request *rq,
         publish_committed(a, in);
     else
         restore_work(a);
+    atomic_store(&a->committing, 0); /* a->version has it, or it failed */
     return rc;
 }
 
@@ -1501,8 +1507,13 @@ void actors_remote_version(actors *A, const char *game_id, uint64_t version)
      * version was committed: it catches up once loaded (the message queues
      * behind the load), or this wake-up would be lost until the version
      * sweep. */
+    /* The NOTIFY of this process's own commit can come before the worker
+     * has moved the version on (it rides behind the COMMIT): no catch-up
+     * for the version in flight here (if another process made it instead,
+     * our commit fails on it and the conflict catches up). */
     pthread_rwlock_rdlock(&a->state);
-    int behind = a->loaded == 0 || (a->loaded == 1 && a->version < version);
+    int behind = a->loaded == 0 || (a->loaded == 1 && a->version < version &&
+                                    atomic_load(&a->committing) != version);
     pthread_rwlock_unlock(&a->state);
     if (!behind) {
         actor_put(A, a);
