@@ -36,6 +36,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 cd "$ROOT"
+source bench/server_env.sh
 BUILD=${BUILD:-build}
 BIN=$ROOT/$BUILD/conclave
 LOADGEN=$ROOT/$BUILD/bench/loadgen
@@ -127,13 +128,7 @@ start_conclave() {
     local name=$1
     SRV_DB=conclave_bench_$(date +%s)_$RANDOM
     "${PSQL[@]}" "$PG_URL" -c "CREATE DATABASE $SRV_DB"
-    DATABASE_URL=$(db_url "$SRV_DB") CONCLAVE_HTTP_PORT=0 CONCLAVE_WS_PORT=0 \
-        CONCLAVE_RATE=1000000 CONCLAVE_RATE_BURST=1000000 CONCLAVE_LOG_LEVEL=info \
-        CONCLAVE_SIGNUPS_PER_HOUR=1000000 CONCLAVE_SIGNINS_PER_MINUTE=1000000 \
-        CONCLAVE_SCRYPT_CONCURRENCY=64 CONCLAVE_LOBBIES_PER_PLAYER=1000000 \
-        CONCLAVE_LIVE_GAMES_PER_PLAYER=1000000 CONCLAVE_ASYNC_GAMES_PER_PLAYER=1000000 \
-        CONCLAVE_WS_IP_RATE=1000000 CONCLAVE_WS_IP_RATE_BURST=1000000 \
-        CONCLAVE_WS_AUTH_RATE=1000000 CONCLAVE_WS_AUTH_BURST=1000000 \
+    env "${BENCH_SERVER_ENV[@]}" DATABASE_URL="$(db_url "$SRV_DB")" \
         "$BIN" serve >"$OUT/$name.server.out" 2>"$OUT/$name.server.log" &
     SRV_PID=$!
     local line

@@ -20,6 +20,7 @@
 # the games created: calls, execution ms, planning ms and shared blocks per setup).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source bench/server_env.sh
 
 LABEL=${1:-$(date -u +%Y%m%dT%H%M%SZ)}
 GAMES=${BENCH_GAMES:-100}
@@ -48,13 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-DATABASE_URL=$(db_url "$DB") CONCLAVE_HTTP_PORT=0 CONCLAVE_WS_PORT=0 \
-    CONCLAVE_RATE=1000000 CONCLAVE_RATE_BURST=1000000 CONCLAVE_LOG_LEVEL=info \
-    CONCLAVE_SIGNUPS_PER_HOUR=1000000 CONCLAVE_SIGNINS_PER_MINUTE=1000000 \
-    CONCLAVE_SCRYPT_CONCURRENCY=64 CONCLAVE_LOBBIES_PER_PLAYER=1000000 \
-    CONCLAVE_LIVE_GAMES_PER_PLAYER=1000000 CONCLAVE_ASYNC_GAMES_PER_PLAYER=1000000 \
-    CONCLAVE_WS_IP_RATE=1000000 CONCLAVE_WS_IP_RATE_BURST=1000000 \
-    CONCLAVE_WS_AUTH_RATE=1000000 CONCLAVE_WS_AUTH_BURST=1000000 \
+env "${BENCH_SERVER_ENV[@]}" DATABASE_URL="$(db_url "$DB")" \
     "$BUILD/conclave" serve >"$OUT/server.out" 2>"$OUT/server.log" &
 SRV=$!
 line=""

@@ -466,7 +466,7 @@ static void waiting_text_init(waiting_text *t, const char *game_id,
 int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
                        const store_input *in, uint64_t version)
 {
-    waiting_text t;
+    waiting_text t = {0};
     waiting_text_init(&t, game_id, waiting, in, version);
     return exec_ok(c, PGRES_COMMAND_OK, WAITING_LOAD_SQL, 6, t.params, NULL);
 }
@@ -702,7 +702,7 @@ static int send_append(PGconn *c, const store_append *a, int index,
     st[(*ns)++] = (batch_stmt){index, 1, 0};
     uint64_t version = a->expected_version + 1;
     if (sent && a->waiting) {
-        waiting_text w;
+        waiting_text w = {0};
         waiting_text_init(&w, a->game_id, a->waiting, a->input, version);
         sent = db_stmt_send(c, WAITING_APPEND_SQL, 6, w.params);
         st[(*ns)++] = (batch_stmt){index, 0, 0};
