@@ -760,7 +760,7 @@ static int batch_results(PGconn *c, const batch_stmt *st, int ns, int *rcs)
 static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
                           int commit, int *rcs)
 {
-    batch_stmt *st = calloc((size_t)(4 * n + 3), sizeof *st);
+    batch_stmt *st = calloc(4 * (size_t)n + 3, sizeof *st);
     if (!st || !PQenterPipelineMode(c)) {
         free(st);
         return STORE_EDB;
