@@ -17,6 +17,7 @@ WORKDIR /src
 # Only what the server build reads, so that unrelated changes keep the cache.
 COPY Makefile ./
 COPY engine ./engine
+COPY common ./common
 COPY server ./server
 COPY api ./api
 COPY sql ./sql

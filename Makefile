@@ -25,7 +25,10 @@ LDLIBS  += -lmicrohttpd -lwebsockets -luv -lev -ljansson -lpq -lcurl -lssl -lcry
 
 ENGINE_SRC := $(wildcard engine/*.c engine/rules/*/*.c engine/examples/*.c)
 ENGINE_ASM := $(wildcard engine/rules/*/*.S)
-SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
+# server/ is in rooms (docs/architecture.md); common/ is what api/, server/ and
+# the fuzzers share.
+COMMON_SRC := $(wildcard common/*.c)
+SERVER_SRC := $(filter-out server/runtime/main.c,$(wildcard server/*/*.c)) $(COMMON_SRC)
 API_SRC    := $(wildcard api/*.c)
 LIB_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(ENGINE_SRC) $(SERVER_SRC) $(API_SRC)) \
               $(patsubst %.S,$(BUILD)/obj/%.o,$(ENGINE_ASM))
@@ -50,7 +53,7 @@ $(BUILD)/libconclave.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/conclave: $(BUILD)/obj/server/main.o $(BUILD)/libconclave.a
+$(BUILD)/conclave: $(BUILD)/obj/server/runtime/main.o $(BUILD)/libconclave.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TRULES_OBJ) $(BUILD)/libconclave.a
@@ -94,13 +97,13 @@ soak-skirmish:
 lint:
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
 	    --inline-suppr --suppress=missingIncludeSystem \
-	    --include=/usr/include/jansson.h -I. engine server api tests/unit tests/rules
-	clang-tidy --quiet $(ENGINE_SRC) $(SERVER_SRC) server/main.c $(API_SRC) -- \
+	    --include=/usr/include/jansson.h -I. engine common server api tests/unit tests/rules
+	clang-tidy --quiet $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) -- \
 	    -std=c11 -D_GNU_SOURCE -I. -I/usr/include/postgresql
 
 format:
-	clang-format -i $(ENGINE_SRC) $(SERVER_SRC) server/main.c $(API_SRC) \
-	    $(wildcard engine/*.h engine/rules/*/*.h engine/examples/*.h server/*.h api/*.h tests/unit/*.[ch] tests/rules/*.[ch])
+	clang-format -i $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) \
+	    $(wildcard engine/*.h engine/rules/*/*.h engine/examples/*.h common/*.h server/*/*.h api/*.h tests/unit/*.[ch] tests/rules/*.[ch])
 
 bench: deps $(BUILD)/conclave
 	@bash bench/run.sh

@@ -6,7 +6,7 @@
  */
 #include "api/abuse_log.h"
 
-#include "server/log.h"
+#include "server/runtime/log.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  */
 #include "api/auth.h"
 
-#include "server/tokens.h"
+#include "server/players/tokens.h"
 
 #include <microhttpd.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * auth.h - resolving a request's caller from its Authorization header.
- * Tokens themselves (issue, lookup, revocation) are server/tokens.h's.
+ * Tokens themselves (issue, lookup, revocation) are server/players/tokens.h's.
  */
 #ifndef CONCLAVE_AUTH_H
 #define CONCLAVE_AUTH_H

@@ -8,7 +8,7 @@
 #define CONCLAVE_GAME_INPUT_H
 
 #include "api/api.h"
-#include "server/actor.h"
+#include "server/game/actor.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,17 +2,17 @@
  * h_async.c - asynchronous play over REST: the caller's "your move" inbox
  * (GET /me/turns), their vacation (GET/POST/DELETE /me/vacation) and the
  * host's one extension of a window's deadline (POST /games/{id}/windows/
- * {window}/extend). The work is server/inbox.c's, server/vacation.c's and
- * server/clock_ops.c's; this file reads the request and writes the answer.
+ * {window}/extend). The work is server/players/inbox.c's, server/game/vacation.c's and
+ * server/game/clock_ops.c's; this file reads the request and writes the answer.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
-#include "server/actor.h"
-#include "server/clock_ops.h"
-#include "server/db.h"
-#include "server/inbox.h"
-#include "server/vacation.h"
+#include "server/game/actor.h"
+#include "server/game/clock_ops.h"
+#include "server/store/db.h"
+#include "server/players/inbox.h"
+#include "server/game/vacation.h"
 
 #define DB_WAIT_MS 2000
 

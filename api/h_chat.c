@@ -2,13 +2,13 @@
  * h_chat.c - table talk over REST: a game's channels with unread counts,
  * opening a private channel, posting to and paging through a channel, and
  * the read mark. Who may see and do what, and the limits, are
- * server/chat.c's; this file reads the request and writes the answer.
+ * server/game/chat.c's; this file reads the request and writes the answer.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
-#include "server/chat.h"
-#include "server/store.h"
+#include "server/game/chat.h"
+#include "server/store/store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,8 +13,8 @@
  * their player id; everyone else (spectators, anonymous callers) sees the
  * public view (ENGINE_PUBLIC), never a seat's.
  *
- * What a client sees of a game is server/gamedoc.c's (the hub renders the
- * same document); the export is server/export.c's.
+ * What a client sees of a game is server/game/gamedoc.c's (the hub renders the
+ * same document); the export is server/game/export.c's.
  */
 #include "api/handlers.h"
 
@@ -22,13 +22,13 @@
 #include "api/game_input.h"
 #include "api/suspend.h"
 #include "engine/engine.h"
-#include "server/actor.h"
-#include "server/clock_ops.h"
-#include "server/db.h"
-#include "server/export.h"
-#include "server/gamedoc.h"
-#include "server/spectate.h"
-#include "server/store.h"
+#include "server/game/actor.h"
+#include "server/game/clock_ops.h"
+#include "server/store/db.h"
+#include "server/game/export.h"
+#include "server/game/gamedoc.h"
+#include "server/game/spectate.h"
+#include "server/store/store.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -125,7 +125,7 @@ static void on_read(const actor_view *v, void *ctx)
 /* Could id be a game id (store_new_id makes them)? Anything else is a 404
  * at once, without the store. A plausible id the store does not have costs
  * one lookup: the actors keep no entry for it and remember it for a while
- * (server/actor.h). */
+ * (server/game/actor.h). */
 static int id_plausible(const char *id)
 {
     size_t n = strlen(id);
@@ -275,7 +275,7 @@ void api_h_game_log(api_request *req, api_response *res)
     r.limit = (size_t)limit;
     if (read_game(req, res, &r))
         return;
-    /* What happened to the game outside its inputs (server/clock_ops.h). */
+    /* What happened to the game outside its inputs (server/game/clock_ops.h). */
     PGconn *c = db_acquire(req->app->db, 2000);
     json_t *events = c ? clock_game_events(c, req->params[0]) : NULL;
     if (c)

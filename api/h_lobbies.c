@@ -1,14 +1,14 @@
 /*
  * h_lobbies.c - lobbies: create, list, show, take a seat, leave, add a bot,
  * empty a seat (the host), start the game. Each handler reads the request,
- * calls one function of server/lobby_change.h (which owns the rules, the
+ * calls one function of server/lobby/lobby_change.h (which owns the rules, the
  * transactions and the announcements) and writes the answer.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
 #include "engine/engine.h"
-#include "server/lobby_change.h"
+#include "server/lobby/lobby_change.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,12 +3,12 @@
  * POST /api/v1/me/notifications/webhooks (the secret is shown once),
  * DELETE /api/v1/me/notifications/webhooks/{id}, and the link mailed to
  * verify an address, GET /api/v1/notifications/verify?token=. The work is
- * server/notify_settings.c's.
+ * server/notify/notify_settings.c's.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
-#include "server/notify_settings.h"
+#include "server/notify/notify_settings.h"
 
 static int email_on(const api_request *req)
 {

@@ -5,7 +5,7 @@
  * The handler checks the request (the key, the body, the game's order size
  * limit, the caller's seat) and hands the change to the game's actor, which
  * builds the whole order from the one it holds and applies it as one input
- * (server/order_parts.h), so concurrent part changes of one seat all land.
+ * (server/game/order_parts.h), so concurrent part changes of one seat all land.
  * The answer is the whole order's: its receipt, as a whole-order PUT gives
  * it, and the keys of the parts it now has.
  */
@@ -14,7 +14,7 @@
 #include "api/body.h"
 #include "api/game_input.h"
 #include "api/suspend.h"
-#include "server/order_parts.h"
+#include "server/game/order_parts.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * h_players.c - players and sessions: sign-up (guest or with a password),
  * sign-in, sign-out (revoking the presented token) and GET /me. The work is
- * server/players.c's and server/tokens.c's; this file reads the request
+ * server/players/players.c's and server/players/tokens.c's; this file reads the request
  * and writes the answer.
  */
 #include "api/handlers.h"
@@ -10,9 +10,9 @@
 #include "api/auth.h"
 #include "api/body.h"
 #include "api/signin_limit.h"
-#include "server/players.h"
-#include "server/records.h"
-#include "server/tokens.h"
+#include "server/players/players.h"
+#include "server/players/records.h"
+#include "server/players/tokens.h"
 
 void api_h_players_create(api_request *req, api_response *res)
 {

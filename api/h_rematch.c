@@ -1,13 +1,13 @@
 /*
  * h_rematch.c - the rematch of a finished game: POST makes it (or returns
  * the one another player made), GET finds it; both for the game's players
- * only, with the invite code a private rematch needs. server/rematch.c owns
+ * only, with the invite code a private rematch needs. server/lobby/rematch.c owns
  * the rules.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
-#include "server/rematch.h"
+#include "server/lobby/rematch.h"
 
 #include <stdio.h>
 

@@ -10,9 +10,9 @@
 #include "api/api.h"
 #include "api/suspend.h"
 
-#include "server/hub.h"
-#include "server/metrics.h"
-#include "server/migrate.h"
+#include "server/hub/hub.h"
+#include "server/runtime/metrics.h"
+#include "server/store/migrate.h"
 
 #include <fcntl.h>
 #include <pthread.h>

@@ -14,10 +14,10 @@
 #include "api/auth.h"
 #include "api/ratelimit.h"
 #include "api/suspend.h"
-#include "server/db.h"
-#include "server/hub.h"
-#include "server/log.h"
-#include "server/metrics.h"
+#include "server/store/db.h"
+#include "server/hub/hub.h"
+#include "server/runtime/log.h"
+#include "server/runtime/metrics.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -96,7 +96,7 @@ static enum MHD_Result join_xff(void *cls, enum MHD_ValueKind kind,
 }
 
 /* The client's address: the peer, or behind a trusted proxy the address
- * its X-Forwarded-For names (server/trusted_proxy.h). */
+ * its X-Forwarded-For names (common/trusted_proxy.h). */
 static void client_ip(const app *a, struct MHD_Connection *conn, char *out,
                       size_t n)
 {

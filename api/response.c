@@ -4,7 +4,7 @@
  */
 #include "api/api.h"
 
-#include "server/errors.h"
+#include "common/errors.h"
 
 #include "engine/engine.h"
 

@@ -13,7 +13,7 @@
  */
 #include "api/suspend.h"
 
-#include "server/metrics.h"
+#include "server/runtime/metrics.h"
 
 #include <microhttpd.h>
 #include <stdatomic.h>

@@ -10,14 +10,14 @@
  * libmicrohttpd (a client that went away is noticed after the resume), so
  * the request and its api_wait live until the actor has answered and the
  * connection has been resumed. The actor answers every input exactly once
- * (server/actor.h), and api_server_stop waits for every suspended request
+ * (server/game/actor.h), and api_server_stop waits for every suspended request
  * to be resumed before it stops the daemon (libmicrohttpd requires it).
  */
 #ifndef CONCLAVE_SUSPEND_H
 #define CONCLAVE_SUSPEND_H
 
 #include "api/api.h"
-#include "server/actor.h"
+#include "server/game/actor.h"
 
 /* Builds the response of a resumed request from its actor's answer, on an
  * HTTP thread. rq is the request as submitted (payload NULL), extra what

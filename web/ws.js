@@ -5,7 +5,7 @@
 // from the version held.
 //
 // The document a patch applies to is {"view": ..., "windows": [...]}, built
-// from a snapshot's two members (API.md; server/hub_feed.c).
+// from a snapshot's two members (API.md; server/hub/hub_game_feed.c).
 
 import { applyPatch } from './jsonpatch.js';
 

@@ -17,12 +17,12 @@
  * variables change them).
  */
 #include "engine/engine.h"
-#include "server/actor.h"
-#include "server/config.h"
-#include "server/db.h"
-#include "server/log.h"
-#include "server/migrate.h"
-#include "server/store.h"
+#include "server/game/actor.h"
+#include "server/runtime/config.h"
+#include "server/store/db.h"
+#include "server/runtime/log.h"
+#include "server/store/migrate.h"
+#include "server/store/store.h"
 #include "tests/rules/test_rules.h"
 
 #include <malloc.h>

@@ -5,8 +5,8 @@
  * No database and no sockets: one game of the test-only ruleset "fog"
  * (tests/rules/fog.c: a view of about 100 KiB per audience, plays that
  * touch only the mover's view) with 8 seats, and the hub's own step
- * (server/hub_render.c) for the 8 seats and the spectators after every
- * input, as server/hub_feed.c runs it. Two ways, on the same inputs:
+ * (server/hub/hub_render.c) for the 8 seats and the spectators after every
+ * input, as server/hub/hub_game_feed.c runs it. Two ways, on the same inputs:
  *   all      - every audience rendered and diffed in full (what the hub did
  *              before it read engine_touched);
  *   touched  - only the audiences engine_touched names; the others get the
@@ -17,8 +17,8 @@
  *   hub_render [inputs] [sectors]        defaults: 200 inputs, 1600 sectors
  */
 #include "engine/engine.h"
-#include "server/gamedoc.h"
-#include "server/hub_render.h"
+#include "server/game/gamedoc.h"
+#include "server/hub/hub_render.h"
 #include "tests/rules/test_rules.h"
 
 #include <stdio.h>

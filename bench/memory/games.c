@@ -13,12 +13,12 @@
  * Defaults: 2000 games of tictactoe with 2 seats, no clock.
  */
 #include "engine/engine.h"
-#include "server/actor.h"
-#include "server/config.h"
-#include "server/db.h"
-#include "server/log.h"
-#include "server/migrate.h"
-#include "server/store.h"
+#include "server/game/actor.h"
+#include "server/runtime/config.h"
+#include "server/store/db.h"
+#include "server/runtime/log.h"
+#include "server/store/migrate.h"
+#include "server/store/store.h"
 
 #include <malloc.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #
 # The code under test is built with clang, -fsanitize=fuzzer-no-link plus
 # AddressSanitizer and UndefinedBehaviorSanitizer, into build-fuzz/libfuzzed.a
-# (everything but server/main.c and server/hub.c, which fuzz_ws_message.c
+# (everything but server/runtime/main.c and server/hub/hub.c, which fuzz_ws_message.c
 # includes to reach its static functions); each harness links against it.
 
 FUZZ_CC      ?= clang
@@ -17,7 +17,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -I. \
                 -I/usr/include/postgresql $(FUZZ_SAN)
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,\
-                  $(filter-out server/hub.c,$(ENGINE_SRC) $(SERVER_SRC) $(API_SRC))) \
+                  $(filter-out server/hub/hub.c,$(ENGINE_SRC) $(SERVER_SRC) $(API_SRC))) \
                 $(patsubst %.S,$(FUZZ_DIR)/obj/%.o,$(ENGINE_ASM))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard tests/fuzz/fuzz_*.c))
 

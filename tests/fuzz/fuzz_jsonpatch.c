@@ -1,5 +1,5 @@
 /*
- * fuzz_jsonpatch.c - libFuzzer harness for server/jsonpatch.c.
+ * fuzz_jsonpatch.c - libFuzzer harness for common/jsonpatch.c.
  *
  * An input is up to three JSON texts in a row: A B [P]. With A and B:
  *   - diff(A, A) is [];
@@ -14,7 +14,7 @@
  * time), and for a short smoke run by `make test`; the seed corpus is
  * tests/fuzz/corpus/jsonpatch.
  */
-#include "server/jsonpatch.h"
+#include "common/jsonpatch.h"
 
 #include <stdint.h>
 #include <stdio.h>

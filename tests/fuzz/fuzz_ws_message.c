@@ -2,7 +2,7 @@
  * fuzz_ws_message.c - libFuzzer harness for the WebSocket hub's client
  * message path: reassembly of fragments (receive), parsing and validation
  * (handle), the replies and jobs it makes, and the writes (writeable), all
- * as server/hub.c has them. The harness includes hub.c itself, so the
+ * as server/hub/hub.c has them. The harness includes hub.c itself, so the
  * static functions are the real ones, and stands in for the libwebsockets
  * calls that path makes (fragment flags, close reason, writes, flow
  * control): its own definitions take precedence over the library's.
@@ -27,7 +27,7 @@
  * Built and run by tests/fuzz/run.sh (make fuzz); seeds in
  * tests/fuzz/corpus/ws_message.
  */
-#include "server/hub.c"
+#include "server/hub/hub.c"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// jsonpatch.test.mjs - the C JSON Patch generator (server/jsonpatch.c) checked
+// jsonpatch.test.mjs - the C JSON Patch generator (common/jsonpatch.c) checked
 // by an independent applier: for thousands of random document pairs, the
 // patch the C diff makes, applied by fast-json-patch to a copy of `from`, must
 // give exactly `to`. The pairs come from `test_jsonpatch --emit N SEED` (the

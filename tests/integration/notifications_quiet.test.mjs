@@ -3,7 +3,7 @@
 // told: a move of a game none of whose seated players has a channel writes
 // no outbox fact (sql/011_notify_quiet_games.sql); the notifier's claim
 // drops the facts of quiet games and keeps those of a game where only its
-// second seat listens (server/notify.c); a
+// second seat listens (server/notify/notify.c); a
 // player who adds a webhook mid-game is told at the next version; facts of
 // a listened game claimed in one batch with a quiet game's are planned
 // (the batch is made certain by holding the notifier on a lock).

@@ -12,14 +12,14 @@
  * only the stale appends of a batch and answers none before its commit.
  */
 #include "engine/engine.h"
-#include "server/actor.h"
-#include "server/commit.h"
-#include "server/listener.h"
-#include "server/log.h"
-#include "server/metrics.h"
-#include "server/migrate.h"
-#include "server/scheduler.h"
-#include "server/store.h"
+#include "server/game/actor.h"
+#include "server/store/commit.h"
+#include "server/store/listener.h"
+#include "server/runtime/log.h"
+#include "server/runtime/metrics.h"
+#include "server/store/migrate.h"
+#include "server/game/scheduler.h"
+#include "server/store/store.h"
 #include "tests/rules/test_rules.h"
 #include "tests/unit/test.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_db_stmt.c - each connection's prepared statements (server/db_stmt.h),
+ * test_db_stmt.c - each connection's prepared statements (server/store/db_stmt.h),
  * against the PostgreSQL of DATABASE_URL (no tables needed).
  *
  * Covers: a text is prepared at its first use and then executed by name
@@ -12,9 +12,9 @@
  * STMT_MAX texts are prepared, the rest still run; with preparing off, no
  * statement is prepared.
  */
-#include "server/db.h"
-#include "server/db_stmt.h"
-#include "server/log.h"
+#include "server/store/db.h"
+#include "server/store/db_stmt.h"
+#include "server/runtime/log.h"
 #include "test.h"
 
 #include <stdio.h>

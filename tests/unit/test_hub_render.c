@@ -1,13 +1,13 @@
 /*
  * test_hub_render.c - the hub's step from one version of a game document to
- * the next (server/hub_render.c): an audience the input did not touch gets
+ * the next (server/hub/hub_render.c): an audience the input did not touch gets
  * the same document and an equivalent patch as a full render and diff
  * would give; skipped versions and touched audiences render in full.
  */
 #include "engine/engine.h"
-#include "server/gamedoc.h"
-#include "server/hub_render.h"
-#include "server/jsonpatch.h"
+#include "server/game/gamedoc.h"
+#include "server/hub/hub_render.h"
+#include "common/jsonpatch.h"
 #include "tests/rules/test_rules.h"
 #include "tests/unit/test.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_jsonpatch.c - unit and property tests for server/jsonpatch.c, and a
+ * test_jsonpatch.c - unit and property tests for common/jsonpatch.c, and a
  * micro-benchmark of jsonpatch_diff on game-view-sized documents.
  *
  *   test_jsonpatch                 run the tests (prints one "bench" line)
@@ -10,7 +10,7 @@
  *
  * CONCLAVE_TEST_QUICK=1 (the sanitizer run) shrinks the loops.
  */
-#include "server/jsonpatch.h"
+#include "common/jsonpatch.h"
 #include "tests/unit/test.h"
 
 #include <inttypes.h>

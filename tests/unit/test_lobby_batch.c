@@ -1,10 +1,10 @@
 /*
- * test_lobby_batch.c - unit tests for server/lobby_batch.c: the first
+ * test_lobby_batch.c - unit tests for server/lobby/lobby_batch.c: the first
  * change after a quiet spell goes at once, a burst is held and sent as a
  * few single events or one reload, each lobby once, and an interval of 0
  * sends every change.
  */
-#include "server/lobby_batch.h"
+#include "server/lobby/lobby_batch.h"
 #include "tests/unit/test.h"
 
 #include <stdio.h>

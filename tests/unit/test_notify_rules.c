@@ -4,7 +4,7 @@
  * vector, which webhook URLs and email addresses pass, quiet hours across
  * midnight and time zones, the backoff.
  */
-#include "server/notify_rules.h"
+#include "server/notify/notify_rules.h"
 #include "tests/unit/test.h"
 
 #include <string.h>

@@ -2,7 +2,7 @@
  * test_parts.c - sealed orders in keyed parts: the engine's side (a window's
  * `parts`, the held order, max_order_bytes) through the example ruleset
  * fleets_example (engine/examples/fleets.c), and the server's part changes
- * (server/order_parts.c): set, replace and delete one member of the held
+ * (server/game/order_parts.c): set, replace and delete one member of the held
  * order, the last delete a withdrawal, refusals that leave the game as it
  * was, the size limit, and a replay of every input to the same hash.
  */
@@ -11,7 +11,7 @@
 
 #include "engine/engine.h"
 #include "engine/examples/examples.h"
-#include "server/order_parts.h"
+#include "server/game/order_parts.h"
 #include "tests/unit/test.h"
 
 static const uint8_t seed[ENGINE_SEED_BYTES] = {4, 2};

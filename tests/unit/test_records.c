@@ -1,5 +1,5 @@
 /*
- * test_records.c - per-player records across games (server/records.c with
+ * test_records.c - per-player records across games (server/players/records.c with
  * the Galactic Sprint campaign hook) against the real Postgres
  * (DATABASE_URL, a fresh database per run).
  *
@@ -11,11 +11,11 @@
  * before records were stored are folded once, in the order they ended.
  */
 #include "engine/engine.h"
-#include "server/log.h"
-#include "server/migrate.h"
-#include "server/players.h"
-#include "server/records.h"
-#include "server/store.h"
+#include "server/runtime/log.h"
+#include "server/store/migrate.h"
+#include "server/players/players.h"
+#include "server/players/records.h"
+#include "server/store/store.h"
 #include "tests/unit/test.h"
 
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /*
- * test_trusted_proxy.c - unit tests for server/trusted_proxy.c: CIDR lists
+ * test_trusted_proxy.c - unit tests for common/trusted_proxy.c: CIDR lists
  * (IPv4, IPv6, IPv4 inside ::ffff:0:0/96, bad entries), and the client
  * address behind proxies: X-Forwarded-For is followed from a trusted peer
  * only, from the right, skipping trusted hops, stopping at garbage.
  */
-#include "server/trusted_proxy.h"
+#include "common/trusted_proxy.h"
 #include "tests/unit/test.h"
 
 static trusted_proxies parsed(const char *list)

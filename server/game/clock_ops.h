@@ -1,0 +1,54 @@
+/*
+ * clock_ops.h - changes to a running game's clock outside its inputs: the
+ * host's one extension of a window's deadline, and giving the seat of a
+ * player who missed K windows in a row (the clock rule "replace_after",
+ * server/game/clock.h) to a bot, recorded in game_events (shown in the game's
+ * log) with a hook for whoever must tell the players.
+ *
+ * Threads: any. clock_extend takes its own connection; clock_replace_missing
+ * uses the caller's (the actor worker's).
+ */
+#ifndef CONCLAVE_CLOCK_OPS_H
+#define CONCLAVE_CLOCK_OPS_H
+
+#include "server/runtime/app.h"
+#include "common/errors.h"
+#include "server/store/store.h"
+
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdint.h>
+
+/* The host of game_id's lobby moves window's deadline `seconds` later
+ * (0: the game's clock seconds; else 1..1209600, SRV_INVALID on
+ * "seconds"), kept out of the night window; once per window. *out
+ * {"game","window","deadline","extended":true} NEW. SRV_NOT_FOUND (no such
+ * game, or no deadline for that window), SRV_FORBIDDEN (not the host),
+ * SRV_CONFLICT (extended once already), SRV_UNAVAILABLE. */
+srv_kind clock_extend(app *a, const char *game_id, const char *window,
+                      const char *player_id, long long seconds, json_t **out,
+                      srv_error *err);
+
+/* Called inside the transaction that gives seat of game_id to a bot of
+ * level `bot` after player_id missed `missed` windows in a row; c is that
+ * transaction's connection (write to it to make something happen exactly
+ * when the replacement commits). Must not commit or roll back. */
+typedef void (*clock_replaced_fn)(void *ctx, PGconn *c, const char *game_id,
+                                  int seat, const char *player_id,
+                                  const char *bot, int missed);
+/* Set the hook (one; NULL clears). Call before serving. */
+void clock_on_replaced(clock_replaced_fn fn, void *ctx);
+
+/* After a timeout committed at version: give every seat of meta's game
+ * whose player missed the last replace_after windows (0: never) to the
+ * ruleset's default bot, in one transaction with its game_events rows.
+ * Returns a mask of the seats replaced (meta's seat_bot, seat_player and
+ * seat_name are updated to match; the caller holds what guards meta), 0
+ * when none or on a failure (logged; retried at the next timeout). */
+uint32_t clock_replace_missing(PGconn *c, store_game *meta, uint64_t version);
+
+/* The game's events as the log shows them: [{"version","kind","seat",
+ * "bot","missed","at"}]. NEW, or NULL on a database failure. */
+json_t *clock_game_events(PGconn *c, const char *game_id);
+
+#endif

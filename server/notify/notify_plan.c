@@ -1,0 +1,368 @@
+/*
+ * notify_plan.c - what to tell whom about one game (see notify_plan.h).
+ */
+#include "server/notify/notify_plan.h"
+
+#include "server/game/gamedoc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Messages of one channel shown in one notification; the rest counted. */
+#define NOTIFY_MESSAGES_SHOWN 5
+
+static const char *sentence(const char *kind)
+{
+    if (strcmp(kind, "waiting") == 0)
+        return "The game waits on you.";
+    if (strcmp(kind, "reminder") == 0)
+        return "Reminder: the game still waits on you, and the deadline is "
+               "near.";
+    if (strcmp(kind, "final_reminder") == 0)
+        return "Last call: the deadline is about to pass without your move.";
+    if (strcmp(kind, "started") == 0)
+        return "A game you sit in has started.";
+    if (strcmp(kind, "ended") == 0)
+        return "A game you sat in has ended.";
+    if (strcmp(kind, "replaced") == 0)
+        return "A player of your game was replaced by a bot.";
+    return "You have a private message.";
+}
+
+/* The windows waiting on seat: [{"id","mode","deadline"}]. */
+static json_t *waiting_windows(const actor_view *v, const json_t *doc, int seat)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(doc, "windows"), i, w)
+    {
+        int in = 0, done = 0;
+        size_t k;
+        json_t *s;
+        json_array_foreach(json_object_get(w, "seats"), k, s) in |=
+            json_integer_value(s) == seat;
+        json_array_foreach(json_object_get(w, "submitted"), k, s) done |=
+            json_integer_value(s) == seat;
+        const char *mode = json_string_value(json_object_get(w, "mode"));
+        if (!in || (done && mode && strcmp(mode, "sealed") == 0))
+            continue;
+        json_array_append_new(
+            out, json_pack("{sO sO sO}", "id", json_object_get(w, "id"), "mode",
+                           json_object_get(w, "mode"), "deadline",
+                           json_object_get(w, "deadline")
+                               ? json_object_get(w, "deadline")
+                               : json_null()));
+    }
+    (void)v;
+    return out;
+}
+
+/* The lines of the private messages of a "message" item's detail. */
+static int message_lines(char *t, size_t cap, int n, const json_t *detail)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(detail, "messages"), i, m)
+    {
+        const char *name = json_string_value(json_object_get(m, "name"));
+        const char *said = json_string_value(json_object_get(m, "text"));
+        n += snprintf(t + n, cap - (size_t)n, "From %s: %s\r\n",
+                      name ? name : "?", said ? said : "");
+        if ((size_t)n >= cap - 200)
+            return n;
+    }
+    json_int_t more = json_integer_value(json_object_get(detail, "more"));
+    if (more > 0)
+        n += snprintf(t + n, cap - (size_t)n, "... and %lld more\r\n",
+                      (long long)more);
+    return n;
+}
+
+static char *text_of(const actor_view *v, const char *kind,
+                     const json_t *windows, const json_t *detail,
+                     const char *link)
+{
+    size_t cap = 1024 + json_array_size(windows) * 160;
+    size_t i;
+    json_t *w;
+    int msgs = strcmp(kind, "message") == 0;
+    if (msgs)
+        json_array_foreach(json_object_get(detail, "messages"), i, w) cap +=
+            200 + strlen(json_string_value(json_object_get(w, "text"))
+                             ? json_string_value(json_object_get(w, "text"))
+                             : "");
+    char *t = malloc(cap);
+    if (!t)
+        return NULL;
+    int n = snprintf(t, cap, "%s\r\n\r\nGame: %s (%s), move %llu\r\n",
+                     sentence(kind), v->meta->game_id, v->meta->ruleset,
+                     (unsigned long long)v->version);
+    if (msgs)
+        n = message_lines(t, cap, n, detail);
+    json_array_foreach(windows, i, w)
+    {
+        if ((size_t)n >= cap - 200)
+            break;
+        const char *dl = json_string_value(json_object_get(w, "deadline"));
+        n += snprintf(t + n, cap - (size_t)n, "Waiting on you: %.64s%s%s\r\n",
+                      json_string_value(json_object_get(w, "id")),
+                      dl ? ", closes at " : "", dl ? dl : "");
+    }
+    snprintf(t + n, cap - (size_t)n, "\r\nOpen the game: %s\r\n", link);
+    return t;
+}
+
+static notify_item *push(notify_plan *p)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 8;
+        notify_item *grown = realloc(p->items, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        p->items = grown;
+        p->cap = cap;
+    }
+    notify_item *it = &p->items[p->n++];
+    memset(it, 0, sizeof *it);
+    return it;
+}
+
+/* One notification for seat: its audience document is the only source of
+ * what the body shows. */
+static int add_item(const actor_view *v, const notify_input *in, notify_plan *p,
+                    int seat, const char *kind, const char *tag,
+                    const json_t *detail)
+{
+    if (in->active && in->active(in->active_ctx, v->meta->game_id, seat))
+        return 0;
+    json_t *doc = gamedoc_render(v, seat);
+    if (!doc)
+        return -1;
+    notify_item *it = push(p);
+    if (!it) {
+        json_decref(doc);
+        return -1;
+    }
+    it->seat = seat;
+    snprintf(it->player_id, sizeof it->player_id, "%s",
+             v->meta->seat_player[seat]);
+    snprintf(it->kind, sizeof it->kind, "%s", kind);
+    snprintf(it->id, sizeof it->id, "%s:%llu:%d:%s%s%s", v->meta->game_id,
+             (unsigned long long)v->version, seat, kind, tag ? ":" : "",
+             tag ? tag : "");
+    char link[600];
+    snprintf(link, sizeof link, "%s/game/%s", in->base_url, v->meta->game_id);
+    json_t *windows = waiting_windows(v, doc, seat);
+    it->text = text_of(v, kind, windows, detail, link);
+    it->subject = malloc(160);
+    if (it->subject)
+        snprintf(it->subject, 160, "Conclave: %s (%s)", sentence(kind),
+                 v->meta->ruleset);
+    json_t *body =
+        json_pack("{ss ss s{ss ss sI ss} si so so sO so}", "id", it->id,
+                  "event", kind, "game", "id", v->meta->game_id, "ruleset",
+                  v->meta->ruleset, "version", (json_int_t)v->version, "status",
+                  engine_is_over(v->game) ? "over" : "running", "seat", seat,
+                  "url", json_string(link), "windows", windows, "detail",
+                  detail ? detail : json_null(), "document", doc);
+    it->json = body ? json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(body);
+    return it->text && it->subject && it->json ? 0 : -1;
+}
+
+static int human(const actor_view *v, int seat)
+{
+    return v->meta->seat_player[seat][0] != 0 &&
+           v->meta->seat_bot[seat][0] == 0;
+}
+
+/* Windows newly waiting on each human seat ("waiting"), and the set that
+ * waits now into p->waiting. */
+static int plan_waiting(const actor_view *v, const notify_input *in,
+                        notify_plan *p)
+{
+    json_t *pub = gamedoc_render(v, ENGINE_PUBLIC);
+    if (!pub)
+        return -1;
+    int rc = 0;
+    for (int s = 0; s < v->meta->seats && rc == 0; s++) {
+        if (!human(v, s))
+            continue;
+        char key[16];
+        snprintf(key, sizeof key, "%d", s);
+        json_t *now = waiting_windows(v, pub, s), *ids = json_array();
+        const json_t *told = json_object_get(in->told, key);
+        int fresh = 0;
+        size_t i;
+        json_t *w;
+        json_array_foreach(now, i, w)
+        {
+            json_array_append(ids, json_object_get(w, "id"));
+            fresh |= !json_object_get(
+                told, json_string_value(json_object_get(w, "id")));
+        }
+        json_object_set_new(p->waiting, key, ids);
+        json_decref(now);
+        if (fresh)
+            rc = add_item(v, in, p, s, "waiting", NULL, NULL);
+    }
+    json_decref(pub);
+    return rc;
+}
+
+static json_t *or_null(json_t *j)
+{
+    return j ? j : json_null();
+}
+
+/* The "message" facts of seat s on channel ch, as an item's detail:
+ * {"channel", "messages": [{"seq","from","name","text"}] (the first
+ * NOTIFY_MESSAGES_SHOWN), "more"}; NULL when there are none. */
+static json_t *channel_detail(const json_t *facts, int s, json_int_t ch)
+{
+    json_t *list = json_array(), *d;
+    json_int_t more = 0;
+    size_t i;
+    json_array_foreach(facts, i, d)
+    {
+        if (json_integer_value(json_object_get(d, "seat")) != s ||
+            json_integer_value(json_object_get(d, "channel")) != ch)
+            continue;
+        if (json_array_size(list) >= NOTIFY_MESSAGES_SHOWN) {
+            more++;
+            continue;
+        }
+        json_array_append_new(
+            list, json_pack("{sO sO sO sO}", "seq", json_object_get(d, "seq"),
+                            "from", json_object_get(d, "from"), "name",
+                            or_null(json_object_get(d, "name")), "text",
+                            or_null(json_object_get(d, "text"))));
+    }
+    if (json_array_size(list) == 0) {
+        json_decref(list);
+        return NULL;
+    }
+    return json_pack("{sI so sI}", "channel", ch, "messages", list, "more",
+                     more);
+}
+
+/* One "message" item per private channel with new messages for seat s
+ * (facts of other seats are other recipients': never shown to s). Its
+ * id's tag is CHANNEL.SEQ of the first message, so notify_write_items can
+ * coalesce a channel's notifications per window. */
+static int plan_messages(const actor_view *v, const notify_input *in,
+                         notify_plan *p, int s)
+{
+    json_t *seen = json_array(), *d;
+    size_t i;
+    int rc = seen ? 0 : -1;
+    json_array_foreach(in->messages, i, d)
+    {
+        if (rc != 0 || json_integer_value(json_object_get(d, "seat")) != s)
+            continue;
+        json_int_t ch = json_integer_value(json_object_get(d, "channel"));
+        size_t k;
+        json_t *c;
+        int dup = 0;
+        json_array_foreach(seen, k, c) dup |= json_integer_value(c) == ch;
+        if (dup)
+            continue;
+        json_array_append_new(seen, json_integer(ch));
+        json_t *detail = channel_detail(in->messages, s, ch);
+        char tag[48];
+        snprintf(tag, sizeof tag, "%lld.%lld", (long long)ch,
+                 (long long)json_integer_value(json_object_get(d, "seq")));
+        size_t before = p->n;
+        rc = detail ? add_item(v, in, p, s, "message", tag, detail) : -1;
+        if (rc == 0 && p->n > before)
+            p->items[before].channel = (int)ch;
+        json_decref(detail);
+    }
+    json_decref(seen);
+    return rc;
+}
+
+static int plan_events(const actor_view *v, const notify_input *in,
+                       notify_plan *p)
+{
+    int over = engine_is_over(v->game), rc = 0;
+    for (int s = 0; s < v->meta->seats && rc == 0; s++) {
+        if (!human(v, s))
+            continue;
+        if (in->started)
+            rc = add_item(v, in, p, s, "started", NULL, NULL);
+        if (rc == 0 && over)
+            rc = add_item(v, in, p, s, "ended", NULL, NULL);
+        size_t i;
+        json_t *d;
+        json_array_foreach(in->replaced, i, d)
+        {
+            char tag[16];
+            snprintf(tag, sizeof tag, "%lld",
+                     (long long)json_integer_value(json_object_get(d, "seat")));
+            if (rc == 0)
+                rc = add_item(v, in, p, s, "replaced", tag, d);
+        }
+        if (rc == 0)
+            rc = plan_messages(v, in, p, s);
+    }
+    return rc;
+}
+
+int notify_plan_game(const actor_view *v, const notify_input *in,
+                     notify_plan *out)
+{
+    out->version = v->version;
+    if (v->version < in->version) {
+        out->behind = 1;
+        return 0;
+    }
+    out->waiting = json_object();
+    if (!out->waiting)
+        return -1;
+    if (in->reminder_level) {
+        int s = in->reminder_seat;
+        if (s < 0 || s >= v->meta->seats || !human(v, s))
+            return 0;
+        json_t *pub = gamedoc_render(v, ENGINE_PUBLIC);
+        json_t *now = pub ? waiting_windows(v, pub, s) : NULL;
+        int still = 0;
+        size_t i;
+        json_t *w;
+        json_array_foreach(now, i, w) still |=
+            strcmp(json_string_value(json_object_get(w, "id")),
+                   in->reminder_window) == 0;
+        json_decref(now);
+        json_decref(pub);
+        if (!still)
+            return 0;
+        return add_item(v, in, out, s,
+                        in->reminder_level == 1 ? "reminder" : "final_reminder",
+                        in->reminder_tag, NULL);
+    }
+    if (plan_waiting(v, in, out) != 0)
+        return -1;
+    return plan_events(v, in, out);
+}
+
+void notify_plan_free(notify_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->items[i].subject);
+        free(p->items[i].text);
+        free(p->items[i].json);
+    }
+    free(p->items);
+    json_decref(p->waiting);
+    memset(p, 0, sizeof *p);
+}
+
+char *notify_digest_json(const json_t *items)
+{
+    json_t *d = json_pack("{ss sO}", "event", "digest", "items", items);
+    char *s = d ? json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(d);
+    return s;
+}

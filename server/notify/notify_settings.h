@@ -1,0 +1,56 @@
+/*
+ * notify_settings.h - a player's notification settings (tables
+ * notify_settings and notify_webhooks): read and change them, add and
+ * remove webhooks, verify an email address by the token mailed to it.
+ * Called by the REST edge (api/h_notify.c); speaks no HTTP.
+ *
+ * The settings document (GET/PUT /api/v1/me/notifications):
+ * {"email": null|ADDR, "email_verified": bool, "email_available": bool,
+ *  "quiet_hours": null|{"start":"HH:MM","end":"HH:MM"}, "utc_offset": MIN,
+ *  "digest": bool, "digest_hour": H, "reminder_seconds": S,
+ *  "webhooks": [{"id","url","created_at"}]}
+ */
+#ifndef CONCLAVE_NOTIFY_SETTINGS_H
+#define CONCLAVE_NOTIFY_SETTINGS_H
+
+#include "server/store/db.h"
+#include "common/errors.h"
+
+#include <jansson.h>
+
+#define NOTIFY_WEBHOOKS_MAX 5
+
+/* The caller's settings document into *out (NEW). email_available says
+ * whether an SMTP relay is set. SRV_OK or SRV_UNAVAILABLE. */
+srv_kind notify_settings_get(db_pool *db, const char *player_id,
+                             int email_available, json_t **out, srv_error *err);
+
+/* Change the members of body present (email, quiet_hours, utc_offset,
+ * digest, digest_hour, reminder_seconds; other members: SRV_INVALID). A
+ * new email address is unverified: a verification mail with a one-time
+ * token (valid 24 h) linking to base_url is queued for it (when
+ * email_available). Pending deliveries of the player are made due again
+ * (quiet hours may have changed). Fills *out like notify_settings_get. */
+srv_kind notify_settings_put(db_pool *db, const char *player_id,
+                             const json_t *body, int email_available,
+                             const char *base_url, json_t **out,
+                             srv_error *err);
+
+/* Add a webhook: {"id","url","secret","created_at"} into *out (NEW); the
+ * secret is shown here only. SRV_INVALID for a URL notify_url_ok refuses,
+ * SRV_TOO_MANY past NOTIFY_WEBHOOKS_MAX. */
+srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
+                            json_t **out, srv_error *err);
+
+/* Remove one of the caller's webhooks; SRV_NOT_FOUND when it has none by
+ * that id. Its pending deliveries are dropped. */
+srv_kind notify_webhook_delete(db_pool *db, const char *player_id,
+                               const char *id, srv_error *err);
+
+/* Mark the address the token was mailed to as verified: {"email",
+ * "email_verified": true} into *out. SRV_NOT_FOUND for an unknown, used
+ * or expired token. */
+srv_kind notify_email_verify(db_pool *db, const char *token, json_t **out,
+                             srv_error *err);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * serve.c - `conclave serve` and `conclave migrate`: start-up, the main
+ * thread's wait for SIGINT/SIGTERM, and an orderly shutdown (stop accepting,
+ * finish in-flight requests, stop the actors, close the database, exit 0).
+ */
+#include "api/api.h"
+#include "engine/engine.h"
+#include "engine/examples/examples.h"
+#include "server/game/actor.h"
+#include "server/runtime/app.h"
+#include "server/runtime/commands.h"
+#include "server/store/db_stmt.h"
+#include "server/hub/hub.h"
+#include "server/store/listener.h"
+#include "server/runtime/log.h"
+#include "server/store/migrate.h"
+#include "server/notify/notify.h"
+#include "server/players/records.h"
+#include "server/game/scheduler.h"
+#include "server/store/store.h"
+#include "server/players/tokens.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
+/* Defaults, environment, flags; prints the problem and returns -1. */
+static int load_config(config *cfg, int argc, char **argv)
+{
+    char err[256];
+    if (config_from_env(cfg, err, sizeof err) ||
+        config_from_args(cfg, argc, argv, err, sizeof err)) {
+        fprintf(stderr, "conclave %s: %s\n", argv[0], err);
+        return -1;
+    }
+    log_level level;
+    if (log_parse_level(cfg->log_level, &level) != 0) {
+        fprintf(stderr, "conclave: unknown log level \"%s\"\n", cfg->log_level);
+        return -1;
+    }
+    log_set_level(level);
+    return 0;
+}
+
+/* Connect (retrying for up to `patience` seconds: the database may still be
+ * starting) and apply missing migrations; with backfill (serve, not the
+ * migrate command, whose SQL folder may be another one) also the one-time
+ * record rebuild. Returns 0 or -1 after logging. */
+static int run_migrations(const config *cfg, int patience, int backfill)
+{
+    char err[512];
+    PGconn *c = NULL;
+    for (int waited = 0;; waited++) {
+        c = db_connect(cfg->database_url, cfg->db_connect_timeout, err,
+                       sizeof err);
+        if (c || waited >= patience)
+            break;
+        if (waited == 0)
+            log_warn("db_waiting", json_pack("{ss}", "error", err));
+        sleep(1);
+    }
+    if (!c) {
+        log_error("db_unreachable", json_pack("{ss}", "error", err));
+        return -1;
+    }
+    int applied = migrate_apply(c, cfg->sql_dir, err, sizeof err);
+    if (applied >= 0 && backfill && records_backfill(c) != 0) {
+        PQfinish(c);
+        log_error("record_backfill_failed",
+                  json_pack("{ss}", "error", "the database failed"));
+        return -1;
+    }
+    PQfinish(c);
+    if (applied < 0) {
+        log_error("migration_failed", json_pack("{ss}", "error", err));
+        return -1;
+    }
+    log_info("migrations_done", json_pack("{si}", "applied", applied));
+    return 0;
+}
+
+int cmd_migrate(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: conclave migrate [options]\n\n"
+               "Apply the migrations in the SQL folder that the database has "
+               "not seen,\neach once, in order; safe to run from several "
+               "processes at once.\n\n");
+        config_print_help(stdout);
+        return 0;
+    }
+    config cfg;
+    if (load_config(&cfg, argc, argv))
+        return 2;
+    return run_migrations(&cfg, 0, 0) ? 1 : 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: conclave serve [options]\n\n"
+               "Migrate the database, then serve the HTTP API and web page "
+               "and the\nWebSocket feed until SIGINT or SIGTERM.\n\n");
+        config_print_help(stdout);
+        return 0;
+    }
+    config cfg;
+    if (load_config(&cfg, argc, argv))
+        return 2;
+
+    /* Signals are taken by sigwait in this thread only: block them before
+     * any thread starts so every thread inherits the mask. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    engine_error eerr = {0};
+    /* The example rulesets (engine/examples) are for tests only: a server
+     * offers them with --example-rulesets 1 (CONCLAVE_EXAMPLE_RULESETS=1).
+     * They can be played but are never listed (GET /api/v1/rulesets). */
+    if (cfg.example_rulesets && engine_examples_register(&eerr) != 0) {
+        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
+        return 1;
+    }
+    if (engine_init(&eerr) != 0) {
+        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
+        return 1;
+    }
+    char err[512];
+    app a = {.cfg = &cfg};
+    if (trusted_proxies_parse(cfg.trusted_proxies, &a.proxies, err,
+                              sizeof err) != 0) {
+        log_error("bad_config", json_pack("{ss}", "error", err));
+        return 1;
+    }
+    if (cfg.public_url[0])
+        snprintf(a.base_url, sizeof a.base_url, "%s", cfg.public_url);
+    else
+        snprintf(a.base_url, sizeof a.base_url, "http://localhost:%d",
+                 cfg.http_port);
+    store_new_id(a.process_id);
+    a.migrations_expected = migrate_latest(cfg.sql_dir, err, sizeof err);
+    if (a.migrations_expected < 0) {
+        log_error("migrations_missing", json_pack("{ss}", "error", err));
+        return 1;
+    }
+    if (run_migrations(&cfg, 30, 1) != 0)
+        return 1;
+    db_stmt_enable(cfg.db_prepare);
+    a.db =
+        db_pool_create(cfg.database_url, cfg.db_pool, cfg.db_connect_timeout);
+    if (!a.db) {
+        log_error("out_of_memory", NULL);
+        return 1;
+    }
+    int status = 1;
+    scheduler *sched = NULL;
+    listener *listen = NULL;
+    api_server *http = NULL;
+    notifier *notes = NULL;
+    a.actors = actors_start(&a, err, sizeof err);
+    if (!a.actors)
+        goto fail;
+    a.hub = hub_start(&a, err, sizeof err);
+    if (!a.hub)
+        goto fail;
+    actors_set_listener(a.actors, hub_game_version, a.hub);
+    tokens_on_revoke(hub_token_revoked, a.hub);
+    /* A player who keeps making requests must never look idle: refresh
+     * last_seen at least three times per idle-seat time. */
+    if (cfg.idle_seat_seconds > 0 &&
+        cfg.idle_seat_seconds / 3 < TOKENS_SEEN_SECONDS)
+        tokens_seen_every(cfg.idle_seat_seconds / 3);
+    listen = listener_start(&a, a.actors, err, sizeof err);
+    if (!listen)
+        goto fail;
+    sched = scheduler_start(&a, a.actors, err, sizeof err);
+    if (!sched)
+        goto fail;
+    notes = notify_start(&a, a.base_url, err, sizeof err);
+    if (!notes)
+        goto fail;
+    http = api_server_start(&a, err, sizeof err);
+    if (!http)
+        goto fail;
+    hub_set_http_port(a.hub, api_server_port(http));
+    log_info("listening",
+             json_pack("{si si}", "http_port", api_server_port(http), "ws_port",
+                       hub_port(a.hub)));
+
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    log_info("stopping",
+             json_pack("{ss}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM"));
+    status = 0;
+    /* Drain: /readyz says 503 for drain_seconds while everything is still
+     * served, so a load balancer's health check sends new traffic to
+     * other processes; then no new HTTP connections, in-flight requests
+     * finish, and WebSocket clients are told to reconnect elsewhere. */
+    atomic_store(&a.draining, 1);
+    if (cfg.drain_seconds > 0) {
+        log_info("draining", json_pack("{si}", "seconds", cfg.drain_seconds));
+        struct timespec ts = {cfg.drain_seconds, 0};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
+    api_server_stop(http);
+    http = NULL;
+    hub_close_all(a.hub, 2.0);
+    goto stop;
+fail:
+    log_error("start_failed", json_pack("{ss}", "error", err));
+stop:
+    /* Outside in: no new requests, then no new timeouts or catch-ups, then
+     * the WebSocket hub (it pins and reads games), then the actors finish
+     * what is queued, then the database goes. */
+    api_server_stop(http);
+    notify_stop(notes);
+    scheduler_stop(sched);
+    listener_stop(listen);
+    tokens_on_revoke(NULL, NULL);
+    hub_stop(a.hub);
+    actors_stop(a.actors);
+    db_pool_destroy(a.db);
+    if (status == 0)
+        log_info("stopped", NULL);
+    return status;
+}
