@@ -3,28 +3,28 @@
  * checks (engine_init) and their description for clients.
  *
  * To add a ruleset: give it a folder engine/rules/NAME/ exporting
- * `const engine_ruleset NAME_ruleset`, declare it below and list it in
- * `registry`. This list is the only place outside engine/rules/ that names
- * rulesets; everything else the server needs to know about one (bot levels,
- * a per-player record) is in its table.
- * A test may add its own example ruleset with engine_register_ruleset
- * before engine_init; the server never does.
+ * `const engine_ruleset NAME_ruleset` and add the line RULESET(NAME) to
+ * engine/rules/rulesets.def. That list is the only place in engine/ and
+ * server/ that names rulesets; everything else the server needs to know
+ * about one (bot levels, a per-player record) is in its table.
+ * More rulesets may be added with engine_register_ruleset before
+ * engine_init: a test's or a benchmark's own (tests/rules/), or the example
+ * rulesets of engine/examples/, which the server registers only when
+ * started with --example-rulesets 1.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_internal.h"
 
-extern const engine_ruleset tictactoe_ruleset;
-extern const engine_ruleset rps_ruleset;
-extern const engine_ruleset council_ruleset;
-extern const engine_ruleset sprint_ruleset;
-extern const engine_ruleset skirmish_ruleset;
-extern const engine_ruleset starbase_ruleset;
+#define RULESET(name) extern const engine_ruleset name##_ruleset;
+#include "engine/rules/rulesets.def"
+#undef RULESET
 
 static const engine_ruleset *const registry[] = {
-    &tictactoe_ruleset, &rps_ruleset,      &sprint_ruleset,
-    &skirmish_ruleset,  &starbase_ruleset, &council_ruleset,
+#define RULESET(name) &name##_ruleset,
+#include "engine/rules/rulesets.def"
+#undef RULESET
 };
 
 #define NRULESETS (sizeof registry / sizeof registry[0])

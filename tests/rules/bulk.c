@@ -1,6 +1,6 @@
 /*
  * bulk.c - test-only ruleset "bulk": a large state whose copy is costly, as
- * a galaxy game's is, for measuring the apply path (bench/actor_inputs.c).
+ * a galaxy game's is, for measuring the apply path (bench/apply/inputs.c).
  *
  * The state is a JSON tree of option "units" units (1..100000, default
  * 1500; about 100 bytes each saved), each {"id","owner","name","x","y",
