@@ -900,8 +900,6 @@ static void test_group_commit_takes_what_queued(void)
     committer_stop(cm);
 }
 
-/* Every read in the tests above (many of them while inputs were being
- * committed) saw a game whose applied inputs were its committed version. */
 /* A load paused on purpose (actors_set_load_hook): while y loads a game,
  * after it read the store and before readers may see it, x commits the
  * next version and y's listener hears the NOTIFY. */
@@ -979,6 +977,8 @@ static void test_version_committed_while_loading_is_caught_up(void)
     sys_stop(&y);
 }
 
+/* Every read in the tests above (many of them while inputs were being
+ * committed) saw a game whose applied inputs were its committed version. */
 static void test_readers_saw_only_committed_states(void)
 {
     CHECKF(!uncommitted_seen, "a reader saw a state the store had not taken");
