@@ -6,8 +6,8 @@
 #   make test       the same set-up, then every test; ends "N passed, N failed"
 #   make asan       unit and integration tests under ASan + UBSan
 #   make soak-skirmish  10,000 Skirmish self-play games with invariants, ASan
-#   make lint       cppcheck and clang-tidy
-#   make format     clang-format in place
+#   make lint       cppcheck and clang-tidy (C), ESLint and Prettier (JavaScript)
+#   make format     clang-format in place (make format-check: fail on a drifted file)
 #   make bench      benchmarks (see bench/README.md)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS (60) each (tests/fuzz/fuzz.mk)
 #   make mutants    deliberate bugs (tests/mutants/catalogue.txt) the tests must catch;
@@ -37,7 +37,7 @@ UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 # Test-only rulesets (tests/rules), linked into unit tests and benchmarks.
 TRULES_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/rules/*.c))
 
-.PHONY: all run test unit asan lint format bench clean deps db migrate mutants soak-skirmish
+.PHONY: all run test unit asan lint lint-c lint-js format format-check bench clean deps db migrate mutants soak-skirmish
 all: $(BUILD)/conclave
 
 $(BUILD)/obj/%.o: %.c
@@ -94,16 +94,43 @@ soak-skirmish:
 	SKIRMISH_GAMES=10000 ASAN_OPTIONS=detect_leaks=1 \
 	    build-asan/tests/test_skirmish_selfplay
 
-lint:
-	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
+# Lint: cppcheck and clang-tidy (.clang-tidy; tests/.clang-tidy for the test
+# code) on every C file, production and tests, two at a time; then ESLint and
+# Prettier on the JavaScript (web/, tests/, bench/), installed from npm into
+# tests/node_modules as the tests' own packages are.
+LINT_C   = $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) \
+    $(wildcard tests/unit/*.c tests/rules/*.c tests/fuzz/*.c bench/*.c bench/*/*.c)
+NODE_BIN  = tests/node_modules/.bin
+
+lint: lint-c lint-js
+
+lint-c:
+	cppcheck -j2 --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
 	    --inline-suppr --suppress=missingIncludeSystem \
 	    --include=/usr/include/jansson.h -I. engine common server api tests/unit tests/rules
-	clang-tidy --quiet $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) -- \
-	    -std=c11 -D_GNU_SOURCE -I. -I/usr/include/postgresql
+	@echo "clang-tidy: $(words $(LINT_C)) files"
+	@printf '%s\n' $(LINT_C) | xargs -P2 -n4 bash scripts/clang_tidy.sh
+
+$(NODE_BIN)/eslint $(NODE_BIN)/prettier: tests/package.json
+	cd tests && npm install --no-audit --no-fund --silent --no-package-lock
+	@touch tests/node_modules $(NODE_BIN)/eslint $(NODE_BIN)/prettier
+
+lint-js: $(NODE_BIN)/eslint $(NODE_BIN)/prettier
+	$(NODE_BIN)/eslint -c tests/eslint.config.mjs web tests bench
+	$(NODE_BIN)/prettier --check --log-level warn 'web/**/*.{js,css,html}' 'tests/**/*.mjs' 'bench/**/*.mjs'
+
+# The C that clang-format keeps (.clang-format): `make format` rewrites it,
+# `make format-check` (run by .ci/run) fails on any file that differs.
+FORMAT_SRC = $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) \
+    $(wildcard engine/*.h engine/rules/*/*.h engine/examples/*.h common/*.h \
+      server/*/*.h api/*.h tests/unit/*.[ch] tests/rules/*.[ch] tests/fuzz/*.c \
+      bench/*.[ch] bench/*/*.c)
 
 format:
-	clang-format -i $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) \
-	    $(wildcard engine/*.h engine/rules/*/*.h engine/examples/*.h common/*.h server/*/*.h api/*.h tests/unit/*.[ch] tests/rules/*.[ch])
+	clang-format -i $(FORMAT_SRC)
+
+format-check:
+	clang-format --dry-run --Werror $(FORMAT_SRC)
 
 bench: deps $(BUILD)/conclave
 	@bash bench/run.sh
