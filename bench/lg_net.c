@@ -377,8 +377,8 @@ int lg_http_request(lg_http *h, const char *method, const char *path,
         free(r);
         return -1;
     }
-    if (body)
-        memcpy(r->text + n, body, blen);
+    if (body) /* r->text is counted by r->len, not NUL-terminated */
+        memcpy(r->text + n, body, blen); // NOLINT(bugprone-not-null-terminated-result)
     r->len = (size_t)n + blen;
     r->fn = fn;
     r->ctx = ctx;

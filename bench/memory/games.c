@@ -53,7 +53,7 @@ static void fill_game(store_game *g, const char *ruleset, int seats, int n)
 static void engine_cost(const char *ruleset, int seats, int count,
                         double *per_copy, size_t *saved)
 {
-    engine_game **g = calloc((size_t)count, sizeof *g);
+    engine_game **g = calloc((size_t)count, sizeof(engine_game *));
     store_game meta;
     fill_game(&meta, ruleset, seats, 0);
     engine_error err;

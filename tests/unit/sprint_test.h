@@ -334,8 +334,8 @@ static inline void free_log(game_log *lg)
 static inline int sprint_test_init(void)
 {
     engine_error err = {0};
-    quick = getenv("CONCLAVE_TEST_QUICK") != NULL &&
-            strcmp(getenv("CONCLAVE_TEST_QUICK"), "1") == 0;
+    const char *quick_env = getenv("CONCLAVE_TEST_QUICK");
+    quick = quick_env && strcmp(quick_env, "1") == 0;
     if (engine_init(&err)) {
         fprintf(stderr, "engine_init: %s\n", err.msg);
         return 1;

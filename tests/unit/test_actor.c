@@ -987,8 +987,8 @@ static void test_readers_saw_only_committed_states(void)
 int main(void)
 {
     const char *base = getenv("DATABASE_URL");
-    quick = getenv("CONCLAVE_TEST_QUICK") != NULL &&
-            strcmp(getenv("CONCLAVE_TEST_QUICK"), "1") == 0;
+    const char *quick_env = getenv("CONCLAVE_TEST_QUICK");
+    quick = quick_env && strcmp(quick_env, "1") == 0;
     if (!base) {
         fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
         printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);

@@ -280,7 +280,7 @@ static void collect(nodes *ns, json_t *v)
         return;
     if (ns->n == ns->cap) {
         ns->cap = ns->cap ? 2 * ns->cap : 32;
-        ns->v = realloc(ns->v, ns->cap * sizeof *ns->v);
+        ns->v = realloc(ns->v, ns->cap * sizeof(json_t *));
         if (!ns->v)
             abort();
     }
@@ -1047,8 +1047,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [--emit N SEED]\n", argv[0]);
         return 2;
     }
-    quick = getenv("CONCLAVE_TEST_QUICK") &&
-            strcmp(getenv("CONCLAVE_TEST_QUICK"), "1") == 0;
+    const char *quick_env = getenv("CONCLAVE_TEST_QUICK");
+    quick = quick_env && strcmp(quick_env, "1") == 0;
     RUN(test_equal_documents);
     RUN(test_object_ops);
     RUN(test_nested);

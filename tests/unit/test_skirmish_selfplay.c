@@ -32,8 +32,8 @@ static int stack_all_triggers(const engine_game *g)
     for (size_t i = 0; i < st->n; i++) {
         const char *k =
             json_string_value(json_object_get(st->items[i].payload, "kind"));
-        if (!k || (strcmp(k, "trigger") && strcmp(k, "regeneration") &&
-                   strcmp(k, "poison")))
+        if (!k || (strcmp(k, "trigger") != 0 &&
+                   strcmp(k, "regeneration") != 0 && strcmp(k, "poison") != 0))
             return 0;
     }
     return 1;
@@ -72,8 +72,8 @@ static int invariants(const engine_game *g, const char *prev, char *why,
     if ((!strcmp(step, "choice") || !strcmp(step, "handover")) &&
         g->prio->cur.stack.n != 0)
         return snprintf(why, n, "stack not empty entering %s", step);
-    if ((!strcmp(step, "start") || !strcmp(step, "end")) &&
-        strcmp(prev, "choice") && !stack_all_triggers(g))
+    if ((strcmp(step, "start") == 0 || strcmp(step, "end") == 0) &&
+        strcmp(prev, "choice") != 0 && !stack_all_triggers(g))
         return snprintf(why, n, "%s began with a declaration left", step);
     return 0;
 }

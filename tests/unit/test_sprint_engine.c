@@ -128,7 +128,7 @@ static void test_engine_views_hide_hands_and_payments(void)
     REQUIRE(g);
     json_t *v0 = engine_view(g, 0), *v1 = engine_view(g, 1),
            *pub = engine_view(g, ENGINE_PUBLIC);
-    int h0[32], h1[32];
+    int h0[32] = {0}, h1[32] = {0};
     int n0 = hand_ids(v0, h0), n1 = hand_ids(v1, h1);
     CHECK_EQ_INT(n0, SPRINT_START_HAND);
     CHECK_EQ_INT(n1, SPRINT_START_HAND);
