@@ -7,9 +7,10 @@
  * planet and every non-anomaly system.
  */
 #include "engine/rules/council/council_data.h"
-#include "engine/ruleset.h"
+#include "engine/carddata.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,61 +120,45 @@ typedef struct pctx {
     char prefix[48];
 } pctx;
 
+/* The error at c (engine_carddata_fail): "council.json SECTION[IDX] (KEY):
+ * PREFIXFIELD WHAT". The reason is cut at 159 bytes (get_enum's list of
+ * action card effects is longer and ends cut). */
 static __attribute__((format(printf, 3, 4))) int
 fail(const pctx *c, const char *field, const char *fmt, ...)
 {
-    char what[160], path[96];
+    char what[160], path[96], where[96];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     snprintf(path, sizeof path, "%s%s", c->prefix, field);
     if (c->idx < 0)
-        return engine_fail(c->err, ENGINE_EINVALID, path,
-                           "council.json %s: %s %s", c->section, path, what);
-    if (c->key[0])
-        return engine_fail(c->err, ENGINE_EINVALID, path,
-                           "council.json %s[%d] (%s): %s %s", c->section,
-                           c->idx, c->key, path, what);
-    return engine_fail(c->err, ENGINE_EINVALID, path,
-                       "council.json %s[%d]: %s %s", c->section, c->idx, path,
-                       what);
-}
-
-static int lookup(const char *const *names, int n, const char *s)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], s) == 0)
-            return i;
-    return -1;
+        snprintf(where, sizeof where, "%s", c->section);
+    else if (c->key[0])
+        snprintf(where, sizeof where, "%s[%d] (%s)", c->section, c->idx,
+                 c->key);
+    else
+        snprintf(where, sizeof where, "%s[%d]", c->section, c->idx);
+    return engine_carddata_fail(c->err, "council.json", where, path, "%s",
+                                what);
 }
 
 /* Reject fields outside the NULL-terminated allowed list. */
 static int check_fields(const pctx *c, const json_t *obj,
                         const char *const *allowed)
 {
-    const char *k;
-    const json_t *v;
-    json_object_foreach((json_t *)obj, k, v)
-    {
-        int ok = 0;
-        for (int i = 0; allowed[i]; i++)
-            ok |= strcmp(allowed[i], k) == 0;
-        if (!ok)
-            return fail(c, k, "is not a known field");
-    }
-    return 0;
+    const char *bad = engine_carddata_unknown(obj, allowed);
+    return bad ? fail(c, bad, "is not a known field") : 0;
 }
 
-/* A required string of 1..max-1 bytes; keyish: only [a-z0-9_]. */
+/* A required string of 1..max-1 bytes; keyish: a key, only [a-z0-9_]. */
 static int get_str(const pctx *c, const json_t *obj, const char *name,
                    char *buf, size_t max, int keyish)
 {
-    const json_t *v = json_object_get(obj, name);
-    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
-    if (!s || !*s || strlen(s) >= max ||
-        (keyish &&
-         strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s)))
+    const char *s = json_string_value(json_object_get(obj, name));
+    int ok =
+        keyish ? engine_carddata_is_key(s, max) : s && *s && strlen(s) < max;
+    if (!ok)
         return fail(c, name, "must be a string of %s1..%zu bytes",
                     keyish ? "[a-z0-9_], " : "", max - 1);
     memcpy(buf, s, strlen(s) + 1);
@@ -184,15 +169,9 @@ static int get_str(const pctx *c, const json_t *obj, const char *name,
 static int get_int(const pctx *c, const json_t *obj, const char *name, int lo,
                    int hi, int required, int def, int *out)
 {
-    const json_t *v = json_object_get(obj, name);
-    if (!v && !required) {
-        *out = def;
-        return 0;
-    }
-    if (!json_is_integer(v) || json_integer_value(v) < lo ||
-        json_integer_value(v) > hi)
+    if ((required && !json_object_get(obj, name)) ||
+        engine_carddata_int(obj, name, lo, hi, def, out) < 0)
         return fail(c, name, "must be an integer %d..%d", lo, hi);
-    *out = (int)json_integer_value(v);
     return 0;
 }
 
@@ -210,7 +189,7 @@ static int get_enum(const pctx *c, const json_t *obj, const char *name,
                     const char *const *names, int n, uint8_t *out)
 {
     const json_t *v = json_object_get(obj, name);
-    int x = json_is_string(v) ? lookup(names, n, json_string_value(v)) : -1;
+    int x = engine_carddata_lookup(names, n, json_string_value(v));
     if (x < 0) {
         char list[200] = "";
         for (int i = 0; i < n; i++)
@@ -730,9 +709,9 @@ static int parse_section(const json_t *root, const char *name, int min, int max,
         int rc = fn(&c, o, item, d);
         if (rc)
             return rc;
-        for (size_t j = 0; !keyless && j < i; j++)
-            if (strcmp((char *)base + j * size, item) == 0)
-                return fail(&c, "key", "repeats %s[%zu]", name, j);
+        int j = keyless ? -1 : engine_carddata_find(base, (int)i, size, item);
+        if (j >= 0)
+            return fail(&c, "key", "repeats %s[%d]", name, j);
         if (count)
             (*count)++;
     }
@@ -894,8 +873,9 @@ static int parse_capital(const json_t *root, cnc_data *d, engine_error *err)
     return rc ? rc : parse_planets(&c, o, &d->capital, 1);
 }
 
-static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
+static int parse_root(const json_t *root, void *table, engine_error *err)
 {
+    cnc_data *d = table;
     static const char *const f[] = {
         "format",       "rules",   "units",   "races",   "strategies",
         "technologies", "systems", "capital", "markers", "templates",
@@ -959,29 +939,19 @@ static int parse_root(const json_t *root, cnc_data *d, engine_error *err)
     return rc ? rc : check_whole(d, err);
 }
 
+static const engine_carddata council_file = {
+    "council.json", sizeof(cnc_data), offsetof(cnc_data, sha256), parse_root};
+
 int cnc_data_parse(const char *text, size_t len, cnc_data *out,
                    engine_error *err)
 {
-    memset(out, 0, sizeof *out);
-    json_t *root = engine_data_load(text, len, "council.json", err);
-    if (!root)
-        return ENGINE_EINVALID;
-    int rc = parse_root(root, out, err);
-    if (rc == 0)
-        rc = engine_data_identity(root, out->sha256, err);
-    json_decref(root);
-    return rc;
+    return engine_carddata_parse(&council_file, text, len, out, err);
 }
 
 int cnc_data_init(engine_error *err)
 {
-    if (g_data_ready)
-        return 0;
-    int rc =
-        cnc_data_parse(council_json, (size_t)council_json_len, &g_data, err);
-    if (rc == 0)
-        g_data_ready = 1;
-    return rc;
+    return engine_carddata_init(&council_file, council_json, council_json_len,
+                                &g_data, &g_data_ready, err);
 }
 
 const cnc_data *cnc_data_get(void)
@@ -989,39 +959,31 @@ const cnc_data *cnc_data_get(void)
     return g_data_ready ? &g_data : NULL;
 }
 
-/* Index of key among n items of size bytes that begin with their key. */
-static int key_index(const void *base, int n, size_t size, const char *key)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp((const char *)base + (size_t)i * size, key) == 0)
-            return i;
-    return -1;
-}
-
 int cnc_unit_index(const cnc_data *d, const char *key)
 {
-    return key_index(d->units, d->nunits, sizeof d->units[0], key);
+    return engine_carddata_find(d->units, d->nunits, sizeof d->units[0], key);
 }
 
 int cnc_race_index(const cnc_data *d, const char *key)
 {
-    return key_index(d->races, d->nraces, sizeof d->races[0], key);
+    return engine_carddata_find(d->races, d->nraces, sizeof d->races[0], key);
 }
 
 int cnc_tech_index(const cnc_data *d, const char *key)
 {
-    return key_index(d->techs, d->ntechs, sizeof d->techs[0], key);
+    return engine_carddata_find(d->techs, d->ntechs, sizeof d->techs[0], key);
 }
 
 int cnc_strategy_index(const cnc_data *d, const char *key)
 {
-    return key_index(d->strategies, d->nstrategies, sizeof d->strategies[0],
-                     key);
+    return engine_carddata_find(d->strategies, d->nstrategies,
+                                sizeof d->strategies[0], key);
 }
 
 int cnc_marker_index(const cnc_data *d, const char *key)
 {
-    return key_index(d->markers, d->nmarkers, sizeof d->markers[0], key);
+    return engine_carddata_find(d->markers, d->nmarkers, sizeof d->markers[0],
+                                key);
 }
 
 static const cnc_planet *planet_in(const cnc_system *s, const char *key)

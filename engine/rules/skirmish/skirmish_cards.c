@@ -9,9 +9,9 @@
  * and the field at fault. Texts and client JSON are in skirmish_text.c.
  */
 #include "engine/rules/skirmish/skirmish_cards.h"
-#include "engine/ruleset.h"
+#include "engine/carddata.h"
 
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,12 +129,9 @@ const char *skirmish_when_name(int w)
 /* Index of s in names[first..n-1], or -1 (also for a non-string). */
 static int lookup(const char *const *names, int first, int n, const json_t *s)
 {
-    if (!json_is_string(s))
-        return -1;
-    for (int i = first; i < n; i++)
-        if (strcmp(names[i], json_string_value(s)) == 0)
-            return i;
-    return -1;
+    int i =
+        engine_carddata_lookup(names + first, n - first, json_string_value(s));
+    return i < 0 ? -1 : first + i;
 }
 
 static int lookup_kind(const json_t *s)
@@ -150,71 +147,18 @@ static int lookup_kind(const json_t *s)
 /* ------------------------------------------------------------ errors -- */
 
 /* Error naming where (e.g. "card 3 (ash_warden)") and the field. */
-static __attribute__((format(printf, 4, 5))) int
-where_fail(engine_error *err, const char *where, const char *field,
-           const char *fmt, ...)
-{
-    char what[160];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    return engine_fail(err, ENGINE_EINVALID, field, "cards.json %s: %s %s",
-                       where, field, what);
-}
-
-/* Optional integer field: absent -> def; -1 when present but not an
- * integer in lo..hi. */
-static int get_int(const json_t *obj, const char *name, int lo, int hi, int def,
-                   int *out)
-{
-    const json_t *v = json_object_get(obj, name);
-    *out = def;
-    if (!v)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < lo ||
-        json_integer_value(v) > hi)
-        return -1;
-    *out = (int)json_integer_value(v);
-    return 0;
-}
-
-/* Every member of obj is in the NULL-terminated list; else its name. */
-static const char *unknown_field(const json_t *obj, const char *const *known)
-{
-    const char *k;
-    const json_t *v;
-    json_object_foreach((json_t *)obj, k, v)
-    {
-        int ok = 0;
-        for (int i = 0; known[i]; i++)
-            ok |= strcmp(known[i], k) == 0;
-        if (!ok)
-            return k;
-    }
-    return NULL;
-}
+#define where_fail(err, where, field, ...)                                     \
+    engine_carddata_fail(err, "cards.json", where, field, __VA_ARGS__)
 
 /* A key ([a-z0-9_], 1..KEY_MAX-1) and a name (1..NAME_MAX-1 bytes). */
 static int get_key_name(const json_t *obj, const char *where, char *key,
                         char *name, engine_error *err)
 {
-    const json_t *jk = json_object_get(obj, "key");
-    const char *k = json_is_string(jk) ? json_string_value(jk) : "";
-    size_t n = strlen(k);
-    if (n == 0 || n >= SKIRMISH_KEY_MAX ||
-        strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
-        return where_fail(err, where, "key",
-                          "must be a string of [a-z0-9_], 1..%d characters",
-                          SKIRMISH_KEY_MAX - 1);
-    memcpy(key, k, n + 1);
-    const json_t *jn = json_object_get(obj, "name");
-    const char *s = json_is_string(jn) ? json_string_value(jn) : "";
-    n = strlen(s);
-    if (n == 0 || n >= SKIRMISH_NAME_MAX)
-        return where_fail(err, where, "name", "must be a string of 1..%d bytes",
-                          SKIRMISH_NAME_MAX - 1);
-    memcpy(name, s, n + 1);
+    if (engine_carddata_key(obj, "cards.json", where, key, SKIRMISH_KEY_MAX,
+                            err) ||
+        engine_carddata_string(obj, "name", "cards.json", where, "name", name,
+                               SKIRMISH_NAME_MAX, err))
+        return ENGINE_EINVALID;
     return 0;
 }
 
@@ -229,7 +173,7 @@ static int parse_cost(const json_t *jc, const char *where, const char *field,
     if (!json_is_object(jc))
         return where_fail(err, where, field,
                           "must be an object of move, tap, tokens, life");
-    const char *bad = unknown_field(jc, known);
+    const char *bad = engine_carddata_unknown(jc, known);
     if (bad) {
         snprintf(f, sizeof f, "%.60s.%s", field, bad);
         return where_fail(err, where, f,
@@ -246,7 +190,7 @@ static int parse_cost(const json_t *jc, const char *where, const char *field,
     uint8_t *slot[] = {&c->move, &c->tokens, &c->life};
     for (int i = 0; i < 3; i++) {
         int x;
-        if (get_int(jc, ints[i], 1, hi[i], 0, &x) < 0) {
+        if (engine_carddata_int(jc, ints[i], 1, hi[i], 0, &x) < 0) {
             snprintf(f, sizeof f, "%.60s.%s", field, ints[i]);
             return where_fail(err, where, f, "must be an integer 1..%d", hi[i]);
         }
@@ -342,7 +286,7 @@ static int parse_effect_fields(const json_t *a, const char *where,
         return where_fail(err, where, f,
                           "is only for single targets (ally, enemy, "
                           "creature)");
-    if (single && (get_int(a, "range", 1, 6, -1, &x) < 0 || x < 0))
+    if (single && (engine_carddata_int(a, "range", 1, 6, -1, &x) < 0 || x < 0))
         return where_fail(err, where, f, "must be an integer 1..6");
     out->range = (uint8_t)(single ? x : 0);
     snprintf(f, sizeof f, "%s.amount", field);
@@ -350,7 +294,8 @@ static int parse_effect_fields(const json_t *a, const char *where,
     if (r->amin == 0 && r->amax == 0) {
         if (jam)
             return where_fail(err, where, f, "is not for %s", r->name);
-    } else if (get_int(a, "amount", r->amin, r->amax, 0, &x) < 0 || x == 0) {
+    } else if (engine_carddata_int(a, "amount", r->amin, r->amax, 0, &x) < 0 ||
+               x == 0) {
         return where_fail(err, where, f, "must be an integer %d..%d%s", r->amin,
                           r->amax, r->amin < 0 ? ", not 0" : "");
     } else {
@@ -398,7 +343,7 @@ static int parse_ability(const json_t *a, const char *where, int ai,
     memset(out, 0, sizeof *out);
     if (!json_is_object(a))
         return where_fail(err, where, field, "must be an object");
-    const char *bad = unknown_field(a, known);
+    const char *bad = engine_carddata_unknown(a, known);
     if (bad)
         return where_fail(err, where, field, "has unknown field \"%s\"", bad);
     int kind = lookup_kind(json_object_get(a, "kind"));
@@ -459,7 +404,8 @@ static int parse_stats(const json_t *c, const char *where, skirmish_design *d,
     uint8_t *slot[] = {&d->cost, &d->life, &d->move, &d->tokens};
     for (int i = 0; i < 4; i++) {
         int x;
-        if (get_int(c, names[i], lo[i], hi[i], def[i], &x) < 0 || x < 0)
+        if (engine_carddata_int(c, names[i], lo[i], hi[i], def[i], &x) < 0 ||
+            x < 0)
             return where_fail(err, where, names[i], "must be an integer %d..%d",
                               lo[i], hi[i]);
         *slot[i] = (uint8_t)x;
@@ -495,7 +441,7 @@ static int parse_card(const json_t *c, int idx, const skirmish_cardset *cs,
     if (get_key_name(c, where, d->key, d->name, err))
         return ENGINE_EINVALID;
     snprintf(where, sizeof where, "card %d (%s)", idx, d->key);
-    const char *bad = unknown_field(c, known);
+    const char *bad = engine_carddata_unknown(c, known);
     if (bad)
         return where_fail(err, where, bad, "is not a known field");
     const json_t *jf = json_object_get(c, "faction");
@@ -533,23 +479,24 @@ static int parse_muster(const json_t *m, skirmish_cardset *out,
         return engine_fail(err, ENGINE_EINVALID, "muster",
                            "cards.json: muster must be an object of budget, "
                            "max_creatures, max_copies");
-    const char *bad = unknown_field(m, known);
+    const char *bad = engine_carddata_unknown(m, known);
     if (bad)
         return engine_fail(err, ENGINE_EINVALID, "muster",
                            "cards.json muster: %s is not a known field", bad);
-    if (get_int(m, "budget", 5, 100, -1, &out->budget) < 0 || out->budget < 0)
+    if (engine_carddata_int(m, "budget", 5, 100, -1, &out->budget) < 0 ||
+        out->budget < 0)
         return engine_fail(err, ENGINE_EINVALID, "budget",
                            "cards.json muster: budget must be an integer "
                            "5..100");
-    if (get_int(m, "max_creatures", 1, SKIRMISH_SQUAD_MAX, -1,
-                &out->max_creatures) < 0 ||
+    if (engine_carddata_int(m, "max_creatures", 1, SKIRMISH_SQUAD_MAX, -1,
+                            &out->max_creatures) < 0 ||
         out->max_creatures < 0)
         return engine_fail(err, ENGINE_EINVALID, "max_creatures",
                            "cards.json muster: max_creatures must be an "
                            "integer 1..%d",
                            SKIRMISH_SQUAD_MAX);
-    if (get_int(m, "max_copies", 1, SKIRMISH_SQUAD_MAX, -1, &out->max_copies) <
-            0 ||
+    if (engine_carddata_int(m, "max_copies", 1, SKIRMISH_SQUAD_MAX, -1,
+                            &out->max_copies) < 0 ||
         out->max_copies < 0)
         return engine_fail(err, ENGINE_EINVALID, "max_copies",
                            "cards.json muster: max_copies must be an integer "
@@ -572,7 +519,7 @@ static int parse_factions(const json_t *jf, skirmish_cardset *out,
         skirmish_faction *fa = &out->factions[i];
         char where[80];
         snprintf(where, sizeof where, "faction %zu", i);
-        if (!json_is_object(f) || unknown_field(f, known))
+        if (!json_is_object(f) || engine_carddata_unknown(f, known))
             return where_fail(err, where, "faction",
                               "must be an object of key and name");
         if (get_key_name(f, where, fa->key, fa->name, err))
@@ -600,14 +547,10 @@ static int parse_cards(const json_t *jc, skirmish_cardset *out,
             return ENGINE_EINVALID;
         char where[80];
         snprintf(where, sizeof where, "card %zu (%s)", i, d->key);
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(out->designs[j].key, d->key) == 0)
-                return where_fail(err, where, "key", "repeats card %zu", j);
-            if (strcmp(out->designs[j].name, d->name) == 0)
-                return where_fail(err, where, "name",
-                                  "repeats the name of card %zu (%s)", j,
-                                  out->designs[j].key);
-        }
+        if (engine_carddata_unique(out->designs, (int)i, sizeof *d,
+                                   offsetof(skirmish_design, name),
+                                   "cards.json", where, err))
+            return ENGINE_EINVALID;
         out->ndesigns++;
     }
     for (int f = 0; f < out->nfactions; f++) {
@@ -634,7 +577,7 @@ static int parse_squad(const json_t *s, int idx, skirmish_cardset *out,
     if (get_key_name(s, where, q->key, q->name, err))
         return ENGINE_EINVALID;
     snprintf(where, sizeof where, "squad %d (%s)", idx, q->key);
-    const char *bad = unknown_field(s, known);
+    const char *bad = engine_carddata_unknown(s, known);
     if (bad)
         return where_fail(err, where, bad, "is not a known field");
     if (skirmish_squad_find(out, q->key) >= 0)
@@ -663,9 +606,9 @@ static int parse_squad(const json_t *s, int idx, skirmish_cardset *out,
     return 0;
 }
 
-static int parse_root(const json_t *root, skirmish_cardset *out,
-                      engine_error *err)
+static int parse_root(const json_t *root, void *table, engine_error *err)
 {
+    skirmish_cardset *out = table;
     static const char *const known[] = {"format", "muster", "factions",
                                         "cards",  "squads", NULL};
     const json_t *fmt = json_object_get(root, "format");
@@ -673,7 +616,7 @@ static int parse_root(const json_t *root, skirmish_cardset *out,
         strcmp(json_string_value(fmt), "skirmish-cards/1") != 0)
         return engine_fail(err, ENGINE_EINVALID, "format",
                            "cards.json: format must be \"skirmish-cards/1\"");
-    const char *bad = unknown_field(root, known);
+    const char *bad = engine_carddata_unknown(root, known);
     if (bad)
         return engine_fail(err, ENGINE_EINVALID, bad,
                            "cards.json: %s is not a known field", bad);
@@ -696,29 +639,21 @@ static int parse_root(const json_t *root, skirmish_cardset *out,
     return 0;
 }
 
+static const engine_carddata cards_file = {
+    "cards.json", sizeof(skirmish_cardset), offsetof(skirmish_cardset, sha256),
+    parse_root};
+
 int skirmish_cards_parse(const char *text, size_t len, skirmish_cardset *out,
                          engine_error *err)
 {
-    memset(out, 0, sizeof *out);
-    json_t *root = engine_data_load(text, len, "cards.json", err);
-    if (!root)
-        return ENGINE_EINVALID;
-    int rc = parse_root(root, out, err);
-    if (rc == 0)
-        rc = engine_data_identity(root, out->sha256, err);
-    json_decref(root);
-    return rc;
+    return engine_carddata_parse(&cards_file, text, len, out, err);
 }
 
 int skirmish_cards_init(engine_error *err)
 {
-    if (g_cards_ready)
-        return 0;
-    int rc = skirmish_cards_parse(
-        skirmish_cards_json, (size_t)skirmish_cards_json_len, &g_cards, err);
-    if (rc == 0)
-        g_cards_ready = 1;
-    return rc;
+    return engine_carddata_init(&cards_file, skirmish_cards_json,
+                                skirmish_cards_json_len, &g_cards,
+                                &g_cards_ready, err);
 }
 
 const skirmish_cardset *skirmish_cards(void)
@@ -730,26 +665,20 @@ const skirmish_cardset *skirmish_cards(void)
 
 int skirmish_design_find(const skirmish_cardset *cs, const char *key)
 {
-    for (int i = 0; key && i < cs->ndesigns; i++)
-        if (strcmp(cs->designs[i].key, key) == 0)
-            return i;
-    return -1;
+    return engine_carddata_find(cs->designs, cs->ndesigns,
+                                sizeof cs->designs[0], key);
 }
 
 int skirmish_faction_find(const skirmish_cardset *cs, const char *key)
 {
-    for (int i = 0; key && i < cs->nfactions; i++)
-        if (strcmp(cs->factions[i].key, key) == 0)
-            return i;
-    return -1;
+    return engine_carddata_find(cs->factions, cs->nfactions,
+                                sizeof cs->factions[0], key);
 }
 
 int skirmish_squad_find(const skirmish_cardset *cs, const char *key)
 {
-    for (int i = 0; key && i < cs->nsquads; i++)
-        if (strcmp(cs->squads[i].key, key) == 0)
-            return i;
-    return -1;
+    return engine_carddata_find(cs->squads, cs->nsquads, sizeof cs->squads[0],
+                                key);
 }
 
 int skirmish_squad_cost(const skirmish_cardset *cs, const uint8_t *cards, int n)

@@ -8,10 +8,11 @@
  * Card effects are data drawn from a small vocabulary (sprint.h); the rules
  * in sprint_rules.c interpret them. Nothing here knows about games in play.
  */
+#include "engine/carddata.h"
 #include "engine/rules/sprint/sprint_internal.h"
-#include "engine/ruleset.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,14 +45,6 @@ const char *sprint_colour_name(int colour)
     return colour >= 0 && colour < SPRINT_NCOLOURS ? colour_names[colour] : "?";
 }
 
-static int lookup(const char *const *names, int n, const char *s)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], s) == 0)
-            return i;
-    return -1;
-}
-
 /* ------------------------------------------------------------ parsing -- */
 
 /* Error naming the card (index and key when known) and the field. */
@@ -59,35 +52,16 @@ static __attribute__((format(printf, 5, 6))) int
 card_fail(engine_error *err, int idx, const char *key, const char *field,
           const char *fmt, ...)
 {
-    char what[200];
+    char where[80];
+    if (key && *key)
+        snprintf(where, sizeof where, "card %d (%s)", idx, key);
+    else
+        snprintf(where, sizeof where, "card %d", idx);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = engine_carddata_vfail(err, "cards.json", where, field, fmt, ap);
     va_end(ap);
-    if (key && *key)
-        return engine_fail(err, ENGINE_EINVALID, field,
-                           "cards.json card %d (%s): %s %s", idx, key, field,
-                           what);
-    return engine_fail(err, ENGINE_EINVALID, field, "cards.json card %d: %s %s",
-                       idx, field, what);
-}
-
-/* Optional small integer field: absent -> def. */
-static int get_int(const json_t *obj, const char *name, int lo, int hi, int def,
-                   int *out)
-{
-    const json_t *v = json_object_get(obj, name);
-    if (!v) {
-        *out = def;
-        return 0;
-    }
-    if (!json_is_integer(v))
-        return -1;
-    json_int_t x = json_integer_value(v);
-    if (x < lo || x > hi)
-        return -1;
-    *out = (int)x;
-    return 0;
+    return rc;
 }
 
 static int parse_ability(const json_t *a, int idx, const char *key, int ai,
@@ -98,20 +72,14 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
     snprintf(field, sizeof field, "abilities[%d]", ai);
     if (!json_is_object(a))
         return card_fail(err, idx, key, field, "must be an object");
-    const char *k;
-    const json_t *v;
-    json_object_foreach((json_t *)a, k, v)
-    {
-        if (strcmp(k, "type") != 0 && strcmp(k, "what") != 0 &&
-            strcmp(k, "amount") != 0 && strcmp(k, "every") != 0 &&
-            strcmp(k, "income") != 0)
-            return card_fail(err, idx, key, field, "has unknown field \"%s\"",
-                             k);
-    }
+    static const char *const known[] = {"type",  "what",   "amount",
+                                        "every", "income", NULL};
+    const char *bad = engine_carddata_unknown(a, known);
+    if (bad)
+        return card_fail(err, idx, key, field, "has unknown field \"%s\"", bad);
     const json_t *t = json_object_get(a, "type");
-    int type = json_is_string(t) ? lookup(ability_names, SPRINT_AB_COUNT,
-                                          json_string_value(t))
-                                 : -1;
+    int type = engine_carddata_lookup(ability_names, SPRINT_AB_COUNT,
+                                      json_string_value(t));
     if (type < 0)
         return card_fail(err, idx, key, field,
                          "type must be one of discount, military_vs, "
@@ -122,9 +90,8 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
     const json_t *w = json_object_get(a, "what");
     int what = -1;
     if (w) {
-        what = json_is_string(w)
-                   ? lookup(what_names, SPRINT_W_COUNT, json_string_value(w))
-                   : -1;
+        what = engine_carddata_lookup(what_names, SPRINT_W_COUNT,
+                                      json_string_value(w));
         if (what < 0)
             return card_fail(err, idx, key, field,
                              "what must name a card kind or icon (card, "
@@ -132,12 +99,12 @@ static int parse_ability(const json_t *a, int idx, const char *key, int ai,
     }
     int amount, every, income;
     int has_amount = json_object_get(a, "amount") != NULL;
-    if (get_int(a, "amount", 0, 9, 0, &amount) < 0)
+    if (engine_carddata_int(a, "amount", 0, 9, 0, &amount) < 0)
         return card_fail(err, idx, key, field,
                          "amount must be an integer 0..9");
-    if (get_int(a, "every", 1, 9, 1, &every) < 0)
+    if (engine_carddata_int(a, "every", 1, 9, 1, &every) < 0)
         return card_fail(err, idx, key, field, "every must be an integer 1..9");
-    if (get_int(a, "income", 0, 9, 0, &income) < 0)
+    if (engine_carddata_int(a, "income", 0, 9, 0, &income) < 0)
         return card_fail(err, idx, key, field,
                          "income must be an integer 0..9");
     int needs_what =
@@ -211,31 +178,19 @@ static const char *const card_fields[] = {
 static int parse_card_identity(const json_t *c, int idx, sprint_design *d,
                                engine_error *err)
 {
-    const json_t *jk = json_object_get(c, "key");
-    const char *key = json_is_string(jk) ? json_string_value(jk) : NULL;
-    if (!key || !*key || strlen(key) >= SPRINT_KEY_MAX ||
-        strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(key))
-        return card_fail(err, idx, NULL, "key",
-                         "must be a string of [a-z0-9_], 1..%d characters",
-                         SPRINT_KEY_MAX - 1);
-    memcpy(d->key, key, strlen(key) + 1);
-    const char *k;
-    const json_t *v;
-    json_object_foreach((json_t *)c, k, v)
-    {
-        int ok = 0;
-        for (int i = 0; card_fields[i]; i++)
-            ok |= strcmp(card_fields[i], k) == 0;
-        if (!ok)
-            return card_fail(err, idx, key, k, "is not a known field");
-    }
-    const json_t *jn = json_object_get(c, "name");
-    if (!json_is_string(jn) || !*json_string_value(jn) ||
-        strlen(json_string_value(jn)) >= SPRINT_NAME_MAX)
-        return card_fail(err, idx, key, "name",
-                         "must be a string of 1..%d bytes",
-                         SPRINT_NAME_MAX - 1);
-    memcpy(d->name, json_string_value(jn), strlen(json_string_value(jn)) + 1);
+    const char *key = d->key;
+    char where[80];
+    snprintf(where, sizeof where, "card %d", idx);
+    if (engine_carddata_key(c, "cards.json", where, d->key, SPRINT_KEY_MAX,
+                            err))
+        return ENGINE_EINVALID;
+    const char *bad = engine_carddata_unknown(c, card_fields);
+    if (bad)
+        return card_fail(err, idx, key, bad, "is not a known field");
+    snprintf(where, sizeof where, "card %d (%s)", idx, key);
+    if (engine_carddata_string(c, "name", "cards.json", where, "name", d->name,
+                               SPRINT_NAME_MAX, err))
+        return ENGINE_EINVALID;
     const json_t *jtext = json_object_get(c, "text");
     if (jtext && (!json_is_string(jtext) ||
                   strlen(json_string_value(jtext)) >= SPRINT_TEXT_MAX))
@@ -277,7 +232,7 @@ static int parse_card_count(const json_t *c, int idx, sprint_design *d,
                              "of the central card must be development");
         return 0;
     }
-    if (get_int(c, "count", 1, 8, -1, &x) < 0 || x < 0)
+    if (engine_carddata_int(c, "count", 1, 8, -1, &x) < 0 || x < 0)
         return card_fail(err, idx, d->key, "count", "must be an integer 1..8");
     d->count = (uint8_t)x;
     return 0;
@@ -296,7 +251,7 @@ static int parse_card_development(const json_t *c, int idx, sprint_design *d,
         return card_fail(err, idx, key,
                          json_object_get(c, "colour") ? "colour" : "faction",
                          "is only for worlds");
-    if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0)
+    if (engine_carddata_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0)
         return card_fail(err, idx, key, "cost", "must be an integer 0..9");
     d->cost = (int8_t)x;
     return 0;
@@ -316,17 +271,16 @@ static int parse_card_world(const json_t *c, int idx, sprint_design *d,
                          "defence (military)");
     d->military_world = jdef != NULL;
     if (d->military_world) {
-        if (get_int(c, "defence", 1, 9, -1, &x) < 0 || x < 0)
+        if (engine_carddata_int(c, "defence", 1, 9, -1, &x) < 0 || x < 0)
             return card_fail(err, idx, key, "defence",
                              "must be an integer 1..9");
-    } else if (get_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0) {
+    } else if (engine_carddata_int(c, "cost", 0, 9, -1, &x) < 0 || x < 0) {
         return card_fail(err, idx, key, "cost", "must be an integer 0..9");
     }
     d->cost = (int8_t)x;
     const json_t *jcol = json_object_get(c, "colour");
-    int col = json_is_string(jcol) ? lookup(colour_names, SPRINT_NCOLOURS,
-                                            json_string_value(jcol))
-                                   : -1;
+    int col = engine_carddata_lookup(colour_names, SPRINT_NCOLOURS,
+                                     json_string_value(jcol));
     if (col < 0)
         return card_fail(err, idx, key, "colour",
                          "must be grey, azure, jade, amber or violet");
@@ -356,7 +310,7 @@ static int parse_card_effects(const json_t *c, int idx, sprint_design *d,
     int8_t *slots[] = {&d->vp, &d->income, &d->explore, &d->military};
     int x;
     for (int i = 0; i < 4; i++) {
-        if (get_int(c, icons[i], 0, 9, 0, &x) < 0)
+        if (engine_carddata_int(c, icons[i], 0, 9, 0, &x) < 0)
             return card_fail(err, idx, d->key, icons[i],
                              "must be an integer 0..9");
         *slots[i] = (int8_t)x;
@@ -398,98 +352,76 @@ static int parse_card(const json_t *c, int idx, sprint_design *d,
     return rc;
 }
 
-int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
-                       engine_error *err)
+/* The whole document into the zeroed table (engine_carddata_parse). */
+static int parse_root(const json_t *root, void *table, engine_error *err)
 {
-    memset(out, 0, sizeof *out);
+    sprint_cardset *out = table;
     out->survey = -1;
-    json_t *root = engine_data_load(text, len, "cards.json", err);
-    if (!root)
-        return ENGINE_EINVALID;
-    int rc = 0;
     const json_t *fmt = json_object_get(root, "format");
     const json_t *cards = json_object_get(root, "cards");
     if (!json_is_object(root) || !json_is_string(fmt) ||
-        strcmp(json_string_value(fmt), "sprint-cards/1") != 0) {
-        rc = engine_fail(err, ENGINE_EINVALID, "format",
-                         "cards.json: format must be \"sprint-cards/1\"");
-        goto done;
-    }
-    if (json_object_size(root) != 2 || !json_is_array(cards)) {
-        rc = engine_fail(err, ENGINE_EINVALID, "cards",
-                         "cards.json: needs exactly \"format\" and a "
-                         "\"cards\" array");
-        goto done;
-    }
-    if (json_array_size(cards) > SPRINT_MAX_DESIGNS) {
-        rc = engine_fail(err, ENGINE_EINVALID, "cards",
-                         "cards.json: at most %d designs, got %zu",
-                         SPRINT_MAX_DESIGNS, json_array_size(cards));
-        goto done;
-    }
+        strcmp(json_string_value(fmt), "sprint-cards/1") != 0)
+        return engine_fail(err, ENGINE_EINVALID, "format",
+                           "cards.json: format must be \"sprint-cards/1\"");
+    if (json_object_size(root) != 2 || !json_is_array(cards))
+        return engine_fail(err, ENGINE_EINVALID, "cards",
+                           "cards.json: needs exactly \"format\" and a "
+                           "\"cards\" array");
+    if (json_array_size(cards) > SPRINT_MAX_DESIGNS)
+        return engine_fail(err, ENGINE_EINVALID, "cards",
+                           "cards.json: at most %d designs, got %zu",
+                           SPRINT_MAX_DESIGNS, json_array_size(cards));
     for (size_t i = 0; i < json_array_size(cards); i++) {
         sprint_design *d = &out->designs[i];
-        rc = parse_card(json_array_get(cards, i), (int)i, d, err);
+        int rc = parse_card(json_array_get(cards, i), (int)i, d, err);
         if (rc)
-            goto done;
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(out->designs[j].key, d->key) == 0) {
-                rc = card_fail(err, (int)i, d->key, "key", "repeats card %zu",
-                               j);
-                goto done;
-            }
-            if (strcmp(out->designs[j].name, d->name) == 0) {
-                rc = card_fail(err, (int)i, d->key, "name",
-                               "repeats the name of card %zu (%s)", j,
-                               out->designs[j].key);
-                goto done;
-            }
-        }
+            return rc;
+        char where[80];
+        snprintf(where, sizeof where, "card %zu (%s)", i, d->key);
+        if (engine_carddata_unique(out->designs, (int)i, sizeof *d,
+                                   offsetof(sprint_design, name), "cards.json",
+                                   where, err))
+            return ENGINE_EINVALID;
         if (d->central) {
-            if (out->survey >= 0) {
-                rc = card_fail(err, (int)i, d->key, "central",
-                               "only one card may be central");
-                goto done;
-            }
+            if (out->survey >= 0)
+                return card_fail(err, (int)i, d->key, "central",
+                                 "only one card may be central");
             out->survey = (int)i;
         }
-        if (out->ndeck + d->count > SPRINT_MAX_DECK) {
-            rc = card_fail(err, (int)i, d->key, "count",
-                           "makes the deck larger than %d cards",
-                           SPRINT_MAX_DECK);
-            goto done;
-        }
+        if (out->ndeck + d->count > SPRINT_MAX_DECK)
+            return card_fail(err, (int)i, d->key, "count",
+                             "makes the deck larger than %d cards",
+                             SPRINT_MAX_DECK);
         for (int c = 0; c < d->count; c++)
             out->deck_design[out->ndeck++] = (uint8_t)i;
         out->ndesigns++;
     }
-    if (out->survey < 0) {
-        rc = engine_fail(err, ENGINE_EINVALID, "central",
-                         "cards.json: one development must be \"central\" "
-                         "(the survey card)");
-        goto done;
-    }
-    if (out->ndeck < 40) {
-        rc = engine_fail(err, ENGINE_EINVALID, "count",
-                         "cards.json: the deck needs at least 40 cards, got %d",
-                         out->ndeck);
-        goto done;
-    }
-    rc = engine_data_identity(root, out->sha256, err);
-done:
-    json_decref(root);
-    return rc;
+    if (out->survey < 0)
+        return engine_fail(err, ENGINE_EINVALID, "central",
+                           "cards.json: one development must be \"central\" "
+                           "(the survey card)");
+    if (out->ndeck < 40)
+        return engine_fail(
+            err, ENGINE_EINVALID, "count",
+            "cards.json: the deck needs at least 40 cards, got %d", out->ndeck);
+    return 0;
+}
+
+static const engine_carddata cards_file = {"cards.json", sizeof(sprint_cardset),
+                                           offsetof(sprint_cardset, sha256),
+                                           parse_root};
+
+int sprint_cards_parse(const char *text, size_t len, sprint_cardset *out,
+                       engine_error *err)
+{
+    return engine_carddata_parse(&cards_file, text, len, out, err);
 }
 
 int sprint_cards_init(engine_error *err)
 {
-    if (g_cards_ready)
-        return 0;
-    int rc = sprint_cards_parse(sprint_cards_json,
-                                (size_t)sprint_cards_json_len, &g_cards, err);
-    if (rc == 0)
-        g_cards_ready = 1;
-    return rc;
+    return engine_carddata_init(&cards_file, sprint_cards_json,
+                                sprint_cards_json_len, &g_cards, &g_cards_ready,
+                                err);
 }
 
 const sprint_cardset *sprint_cards(void)

@@ -10,9 +10,9 @@
  * at fault. Texts and client JSON are in starbase_text.c.
  */
 #include "engine/rules/starbase/starbase_cards.h"
-#include "engine/ruleset.h"
+#include "engine/carddata.h"
 
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,12 +167,7 @@ int starbase_target_chosen(int t)
 /* Index of s in names[0..n-1], or -1 (also for a non-string). */
 static int lookup(const char *const *names, int n, const json_t *s)
 {
-    if (!json_is_string(s))
-        return -1;
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], json_string_value(s)) == 0)
-            return i;
-    return -1;
+    return engine_carddata_lookup(names, n, json_string_value(s));
 }
 
 static int lookup_ability(const json_t *s)
@@ -208,61 +203,19 @@ static const char *name_list(const char *const *names, int n, unsigned mask,
 /* ------------------------------------------------------------ errors -- */
 
 /* Error naming where (e.g. "card 3 (ore_barge)") and the field. */
-static __attribute__((format(printf, 4, 5))) int
-where_fail(engine_error *err, const char *where, const char *field,
-           const char *fmt, ...)
-{
-    char what[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    return engine_fail(err, ENGINE_EINVALID, field, "cards.json %s: %s %s",
-                       where, field, what);
-}
-
-/* Optional integer field: absent -> def; -1 when present but not an
- * integer in lo..hi. */
-static int get_int(const json_t *obj, const char *name, int lo, int hi, int def,
-                   int *out)
-{
-    const json_t *v = json_object_get(obj, name);
-    *out = def;
-    if (!v)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < lo ||
-        json_integer_value(v) > hi)
-        return -1;
-    *out = (int)json_integer_value(v);
-    return 0;
-}
+#define where_fail(err, where, field, ...)                                     \
+    engine_carddata_fail(err, "cards.json", where, field, __VA_ARGS__)
 
 /* Required integer field in lo..hi into *out (a uint8_t); else the error. */
 static int need_u8(const json_t *obj, const char *where, const char *name,
                    int lo, int hi, uint8_t *out, engine_error *err)
 {
     int x;
-    if (get_int(obj, name, lo, hi, -1, &x) < 0 || x < 0)
+    if (engine_carddata_int(obj, name, lo, hi, -1, &x) < 0 || x < 0)
         return where_fail(err, where, name, "must be an integer %d..%d", lo,
                           hi);
     *out = (uint8_t)x;
     return 0;
-}
-
-/* The first member of obj not in the NULL-terminated list, or NULL. */
-static const char *unknown_field(const json_t *obj, const char *const *known)
-{
-    const char *k;
-    const json_t *v;
-    json_object_foreach((json_t *)obj, k, v)
-    {
-        int ok = 0;
-        for (int i = 0; known[i]; i++)
-            ok |= strcmp(known[i], k) == 0;
-        if (!ok)
-            return k;
-    }
-    return NULL;
 }
 
 /* The string member `member` of obj, 1..max-1 bytes, into out; else the
@@ -270,30 +223,16 @@ static const char *unknown_field(const json_t *obj, const char *const *known)
 static int get_str(const json_t *obj, const char *member, const char *where,
                    const char *label, char *out, size_t max, engine_error *err)
 {
-    const json_t *j = json_object_get(obj, member);
-    const char *s = json_is_string(j) ? json_string_value(j) : "";
-    size_t n = strlen(s);
-    if (n == 0 || n >= max)
-        return where_fail(err, where, label, "must be a string of 1..%zu bytes",
-                          max - 1);
-    memcpy(out, s, n + 1);
-    return 0;
+    return engine_carddata_string(obj, member, "cards.json", where, label, out,
+                                  max, err);
 }
 
 /* A key ([a-z0-9_], 1..KEY_MAX-1) into key. */
 static int get_key(const json_t *obj, const char *where, char *key,
                    engine_error *err)
 {
-    const json_t *jk = json_object_get(obj, "key");
-    const char *k = json_is_string(jk) ? json_string_value(jk) : "";
-    size_t n = strlen(k);
-    if (n == 0 || n >= STARBASE_KEY_MAX ||
-        strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
-        return where_fail(err, where, "key",
-                          "must be a string of [a-z0-9_], 1..%d characters",
-                          STARBASE_KEY_MAX - 1);
-    memcpy(key, k, n + 1);
-    return 0;
+    return engine_carddata_key(obj, "cards.json", where, key, STARBASE_KEY_MAX,
+                               err);
 }
 
 /* ---------------------------------------------------------- abilities -- */
@@ -391,7 +330,7 @@ static int parse_cost(const json_t *a, const char *where, const char *field,
     if (!used && json_object_get(a, "cost"))
         return where_fail(err, where, f,
                           "is only for management and instant abilities");
-    if (get_int(a, "cost", 1, 5, 0, &x) < 0)
+    if (engine_carddata_int(a, "cost", 1, 5, 0, &x) < 0)
         return where_fail(err, where, f, "must be an integer 1..5 ISK");
     out->cost = (uint8_t)x;
     return 0;
@@ -407,7 +346,8 @@ static int parse_numbers(const json_t *a, const char *where, const char *field,
     snprintf(f, sizeof f, "%s.amount", field);
     if (!r->amax && json_object_get(a, "amount"))
         return where_fail(err, where, f, "is not for %s", r->name);
-    if (r->amax && (get_int(a, "amount", 1, r->amax, -1, &x) < 0 || x < 0))
+    if (r->amax &&
+        (engine_carddata_int(a, "amount", 1, r->amax, -1, &x) < 0 || x < 0))
         return where_fail(err, where, f, "of %s must be an integer 1..%d",
                           r->name, r->amax);
     out->amount = (uint8_t)(r->amax ? x : 0);
@@ -417,7 +357,8 @@ static int parse_numbers(const json_t *a, const char *where, const char *field,
         return where_fail(err, where, f,
                           "is only for bounce, destroy and "
                           "deactivate");
-    if (r->price_filter && get_int(a, "max_price", 0, 8, -1, &x) < 0)
+    if (r->price_filter &&
+        engine_carddata_int(a, "max_price", 0, 8, -1, &x) < 0)
         return where_fail(err, where, f, "must be an integer 0..8");
     if (r->price_filter)
         out->max_price = (int8_t)x;
@@ -433,7 +374,7 @@ static int parse_ability(const json_t *a, const char *where, const char *field,
     memset(out, 0, sizeof *out);
     if (!json_is_object(a))
         return where_fail(err, where, field, "must be an object");
-    const char *bad = unknown_field(a, known);
+    const char *bad = engine_carddata_unknown(a, known);
     if (bad)
         return where_fail(err, where, field, "has unknown field \"%s\"", bad);
     if (parse_kind_timing_target(a, where, field, out, err) ||
@@ -454,7 +395,7 @@ static int parse_command(const json_t *c, const char *where, const char *field,
     memset(out, 0, sizeof *out);
     if (!json_is_object(c))
         return where_fail(err, where, field, "must be an object");
-    const char *bad = unknown_field(c, known);
+    const char *bad = engine_carddata_unknown(c, known);
     if (bad)
         return where_fail(err, where, field,
                           "has unknown field \"%s\" (a command's number is "
@@ -476,7 +417,8 @@ static int parse_command(const json_t *c, const char *where, const char *field,
                           r->name);
     int hi = r->amax ? r->amax : 8;
     if (wanted &&
-        (get_int(c, "power", 1, hi, r->amax ? -1 : 0, &p) < 0 || p < 0))
+        (engine_carddata_int(c, "power", 1, hi, r->amax ? -1 : 0, &p) < 0 ||
+         p < 0))
         return where_fail(err, where, f, "of %s must be an integer 1..%d",
                           r->name, hi);
     a->max_price = -1;
@@ -543,7 +485,7 @@ static int parse_ship(const json_t *c, const char *where, starbase_card *d,
                       engine_error *err)
 {
     int x;
-    if (get_int(c, "assembly", 1, 4, 0, &x) < 0)
+    if (engine_carddata_int(c, "assembly", 1, 4, 0, &x) < 0)
         return where_fail(err, where, "assembly",
                           "must be an integer 1..4 (leave it out for none)");
     d->assembly = (uint8_t)x;
@@ -580,7 +522,7 @@ static int check_news(const json_t *c, const char *where, starbase_card *d,
     int x;
     if (json_is_string(jd) && strcmp(json_string_value(jd), "infinite") == 0)
         d->duration = STARBASE_DURATION_INFINITE;
-    else if (get_int(c, "duration", 1, 4, 0, &x) < 0)
+    else if (engine_carddata_int(c, "duration", 1, 4, 0, &x) < 0)
         return where_fail(err, where, "duration",
                           "must be an integer 1..4 or \"infinite\" (leave it "
                           "out for a news that works at once)");
@@ -681,7 +623,7 @@ static int parse_card(const json_t *c, int idx, starbase_card *d,
                           "must be ship, location, news, outer_region or "
                           "structure");
     d->kind = (uint8_t)k;
-    const char *bad = unknown_field(c, kind_fields[k]);
+    const char *bad = engine_carddata_unknown(c, kind_fields[k]);
     if (bad)
         return where_fail(err, where, bad, "is not a field of a %s",
                           kind_names[k]);
@@ -705,14 +647,10 @@ static int parse_cards(const json_t *jc, starbase_cardset *out,
             return ENGINE_EINVALID;
         char where[80];
         snprintf(where, sizeof where, "card %zu (%s)", i, d->key);
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(out->cards[j].key, d->key) == 0)
-                return where_fail(err, where, "key", "repeats card %zu", j);
-            if (strcmp(out->cards[j].name, d->name) == 0)
-                return where_fail(err, where, "name",
-                                  "repeats the name of card %zu (%s)", j,
-                                  out->cards[j].key);
-        }
+        if (engine_carddata_unique(out->cards, (int)i, sizeof *d,
+                                   offsetof(starbase_card, name), "cards.json",
+                                   where, err))
+            return ENGINE_EINVALID;
         out->ncards++;
     }
     for (int k = 0; k < STARBASE_KIND_COUNT; k++)
@@ -737,11 +675,12 @@ static int parse_setup(const json_t *s, starbase_setup *o, engine_error *err)
     if (!json_is_object(s))
         return engine_fail(err, ENGINE_EINVALID, "setup",
                            "cards.json: setup must be an object");
-    const char *bad = unknown_field(s, names);
+    const char *bad = engine_carddata_unknown(s, names);
     if (bad)
         return where_fail(err, "setup", bad, "is not a known field");
     for (int i = 0; names[i]; i++)
-        if (get_int(s, names[i], lo[i], hi[i], -1, slot[i]) < 0 || *slot[i] < 0)
+        if (engine_carddata_int(s, names[i], lo[i], hi[i], -1, slot[i]) < 0 ||
+            *slot[i] < 0)
             return where_fail(err, "setup", names[i],
                               "must be an integer %d..%d", lo[i], hi[i]);
     if (o->min_players > o->max_players)
@@ -766,13 +705,13 @@ static int parse_side(const json_t *s, const char *where, const char *field,
     if (!json_is_object(s))
         return where_fail(err, where, field,
                           "must be an object of income, hull, attack, slots");
-    const char *bad = unknown_field(s, known);
+    const char *bad = engine_carddata_unknown(s, known);
     if (bad)
         return where_fail(err, where, field, "has unknown field \"%s\"", bad);
     for (int i = 0; i < 4; i++) {
         snprintf(f, sizeof f, "%s.%s", field, ints[i]);
         int x;
-        if (get_int(s, ints[i], lo[i], hi[i], -1, &x) < 0 || x < 0)
+        if (engine_carddata_int(s, ints[i], lo[i], hi[i], -1, &x) < 0 || x < 0)
             return where_fail(err, where, f, "must be an integer %d..%d", lo[i],
                               hi[i]);
         *slot[i] = (uint8_t)x;
@@ -793,7 +732,7 @@ static int parse_station(const json_t *s, int idx, starbase_station *o,
     if (get_key(s, where, o->key, err))
         return ENGINE_EINVALID;
     snprintf(where, sizeof where, "starbase %d (%s)", idx, o->key);
-    const char *bad = unknown_field(s, known);
+    const char *bad = engine_carddata_unknown(s, known);
     if (bad)
         return where_fail(err, where, bad, "is not a known field");
     const json_t *jb = json_object_get(s, "back");
@@ -931,7 +870,7 @@ static int parse_market(const json_t *j, int idx, starbase_cardset *cs,
     snprintf(where, sizeof where, "market %d (%s)", idx, m->key);
     if (get_str(j, "name", where, "name", m->name, sizeof m->name, err))
         return ENGINE_EINVALID;
-    const char *bad = unknown_field(j, known);
+    const char *bad = engine_carddata_unknown(j, known);
     if (bad)
         return where_fail(err, where, bad, "is not a known field");
     if (starbase_market_find(cs, m->key) >= 0)
@@ -972,9 +911,9 @@ static int parse_markets(const json_t *jm, starbase_cardset *out,
 
 /* ----------------------------------------------------- whole document -- */
 
-static int parse_root(const json_t *root, starbase_cardset *out,
-                      engine_error *err)
+static int parse_root(const json_t *root, void *table, engine_error *err)
 {
+    starbase_cardset *out = table;
     static const char *const known[] = {"format", "setup",   "starbases",
                                         "cards",  "markets", NULL};
     const json_t *fmt = json_object_get(root, "format");
@@ -982,7 +921,7 @@ static int parse_root(const json_t *root, starbase_cardset *out,
         strcmp(json_string_value(fmt), "starbase-cards/1") != 0)
         return engine_fail(err, ENGINE_EINVALID, "format",
                            "cards.json: format must be \"starbase-cards/1\"");
-    const char *bad = unknown_field(root, known);
+    const char *bad = engine_carddata_unknown(root, known);
     if (bad)
         return engine_fail(err, ENGINE_EINVALID, bad,
                            "cards.json: %s is not a known field", bad);
@@ -994,29 +933,21 @@ static int parse_root(const json_t *root, starbase_cardset *out,
     return 0;
 }
 
+static const engine_carddata cards_file = {
+    "cards.json", sizeof(starbase_cardset), offsetof(starbase_cardset, sha256),
+    parse_root};
+
 int starbase_cards_parse(const char *text, size_t len, starbase_cardset *out,
                          engine_error *err)
 {
-    memset(out, 0, sizeof *out);
-    json_t *root = engine_data_load(text, len, "cards.json", err);
-    if (!root)
-        return ENGINE_EINVALID;
-    int rc = parse_root(root, out, err);
-    if (rc == 0)
-        rc = engine_data_identity(root, out->sha256, err);
-    json_decref(root);
-    return rc;
+    return engine_carddata_parse(&cards_file, text, len, out, err);
 }
 
 int starbase_cards_init(engine_error *err)
 {
-    if (g_cards_ready)
-        return 0;
-    int rc = starbase_cards_parse(
-        starbase_cards_json, (size_t)starbase_cards_json_len, &g_cards, err);
-    if (rc == 0)
-        g_cards_ready = 1;
-    return rc;
+    return engine_carddata_init(&cards_file, starbase_cards_json,
+                                starbase_cards_json_len, &g_cards,
+                                &g_cards_ready, err);
 }
 
 const starbase_cardset *starbase_cards(void)
@@ -1028,26 +959,20 @@ const starbase_cardset *starbase_cards(void)
 
 int starbase_card_find(const starbase_cardset *cs, const char *key)
 {
-    for (int i = 0; key && i < cs->ncards; i++)
-        if (strcmp(cs->cards[i].key, key) == 0)
-            return i;
-    return -1;
+    return engine_carddata_find(cs->cards, cs->ncards, sizeof cs->cards[0],
+                                key);
 }
 
 int starbase_station_find(const starbase_cardset *cs, const char *key)
 {
-    for (int i = 0; key && i < cs->nstations; i++)
-        if (strcmp(cs->stations[i].key, key) == 0)
-            return i;
-    return -1;
+    return engine_carddata_find(cs->stations, cs->nstations,
+                                sizeof cs->stations[0], key);
 }
 
 int starbase_market_find(const starbase_cardset *cs, const char *key)
 {
-    for (int i = 0; key && i < cs->nmarkets; i++)
-        if (strcmp(cs->markets[i].key, key) == 0)
-            return i;
-    return -1;
+    return engine_carddata_find(cs->markets, cs->nmarkets,
+                                sizeof cs->markets[0], key);
 }
 
 int starbase_count_kind(const starbase_cardset *cs, int kind)
