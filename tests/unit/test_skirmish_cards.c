@@ -159,7 +159,7 @@ static void test_prebuilt_squads_keep_muster_rules(void)
 static void test_lookups(void)
 {
     int i = skirmish_design_find(CS, "bolt_sergeant");
-    REQUIRE(i >= 0);
+    REQUIRE(CS && i >= 0);
     const skirmish_design *d = &CS->designs[i];
     CHECK_EQ_STR(d->name, "Bolt Sergeant");
     CHECK_EQ_STR(CS->factions[d->faction].key, "ironbound");

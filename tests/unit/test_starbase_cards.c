@@ -502,6 +502,8 @@ static void test_validator_accepts_small_document(void)
                  "");
     engine_error err = {0};
     starbase_cardset *cs = malloc(sizeof *cs);
+    if (!cs)
+        free(text);
     REQUIRE(cs);
     CHECKF(starbase_cards_parse(text, strlen(text), cs, &err) == 0, "%s",
            err.msg);
