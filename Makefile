@@ -32,8 +32,11 @@ SERVER_SRC := $(filter-out server/runtime/main.c,$(wildcard server/*/*.c)) $(COM
 API_SRC    := $(wildcard api/*.c)
 LIB_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(ENGINE_SRC) $(SERVER_SRC) $(API_SRC)) \
               $(patsubst %.S,$(BUILD)/obj/%.o,$(ENGINE_ASM))
-UNIT_SRC   := $(wildcard tests/unit/test_*.c)
-UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+# Unit tests: tests/unit/test_*.c for the core and the runtime, and
+# tests/unit/RULESET/test_*.c for each ruleset's own; every one becomes
+# $(BUILD)/tests/test_NAME (label unit/test_NAME in tests/run.sh).
+UNIT_SRC   := $(wildcard tests/unit/test_*.c tests/unit/*/test_*.c)
+UNIT_BIN   := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRC))))
 # Test-only rulesets (tests/rules), linked into unit tests and benchmarks.
 TRULES_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/rules/*.c))
 
@@ -56,9 +59,12 @@ $(BUILD)/libconclave.a: $(LIB_OBJ)
 $(BUILD)/conclave: $(BUILD)/obj/server/runtime/main.o $(BUILD)/libconclave.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TRULES_OBJ) $(BUILD)/libconclave.a
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+define unit_test_rule
+$(BUILD)/tests/$(basename $(notdir $(1))): $(BUILD)/obj/$(1:.c=.o) $(TRULES_OBJ) $(BUILD)/libconclave.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach t,$(UNIT_SRC),$(eval $(call unit_test_rule,$(t))))
 
 unit: $(BUILD)/conclave $(UNIT_BIN)
 
@@ -99,7 +105,8 @@ soak-skirmish:
 # Prettier on the JavaScript (web/, tests/, bench/), installed from npm into
 # tests/node_modules as the tests' own packages are.
 LINT_C   = $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) \
-    $(wildcard tests/unit/*.c tests/rules/*.c tests/fuzz/*.c bench/*.c bench/*/*.c)
+    $(wildcard tests/unit/*.c tests/unit/*/*.c tests/rules/*.c tests/fuzz/*.c bench/*.c \
+      bench/*/*.c)
 NODE_BIN  = tests/node_modules/.bin
 
 lint: lint-c lint-js
@@ -123,7 +130,8 @@ lint-js: $(NODE_BIN)/eslint $(NODE_BIN)/prettier
 # `make format-check` (run by .ci/run) fails on any file that differs.
 FORMAT_SRC = $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) \
     $(wildcard engine/*.h engine/rules/*/*.h engine/examples/*.h common/*.h \
-      server/*/*.h api/*.h tests/unit/*.[ch] tests/rules/*.[ch] tests/fuzz/*.c \
+      server/*/*.h api/*.h tests/unit/*.[ch] tests/unit/*/*.[ch] tests/rules/*.[ch] \
+      tests/fuzz/*.c \
       bench/*.[ch] bench/*/*.c)
 
 format:

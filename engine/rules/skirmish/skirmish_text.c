@@ -5,7 +5,7 @@
  *
  * These texts are the one source of card wording: clients read them from
  * the JSON, and the card list in docs/games/skirmish.md is checked against
- * them by tests/unit/test_skirmish_cards.c.
+ * them by tests/unit/skirmish/test_skirmish_cards.c.
  */
 #include "engine/rules/skirmish/skirmish_cards.h"
 

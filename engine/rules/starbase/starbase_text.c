@@ -5,7 +5,7 @@
  *
  * These texts are the one source of card wording: clients read them from
  * the JSON, and the card list in docs/games/starbase.md is checked against
- * them by tests/unit/test_starbase_cards.c.
+ * them by tests/unit/starbase/test_starbase_cards.c.
  */
 #include "engine/rules/starbase/starbase_cards.h"
 

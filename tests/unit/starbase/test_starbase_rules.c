@@ -6,7 +6,7 @@
  * hands, the replay of a whole game and self-play are in
  * test_starbase_game.c.
  */
-#include "tests/unit/starbase_test.h"
+#include "tests/unit/starbase/starbase_test.h"
 
 /* Seat's outer region `key` from its stack. */
 static int stack_card(tgame *t, int seat, const char *key)

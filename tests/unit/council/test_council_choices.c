@@ -8,7 +8,7 @@
  * special, Chancery's choice of the next objective, and loading a save
  * written before these existed.
  */
-#include "tests/unit/council_test.h"
+#include "tests/unit/council/council_test.h"
 
 #include <stddef.h>
 

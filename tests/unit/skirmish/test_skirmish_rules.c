@@ -9,7 +9,7 @@
  * Units are numbered seat 0's squad first, then seat 1's, in squad order.
  * The cheaper squad starts, so each test gives seat 0 the cheaper one.
  */
-#include "tests/unit/skirmish_test.h"
+#include "tests/unit/skirmish/skirmish_test.h"
 
 #define PASS "{\"action\":\"pass\"}"
 

@@ -3,7 +3,7 @@
  * cards.json loads with the promised shape, and bad card files are
  * rejected naming the card and field.
  */
-#include "tests/unit/sprint_test.h"
+#include "tests/unit/sprint/sprint_test.h"
 
 /* ------------------------------------------------------ card data -- */
 

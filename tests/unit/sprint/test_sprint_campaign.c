@@ -2,7 +2,7 @@
  * test_sprint_campaign.c - the solitaire campaign's pure functions:
  * conditions met by a result, and progress from game to game.
  */
-#include "tests/unit/sprint_test.h"
+#include "tests/unit/sprint/sprint_test.h"
 
 /* ---------------------------------------------------------- campaign -- */
 

@@ -3,7 +3,7 @@
  * the seed states and per rule we invented, on small positions built from
  * named cards (see sprint_test.h).
  */
-#include "tests/unit/sprint_test.h"
+#include "tests/unit/sprint/sprint_test.h"
 
 /* ------------------------------------------------------ seed rules -- */
 

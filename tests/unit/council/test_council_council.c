@@ -8,7 +8,7 @@
  * markers' triangular cost and diplomatic capture with each exclusion and
  * its initiative order.
  */
-#include "tests/unit/council_test.h"
+#include "tests/unit/council/council_test.h"
 
 /* A 4-seat game (default options unless opts) with the picks and the
  * agenda played by bots: the lobby window is open. */

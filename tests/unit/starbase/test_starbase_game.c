@@ -10,7 +10,7 @@
  *                                              the soak run (see
  *                                              scripts/starbase_soak.sh)
  */
-#include "tests/unit/starbase_test.h"
+#include "tests/unit/starbase/starbase_test.h"
 
 #include <time.h>
 

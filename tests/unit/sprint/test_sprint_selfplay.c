@@ -3,7 +3,7 @@
  * the state invariants and replay checked after every input, and the bot
  * strength check (basic beats random in >= 90% of two-player games).
  */
-#include "tests/unit/sprint_test.h"
+#include "tests/unit/sprint/sprint_test.h"
 
 /* -------------------------------------------------- self-play checks -- */
 

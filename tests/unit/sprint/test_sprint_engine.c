@@ -3,7 +3,7 @@
  * are checked with field-named errors, views hide hands and payments,
  * timeout defaults and options, and full games with unique window ids.
  */
-#include "tests/unit/sprint_test.h"
+#include "tests/unit/sprint/sprint_test.h"
 
 /* ------------------------------------------------------ orders & IDs -- */
 

@@ -7,7 +7,7 @@
  * plus victory and the end. Self-play properties are in
  * test_council_selfplay.c.
  */
-#include "tests/unit/council_test.h"
+#include "tests/unit/council/council_test.h"
 
 
 static int frontier(const cnc_state *s, int skip)

@@ -8,7 +8,7 @@
  * guarantee (private entries reach only the seats entitled to them); and
  * replay of every game from its export to the same final hash.
  */
-#include "tests/unit/council_test.h"
+#include "tests/unit/council/council_test.h"
 
 static int quick;
 
