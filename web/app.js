@@ -7,7 +7,7 @@ import { Live, resolveWsUrl, wsPortParam } from './ws.js';
 import { h, render, toast, announce } from './ui.js';
 import { homeScreen, lobbyScreen } from './lobby.js';
 import { gameScreen } from './game.js';
-import { campaignScreen } from './campaign.js';
+import { campaignScreen } from './games/sprint/campaign.js';
 import { settingsScreen } from './settings.js';
 import { startInbox } from './inbox.js';
 

@@ -3,31 +3,17 @@
 // patches of {view, windows}), reads the log (GET /log?after=SEQ) and the
 // legal choices (GET /legal) as they change, refreshes the status and
 // result when the game ends, and hands a model to the ruleset's renderer
-// (sprint.js, tictactoe.js, rps.js, skirmish.js, starbase.js, council.js).
+// (its table in games/ID/, found through games/registry.js).
 // Players act through the controller: sealed orders (PUT/DELETE
 // /orders/{window}) and open plays (POST /plays with an Idempotency-Key).
 
 import { api, ApiError, randomKey } from './api.js';
 import { h, render, toast, announce } from './ui.js';
 import { tickCountdown, seatName, OUTAGE_TEXT, isOutage } from './gamekit.js';
-import { sprintRenderer } from './sprint.js';
-import { tictactoeRenderer } from './tictactoe.js';
-import { rpsRenderer } from './rps.js';
-import { councilRenderer } from './council.js';
-import { skirmishRenderer } from './skirmish.js';
-import { starbaseRenderer } from './starbase.js';
+import { gameOf, stylesLoaded } from './games/registry.js';
 import { chatPanel } from './chat.js';
 import { howtoButton } from './howto.js';
 import { rematchButton } from './rematch.js';
-
-const RENDERERS = {
-  sprint: sprintRenderer,
-  tictactoe: tictactoeRenderer,
-  rps: rpsRenderer,
-  council: councilRenderer,
-  skirmish: skirmishRenderer,
-  starbase: starbaseRenderer,
-};
 
 export function gameScreen(main, ctx, id) {
   const c = new GameController(main, ctx, id);
@@ -109,8 +95,9 @@ class GameController {
         const title = await this.ctx.rulesetTitle(g.ruleset);
         this.title = title;
         document.title = `${title} – Conclave`;
-        const make = RENDERERS[g.ruleset];
-        this.renderer = make ? make(this) : genericRenderer(this);
+        await stylesLoaded; // the table's styles (games/ID/*.css)
+        const game = gameOf(g.ruleset);
+        this.renderer = game ? game.table(this) : genericRenderer(this);
         this.chat = chatPanel(this); // table talk, beside any table
       }
       if (youChanged) this.legal = null;

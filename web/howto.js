@@ -1,45 +1,26 @@
 // howto.js - the "How to play" panel: a button (in the lobby, the create
 // form and every table) that opens a dialog with the ruleset's rules in
-// short (howto-text.js), a legend of the icons where the table uses them
-// (Galactic Sprint's), and the first-game guide. Escape or "Close" shuts
-// it and focus goes back to the button.
+// short (the howto text of its folder in games/, through the registry), a
+// legend of the icons where the table uses them (Galactic Sprint's), and
+// the first-game guide. Escape or "Close" shuts it and focus goes back to
+// the button.
 
 import { h } from './ui.js';
-import { icon } from './cards.js';
-import { HOWTO } from './howto-text.js';
-
-// The icons of Galactic Sprint's cards and empires, with what they mean.
-function sprintLegend() {
-  const row = (sym, term, text) => h('li.legend-row', h('span.legend-sym', sym), h('span', h('strong', term), ` – ${text}`));
-  return h(
-    'section.howto-part',
-    { 'aria-labelledby': 'howto-legend-h' },
-    h('h3#howto-legend-h', 'Legend'),
-    h(
-      'ul.legend',
-      row(h('span.badge.cost', { 'aria-hidden': 'true' }, '3'), 'Cost', 'cards you discard from your hand to place it.'),
-      row(h('span.badge.defence', { 'aria-hidden': 'true' }, '3'), 'Defence', 'a military world: your military must be at least this to conquer it.'),
-      row(h('span.badge.vp', { 'aria-hidden': 'true' }, '2'), 'VP', 'victory points the card adds to your empire VP.'),
-      row(icon('income', null, 'income'), 'Income', 'cards you draw at the end of each round.'),
-      row(icon('military', null, 'military'), 'Military', 'conquers military worlds.'),
-      row(icon('explore', null, 'explore'), 'Explore', 'extra cards seen when you explore.'),
-      row(icon('hand', null, 'cards in hand'), 'Hand', 'cards in a player\u2019s hand (only the number is public).'),
-    ),
-  );
-}
+import { gameOf } from './games/registry.js';
 
 function listPart(id, title, items) {
   return h('section.howto-part', { 'aria-labelledby': id }, h('h3', { id }, title), h('ul.howto-list', items.map((t) => h('li', t))));
 }
 
 function body(rulesetId) {
-  const t = HOWTO[rulesetId];
+  const game = gameOf(rulesetId);
+  const t = game && game.howto;
   if (!t) return [h('p', 'The rules of this game are not written for the page yet.')];
   return [
     h('p.howto-aim', t.aim),
     t.sections.map((s, i) => listPart(`howto-s${i}`, s.title, s.items)),
     t.guide ? listPart('howto-guide', t.guide.title, t.guide.items) : null,
-    rulesetId === 'sprint' ? sprintLegend() : null,
+    game.legend ? game.legend() : null,
   ];
 }
 

@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { repsOf, ABILITIES } from '../../web/council-reps.js';
-import { tieText, spyText, outcomeText } from '../../web/council-agenda-text.js';
+import { repsOf, ABILITIES } from '../../web/games/council/council-reps.js';
+import { tieText, spyText, outcomeText } from '../../web/games/council/council-agenda-text.js';
 
 const data = JSON.parse(fs.readFileSync(new URL('../../engine/rules/council/council.json', import.meta.url), 'utf8'));
 

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import jsonpatch from 'fast-json-patch';
 import { applyPatch, parsePointer, formatPointer, PatchError } from '../../web/jsonpatch.js';
-import { planCost, choiceKey, orderOf, planOf, defaultMode, timeoutDefaultText, resultLine, windowWords } from '../../web/sprintrules.js';
+import { planCost, choiceKey, orderOf, planOf, defaultMode, timeoutDefaultText, resultLine, windowWords } from '../../web/games/sprint/sprintrules.js';
 import { createDatabase, dropDatabase, startServer, http } from '../integration/lib/server.mjs';
 
 // ------------------------------------------------------------ sprint log --

@@ -8,7 +8,7 @@
 // createMap({onSelect}) -> {el, update(galaxy, opts)}; the element is kept
 // across updates so the view box and focus survive a redraw.
 
-import { h } from './ui.js';
+import { h } from '../../ui.js';
 import { SHIPS, unitsText } from './council-text.js';
 
 const NS = 'http://www.w3.org/2000/svg';

@@ -11,8 +11,8 @@
 //
 // createComposer(c) -> {state, panel(m, ctx), onMapSelect(hex, ctx)}.
 
-import { api, ApiError } from './api.js';
-import { h, toast, announce } from './ui.js';
+import { api, ApiError } from '../../api.js';
+import { h, toast, announce } from '../../ui.js';
 import { partSentence, hexLabel, sectorAt, humanize, UNITS, SHIPS } from './council-text.js';
 
 const READY = 'ready';

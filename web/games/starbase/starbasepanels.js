@@ -5,8 +5,8 @@
 // your hand, a region, a player's starbase side of the table and the "how
 // to play" panel.
 
-import { h } from './ui.js';
-import { seatBadge, seatName, countdown, listText } from './gamekit.js';
+import { h } from '../../ui.js';
+import { seatBadge, seatName, countdown, listText } from '../../gamekit.js';
 import { sbCard, starbaseCard } from './starbasecards.js';
 import { PHASES, HOW_TO_PLAY, hint, who } from './starbasetext.js';
 

@@ -6,8 +6,8 @@
 // /orders/{window} through the controller; nothing of the other player's
 // choice is ever in this page's data before the reveal.
 
-import { h, toast, announce } from './ui.js';
-import { seatName } from './gamekit.js';
+import { h, toast, announce } from '../../ui.js';
+import { seatName } from '../../gamekit.js';
 import { fieldGrid, homeSquares, fullCard, strikeText } from './skirmishfield.js';
 
 export function newMusterState() {

@@ -8,8 +8,8 @@
 // (council-council.js: agenda, lobby and council windows, the last vote),
 // the log in plain words (council-text.js) and a short "how to play".
 
-import { h, render, toast } from './ui.js';
-import { seatName, countdown, logPanel } from './gamekit.js';
+import { h, render, toast } from '../../ui.js';
+import { seatName, countdown, logPanel } from '../../gamekit.js';
 import { createMap } from './council-map.js';
 import { createComposer } from './council-orders.js';
 import { createCouncil } from './council-council.js';

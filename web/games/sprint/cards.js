@@ -3,7 +3,7 @@
 // icons, colour, faction and ability text, in a full size for the hand and
 // a compact one for empires. Every icon has a text alternative.
 
-import { h, svg } from './ui.js';
+import { h, svg } from '../../ui.js';
 import { isMilitaryWorld } from './sprintrules.js';
 
 const ICONS = {

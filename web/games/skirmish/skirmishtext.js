@@ -4,8 +4,8 @@
 // stack items, the hint about what you can do now, and the short "how to
 // play" text.
 
-import { h } from './ui.js';
-import { seatName, describeEngineEntry } from './gamekit.js';
+import { h } from '../../ui.js';
+import { seatName, describeEngineEntry } from '../../gamekit.js';
 
 export const STEP = {
   start: 'Start of turn',

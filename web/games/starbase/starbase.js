@@ -8,9 +8,9 @@
 // POST /plays in the priority window you hold; the response rule route
 // lets you pass automatically until your turn.
 
-import { h, render, toast } from './ui.js';
-import { api } from './api.js';
-import { logPanel } from './gamekit.js';
+import { h, render, toast } from '../../ui.js';
+import { api } from '../../api.js';
+import { logPanel } from '../../gamekit.js';
 import { choiceLabel, describe } from './starbasetext.js';
 import { resultPanel, topPanel, handPanel, regionPanel, playerPanel, howTo } from './starbasepanels.js';
 

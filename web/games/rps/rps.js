@@ -1,8 +1,8 @@
 // rps.js - rock-paper-scissors: one sealed window per round; a throw is
 // PUT /orders/{window} {"throw"} (changeable until both have thrown).
 
-import { h, render, toast } from './ui.js';
-import { seatName, countdown, logPanel, describeEngineEntry } from './gamekit.js';
+import { h, render, toast } from '../../ui.js';
+import { seatName, countdown, logPanel, describeEngineEntry } from '../../gamekit.js';
 
 const THROWS = ['rock', 'paper', 'scissors'];
 const GLYPH = { rock: '✊', paper: '✋', scissors: '✌' };

@@ -5,7 +5,7 @@
 // the plays the card offers. Also the starbase card itself. No images;
 // everything drawn is also said in text.
 
-import { h } from './ui.js';
+import { h } from '../../ui.js';
 import { ROMAN } from './starbasetext.js';
 
 const KIND = { ship: 'Ship', location: 'Location', news: 'News', outer_region: 'Outer region', structure: 'Structure' };

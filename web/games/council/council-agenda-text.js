@@ -3,8 +3,8 @@
 // gifts, the representatives revealed, each spy's deed, the vote, markers
 // bought, captures) and its order parts as sentences.
 
-import { seatName } from './gamekit.js';
-import { plural } from './ui.js';
+import { seatName } from '../../gamekit.js';
+import { plural } from '../../ui.js';
 
 const humanize = (k) => String(k || '').replace(/_/g, ' ');
 const cap = (t) => `${t.charAt(0).toUpperCase()}${t.slice(1)}`;

@@ -3,7 +3,7 @@
 // seats get their players' names), what each legal play is called on its
 // button, the hint of what you can do now, and the short "how to play".
 
-import { seatName, describeEngineEntry } from './gamekit.js';
+import { seatName, describeEngineEntry } from '../../gamekit.js';
 
 export const ROMAN = ['', 'I', 'II', 'III', 'IV'];
 export const PHASES = [

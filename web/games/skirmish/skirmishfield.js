@@ -4,8 +4,8 @@
 // a small card from the view's units and designs; and the full card of one
 // creature for the detail panel.
 
-import { h } from './ui.js';
-import { seatName } from './gamekit.js';
+import { h } from '../../ui.js';
+import { seatName } from '../../gamekit.js';
 
 export const COLS = 'abcde';
 

@@ -14,9 +14,9 @@
 //
 // createCouncil(c) -> {panel(m, ctx)}; ctx: {galaxy, you, me, names}.
 
-import { api } from './api.js';
-import { h, toast, announce, plural } from './ui.js';
-import { countdown } from './gamekit.js';
+import { api } from '../../api.js';
+import { h, toast, announce, plural } from '../../ui.js';
+import { countdown } from '../../gamekit.js';
 import { repsOf, ROLE_TEXT } from './council-reps.js';
 import { councilPartText, outcomeText, spyText, tieText } from './council-agenda-text.js';
 

@@ -2,7 +2,7 @@
 // English sentence of an order part (the same wording as the engine's
 // council_orders_text.c), and the game log's entries in plain words.
 
-import { seatName, describeEngineEntry } from './gamekit.js';
+import { seatName, describeEngineEntry } from '../../gamekit.js';
 import { describeCouncilEntry } from './council-agenda-text.js';
 
 export const UNITS = ['carrier', 'cruiser', 'destroyer', 'dreadnought', 'fighter', 'trooper'];

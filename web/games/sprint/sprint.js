@@ -5,8 +5,8 @@
 // submitted, the log and the result. A spectator gets the same table from
 // the public view: no hand, no move.
 
-import { h, render, toast, announce, plural } from './ui.js';
-import { seatName, countdown, logPanel, describeEngineEntry, listText, OUTAGE_TEXT, isOutage } from './gamekit.js';
+import { h, render, toast, announce, plural } from '../../ui.js';
+import { seatName, countdown, logPanel, describeEngineEntry, listText, OUTAGE_TEXT, isOutage } from '../../gamekit.js';
 import { cardFace, cardMini, icon } from './cards.js';
 import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers, timeoutDefaultText, resultLine, windowWords } from './sprintrules.js';
 

@@ -3,8 +3,8 @@
 // of the next game), and starting the next campaign game (a one-seat lobby
 // with those options, started at once).
 
-import { api, session } from './api.js';
-import { h, render, toast } from './ui.js';
+import { api, session } from '../../api.js';
+import { h, render, toast } from '../../ui.js';
 
 const CONDITIONS = [
   { id: 'magnate', title: 'Magnate', need: '65 or more VP chips' },

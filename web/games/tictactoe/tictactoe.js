@@ -2,8 +2,8 @@
 // the top left), a play is POST /plays {"window","cell"} with an
 // Idempotency-Key (game.js). Seat 0 is X, seat 1 is O.
 
-import { h, render, toast } from './ui.js';
-import { seatName, countdown, logPanel, describeEngineEntry } from './gamekit.js';
+import { h, render, toast } from '../../ui.js';
+import { seatName, countdown, logPanel, describeEngineEntry } from '../../gamekit.js';
 
 const MARK = ['X', 'O'];
 const LINES = [

@@ -9,9 +9,9 @@
 // with Pass and "Pass until end of turn" (a pass with a response rule); the
 // last dice; hints; the log in plain words (skirmishtext.js).
 
-import { h, render, toast, announce } from './ui.js';
-import { api } from './api.js';
-import { seatName, countdown, logPanel } from './gamekit.js';
+import { h, render, toast, announce } from '../../ui.js';
+import { api } from '../../api.js';
+import { seatName, countdown, logPanel } from '../../gamekit.js';
 import { fieldGrid, fullCard, unitSpeech } from './skirmishfield.js';
 import { newMusterState, musterPanel, deployPanel } from './skirmishmuster.js';
 import { STEP, describe, logKind, unitLabel, choiceText, targetsText, hintText, howToPlay } from './skirmishtext.js';
