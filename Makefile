@@ -106,7 +106,7 @@ soak-skirmish:
 # tests/node_modules as the tests' own packages are.
 LINT_C   = $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) \
     $(wildcard tests/unit/*.c tests/unit/*/*.c tests/rules/*.c tests/fuzz/*.c bench/*.c \
-      bench/*/*.c)
+      bench/*/*.c tests/plugin/*/engine/rules/*/*.c tests/plugin/*/tests/unit/*/*.c)
 NODE_BIN  = tests/node_modules/.bin
 
 lint: lint-c lint-js
@@ -132,7 +132,7 @@ FORMAT_SRC = $(ENGINE_SRC) $(SERVER_SRC) server/runtime/main.c $(API_SRC) \
     $(wildcard engine/*.h engine/rules/*/*.h engine/examples/*.h common/*.h \
       server/*/*.h api/*.h tests/unit/*.[ch] tests/unit/*/*.[ch] tests/rules/*.[ch] \
       tests/fuzz/*.c \
-      bench/*.[ch] bench/*/*.c)
+      bench/*.[ch] bench/*/*.c tests/plugin/*/engine/rules/*/*.c tests/plugin/*/tests/unit/*/*.c)
 
 format:
 	clang-format -i $(FORMAT_SRC)

@@ -9,7 +9,7 @@ export default [
   { ignores: ['**/node_modules/**', 'tests/out/**', 'bench/peers/**', 'bench/out/**'] },
   js.configs.recommended,
   {
-    files: ['web/**/*.js'],
+    files: ['web/**/*.js', 'tests/plugin/*/web/**/*.js'],
     languageOptions: { sourceType: 'module', globals: globals.browser },
   },
   {

@@ -17,18 +17,40 @@
 //   notified      its games' webhook bodies and mails must be captured
 //   markers       marker kinds its games must show where allowed
 //
-// Adding a ruleset: its file, and its id in the list below (in the order
-// the games are planned: CANARY_SEED replays the choices in this order).
+// The rulesets are the engine's own, in its order (engine/rules/rulesets.def,
+// which is also the order the games are planned in: CANARY_SEED replays the
+// choices in this order); every one must have its file here, so adding a
+// ruleset to the engine without a canary fails this test. Adding a ruleset
+// is its file alone.
+import { readFileSync, existsSync } from 'node:fs';
 
-const IDS = ['tictactoe', 'rps', 'sprint', 'skirmish', 'starbase', 'council'];
+const ROOT = new URL('../../../', import.meta.url);
 
-export const CANARIES = await Promise.all(IDS.map(async (id) => (await import(`./${id}.mjs`)).default));
+// The ruleset ids of engine/rules/rulesets.def, in order.
+export function engineRulesets() {
+  const def = readFileSync(new URL('engine/rules/rulesets.def', ROOT), 'utf8');
+  return [...def.matchAll(/^RULESET\(([a-z0-9_]+)\)\s*$/gm)].map((m) => m[1]);
+}
+
+const IDS = engineRulesets();
+const missing = IDS.filter((id) => !existsSync(new URL(`./${id}.mjs`, import.meta.url)));
+if (missing.length)
+  throw new Error(`the canary has no file for ruleset ${missing.join(', ')}: add tests/integration/canary/ID.mjs (docs/ruleset-authoring.md)`);
+
+// CANARY_RULESETS="a,b" plays only those rulesets' games (the plug-in path
+// test runs the canary on its example ruleset alone); every file must
+// still be there.
+const ONLY = (process.env.CANARY_RULESETS || '').split(',').filter(Boolean);
+const PLAYED = ONLY.length ? IDS.filter((id) => ONLY.includes(id)) : IDS;
+if (ONLY.length && PLAYED.length !== ONLY.length) throw new Error(`CANARY_RULESETS names a ruleset the engine does not have: ${ONLY.join(', ')}`);
+
+export const CANARIES = await Promise.all(PLAYED.map(async (id) => (await import(`./${id}.mjs`)).default));
 
 const byId = new Map(CANARIES.map((c) => [c.id, c]));
 
 // The canary of ruleset id.
 export function canaryOf(id) {
   const c = byId.get(id);
-  if (!c) throw new Error(`the canary has no file for ruleset ${id} (tests/integration/canary/registry.mjs)`);
+  if (!c) throw new Error(`the canary has no file for ruleset ${id} (tests/integration/canary/)`);
   return c;
 }

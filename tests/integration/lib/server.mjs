@@ -56,9 +56,11 @@ export const TEST_QUOTAS = {
 };
 
 // Start `conclave serve` on free ports. Resolves once it logs "listening".
-export async function startServer({ db, env = {}, args = [], realQuotas = false } = {}) {
-  const proc = spawn(BIN, ['serve', ...args], {
-    cwd: ROOT,
+// bin and cwd: another build's binary, run in its own tree (the plug-in path
+// test serves a scratch copy).
+export async function startServer({ db, env = {}, args = [], realQuotas = false, bin = BIN, cwd = ROOT } = {}) {
+  const proc = spawn(bin, ['serve', ...args], {
+    cwd,
     env: {
       ...process.env,
       DATABASE_URL: db,
