@@ -96,8 +96,6 @@ size_t api_route_body_limit(const api_route *r);
 void api_json(api_response *res, int status, json_t *body);
 void api_problem(api_response *res, int status, const char *detail,
                  const char *field);
-void api_text(api_response *res, int status, const char *content_type,
-              const char *text);
 /* A problem for a server failure: its kind's status (srv_kind_status of
  * common/errors.h), detail and field;
  * Retry-After: 1 on 503. */

@@ -81,18 +81,6 @@ void api_problem(api_response *res, int status, const char *detail,
     api_json(res, status, p);
 }
 
-void api_text(api_response *res, int status, const char *content_type,
-              const char *text)
-{
-    json_decref(res->json);
-    res->json = NULL;
-    free(res->raw);
-    res->status = status;
-    res->content_type = content_type;
-    res->raw = strdup(text);
-    res->raw_len = res->raw ? strlen(res->raw) : 0;
-}
-
 void api_problem_srv(api_response *res, const srv_error *e)
 {
     int status = srv_kind_status(e->kind);

@@ -1,5 +1,6 @@
 /*
- * clock_ops.c - deadline extension and bot replacement (see clock_ops.h).
+ * clock_ops.c - deadline extension, bot replacement and the game's events
+ * (see clock_ops.h).
  */
 #include "server/game/clock_ops.h"
 
@@ -234,4 +235,14 @@ json_t *clock_game_events(PGconn *c, const char *game_id)
     }
     PQclear(r);
     return list;
+}
+
+srv_kind clock_events_get(db_pool *db, const char *game_id, json_t **out,
+                          srv_error *err)
+{
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    *out = c ? clock_game_events(c, game_id) : NULL;
+    if (c)
+        db_release(db, c, db_conn_broken(c));
+    return *out ? SRV_OK : srv_db_failed(err);
 }

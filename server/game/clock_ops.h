@@ -5,8 +5,8 @@
  * server/game/clock.h) to a bot, recorded in game_events (shown in the game's
  * log) with a hook for whoever must tell the players.
  *
- * Threads: any. clock_extend takes its own connection; clock_replace_missing
- * uses the caller's (the actor worker's).
+ * Threads: any. clock_extend and clock_events_get take their own
+ * connection; clock_replace_missing uses the caller's (the actor worker's).
  */
 #ifndef CONCLAVE_CLOCK_OPS_H
 #define CONCLAVE_CLOCK_OPS_H
@@ -50,5 +50,10 @@ uint32_t clock_replace_missing(PGconn *c, store_game *meta, uint64_t version);
 /* The game's events as the log shows them: [{"version","kind","seat",
  * "bot","missed","at"}]. NEW, or NULL on a database failure. */
 json_t *clock_game_events(PGconn *c, const char *game_id);
+
+/* clock_game_events on a connection of db (the REST log): *out NEW and
+ * SRV_OK, or NULL and SRV_UNAVAILABLE (err filled). */
+srv_kind clock_events_get(db_pool *db, const char *game_id, json_t **out,
+                          srv_error *err);
 
 #endif
