@@ -17,15 +17,6 @@
 #define TS(col)                                                                \
     "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 
-static clock_replaced_fn replaced_hook;
-static void *replaced_ctx;
-
-void clock_on_replaced(clock_replaced_fn fn, void *ctx)
-{
-    replaced_hook = fn;
-    replaced_ctx = ctx;
-}
-
 /* Who may extend game_id (its lobby's host) and its clock seconds. */
 static srv_kind game_host(PGconn *c, const char *game_id, char *host, int *secs,
                           srv_error *err)
@@ -152,8 +143,6 @@ static int replace_seat(PGconn *c, const store_game *meta, int seat,
                  "VALUES ($1, $2::bigint, 'seat_replaced', $3::jsonb)",
                  3, q);
     free(dt);
-    if (!rc && replaced_hook)
-        replaced_hook(replaced_ctx, c, meta->game_id, seat, player, bot, k);
     return rc ? -1 : 0;
 }
 
