@@ -143,8 +143,9 @@ void hub_turns_game_changed(hub *h, const char *game_id)
     free(conns);
 }
 
-void hub_turns_changed(hub *h, const char *game_id)
+void hub_turns_changed(void *ctx, const char *game_id)
 {
+    hub *h = ctx;
     if (!h || strlen(game_id) >= HUB_TOKEN_MAX)
         return;
     pthread_mutex_lock(&h->lock);

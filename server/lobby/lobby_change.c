@@ -5,7 +5,6 @@
 #include "server/lobby/lobby_change.h"
 
 #include "server/game/clock.h"
-#include "server/hub/hub.h"
 #include "server/players/reputation.h"
 
 #include "server/game/actor.h"
@@ -834,7 +833,8 @@ srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
             actors_load(a->actors, g.game_id);
         /* The first windows reach this process's inbox feed at once (other
          * processes' at the game's first commit). */
-        hub_turns_changed(a->hub, g.game_id);
+        if (a->feed.turns_changed)
+            a->feed.turns_changed(a->feed.ctx, g.game_id);
     }
     store_game_clear(&g);
     return k;

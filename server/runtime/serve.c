@@ -180,6 +180,8 @@ int cmd_serve(int argc, char **argv)
     if (!a.hub)
         goto fail;
     actors_set_listener(a.actors, hub_game_version, a.hub);
+    a.feed = (feed_hooks){a.hub, hub_turns_changed, hub_seat_active,
+                          hub_active_seats_json};
     tokens_on_revoke(hub_token_revoked, a.hub);
     /* A player who keeps making requests must never look idle: refresh
      * last_seen at least three times per idle-seat time. */
