@@ -96,12 +96,8 @@ size_t api_route_body_limit(const api_route *r);
 void api_json(api_response *res, int status, json_t *body);
 void api_problem(api_response *res, int status, const char *detail,
                  const char *field);
-void api_text(api_response *res, int status, const char *content_type,
-              const char *text);
-/* The HTTP status of a server failure kind (api/response.c holds the one
- * table): 200 for SRV_OK, 500 for a kind out of range. */
-int api_status_of(srv_kind k);
-/* A problem for a server failure: its kind's status, detail and field;
+/* A problem for a server failure: its kind's status (srv_kind_status of
+ * common/errors.h), detail and field;
  * Retry-After: 1 on 503. */
 void api_problem_srv(api_response *res, const srv_error *e);
 

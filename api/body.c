@@ -206,17 +206,3 @@ void req_db_failed(api_response *res)
     api_problem(res, 503, "the database is unreachable; retry shortly", NULL);
     res->retry_after = 1;
 }
-
-PGconn *req_db(const api_request *req, api_response *res)
-{
-    PGconn *c = db_acquire(req->app->db, 2000);
-    if (!c)
-        req_db_failed(res);
-    return c;
-}
-
-void req_db_release(const api_request *req, PGconn *c)
-{
-    if (c)
-        db_release(req->app->db, c, db_conn_broken(c));
-}

@@ -58,11 +58,7 @@ const char *req_query(const api_request *req, const char *name);
 /* A request header, or NULL. */
 const char *req_header(const api_request *req, const char *name);
 
-/* A pooled connection, or NULL after filling res with 503 (Retry-After). */
-PGconn *req_db(const api_request *req, api_response *res);
-/* Return it; broken when a statement failed on the connection itself. */
-void req_db_release(const api_request *req, PGconn *c);
-/* Fill res with the 503 for a failed statement. */
+/* Fill res with the 503 (Retry-After) of a database that cannot answer. */
 void req_db_failed(api_response *res);
 
 #endif

@@ -10,25 +10,17 @@
 #include "api/body.h"
 #include "server/game/actor.h"
 #include "server/game/clock_ops.h"
-#include "server/store/db.h"
 #include "server/players/inbox.h"
 #include "server/game/vacation.h"
 
-#define DB_WAIT_MS 2000
-
 void api_h_me_turns(api_request *req, api_response *res)
 {
+    json_t *out;
     srv_error e = {0};
-    PGconn *c = db_acquire(req->app->db, DB_WAIT_MS);
-    json_t *out = c ? inbox_load(c, req->player_id) : NULL;
-    if (c)
-        db_release(req->app->db, c, db_conn_broken(c));
-    if (!out) {
-        srv_db_failed(&e);
+    if (inbox_get(req->app->db, req->player_id, &out, &e) != SRV_OK)
         api_problem_srv(res, &e);
-        return;
-    }
-    api_json(res, 200, out);
+    else
+        api_json(res, 200, out);
 }
 
 void api_h_me_vacation_get(api_request *req, api_response *res)

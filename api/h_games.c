@@ -24,7 +24,6 @@
 #include "engine/engine.h"
 #include "server/game/actor.h"
 #include "server/game/clock_ops.h"
-#include "server/store/db.h"
 #include "server/game/export.h"
 #include "server/game/gamedoc.h"
 #include "server/game/spectate.h"
@@ -276,10 +275,9 @@ void api_h_game_log(api_request *req, api_response *res)
     if (read_game(req, res, &r))
         return;
     /* What happened to the game outside its inputs (server/game/clock_ops.h). */
-    PGconn *c = db_acquire(req->app->db, 2000);
-    json_t *events = c ? clock_game_events(c, req->params[0]) : NULL;
-    if (c)
-        db_release(req->app->db, c, db_conn_broken(c));
+    json_t *events;
+    srv_error e = {0};
+    clock_events_get(req->app->db, req->params[0], &events, &e);
     json_object_set_new(r.out, "events", events ? events : json_array());
     api_json(res, 200, r.out);
 }

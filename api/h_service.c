@@ -61,12 +61,8 @@ static int ready_probe(app *a)
     pthread_mutex_unlock(&ready_lock);
     if (!ask)
         return cached;
-    int current = -1;
-    PGconn *c = db_acquire(a->db, 1000);
-    if (c) {
-        current = migrate_current(c);
-        db_release(a->db, c, current < 0 && db_conn_broken(c));
-    }
+    int current;
+    migrate_probe(a->db, &current);
     pthread_mutex_lock(&ready_lock);
     ready_migration = current;
     ready_at = mono_s();

@@ -1,6 +1,6 @@
 /*
- * response.c - building JSON and problem+json (RFC 9457) responses, and
- * the one table that maps the server's failure kinds to HTTP statuses.
+ * response.c - building JSON and problem+json (RFC 9457) responses, a
+ * server failure's among them (its status from common/errors.h's table).
  */
 #include "api/api.h"
 
@@ -81,37 +81,9 @@ void api_problem(api_response *res, int status, const char *detail,
     api_json(res, status, p);
 }
 
-void api_text(api_response *res, int status, const char *content_type,
-              const char *text)
-{
-    json_decref(res->json);
-    res->json = NULL;
-    free(res->raw);
-    res->status = status;
-    res->content_type = content_type;
-    res->raw = strdup(text);
-    res->raw_len = res->raw ? strlen(res->raw) : 0;
-}
-
-/* The server's failure kinds as HTTP statuses: the only place they meet. */
-static const int kind_status[SRV_KIND_COUNT] = {
-    [SRV_OK] = 200,           [SRV_INVALID] = 422,     [SRV_UNAUTHORIZED] = 401,
-    [SRV_FORBIDDEN] = 403,    [SRV_NOT_FOUND] = 404,   [SRV_CONFLICT] = 409,
-    [SRV_PRECONDITION] = 412, [SRV_GONE] = 410,        [SRV_TOO_LARGE] = 413,
-    [SRV_TOO_MANY] = 429,     [SRV_UNAVAILABLE] = 503, [SRV_INTERNAL] = 500,
-    [SRV_MALFORMED] = 400,
-};
-
-int api_status_of(srv_kind k)
-{
-    if ((int)k < 0 || k >= SRV_KIND_COUNT || !kind_status[k])
-        return 500;
-    return kind_status[k];
-}
-
 void api_problem_srv(api_response *res, const srv_error *e)
 {
-    int status = api_status_of(e->kind);
+    int status = srv_kind_status(e->kind);
     if (status < 400)
         status = 500; /* a failure reported as OK is a bug */
     api_problem(res, status, e->detail[0] ? e->detail : NULL,

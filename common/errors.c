@@ -1,5 +1,6 @@
 /*
- * errors.c - names of the server's failure kinds (see errors.h).
+ * errors.c - the server's failure kinds: their names, the statuses both
+ * edges show for them, and filling a srv_error (see errors.h).
  */
 #include "common/errors.h"
 
@@ -27,6 +28,23 @@ const char *srv_kind_name(srv_kind k)
     if ((int)k < 0 || k >= SRV_KIND_COUNT || !names[k])
         return "internal";
     return names[k];
+}
+
+/* The one table from failure kinds to statuses (HTTP, and the WebSocket
+ * error message's "status"). */
+static const int kind_status[SRV_KIND_COUNT] = {
+    [SRV_OK] = 200,           [SRV_INVALID] = 422,     [SRV_UNAUTHORIZED] = 401,
+    [SRV_FORBIDDEN] = 403,    [SRV_NOT_FOUND] = 404,   [SRV_CONFLICT] = 409,
+    [SRV_PRECONDITION] = 412, [SRV_GONE] = 410,        [SRV_TOO_LARGE] = 413,
+    [SRV_TOO_MANY] = 429,     [SRV_UNAVAILABLE] = 503, [SRV_INTERNAL] = 500,
+    [SRV_MALFORMED] = 400,
+};
+
+int srv_kind_status(srv_kind k)
+{
+    if ((int)k < 0 || k >= SRV_KIND_COUNT || !kind_status[k])
+        return 500;
+    return kind_status[k];
 }
 
 srv_kind srv_fail(srv_error *err, srv_kind kind, const char *field,

@@ -3,9 +3,11 @@
  * edges (actors, store, lobbies, players, tokens, the hub's feed).
  *
  * The server speaks no HTTP: a server function answers with one of these
- * kinds plus a reason written for the player; api/ maps a kind to an HTTP
- * status in one table in api/ and the WebSocket hub maps it to the
- * "code" of its error messages. Kinds are stable; add new ones at the end.
+ * kinds plus a reason written for the player. Both edges show a kind the
+ * same way, through the one table here (srv_kind_status): api/ as the
+ * HTTP status, the WebSocket hub as the "status" of its error messages
+ * (with srv_kind_name as their "code"). Kinds are stable; add new ones at
+ * the end.
  */
 #ifndef CONCLAVE_ERRORS_H
 #define CONCLAVE_ERRORS_H
@@ -49,5 +51,11 @@ srv_kind srv_db_failed(srv_error *err);
 /* A short stable name ("not_found", "conflict", ...) for logs and the
  * WebSocket "code". "internal" for a value out of range. Cannot fail. */
 const char *srv_kind_name(srv_kind k);
+
+/* The status both edges show for kind k: the HTTP status of api/'s answer
+ * and the "status" field of the WebSocket hub's error message (the same
+ * number, so clients read both alike). 200 for SRV_OK, 500 for a value
+ * out of range. The one table from kinds to statuses. Cannot fail. */
+int srv_kind_status(srv_kind k);
 
 #endif

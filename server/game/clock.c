@@ -157,10 +157,3 @@ int clock_rule_int(const store_game *meta, const char *name)
     const json_t *v = json_object_get(meta->clock_rules, name);
     return json_is_integer(v) ? (int)json_integer_value(v) : 0;
 }
-
-int clock_vacation_extends(const store_game *meta)
-{
-    const char *v =
-        json_string_value(json_object_get(meta->clock_rules, "vacation"));
-    return !v || strcmp(v, "bot") != 0;
-}

@@ -51,8 +51,4 @@ char *clock_waiting_text(const engine_window *w, int n);
 /* An integer rule by name ("replace_after"), 0 when absent. */
 int clock_rule_int(const store_game *meta, const char *name);
 
-/* Whether a vacation extends this game's windows (1) or a bot stands in
- * (0). */
-int clock_vacation_extends(const store_game *meta);
-
 #endif

@@ -1,5 +1,6 @@
 /*
- * clock_ops.c - deadline extension and bot replacement (see clock_ops.h).
+ * clock_ops.c - deadline extension, bot replacement and the game's events
+ * (see clock_ops.h).
  */
 #include "server/game/clock_ops.h"
 
@@ -15,15 +16,6 @@
 #define EXTEND_MAX 1209600
 #define TS(col)                                                                \
     "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-
-static clock_replaced_fn replaced_hook;
-static void *replaced_ctx;
-
-void clock_on_replaced(clock_replaced_fn fn, void *ctx)
-{
-    replaced_hook = fn;
-    replaced_ctx = ctx;
-}
 
 /* Who may extend game_id (its lobby's host) and its clock seconds. */
 static srv_kind game_host(PGconn *c, const char *game_id, char *host, int *secs,
@@ -151,8 +143,6 @@ static int replace_seat(PGconn *c, const store_game *meta, int seat,
                  "VALUES ($1, $2::bigint, 'seat_replaced', $3::jsonb)",
                  3, q);
     free(dt);
-    if (!rc && replaced_hook)
-        replaced_hook(replaced_ctx, c, meta->game_id, seat, player, bot, k);
     return rc ? -1 : 0;
 }
 
@@ -234,4 +224,14 @@ json_t *clock_game_events(PGconn *c, const char *game_id)
     }
     PQclear(r);
     return list;
+}
+
+srv_kind clock_events_get(db_pool *db, const char *game_id, json_t **out,
+                          srv_error *err)
+{
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    *out = c ? clock_game_events(c, game_id) : NULL;
+    if (c)
+        db_release(db, c, db_conn_broken(c));
+    return *out ? SRV_OK : srv_db_failed(err);
 }

@@ -3,10 +3,10 @@
  * host's one extension of a window's deadline, and giving the seat of a
  * player who missed K windows in a row (the clock rule "replace_after",
  * server/game/clock.h) to a bot, recorded in game_events (shown in the game's
- * log) with a hook for whoever must tell the players.
+ * log); and reading those events back.
  *
- * Threads: any. clock_extend takes its own connection; clock_replace_missing
- * uses the caller's (the actor worker's).
+ * Threads: any. clock_extend and clock_events_get take their own
+ * connection; clock_replace_missing uses the caller's (the actor worker's).
  */
 #ifndef CONCLAVE_CLOCK_OPS_H
 #define CONCLAVE_CLOCK_OPS_H
@@ -29,16 +29,6 @@ srv_kind clock_extend(app *a, const char *game_id, const char *window,
                       const char *player_id, long long seconds, json_t **out,
                       srv_error *err);
 
-/* Called inside the transaction that gives seat of game_id to a bot of
- * level `bot` after player_id missed `missed` windows in a row; c is that
- * transaction's connection (write to it to make something happen exactly
- * when the replacement commits). Must not commit or roll back. */
-typedef void (*clock_replaced_fn)(void *ctx, PGconn *c, const char *game_id,
-                                  int seat, const char *player_id,
-                                  const char *bot, int missed);
-/* Set the hook (one; NULL clears). Call before serving. */
-void clock_on_replaced(clock_replaced_fn fn, void *ctx);
-
 /* After a timeout committed at version: give every seat of meta's game
  * whose player missed the last replace_after windows (0: never) to the
  * ruleset's default bot, in one transaction with its game_events rows.
@@ -50,5 +40,10 @@ uint32_t clock_replace_missing(PGconn *c, store_game *meta, uint64_t version);
 /* The game's events as the log shows them: [{"version","kind","seat",
  * "bot","missed","at"}]. NEW, or NULL on a database failure. */
 json_t *clock_game_events(PGconn *c, const char *game_id);
+
+/* clock_game_events on a connection of db (the REST log): *out NEW and
+ * SRV_OK, or NULL and SRV_UNAVAILABLE (err filled). */
+srv_kind clock_events_get(db_pool *db, const char *game_id, json_t **out,
+                          srv_error *err);
 
 #endif

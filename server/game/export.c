@@ -81,12 +81,6 @@ static int held_back(PGconn *c, const store_game *g, const char *viewer)
     return visible < g->version;
 }
 
-srv_kind export_game(db_pool *db, const char *game_id, const char *viewer,
-                     json_t **out, srv_error *err)
-{
-    return export_game_page(db, game_id, viewer, 0, 0, out, err);
-}
-
 srv_kind export_game_page(db_pool *db, const char *game_id, const char *viewer,
                           uint64_t after, size_t limit, json_t **out,
                           srv_error *err)

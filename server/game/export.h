@@ -16,20 +16,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The export document {"format":"conclave-export/1","game_id","ruleset",
- * "options","seats","seed","seed_sha256","inputs","final_hash","result"} of
- * game_id into *out (NEW). SRV_OK; SRV_NOT_FOUND; SRV_FORBIDDEN while the
- * game is still running (the seed is secret until the end), and for a
- * viewer without a seat (viewer NULL: anonymous) while the spectator delay
- * still holds the game's last versions back (server/game/spectate.h);
- * SRV_UNAVAILABLE; SRV_INTERNAL when out of memory. err is filled. */
-srv_kind export_game(db_pool *db, const char *game_id, const char *viewer,
-                     json_t **out, srv_error *err);
-
-/* One page of it: the same document with only the inputs after seq `after`,
- * at most limit of them (0: all), and "next_after" (the last seq it holds)
- * when more follow: ask again with after = next_after. The pages' inputs
- * together are the whole export's. */
+/* One page of the export document {"format":"conclave-export/1","game_id",
+ * "ruleset","options","seats","seed","seed_sha256","inputs","final_hash",
+ * "result"} of game_id into *out (NEW): only the inputs after seq `after`,
+ * at most limit of them (0: all, the whole export), and "next_after" (the
+ * last seq it holds) when more follow: ask again with after = next_after.
+ * The pages' inputs together are the whole export's. SRV_OK;
+ * SRV_NOT_FOUND; SRV_FORBIDDEN while the game is still running (the seed is
+ * secret until the end), and for a viewer without a seat (viewer NULL:
+ * anonymous) while the spectator delay still holds the game's last
+ * versions back (server/game/spectate.h); SRV_UNAVAILABLE; SRV_INTERNAL
+ * when out of memory. err is filled. */
 srv_kind export_game_page(db_pool *db, const char *game_id,
                           const char *viewer, uint64_t after, size_t limit,
                           json_t **out, srv_error *err);

@@ -5,14 +5,14 @@
 #include "server/game/seat_presence.h"
 
 #include "server/store/db.h"
-#include "server/hub/hub.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-int presence_publish(PGconn *c, void *hub, const char *process)
+int presence_publish(PGconn *c, const feed_hooks *feed, const char *process)
 {
-    char *seats = hub_active_seats_json(hub);
+    char *seats =
+        feed->active_seats_json ? feed->active_seats_json(feed->ctx) : NULL;
     if (!seats)
         return 0;
     char ttl[16];
@@ -56,5 +56,6 @@ int presence_seat_active(void *ctx, const char *game_id, int seat)
     const presence_ctx *pc = ctx;
     if (seat >= 0 && seat < 32 && (pc->others & (1u << seat)))
         return 1;
-    return hub_seat_active(pc->hub, game_id, seat);
+    const feed_hooks *f = pc->feed;
+    return f && f->seat_active ? f->seat_active(f->ctx, game_id, seat) : 0;
 }

@@ -93,24 +93,6 @@ hub_msg *hub_msg_json(const json_t *j, hub_msg_kind kind)
     return m;
 }
 
-/* The server's failure kinds as the "status" of the hub's error messages
- * (the numbers match the REST API's so clients read both alike); "code"
- * carries srv_kind_name. The only place the hub maps kinds. */
-static const int kind_status[SRV_KIND_COUNT] = {
-    [SRV_OK] = 200,           [SRV_INVALID] = 422,     [SRV_UNAUTHORIZED] = 401,
-    [SRV_FORBIDDEN] = 403,    [SRV_NOT_FOUND] = 404,   [SRV_CONFLICT] = 409,
-    [SRV_PRECONDITION] = 412, [SRV_GONE] = 410,        [SRV_TOO_LARGE] = 413,
-    [SRV_TOO_MANY] = 429,     [SRV_UNAVAILABLE] = 503, [SRV_INTERNAL] = 500,
-    [SRV_MALFORMED] = 400,
-};
-
-int hub_status_of(srv_kind k)
-{
-    if ((int)k < 0 || k >= SRV_KIND_COUNT || !kind_status[k])
-        return 500;
-    return kind_status[k];
-}
-
 hub_msg *hub_msg_error(srv_kind kind, const char *detail, const char *game)
 {
     /* The detail may quote the client's message cut inside a UTF-8
@@ -120,7 +102,7 @@ hub_msg *hub_msg_error(srv_kind kind, const char *detail, const char *game)
     snprintf(clean, sizeof clean, "%s", detail);
     engine_utf8_clean(clean);
     json_t *j = json_pack("{ss si ss ss}", "type", "error", "status",
-                          hub_status_of(kind), "code", srv_kind_name(kind),
+                          srv_kind_status(kind), "code", srv_kind_name(kind),
                           "detail", clean);
     if (j && game)
         json_object_set_new(j, "game", json_string(game));

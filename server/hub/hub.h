@@ -44,8 +44,9 @@ void hub_game_version(void *ctx, const char *game_id, uint64_t version);
  * connection came back), so lobby subscribers get the whole list again. */
 /* Game game_id committed a version (any process): the players on the inbox
  * feed seated in it get their inbox again when it changed (hub_turns.c).
- * Any thread; only queues a job. */
-void hub_turns_changed(hub *h, const char *game_id);
+ * ctx is the hub (NULL: none); matches feed_hooks.turns_changed. Any
+ * thread; only queues a job. */
+void hub_turns_changed(void *ctx, const char *game_id);
 void hub_lobby_changed(hub *h, const char *lobby_id);
 
 /* A token was revoked (here or, by NOTIFY, elsewhere): every connection
@@ -63,12 +64,14 @@ void hub_token_revoked(void *ctx, const char *hash_hex);
 void hub_chat_posted(hub *h, const char *game_id, int channel, int64_t seq);
 /* Whether a live connection of this process is subscribed to game_id as
  * seat (its player has the game open): server/hub/hub_presence.c. ctx is the
- * hub (NULL: none). Any thread; takes hub.lock. */
+ * hub (NULL: none); matches feed_hooks.seat_active. Any thread; takes
+ * hub.lock. */
 int hub_seat_active(void *ctx, const char *game_id, int seat);
 /* The seats with a live connection of this process subscribed to their
  * game as that seat, as JSON text [{"g":GAME,"s":SEAT},...] (NEW, free()),
- * or NULL when there are none (or memory ran out). Any thread; takes
- * hub.lock. */
+ * or NULL when there are none (or memory ran out). ctx is the hub (NULL:
+ * none); matches feed_hooks.active_seats_json. Any thread; takes hub.lock.
+ */
 char *hub_active_seats_json(void *ctx);
 
 #endif

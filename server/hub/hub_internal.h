@@ -83,11 +83,9 @@ typedef struct hub_msg {
 /* NULL when out of memory. refs starts at 1. */
 hub_msg *hub_msg_json(const json_t *j, hub_msg_kind kind);
 /* An error message {"type":"error","status","code","detail","game"?}:
- * status from hub_status_of(kind), code srv_kind_name(kind). */
+ * status srv_kind_status(kind), code srv_kind_name(kind) (common/errors.h).
+ */
 hub_msg *hub_msg_error(srv_kind kind, const char *detail, const char *game);
-/* The WebSocket "status" number of a server failure kind (one table, in
- * hub.c); 500 for a kind out of range. */
-int hub_status_of(srv_kind k);
 hub_msg *hub_msg_ref(hub_msg *m);
 void hub_msg_unref(hub_msg *m);
 

@@ -54,10 +54,10 @@ static int lobbies_load(hub *h)
     PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
     if (!db)
         return -1;
-    int status = 0;
-    json_t *list = lobby_list_open(db, NULL, &status);
-    db_release(h->app->db, db, !list && db_conn_broken(db));
-    if (!list)
+    json_t *list;
+    srv_kind k = lobby_list_open(db, NULL, &list);
+    db_release(h->app->db, db, k != SRV_OK && db_conn_broken(db));
+    if (k != SRV_OK)
         return -1;
     json_decref(h->lobbies);
     h->lobbies = list;
@@ -113,7 +113,7 @@ static int lobby_index(hub *h, const char *id)
 }
 
 /* A lobby changed. Private lobbies never reach the feed: lobby_load with
- * no viewer answers 404 for them. */
+ * no viewer answers SRV_NOT_FOUND for them. */
 void hub_lobby_feed_changed(hub *h, const char *id)
 {
     if (!h->lobbies_loaded)
@@ -123,11 +123,11 @@ void hub_lobby_feed_changed(hub *h, const char *id)
         h->lobbies_reload_due = 1;
         return;
     }
-    int status = 0;
-    json_t *lobby = lobby_load(db, id, NULL, &status);
-    db_release(h->app->db, db, status == 503 && db_conn_broken(db));
+    json_t *lobby;
+    srv_kind k = lobby_load(db, id, NULL, &lobby);
+    db_release(h->app->db, db, k == SRV_UNAVAILABLE && db_conn_broken(db));
     int at = lobby_index(h, id);
-    if (status == 503) {
+    if (k == SRV_UNAVAILABLE) {
         h->lobbies_reload_due = 1;
     } else if (!lobby || json_is_true(json_object_get(lobby, "private"))) {
         if (at >= 0) { /* gone: send the whole list again */

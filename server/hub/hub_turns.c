@@ -94,9 +94,10 @@ void hub_turns_subscribe(hub *h, hub_job *j)
     db_release(h->app->db, db, db_conn_broken(db));
 }
 
-/* The connections on the feed whose player sits in one of the rows of r
- * (player ids in column 0), each with a reference taken. */
-static hub_conn **interested(hub *h, PGresult *r, size_t *n)
+/* The connections on the feed whose player is one of players[0..np),
+ * each with a reference taken. */
+static hub_conn **interested(hub *h, char (*players)[STORE_ID_MAX], int np,
+                             size_t *n)
 {
     *n = 0;
     pthread_mutex_lock(&h->lock);
@@ -105,8 +106,8 @@ static hub_conn **interested(hub *h, PGresult *r, size_t *n)
         if (!c->turns_sub || !c->wsi || !c->player_id[0] ||
             *n >= (size_t)h->nturns_subs)
             continue;
-        for (int i = 0; i < PQntuples(r); i++) {
-            if (strcmp(PQgetvalue(r, i, 0), c->player_id) == 0) {
+        for (int i = 0; i < np; i++) {
+            if (strcmp(players[i], c->player_id) == 0) {
                 c->refs++;
                 out[(*n)++] = c;
                 break;
@@ -122,14 +123,10 @@ void hub_turns_game_changed(hub *h, const char *game_id)
     PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
     if (!db)
         return; /* the next change sends the list again */
-    const char *p[] = {game_id};
-    PGresult *r = db_exec(db, PGRES_TUPLES_OK,
-                          "SELECT DISTINCT player_id FROM game_seats WHERE "
-                          "game_id = $1 AND player_id IS NOT NULL",
-                          1, p);
+    char players[ENGINE_MAX_SEATS][STORE_ID_MAX];
+    int np = inbox_game_players(db, game_id, players, ENGINE_MAX_SEATS);
     size_t n = 0;
-    hub_conn **conns = r ? interested(h, r, &n) : NULL;
-    PQclear(r);
+    hub_conn **conns = np >= 0 ? interested(h, players, np, &n) : NULL;
     for (size_t i = 0; i < n; i++) {
         char player[STORE_ID_MAX];
         pthread_mutex_lock(&h->lock);
@@ -146,8 +143,9 @@ void hub_turns_game_changed(hub *h, const char *game_id)
     free(conns);
 }
 
-void hub_turns_changed(hub *h, const char *game_id)
+void hub_turns_changed(void *ctx, const char *game_id)
 {
+    hub *h = ctx;
     if (!h || strlen(game_id) >= HUB_TOKEN_MAX)
         return;
     pthread_mutex_lock(&h->lock);

@@ -183,13 +183,13 @@ void lobby_load_stmts(const char *const *id_param, db_stmt st[2])
     st[1] = (db_stmt){SEATS_ONE_SQL, 1, id_param, PGRES_TUPLES_OK, 0};
 }
 
-json_t *lobby_from_results(PGresult *l, PGresult *s,
-                           const char *viewer_player_id, const char *code,
-                           int force_visible, int *status)
+srv_kind lobby_from_results(PGresult *l, PGresult *s,
+                            const char *viewer_player_id, const char *code,
+                            int force_visible, json_t **out)
 {
     json_t *o = NULL;
     int member = 0;
-    *status = 404;
+    srv_kind k = SRV_NOT_FOUND;
     if (PQntuples(l) == 1) {
         o = render(l, 0, s, viewer_player_id, &member);
         int visible = force_visible || member ||
@@ -199,50 +199,51 @@ json_t *lobby_from_results(PGresult *l, PGresult *s,
             json_decref(o);
             o = NULL;
         } else {
-            *status = o ? 200 : 503;
+            k = o ? SRV_OK : SRV_UNAVAILABLE;
         }
     }
     PQclear(s);
     PQclear(l);
-    return o;
+    *out = o;
+    return k;
 }
 
-json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
-                      const char *viewer_player_id, const char *code,
-                      int force_visible, int *status)
+srv_kind lobby_load_ex(PGconn *c, const char *lobby_id,
+                       const char *viewer_player_id, const char *code,
+                       int force_visible, json_t **out)
 {
     const char *p[] = {lobby_id};
     db_stmt st[2];
     lobby_load_stmts(p, st);
     PGresult *res[2];
     if (db_pipeline(c, st, 2, res) != 0) {
-        *status = 503;
-        return NULL;
+        *out = NULL;
+        return SRV_UNAVAILABLE;
     }
     return lobby_from_results(res[0], res[1], viewer_player_id, code,
-                              force_visible, status);
+                              force_visible, out);
 }
 
-json_t *lobby_load(PGconn *c, const char *lobby_id,
-                   const char *viewer_player_id, int *status)
+srv_kind lobby_load(PGconn *c, const char *lobby_id,
+                    const char *viewer_player_id, json_t **out)
 {
-    return lobby_load_ex(c, lobby_id, viewer_player_id, NULL, 0, status);
+    return lobby_load_ex(c, lobby_id, viewer_player_id, NULL, 0, out);
 }
 
-/* Render the lobbies a LOBBY_COLUMNS query with params p found. */
-static json_t *list_of(PGconn *c, const char *sql, int n, const char *const *p,
-                       const char *viewer_player_id, int *status)
+/* Render the lobbies a LOBBY_COLUMNS query with params p found into *out
+ * (NEW): SRV_OK, or SRV_UNAVAILABLE and NULL. */
+static srv_kind list_of(PGconn *c, const char *sql, int n,
+                        const char *const *p, const char *viewer_player_id,
+                        json_t **out)
 {
+    *out = NULL;
     PGresult *l = query(c, sql, n, p);
-    if (!l) {
-        *status = 503;
-        return NULL;
-    }
+    if (!l)
+        return SRV_UNAVAILABLE;
     PGresult *s = load_seats(c, l);
     if (!s) {
         PQclear(l);
-        *status = 503;
-        return NULL;
+        return SRV_UNAVAILABLE;
     }
     json_t *list = json_array();
     for (int i = 0; list && i < PQntuples(l); i++) {
@@ -255,12 +256,12 @@ static json_t *list_of(PGconn *c, const char *sql, int n, const char *const *p,
     }
     PQclear(s);
     PQclear(l);
-    *status = list ? 200 : 503;
-    return list;
+    *out = list;
+    return list ? SRV_OK : SRV_UNAVAILABLE;
 }
 
-json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
-                   const char *viewer_player_id, int *status)
+srv_kind lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
+                    const char *viewer_player_id, json_t **out)
 {
     const char *p[] = {status_filter, ruleset, viewer_player_id};
     return list_of(
@@ -270,38 +271,25 @@ json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
         "(NOT l.private OR EXISTS (SELECT 1 FROM lobby_seats m WHERE "
         "m.lobby_id = l.id AND m.player_id = $3)) "
         "ORDER BY l.created_at DESC, l.id LIMIT 100",
-        3, p, viewer_player_id, status);
+        3, p, viewer_player_id, out);
 }
 
 json_t *lobby_list_member(PGconn *c, const char *player_id)
 {
     const char *p[] = {player_id};
-    int status;
-    return list_of(c,
-                   LOBBY_COLUMNS
-                   "WHERE l.status = 'open' AND EXISTS (SELECT 1 FROM "
-                   "lobby_seats m WHERE m.lobby_id = l.id AND m.player_id = "
-                   "$1) ORDER BY l.created_at DESC, l.id LIMIT 100",
-                   1, p, player_id, &status);
+    json_t *list;
+    list_of(c,
+            LOBBY_COLUMNS
+            "WHERE l.status = 'open' AND EXISTS (SELECT 1 FROM "
+            "lobby_seats m WHERE m.lobby_id = l.id AND m.player_id = "
+            "$1) ORDER BY l.created_at DESC, l.id LIMIT 100",
+            1, p, player_id, &list);
+    return list;
 }
 
-json_t *lobby_list_open(PGconn *c, const char *ruleset, int *status)
+srv_kind lobby_list_open(PGconn *c, const char *ruleset, json_t **out)
 {
-    return lobby_list(c, "open", ruleset, NULL, status);
-}
-
-int lobby_is_member(PGconn *c, const char *lobby_id, const char *player_id)
-{
-    const char *p[] = {lobby_id, player_id};
-    PGresult *r = query(c,
-                        "SELECT 1 FROM lobby_seats WHERE lobby_id = $1 AND "
-                        "player_id = $2",
-                        2, p);
-    if (!r)
-        return -1;
-    int member = PQntuples(r) > 0;
-    PQclear(r);
-    return member;
+    return lobby_list(c, "open", ruleset, NULL, out);
 }
 
 #define ROW_SQL                                                                \

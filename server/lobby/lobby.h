@@ -13,8 +13,8 @@
  * it). "ready" is true when the seat is taken (by a player or a bot).
  *
  * Privacy: a private lobby is visible only to its members, or to a caller
- * presenting its invite code; to anyone else it does not exist (404), and
- * it never appears in the public list.
+ * presenting its invite code; to anyone else it does not exist
+ * (SRV_NOT_FOUND), and it never appears in the public list.
  *
  * What it does not do: change lobbies (server/lobby/lobby_change.c does, each
  * change in one transaction followed by pg_notify('conclave_lobbies',
@@ -26,6 +26,7 @@
 #ifndef CONCLAVE_LOBBY_H
 #define CONCLAVE_LOBBY_H
 
+#include "common/errors.h"
 #include "engine/engine.h"
 #include "server/store/db.h"
 #include "server/store/store.h"
@@ -81,44 +82,40 @@ void lobby_load_stmts(const char *const *id_param, db_stmt st[2]);
 
 /* Render the results of lobby_load_stmts as lobby_load_ex does (same
  * arguments and answers); PQclears l and s. */
-json_t *lobby_from_results(PGresult *l, PGresult *s,
-                           const char *viewer_player_id, const char *code,
-                           int force_visible, int *status);
+srv_kind lobby_from_results(PGresult *l, PGresult *s,
+                            const char *viewer_player_id, const char *code,
+                            int force_visible, json_t **out);
 
 /* Load and render one lobby for viewer_player_id (NULL: an anonymous or
- * public audience). Returns a NEW object and sets *status to 200; or NULL
- * with *status 404 (no such lobby, or private and the viewer is not a
- * member) or 503 (database failure). */
-json_t *lobby_load(PGconn *c, const char *lobby_id,
-                   const char *viewer_player_id, int *status);
+ * public audience) into *out (NEW). SRV_OK; or NULL and SRV_NOT_FOUND (no
+ * such lobby, or private and the viewer is not a member) or
+ * SRV_UNAVAILABLE (database failure). */
+srv_kind lobby_load(PGconn *c, const char *lobby_id,
+                    const char *viewer_player_id, json_t **out);
 
 /* Like lobby_load, but a private lobby is also shown to a non-member when
  * code equals its invite code (compared in constant time; NULL: no code).
  * The invite code is still rendered for members only. force_visible=1
  * skips the privacy check (for a player who just left). The lobby and its
  * seats are read in one pipeline (one round trip). */
-json_t *lobby_load_ex(PGconn *c, const char *lobby_id,
-                      const char *viewer_player_id, const char *code,
-                      int force_visible, int *status);
+srv_kind lobby_load_ex(PGconn *c, const char *lobby_id,
+                       const char *viewer_player_id, const char *code,
+                       int force_visible, json_t **out);
 
 /* Lobbies with the given status ("open", "started" or "closed") and, when
  * ruleset is not NULL, that ruleset, newest first, at most LOBBY_LIST_MAX:
  * the public ones plus the private ones viewer_player_id (may be NULL) is a
- * member of. Returns a NEW array and *status 200, or NULL and *status 503. */
-json_t *lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
-                   const char *viewer_player_id, int *status);
+ * member of. *out: a NEW array and SRV_OK, or NULL and SRV_UNAVAILABLE. */
+srv_kind lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
+                    const char *viewer_player_id, json_t **out);
 
 /* The public open lobbies (any ruleset when ruleset is NULL), as the hub's
- * lobby feed shows them: lobby_list(c, "open", ruleset, NULL, status). */
-json_t *lobby_list_open(PGconn *c, const char *ruleset, int *status);
+ * lobby feed shows them: lobby_list(c, "open", ruleset, NULL, out). */
+srv_kind lobby_list_open(PGconn *c, const char *ruleset, json_t **out);
 
 /* The open lobbies player_id sits in (public or private, invite code
  * shown), newest first, at most LOBBY_LIST_MAX. NEW array, or NULL on a
  * database failure. */
 json_t *lobby_list_member(PGconn *c, const char *player_id);
-
-/* Whether player_id holds a seat in lobby_id: 1 yes, 0 no, -1 database
- * failure. */
-int lobby_is_member(PGconn *c, const char *lobby_id, const char *player_id);
 
 #endif

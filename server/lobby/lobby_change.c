@@ -5,7 +5,6 @@
 #include "server/lobby/lobby_change.h"
 
 #include "server/game/clock.h"
-#include "server/hub/hub.h"
 #include "server/players/reputation.h"
 
 #include "server/game/actor.h"
@@ -133,11 +132,8 @@ static int finish_change_as(PGconn *c, const char *id, const db_stmt *pre,
     int first_kept = shown ? n - 2 : n;
     for (int i = 0; i < first_kept; i++)
         PQclear(r[i]);
-    if (shown) {
-        int status;
-        *shown =
-            lobby_from_results(r[n - 2], r[n - 1], viewer, NULL, 1, &status);
-    }
+    if (shown)
+        lobby_from_results(r[n - 2], r[n - 1], viewer, NULL, 1, shown);
     return 0;
 }
 
@@ -151,12 +147,12 @@ static int finish_change_with(PGconn *c, const char *id, const db_stmt *pre,
 static srv_kind render_for(PGconn *c, const char *id, const char *viewer,
                            json_t **out, srv_error *err)
 {
-    int st;
-    *out = lobby_load_ex(c, id, viewer, NULL, 1, &st);
-    if (*out)
+    srv_kind k = lobby_load_ex(c, id, viewer, NULL, 1, out);
+    if (k == SRV_OK)
         return SRV_OK;
-    return st == 404 ? srv_fail(err, SRV_NOT_FOUND, NULL, not_found_msg)
-                     : srv_db_failed(err);
+    return k == SRV_NOT_FOUND
+               ? srv_fail(err, SRV_NOT_FOUND, NULL, not_found_msg)
+               : srv_db_failed(err);
 }
 
 /* Statements (at most 2) a change runs in the round trip that locks and
@@ -462,13 +458,13 @@ srv_kind lobby_get(app *a, const char *lobby_id, const char *viewer,
     PGconn *c = db_acquire(a->db, DB_WAIT_MS);
     if (!c)
         return srv_db_failed(err);
-    int st;
-    *out = lobby_load_ex(c, lobby_id, viewer, code, 0, &st);
+    srv_kind k = lobby_load_ex(c, lobby_id, viewer, code, 0, out);
     db_release(a->db, c, db_conn_broken(c));
-    if (*out)
+    if (k == SRV_OK)
         return SRV_OK;
-    return st == 404 ? srv_fail(err, SRV_NOT_FOUND, NULL, not_found_msg)
-                     : srv_db_failed(err);
+    return k == SRV_NOT_FOUND
+               ? srv_fail(err, SRV_NOT_FOUND, NULL, not_found_msg)
+               : srv_db_failed(err);
 }
 
 srv_kind lobby_find(app *a, const char *status, const char *ruleset,
@@ -482,10 +478,9 @@ srv_kind lobby_find(app *a, const char *status, const char *ruleset,
     PGconn *c = db_acquire(a->db, DB_WAIT_MS);
     if (!c)
         return srv_db_failed(err);
-    int st;
-    *out = lobby_list(c, status, ruleset, viewer, &st);
+    srv_kind k = lobby_list(c, status, ruleset, viewer, out);
     db_release(a->db, c, db_conn_broken(c));
-    return *out ? SRV_OK : srv_db_failed(err);
+    return k == SRV_OK ? SRV_OK : srv_db_failed(err);
 }
 
 /* ----------------------------------------------------------- changes -- */
@@ -838,7 +833,8 @@ srv_kind lobby_start(app *a, const char *lobby_id, const char *player_id,
             actors_load(a->actors, g.game_id);
         /* The first windows reach this process's inbox feed at once (other
          * processes' at the game's first commit). */
-        hub_turns_changed(a->hub, g.game_id);
+        if (a->feed.turns_changed)
+            a->feed.turns_changed(a->feed.ctx, g.game_id);
     }
     store_game_clear(&g);
     return k;

@@ -109,7 +109,8 @@ srv_kind lobby_clear_seat(app *a, const char *lobby_id, const char *player_id,
  * (cfg->live_games_per_player for a live clock, else
  * cfg->async_games_per_player; SRV_TOO_MANY beyond): the game is created and
  * the lobby marked started in one transaction, then the game is loaded so
- * its bots move. Fills game_id[STORE_ID_MAX]. SRV_NOT_FOUND;
+ * its bots move, and this process's feed is told its players' inboxes
+ * changed (a->feed.turns_changed). Fills game_id[STORE_ID_MAX]. SRV_NOT_FOUND;
  * SRV_FORBIDDEN (not the host); SRV_CONFLICT (not open, an empty seat, or
  * the engine refuses the game); SRV_UNAVAILABLE; SRV_INTERNAL. seed: the
  * game's seed (ENGINE_SEED_BYTES, borrowed), or NULL for a random one; only

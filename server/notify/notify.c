@@ -5,7 +5,6 @@
 #include "server/notify/notify_internal.h"
 #include "server/game/seat_presence.h"
 
-#include "server/hub/hub.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
 #include "server/notify/notify_send.h"
@@ -200,7 +199,7 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
     /* Present: on this process's hub, or on another process's (its
      * published rows). */
     presence_ctx present = {
-        n->app->hub,
+        &n->app->feed,
         n->app->cfg->notify_when_active
             ? 0
             : presence_elsewhere(c, g->game_id, n->app->process_id)};

@@ -11,7 +11,6 @@
 #include "server/notify/notify_internal.h"
 #include "server/game/seat_presence.h"
 
-#include "server/hub/hub.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +73,7 @@ static int remind_one(notifier *n, PGconn *c, PGresult *r, int i)
     int rc = 0;
     if (mine) {
         presence_ctx present = {
-            n->app->hub, n->app->cfg->notify_when_active
+            &n->app->feed, n->app->cfg->notify_when_active
                              ? 0
                              : presence_elsewhere(c, game, n->app->process_id)};
         notify_input in = {.reminder_level = atoi(PQgetvalue(r, i, 4)),

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define DB_WAIT_MS 2000
+
 #define RFC3339(col)                                                           \
     "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 
@@ -52,4 +54,31 @@ json_t *inbox_load(PGconn *c, const char *player_id)
     PQclear(r);
     return json_pack("{so si}", "turns", list, "count",
                      (int)json_array_size(list));
+}
+
+srv_kind inbox_get(db_pool *db, const char *player_id, json_t **out,
+                   srv_error *err)
+{
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    *out = c ? inbox_load(c, player_id) : NULL;
+    if (c)
+        db_release(db, c, db_conn_broken(c));
+    return *out ? SRV_OK : srv_db_failed(err);
+}
+
+int inbox_game_players(PGconn *c, const char *game_id,
+                       char (*players)[STORE_ID_MAX], int max)
+{
+    const char *p[] = {game_id};
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT DISTINCT player_id FROM game_seats WHERE "
+                          "game_id = $1 AND player_id IS NOT NULL",
+                          1, p);
+    if (!r)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < PQntuples(r) && n < max; i++)
+        snprintf(players[n++], STORE_ID_MAX, "%s", PQgetvalue(r, i, 0));
+    PQclear(r);
+    return n;
 }

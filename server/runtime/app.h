@@ -1,6 +1,7 @@
 /*
  * app.h - the running server's shared parts, created by `conclave serve`
- * and handed to the HTTP edge, the actors and the WebSocket hub.
+ * and handed to the HTTP edge, the actors and the WebSocket hub, and the
+ * hooks through which the domain modules reach the hub (feed_hooks).
  *
  * Fields are set once during start-up, before any thread that reads them
  * starts, and torn down after those threads stop; so reading them needs no
@@ -19,12 +20,31 @@
 struct actors; /* server/game/actor.h */
 struct hub;    /* server/hub/hub.h */
 
+/* How the lobby, game and notification modules reach this process's live
+ * feed (the WebSocket hub) without calling it: the composition root
+ * (server/runtime/serve.c) points these at the hub once it is up, before
+ * any traffic. Each may be NULL (no hub: unit tests, tools); then nobody
+ * is told and no seat counts as present. ctx is handed back to each. */
+typedef struct feed_hooks {
+    void *ctx;
+    /* The "your move" lists of game_id's players may have changed (a game
+     * just created). Any thread; must not block. */
+    void (*turns_changed)(void *ctx, const char *game_id);
+    /* Whether a live connection of this process follows game_id as seat.
+     * Any thread. */
+    int (*seat_active)(void *ctx, const char *game_id, int seat);
+    /* The seats live connections of this process follow, as JSON text
+     * [{"g":GAME,"s":SEAT},...] (NEW, free()), or NULL when none. */
+    char *(*active_seats_json)(void *ctx);
+} feed_hooks;
+
 typedef struct app {
     const config *cfg;
     db_pool *db;
     int migrations_expected; /* highest sql/NNN file at start-up */
     struct actors *actors;   /* NULL until the actor system is up */
     struct hub *hub;         /* NULL until the WebSocket hub is up */
+    feed_hooks feed;         /* the hub as the domain modules reach it */
     atomic_int draining;     /* set once on SIGTERM: /readyz says 503 */
     trusted_proxies proxies; /* cfg->trusted_proxies, parsed */
     char base_url[600];      /* the server's address in links sent out

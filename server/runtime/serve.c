@@ -107,6 +107,158 @@ int cmd_migrate(int argc, char **argv)
     return run_migrations(&cfg, 0, 0) ? 1 : 0;
 }
 
+/* Block SIGINT and SIGTERM (taken by sigwait in the main thread only)
+ * before any thread starts, so every thread inherits the mask; ignore
+ * SIGPIPE. Fills stop with the two signals. */
+static void block_stop_signals(sigset_t *stop)
+{
+    sigemptyset(stop);
+    sigaddset(stop, SIGINT);
+    sigaddset(stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* Register the rulesets and build their tables. 0, or -1 after logging. */
+static int init_rulesets(const config *cfg)
+{
+    engine_error eerr = {0};
+    /* The example rulesets (engine/examples) are for tests only: a server
+     * offers them with --example-rulesets 1 (CONCLAVE_EXAMPLE_RULESETS=1).
+     * They can be played but are never listed (GET /api/v1/rulesets). */
+    if (cfg->example_rulesets && engine_examples_register(&eerr) != 0) {
+        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
+        return -1;
+    }
+    if (engine_init(&eerr) != 0) {
+        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
+        return -1;
+    }
+    return 0;
+}
+
+/* The app's settled parts: trusted proxies, the base URL, this process's
+ * id, the migrations (applied now) and the database pool. 0, or -1 after
+ * logging. */
+static int prepare_app(app *a, const config *cfg)
+{
+    char err[512];
+    if (trusted_proxies_parse(cfg->trusted_proxies, &a->proxies, err,
+                              sizeof err) != 0) {
+        log_error("bad_config", json_pack("{ss}", "error", err));
+        return -1;
+    }
+    if (cfg->public_url[0])
+        snprintf(a->base_url, sizeof a->base_url, "%s", cfg->public_url);
+    else
+        snprintf(a->base_url, sizeof a->base_url, "http://localhost:%d",
+                 cfg->http_port);
+    store_new_id(a->process_id);
+    a->migrations_expected = migrate_latest(cfg->sql_dir, err, sizeof err);
+    if (a->migrations_expected < 0) {
+        log_error("migrations_missing", json_pack("{ss}", "error", err));
+        return -1;
+    }
+    if (run_migrations(cfg, 30, 1) != 0)
+        return -1;
+    db_stmt_enable(cfg->db_prepare);
+    a->db =
+        db_pool_create(cfg->database_url, cfg->db_pool, cfg->db_connect_timeout);
+    if (!a->db) {
+        log_error("out_of_memory", NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* The running parts that are not the app's own (NULL until started). */
+typedef struct serve_parts {
+    scheduler *sched;
+    listener *listen;
+    api_server *http;
+    notifier *notes;
+} serve_parts;
+
+/* Start the actors and the hub, wire them to each other and to the domain
+ * modules (the composition root's one place for it), then the listener,
+ * the scheduler, the notifier and the HTTP edge. 0, or -1 with err
+ * filled; what started is in a and p either way. */
+static int start_parts(app *a, serve_parts *p, char *err, size_t errlen)
+{
+    const config *cfg = a->cfg;
+    a->actors = actors_start(a, err, errlen);
+    if (!a->actors)
+        return -1;
+    a->hub = hub_start(a, err, errlen);
+    if (!a->hub)
+        return -1;
+    actors_set_listener(a->actors, hub_game_version, a->hub);
+    a->feed = (feed_hooks){a->hub, hub_turns_changed, hub_seat_active,
+                           hub_active_seats_json};
+    tokens_on_revoke(hub_token_revoked, a->hub);
+    /* A player who keeps making requests must never look idle: refresh
+     * last_seen at least three times per idle-seat time. */
+    if (cfg->idle_seat_seconds > 0 &&
+        cfg->idle_seat_seconds / 3 < TOKENS_SEEN_SECONDS)
+        tokens_seen_every(cfg->idle_seat_seconds / 3);
+    p->listen = listener_start(a, a->actors, err, errlen);
+    if (!p->listen)
+        return -1;
+    p->sched = scheduler_start(a, a->actors, err, errlen);
+    if (!p->sched)
+        return -1;
+    p->notes = notify_start(a, a->base_url, err, errlen);
+    if (!p->notes)
+        return -1;
+    p->http = api_server_start(a, err, errlen);
+    if (!p->http)
+        return -1;
+    hub_set_http_port(a->hub, api_server_port(p->http));
+    log_info("listening",
+             json_pack("{si si}", "http_port", api_server_port(p->http),
+                       "ws_port", hub_port(a->hub)));
+    return 0;
+}
+
+/* Wait for SIGINT or SIGTERM, then drain: /readyz says 503 for
+ * drain_seconds while everything is still served, so a load balancer's
+ * health check sends new traffic to other processes; then no new HTTP
+ * connections, in-flight requests finish, and WebSocket clients are told
+ * to reconnect elsewhere. */
+static void wait_and_drain(app *a, serve_parts *p, const sigset_t *stop)
+{
+    int sig = 0;
+    sigwait(stop, &sig);
+    log_info("stopping",
+             json_pack("{ss}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM"));
+    atomic_store(&a->draining, 1);
+    if (a->cfg->drain_seconds > 0) {
+        log_info("draining",
+                 json_pack("{si}", "seconds", a->cfg->drain_seconds));
+        struct timespec ts = {a->cfg->drain_seconds, 0};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
+    api_server_stop(p->http);
+    p->http = NULL;
+    hub_close_all(a->hub, 2.0);
+}
+
+/* Stop what started, outside in: no new requests, then no new timeouts or
+ * catch-ups, then the WebSocket hub (it pins and reads games), then the
+ * actors finish what is queued, then the database goes. */
+static void stop_parts(app *a, serve_parts *p)
+{
+    api_server_stop(p->http);
+    notify_stop(p->notes);
+    scheduler_stop(p->sched);
+    listener_stop(p->listen);
+    tokens_on_revoke(NULL, NULL);
+    hub_stop(a->hub);
+    actors_stop(a->actors);
+    db_pool_destroy(a->db);
+}
+
 int cmd_serve(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
@@ -119,124 +271,23 @@ int cmd_serve(int argc, char **argv)
     config cfg;
     if (load_config(&cfg, argc, argv))
         return 2;
-
-    /* Signals are taken by sigwait in this thread only: block them before
-     * any thread starts so every thread inherits the mask. */
     sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGINT);
-    sigaddset(&stop_signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    engine_error eerr = {0};
-    /* The example rulesets (engine/examples) are for tests only: a server
-     * offers them with --example-rulesets 1 (CONCLAVE_EXAMPLE_RULESETS=1).
-     * They can be played but are never listed (GET /api/v1/rulesets). */
-    if (cfg.example_rulesets && engine_examples_register(&eerr) != 0) {
-        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
+    block_stop_signals(&stop_signals);
+    if (init_rulesets(&cfg) != 0)
         return 1;
-    }
-    if (engine_init(&eerr) != 0) {
-        log_error("engine_init_failed", json_pack("{ss}", "error", eerr.msg));
-        return 1;
-    }
-    char err[512];
     app a = {.cfg = &cfg};
-    if (trusted_proxies_parse(cfg.trusted_proxies, &a.proxies, err,
-                              sizeof err) != 0) {
-        log_error("bad_config", json_pack("{ss}", "error", err));
+    if (prepare_app(&a, &cfg) != 0)
         return 1;
-    }
-    if (cfg.public_url[0])
-        snprintf(a.base_url, sizeof a.base_url, "%s", cfg.public_url);
-    else
-        snprintf(a.base_url, sizeof a.base_url, "http://localhost:%d",
-                 cfg.http_port);
-    store_new_id(a.process_id);
-    a.migrations_expected = migrate_latest(cfg.sql_dir, err, sizeof err);
-    if (a.migrations_expected < 0) {
-        log_error("migrations_missing", json_pack("{ss}", "error", err));
-        return 1;
-    }
-    if (run_migrations(&cfg, 30, 1) != 0)
-        return 1;
-    db_stmt_enable(cfg.db_prepare);
-    a.db =
-        db_pool_create(cfg.database_url, cfg.db_pool, cfg.db_connect_timeout);
-    if (!a.db) {
-        log_error("out_of_memory", NULL);
-        return 1;
-    }
+    serve_parts p = {0};
+    char err[512];
     int status = 1;
-    scheduler *sched = NULL;
-    listener *listen = NULL;
-    api_server *http = NULL;
-    notifier *notes = NULL;
-    a.actors = actors_start(&a, err, sizeof err);
-    if (!a.actors)
-        goto fail;
-    a.hub = hub_start(&a, err, sizeof err);
-    if (!a.hub)
-        goto fail;
-    actors_set_listener(a.actors, hub_game_version, a.hub);
-    tokens_on_revoke(hub_token_revoked, a.hub);
-    /* A player who keeps making requests must never look idle: refresh
-     * last_seen at least three times per idle-seat time. */
-    if (cfg.idle_seat_seconds > 0 &&
-        cfg.idle_seat_seconds / 3 < TOKENS_SEEN_SECONDS)
-        tokens_seen_every(cfg.idle_seat_seconds / 3);
-    listen = listener_start(&a, a.actors, err, sizeof err);
-    if (!listen)
-        goto fail;
-    sched = scheduler_start(&a, a.actors, err, sizeof err);
-    if (!sched)
-        goto fail;
-    notes = notify_start(&a, a.base_url, err, sizeof err);
-    if (!notes)
-        goto fail;
-    http = api_server_start(&a, err, sizeof err);
-    if (!http)
-        goto fail;
-    hub_set_http_port(a.hub, api_server_port(http));
-    log_info("listening",
-             json_pack("{si si}", "http_port", api_server_port(http), "ws_port",
-                       hub_port(a.hub)));
-
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    log_info("stopping",
-             json_pack("{ss}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM"));
-    status = 0;
-    /* Drain: /readyz says 503 for drain_seconds while everything is still
-     * served, so a load balancer's health check sends new traffic to
-     * other processes; then no new HTTP connections, in-flight requests
-     * finish, and WebSocket clients are told to reconnect elsewhere. */
-    atomic_store(&a.draining, 1);
-    if (cfg.drain_seconds > 0) {
-        log_info("draining", json_pack("{si}", "seconds", cfg.drain_seconds));
-        struct timespec ts = {cfg.drain_seconds, 0};
-        while (nanosleep(&ts, &ts) != 0)
-            ;
+    if (start_parts(&a, &p, err, sizeof err) == 0) {
+        wait_and_drain(&a, &p, &stop_signals);
+        status = 0;
+    } else {
+        log_error("start_failed", json_pack("{ss}", "error", err));
     }
-    api_server_stop(http);
-    http = NULL;
-    hub_close_all(a.hub, 2.0);
-    goto stop;
-fail:
-    log_error("start_failed", json_pack("{ss}", "error", err));
-stop:
-    /* Outside in: no new requests, then no new timeouts or catch-ups, then
-     * the WebSocket hub (it pins and reads games), then the actors finish
-     * what is queued, then the database goes. */
-    api_server_stop(http);
-    notify_stop(notes);
-    scheduler_stop(sched);
-    listener_stop(listen);
-    tokens_on_revoke(NULL, NULL);
-    hub_stop(a.hub);
-    actors_stop(a.actors);
-    db_pool_destroy(a.db);
+    stop_parts(&a, &p);
     if (status == 0)
         log_info("stopped", NULL);
     return status;

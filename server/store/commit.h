@@ -34,7 +34,7 @@ void committer_stop(committer *cm);
  * queued, and wait for the commit. STORE_OK only once the input is
  * committed (its NOTIFY sent after); STORE_ECONFLICT when a's expected
  * version was stale (or its idempotency key was taken meanwhile);
- * STORE_EDB when it could not be committed (retry later: 503). */
+ * STORE_EDB when it could not be committed (retry later). */
 int committer_append(committer *cm, const store_append *a);
 
 #endif

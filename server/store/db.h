@@ -4,7 +4,8 @@
  * Each connection is used by one thread at a time: db_acquire hands it out,
  * db_release returns it. A connection that failed is reset on its next use.
  * While the database is unreachable, db_acquire fails fast (it does not
- * queue callers behind connect timeouts), so requests can answer 503.
+ * queue callers behind connect timeouts), so requests can answer
+ * SRV_UNAVAILABLE at once.
  */
 #ifndef CONCLAVE_DB_H
 #define CONCLAVE_DB_H

@@ -273,7 +273,7 @@ static void *listener_main(void *arg)
             lobby_batch_flush(&l->lobbies, now_s());
             if (now_s() >= next_sweep) {
                 version_sweep(l, c);
-                presence_publish(c, l->app->hub, l->app->process_id);
+                presence_publish(c, &l->app->feed, l->app->process_id);
                 drain(l, c); /* what arrived during the sweep */
                 next_sweep = now_s() + SWEEP_SECONDS;
             }

@@ -1,5 +1,6 @@
 /*
- * migrate.c - apply sql/NNN_name.sql files in order, each exactly once.
+ * migrate.c - apply sql/NNN_name.sql files in order, each exactly once,
+ * and say which one the database is at (start-up, the readiness probe).
  */
 #include "server/store/migrate.h"
 
@@ -9,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* How long the readiness probe waits for a pooled connection. */
+#define PROBE_WAIT_MS 1000
 
 /* Any constant: identifies Conclave's migration lock among advisory locks. */
 #define MIGRATION_LOCK_KEY "7208374501"
@@ -125,6 +129,17 @@ int migrate_current(PGconn *c)
         v = atoi(PQgetvalue(r, 0, 0));
     PQclear(r);
     return v;
+}
+
+srv_kind migrate_probe(db_pool *db, int *current)
+{
+    *current = -1;
+    PGconn *c = db_acquire(db, PROBE_WAIT_MS);
+    if (!c)
+        return SRV_UNAVAILABLE;
+    *current = migrate_current(c);
+    db_release(db, c, *current < 0 && db_conn_broken(c));
+    return *current < 0 ? SRV_UNAVAILABLE : SRV_OK;
 }
 
 int migrate_apply(PGconn *c, const char *dir, char *err, size_t errlen)

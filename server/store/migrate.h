@@ -7,6 +7,9 @@
 #ifndef CONCLAVE_MIGRATE_H
 #define CONCLAVE_MIGRATE_H
 
+#include "common/errors.h"
+#include "server/store/db.h"
+
 #include <libpq-fe.h>
 #include <stddef.h>
 
@@ -16,5 +19,9 @@ int migrate_latest(const char *dir, char *err, size_t errlen);
 int migrate_apply(PGconn *c, const char *dir, char *err, size_t errlen);
 /* The highest applied migration number, 0 if none, -1 if unknown. */
 int migrate_current(PGconn *c);
+/* migrate_current on a connection of db, waiting at most a second for one
+ * (the readiness probe): SRV_OK with *current set, or SRV_UNAVAILABLE (no
+ * connection, or the number could not be read) with *current -1. */
+srv_kind migrate_probe(db_pool *db, int *current);
 
 #endif

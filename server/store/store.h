@@ -28,7 +28,7 @@
 
 enum {
     STORE_OK = 0,
-    STORE_EDB = -1,       /* connection or SQL failure: retry later (503) */
+    STORE_EDB = -1,       /* connection or SQL failure: retry later */
     STORE_ECONFLICT = -2, /* version moved on, or idempotency key taken */
     STORE_ENOTFOUND = -3
 };
