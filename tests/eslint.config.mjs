@@ -8,6 +8,8 @@ import globals from 'globals';
 export default [
   { ignores: ['**/node_modules/**', 'tests/out/**', 'bench/peers/**', 'bench/out/**'] },
   js.configs.recommended,
+  // `const { hidden, ...rest } = x` leaves out what it names on purpose.
+  { rules: { 'no-unused-vars': ['error', { ignoreRestSiblings: true }] } },
   {
     files: ['web/**/*.js', 'tests/plugin/*/web/**/*.js'],
     languageOptions: { sourceType: 'module', globals: globals.browser },

@@ -374,7 +374,7 @@ class GameController {
 
 // A ruleset this page has no table for: the view as text, so nothing is
 // hidden from a player who can still act through the API.
-function genericRenderer(c) {
+function genericRenderer() {
   return {
     update(root, m) {
       render(

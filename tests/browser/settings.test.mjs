@@ -5,7 +5,7 @@
 // /api/v1/me/notifications. Screenshots at desktop and phone size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromiumPath, openPage, pageUrl, shot, signUpGuest, startStack, stopStack } from './lib/browser.mjs';
+import { chromiumPath, openPage, shot, signUpGuest, startStack, stopStack } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;

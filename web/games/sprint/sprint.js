@@ -725,7 +725,6 @@ export function sprintRenderer(c) {
 
   function describe(entry, m) {
     const e = entry.entry || {};
-    const v = m.view;
     const you = m.you;
     const name = (s) => (s === you ? 'You' : seatName(m.seats, s));
     switch (e.event) {
