@@ -8,7 +8,12 @@
 //
 //   node bench/soak_mixed.mjs --url http://127.0.0.1:8080 --duration 300 --workers 8
 const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+  process.argv
+    .slice(2)
+    .reduce(
+      (acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc),
+      [],
+    ),
 );
 const BASE = args.url || 'http://127.0.0.1:8080';
 const END = Date.now() + Number(args.duration || 300) * 1000;
@@ -29,7 +34,11 @@ async function call(method, p, { token, body } = {}) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   stats.requests++;
   try {
-    const res = await fetch(BASE + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(BASE + p, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     stats.by_status[res.status] = (stats.by_status[res.status] || 0) + 1;
     if (res.status >= 500) error(`${method} ${p}: ${res.status} ${text}`);
@@ -43,11 +52,16 @@ async function call(method, p, { token, body } = {}) {
 async function playOne(me) {
   const sprint = Math.random() < 0.5;
   const seats = sprint ? pick([1, 2, 3, 4]) : 2;
-  const body = sprint ? { ruleset: 'sprint', seats, options: seats > 1 ? { target_vp: 25 } : {} } : { ruleset: 'rps', seats: 2, options: { rounds: 5 } };
+  const body = sprint
+    ? { ruleset: 'sprint', seats, options: seats > 1 ? { target_vp: 25 } : {} }
+    : { ruleset: 'rps', seats: 2, options: { rounds: 5 } };
   const l = await call('POST', '/api/v1/lobbies', { token: me.token, body });
   if (l.status !== 201) return error(`lobby: ${l.status} ${l.text}`);
   for (let s = 1; s < seats; s++) {
-    const b = await call('POST', `/api/v1/lobbies/${l.json.id}/bots`, { token: me.token, body: { level: pick(['random', 'basic']) } });
+    const b = await call('POST', `/api/v1/lobbies/${l.json.id}/bots`, {
+      token: me.token,
+      body: { level: pick(['random', 'basic']) },
+    });
     if (b.status !== 200) return error(`bot: ${b.status} ${b.text}`);
   }
   const st = await call('POST', `/api/v1/lobbies/${l.json.id}/start`, { token: me.token });
@@ -61,7 +75,9 @@ async function playOne(me) {
       await call('GET', `/api/v1/games/${id}/export`, { token: me.token });
       return;
     }
-    const w = g.json.windows.find((x) => x.seats.includes(g.json.you) && !x.submitted.includes(g.json.you));
+    const w = g.json.windows.find(
+      (x) => x.seats.includes(g.json.you) && !x.submitted.includes(g.json.you),
+    );
     if (!w) {
       await sleep(5);
       continue;
@@ -79,16 +95,24 @@ async function playOne(me) {
       delete order.cost;
       if (order.pay === undefined) delete order.pay;
     } else {
-      order = { discard: (g.json.view.hand || []).slice(0, lw.choices[0].discard_count).map((x) => x.id) };
+      order = {
+        discard: (g.json.view.hand || []).slice(0, lw.choices[0].discard_count).map((x) => x.id),
+      };
     }
-    const r = await call('PUT', `/api/v1/games/${id}/orders/${w.id}`, { token: me.token, body: order });
-    if (r.status !== 200 && r.status !== 409) error(`order ${JSON.stringify(order)}: ${r.status} ${r.text}`);
+    const r = await call('PUT', `/api/v1/games/${id}/orders/${w.id}`, {
+      token: me.token,
+      body: order,
+    });
+    if (r.status !== 200 && r.status !== 409)
+      error(`order ${JSON.stringify(order)}: ${r.status} ${r.text}`);
     await call('GET', `/api/v1/games/${id}/log`, { token: me.token });
   }
 }
 
 async function worker(i) {
-  const p = await call('POST', '/api/v1/players', { body: { name: `soak${process.pid % 10000}_${i}_${Date.now() % 100000}` } });
+  const p = await call('POST', '/api/v1/players', {
+    body: { name: `soak${process.pid % 10000}_${i}_${Date.now() % 100000}` },
+  });
   if (p.status !== 201) return error(`player: ${p.status} ${p.text}`);
   while (Date.now() < END) await playOne(p.json);
 }

@@ -61,7 +61,10 @@ export async function request(method, path, { body, headers = {}, auth = true } 
   try {
     res = await fetch(path, { method, headers: h, body: payload, cache: 'no-store' });
   } catch {
-    throw new ApiError(0, { title: 'Offline', detail: 'The server cannot be reached; retrying will help once it is back.' });
+    throw new ApiError(0, {
+      title: 'Offline',
+      detail: 'The server cannot be reached; retrying will help once it is back.',
+    });
   }
   if (res.status === 204 || res.status === 304) return null;
   const text = await res.text();
@@ -81,15 +84,24 @@ const enc = encodeURIComponent;
 
 export const api = {
   createPlayer: (name, password) =>
-    request('POST', '/api/v1/players', { body: password ? { name, password } : { name }, auth: false }),
-  signIn: (name, password) => request('POST', '/api/v1/sessions', { body: { name, password }, auth: false }),
+    request('POST', '/api/v1/players', {
+      body: password ? { name, password } : { name },
+      auth: false,
+    }),
+  signIn: (name, password) =>
+    request('POST', '/api/v1/sessions', { body: { name, password }, auth: false }),
   signOut: () => request('DELETE', '/api/v1/sessions/current'),
   me: () => request('GET', '/api/v1/me'),
-  chooseInRecord: (key, choice) => request('POST', `/api/v1/me/records/${enc(key)}/choice`, { body: choice }),
+  chooseInRecord: (key, choice) =>
+    request('POST', `/api/v1/me/records/${enc(key)}/choice`, { body: choice }),
   rulesets: () => request('GET', '/api/v1/rulesets', { auth: false }),
   lobbies: (status = 'open', ruleset) =>
-    request('GET', `/api/v1/lobbies?status=${enc(status)}${ruleset ? `&ruleset=${enc(ruleset)}` : ''}`),
-  lobby: (id, code) => request('GET', `/api/v1/lobbies/${enc(id)}${code ? `?code=${enc(code)}` : ''}`),
+    request(
+      'GET',
+      `/api/v1/lobbies?status=${enc(status)}${ruleset ? `&ruleset=${enc(ruleset)}` : ''}`,
+    ),
+  lobby: (id, code) =>
+    request('GET', `/api/v1/lobbies/${enc(id)}${code ? `?code=${enc(code)}` : ''}`),
   createLobby: (body) => request('POST', '/api/v1/lobbies', { body }),
   join: (id, body = {}) => request('POST', `/api/v1/lobbies/${enc(id)}/seats`, { body }),
   leave: (id) => request('DELETE', `/api/v1/lobbies/${enc(id)}/seats/me`),
@@ -106,22 +118,30 @@ export const api = {
   log: (id, after = 0) => request('GET', `/api/v1/games/${enc(id)}/log?after=${after}`),
   putOrder: (id, window, order) =>
     request('PUT', `/api/v1/games/${enc(id)}/orders/${enc(window)}`, { body: order }),
-  withdrawOrder: (id, window) => request('DELETE', `/api/v1/games/${enc(id)}/orders/${enc(window)}`),
+  withdrawOrder: (id, window) =>
+    request('DELETE', `/api/v1/games/${enc(id)}/orders/${enc(window)}`),
   // Orders in parts (windows with "parts": true in legal): set or remove one
   // member of the held order; both answer {window, seat, version, receipt,
   // parts} for the whole order as it now stands (receipt null once the last
   // part is gone and the order withdrawn).
   putOrderPart: (id, window, key, value) =>
-    request('PUT', `/api/v1/games/${enc(id)}/orders/${enc(window)}/parts/${enc(key)}`, { body: value }),
+    request('PUT', `/api/v1/games/${enc(id)}/orders/${enc(window)}/parts/${enc(key)}`, {
+      body: value,
+    }),
   deleteOrderPart: (id, window, key) =>
     request('DELETE', `/api/v1/games/${enc(id)}/orders/${enc(window)}/parts/${enc(key)}`),
   // Priority windows: the seat's response rule ({until, stop_if_targeted})
   // and undo with the other seats' consent.
   setResponseRule: (id, until, stopIfTargeted = false) =>
-    request('PUT', `/api/v1/games/${enc(id)}/response-rule`, { body: { until, stop_if_targeted: stopIfTargeted } }),
+    request('PUT', `/api/v1/games/${enc(id)}/response-rule`, {
+      body: { until, stop_if_targeted: stopIfTargeted },
+    }),
   undo: (id) => request('POST', `/api/v1/games/${enc(id)}/undo`),
   undoConsent: (id) => request('POST', `/api/v1/games/${enc(id)}/undo/consent`),
   undoRefuse: (id) => request('POST', `/api/v1/games/${enc(id)}/undo/refuse`),
   play: (id, body, key = randomKey()) =>
-    request('POST', `/api/v1/games/${enc(id)}/plays`, { body, headers: { 'Idempotency-Key': key } }),
+    request('POST', `/api/v1/games/${enc(id)}/plays`, {
+      body,
+      headers: { 'Idempotency-Key': key },
+    }),
 };

@@ -168,7 +168,11 @@ function renderConn(status, live) {
     const secs = Math.max(0, Math.round((live.retryAt - Date.now()) / 1000));
     parts.push(h('span.conn-retry', secs ? ` – retrying in ${secs} s` : ' – retrying'));
     parts.push(
-      h('button.link', { type: 'button', onclick: () => live.reconnectNow(), 'aria-label': 'Reconnect now' }, 'Reconnect'),
+      h(
+        'button.link',
+        { type: 'button', onclick: () => live.reconnectNow(), 'aria-label': 'Reconnect now' },
+        'Reconnect',
+      ),
     );
   }
   el.setAttribute('aria-label', `Connection: ${label}`);
@@ -185,17 +189,26 @@ function route() {
   let m;
   for (const a of document.querySelectorAll('nav a')) {
     const target = a.dataset.path;
-    if ((target === '/' && path === '/') || (target !== '/' && path.startsWith(target))) a.setAttribute('aria-current', 'page');
+    if ((target === '/' && path === '/') || (target !== '/' && path.startsWith(target)))
+      a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
   if (path === '/') screen = homeScreen(main, ctx);
-  else if ((m = /^\/lobby\/([A-Za-z0-9_-]+)$/.exec(path))) screen = lobbyScreen(main, ctx, m[1], params.get('code'));
+  else if ((m = /^\/lobby\/([A-Za-z0-9_-]+)$/.exec(path)))
+    screen = lobbyScreen(main, ctx, m[1], params.get('code'));
   else if ((m = /^\/game\/([A-Za-z0-9_-]+)$/.exec(path))) screen = gameScreen(main, ctx, m[1]);
   else if (path === '/campaign') screen = campaignScreen(main, ctx);
   else if (path === '/settings') screen = settingsScreen(main, ctx);
   else {
     document.title = 'Not found – Conclave';
-    render(main, h('section.panel', h('h1', 'Nothing here'), h('p', h('a', { href: ctx.href('/') }, 'Back to the lobbies'))));
+    render(
+      main,
+      h(
+        'section.panel',
+        h('h1', 'Nothing here'),
+        h('p', h('a', { href: ctx.href('/') }, 'Back to the lobbies')),
+      ),
+    );
   }
   window.scrollTo(0, 0);
 }
@@ -203,7 +216,16 @@ function route() {
 // Same-origin links navigate inside the page.
 document.addEventListener('click', (ev) => {
   const a = ev.target.closest && ev.target.closest('a[href]');
-  if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+  if (
+    !a ||
+    ev.defaultPrevented ||
+    ev.button !== 0 ||
+    ev.metaKey ||
+    ev.ctrlKey ||
+    ev.shiftKey ||
+    ev.altKey
+  )
+    return;
   if (a.target || a.hasAttribute('download')) return;
   const u = new URL(a.href, location.href);
   if (u.origin !== location.origin || u.pathname.includes('.')) return;

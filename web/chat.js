@@ -44,17 +44,78 @@ class ChatPanel {
 
   build() {
     this.badge = h('span.chat-badge', { 'aria-hidden': 'true' });
-    this.toggle = h('button.chat-toggle', { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'chat-panel', onclick: () => this.setOpen(!this.open) }, 'Talk', this.badge);
-    this.tabs = h('div.chat-tabs', { role: 'tablist', 'aria-label': 'Channels', onkeydown: (e) => this.tabKey(e) });
+    this.toggle = h(
+      'button.chat-toggle',
+      {
+        type: 'button',
+        'aria-expanded': 'false',
+        'aria-controls': 'chat-panel',
+        onclick: () => this.setOpen(!this.open),
+      },
+      'Talk',
+      this.badge,
+    );
+    this.tabs = h('div.chat-tabs', {
+      role: 'tablist',
+      'aria-label': 'Channels',
+      onkeydown: (e) => this.tabKey(e),
+    });
     this.starter = h('div.chat-start');
-    this.list = h('div.chat-list', { role: 'log', 'aria-live': 'polite', id: 'chat-log', tabindex: '0', 'data-scroll': 'chat' });
-    this.text = h('textarea.chat-text', { rows: '2', maxlength: String(MAX_CHARS), 'aria-label': 'Message', placeholder: 'Write to this channel…', onkeydown: (e) => this.textKey(e), oninput: () => this.count() });
+    this.list = h('div.chat-list', {
+      role: 'log',
+      'aria-live': 'polite',
+      id: 'chat-log',
+      tabindex: '0',
+      'data-scroll': 'chat',
+    });
+    this.text = h('textarea.chat-text', {
+      rows: '2',
+      maxlength: String(MAX_CHARS),
+      'aria-label': 'Message',
+      placeholder: 'Write to this channel…',
+      onkeydown: (e) => this.textKey(e),
+      oninput: () => this.count(),
+    });
     this.counter = h('span.chat-count.muted', { 'aria-live': 'off' });
-    this.form = h('form.chat-form', { onsubmit: (e) => { e.preventDefault(); this.send(); } }, this.text, h('div.chat-row', this.counter, h('button.primary', { type: 'submit' }, 'Send')));
+    this.form = h(
+      'form.chat-form',
+      {
+        onsubmit: (e) => {
+          e.preventDefault();
+          this.send();
+        },
+      },
+      this.text,
+      h('div.chat-row', this.counter, h('button.primary', { type: 'submit' }, 'Send')),
+    );
     this.note = h('p.chat-note.muted');
-    this.panel = h('section.chat-panel', { id: 'chat-panel', 'aria-label': 'Table talk', hidden: true, onkeydown: (e) => e.key === 'Escape' && this.setOpen(false, true) },
-      h('header.chat-head', h('h2', 'Table talk'), h('button.chat-close', { type: 'button', 'aria-label': 'Close table talk', onclick: () => this.setOpen(false, true) }, '×')),
-      this.tabs, this.starter, this.list, this.note, this.form);
+    this.panel = h(
+      'section.chat-panel',
+      {
+        id: 'chat-panel',
+        'aria-label': 'Table talk',
+        hidden: true,
+        onkeydown: (e) => e.key === 'Escape' && this.setOpen(false, true),
+      },
+      h(
+        'header.chat-head',
+        h('h2', 'Table talk'),
+        h(
+          'button.chat-close',
+          {
+            type: 'button',
+            'aria-label': 'Close table talk',
+            onclick: () => this.setOpen(false, true),
+          },
+          '×',
+        ),
+      ),
+      this.tabs,
+      this.starter,
+      this.list,
+      this.note,
+      this.form,
+    );
     this.el = h('div.chat', this.toggle, this.panel);
   }
 
@@ -120,12 +181,28 @@ class ChatPanel {
     let ch = this.channels.get(m.channel);
     if (!ch) {
       // A channel someone just opened with you.
-      ch = { id: m.channel, kind: m.channel === 0 ? 'public' : 'private', seats: m.seats, last_seq: 0, read: 0, unread: 0, messages: [], loaded: false, more: false };
+      ch = {
+        id: m.channel,
+        kind: m.channel === 0 ? 'public' : 'private',
+        seats: m.seats,
+        last_seq: 0,
+        read: 0,
+        unread: 0,
+        messages: [],
+        loaded: false,
+        more: false,
+      };
       this.channels.set(m.channel, ch);
     }
-    const gap = ch.loaded && ch.messages.length && m.message.seq > ch.messages[ch.messages.length - 1].seq + 1;
+    const gap =
+      ch.loaded &&
+      ch.messages.length &&
+      m.message.seq > ch.messages[ch.messages.length - 1].seq + 1;
     this.merge(ch, [m.message]);
-    if (gap) this.fetchNewer(ch).then(() => this.draw()).catch(() => {});
+    if (gap)
+      this.fetchNewer(ch)
+        .then(() => this.draw())
+        .catch(() => {});
     const mine = m.message.seat === this.c.meta?.you;
     const seen = this.open && this.active === ch.id && document.visibilityState !== 'hidden';
     if (!mine && !seen) {
@@ -169,7 +246,12 @@ class ChatPanel {
   label(ch) {
     if (ch.kind === 'public') return 'Public';
     const you = this.c.meta?.you;
-    return ch.seats.filter((s) => s !== you).map((s) => this.c.seatName(s)).join(', ') || 'Private';
+    return (
+      ch.seats
+        .filter((s) => s !== you)
+        .map((s) => this.c.seatName(s))
+        .join(', ') || 'Private'
+    );
   }
 
   tabKey(e) {
@@ -184,7 +266,9 @@ class ChatPanel {
     if (j === null) return;
     e.preventDefault();
     tabs[j].focus();
-    this.show(Number(tabs[j].dataset.channel)).then(() => this.tabs.querySelector(`[data-channel="${tabs[j].dataset.channel}"]`)?.focus());
+    this.show(Number(tabs[j].dataset.channel)).then(() =>
+      this.tabs.querySelector(`[data-channel="${tabs[j].dataset.channel}"]`)?.focus(),
+    );
   }
 
   textKey(e) {
@@ -233,25 +317,83 @@ class ChatPanel {
     const meta = this.c.meta;
     if (this.spectator() || !meta) return render(this.starter);
     if (!this.starting) {
-      return render(this.starter, h('button.chat-new', { type: 'button', onclick: () => { this.starting = true; this.draw(); this.starter.querySelector('input')?.focus(); } }, '+ Private channel'));
+      return render(
+        this.starter,
+        h(
+          'button.chat-new',
+          {
+            type: 'button',
+            onclick: () => {
+              this.starting = true;
+              this.draw();
+              this.starter.querySelector('input')?.focus();
+            },
+          },
+          '+ Private channel',
+        ),
+      );
     }
     const others = meta.seats.map((s) => s.seat).filter((s) => s !== meta.you);
-    const boxes = others.map((s) => h('label.chat-pick', h('input', { type: 'checkbox', value: String(s) }), ` ${this.c.seatName(s)}`));
+    const boxes = others.map((s) =>
+      h(
+        'label.chat-pick',
+        h('input', { type: 'checkbox', value: String(s) }),
+        ` ${this.c.seatName(s)}`,
+      ),
+    );
     const go = () => {
       const seats = [...this.starter.querySelectorAll('input:checked')].map((x) => Number(x.value));
       if (seats.length) this.startWith(seats);
     };
-    return render(this.starter, h('fieldset.chat-pickset', h('legend', 'Talk privately with'), boxes,
-      h('div.chat-row', h('button.primary', { type: 'button', onclick: go }, 'Open'), h('button', { type: 'button', onclick: () => { this.starting = false; this.draw(); } }, 'Cancel'))));
+    return render(
+      this.starter,
+      h(
+        'fieldset.chat-pickset',
+        h('legend', 'Talk privately with'),
+        boxes,
+        h(
+          'div.chat-row',
+          h('button.primary', { type: 'button', onclick: go }, 'Open'),
+          h(
+            'button',
+            {
+              type: 'button',
+              onclick: () => {
+                this.starting = false;
+                this.draw();
+              },
+            },
+            'Cancel',
+          ),
+        ),
+      ),
+    );
   }
 
   drawMessages(ch) {
     const you = this.c.meta?.you;
-    const items = ch ? ch.messages.map((m) =>
-      h('div.chat-msg', { class: m.seat === you ? 'chat-mine' : null, dataset: { seq: String(m.seq) } },
-        h('span.chat-who', `${m.player.name}`), h('span.chat-when.muted', new Date(m.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })),
-        h('p.chat-body', m.text))) : [];
-    const older = ch && ch.more ? h('button.chat-older', { type: 'button', onclick: () => this.fetchPage(ch, true).catch(() => {}) }, 'Older messages') : null;
+    const items = ch
+      ? ch.messages.map((m) =>
+          h(
+            'div.chat-msg',
+            { class: m.seat === you ? 'chat-mine' : null, dataset: { seq: String(m.seq) } },
+            h('span.chat-who', `${m.player.name}`),
+            h(
+              'span.chat-when.muted',
+              new Date(m.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+            ),
+            h('p.chat-body', m.text),
+          ),
+        )
+      : [];
+    const older =
+      ch && ch.more
+        ? h(
+            'button.chat-older',
+            { type: 'button', onclick: () => this.fetchPage(ch, true).catch(() => {}) },
+            'Older messages',
+          )
+        : null;
     const empty = ch && ch.loaded && !ch.messages.length ? h('p.muted', 'No messages yet.') : null;
     const stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     render(this.list, older, empty, items);
@@ -263,16 +405,35 @@ class ChatPanel {
     const total = chans.reduce((n, ch) => n + (ch.unread || 0), 0);
     this.badge.textContent = total ? String(total) : '';
     this.toggle.setAttribute('aria-label', total ? `Talk, ${total} unread` : 'Talk');
-    render(this.tabs, chans.map((ch) => {
-      const sel = ch.id === this.active;
-      return h('button.chat-tab', { type: 'button', role: 'tab', 'aria-selected': String(sel), 'aria-controls': 'chat-log', tabindex: sel ? '0' : '-1', dataset: { channel: String(ch.id), key: `chat-tab-${ch.id}` }, onclick: () => this.show(ch.id) },
-        this.label(ch), ch.unread ? h('span.chat-unread', { 'aria-label': `${ch.unread} unread` }, String(ch.unread)) : null);
-    }));
+    render(
+      this.tabs,
+      chans.map((ch) => {
+        const sel = ch.id === this.active;
+        return h(
+          'button.chat-tab',
+          {
+            type: 'button',
+            role: 'tab',
+            'aria-selected': String(sel),
+            'aria-controls': 'chat-log',
+            tabindex: sel ? '0' : '-1',
+            dataset: { channel: String(ch.id), key: `chat-tab-${ch.id}` },
+            onclick: () => this.show(ch.id),
+          },
+          this.label(ch),
+          ch.unread
+            ? h('span.chat-unread', { 'aria-label': `${ch.unread} unread` }, String(ch.unread))
+            : null,
+        );
+      }),
+    );
     this.drawStarter();
     this.drawMessages(this.channels.get(this.active));
     const spectator = this.spectator();
     this.form.hidden = spectator;
-    this.note.textContent = spectator ? 'Only players seated in this game write here; you read the public channel.' : '';
+    this.note.textContent = spectator
+      ? 'Only players seated in this game write here; you read the public channel.'
+      : '';
     this.note.hidden = !spectator;
   }
 

@@ -33,7 +33,11 @@ export function schemaForm(schema, { prefix = 'opt' } = {}) {
       );
       if (typeof p.default === 'boolean') sel.value = String(p.default);
       fields.push(field(label(name, p), sel, hint));
-      getters.push(() => (sel.value === '' || sel.value === String(p.default) ? undefined : [name, sel.value === 'true']));
+      getters.push(() =>
+        sel.value === '' || sel.value === String(p.default)
+          ? undefined
+          : [name, sel.value === 'true'],
+      );
     } else if (p.type === 'integer' || p.type === 'number') {
       const input = h('input', {
         id,
@@ -47,7 +51,8 @@ export function schemaForm(schema, { prefix = 'opt' } = {}) {
         placeholder: p.default !== undefined ? String(p.default) : '',
       });
       if (p.default !== undefined) input.value = String(p.default);
-      const range = p.minimum !== undefined && p.maximum !== undefined ? `${p.minimum} to ${p.maximum}` : '';
+      const range =
+        p.minimum !== undefined && p.maximum !== undefined ? `${p.minimum} to ${p.maximum}` : '';
       fields.push(field(label(name, p), input, [hint, range].filter(Boolean).join(' · ') || null));
       getters.push(() => {
         if (input.value === '') return undefined;
@@ -56,11 +61,24 @@ export function schemaForm(schema, { prefix = 'opt' } = {}) {
         return [name, v];
       });
     } else if (Array.isArray(p.enum) || (p.type === 'string' && Array.isArray(p.enum))) {
-      const sel = h('select', { id, name, 'data-key': id }, h('option', { value: '' }, p.default !== undefined ? `${p.default} (standard)` : 'As the rules say'), p.enum.filter((v) => v !== p.default).map((v) => h('option', { value: JSON.stringify(v) }, String(v))));
+      const sel = h(
+        'select',
+        { id, name, 'data-key': id },
+        h(
+          'option',
+          { value: '' },
+          p.default !== undefined ? `${p.default} (standard)` : 'As the rules say',
+        ),
+        p.enum
+          .filter((v) => v !== p.default)
+          .map((v) => h('option', { value: JSON.stringify(v) }, String(v))),
+      );
       fields.push(field(label(name, p), sel, hint));
       getters.push(() => (sel.value === '' ? undefined : [name, JSON.parse(sel.value)]));
     } else if (p.type === 'array' && p.items && Array.isArray(p.items.enum)) {
-      const boxes = p.items.enum.map((v) => h('input', { type: 'checkbox', value: JSON.stringify(v), 'data-key': `${id}-${v}` }));
+      const boxes = p.items.enum.map((v) =>
+        h('input', { type: 'checkbox', value: JSON.stringify(v), 'data-key': `${id}-${v}` }),
+      );
       const group = h(
         'fieldset.field.checks',
         h('legend', label(name, p)),
@@ -79,7 +97,9 @@ export function schemaForm(schema, { prefix = 'opt' } = {}) {
     }
   }
   return {
-    element: fields.length ? h('div.schema-form', fields) : h('p.muted', 'This game has no options.'),
+    element: fields.length
+      ? h('div.schema-form', fields)
+      : h('p.muted', 'This game has no options.'),
     values() {
       const out = {};
       for (const g of getters) {

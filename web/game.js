@@ -55,7 +55,9 @@ class GameController {
     if (this.destroyed) return;
     this.unwatch = this.ctx.live.watchGame(
       this.id,
-      this.meta ? { version: this.meta.version, view: this.meta.view, windows: this.meta.windows } : null,
+      this.meta
+        ? { version: this.meta.version, view: this.meta.view, windows: this.meta.windows }
+        : null,
       (s) => this.onState(s),
       (err) => {
         if (err.status === 404) {
@@ -75,7 +77,9 @@ class GameController {
         if (this.meta.status === 'running') this.loadMeta();
       }
     });
-    this.timers.push(setInterval(() => this.root.querySelectorAll('[data-deadline]').forEach(tickCountdown), 1000));
+    this.timers.push(
+      setInterval(() => this.root.querySelectorAll('[data-deadline]').forEach(tickCountdown), 1000),
+    );
   }
 
   async loadMeta(tries = 0) {
@@ -146,7 +150,8 @@ class GameController {
     } catch {
       /* retry below */
     }
-    if (tries < 20 && !this.destroyed) this.timers.push(setTimeout(() => this.awaitEnd(tries + 1), 500));
+    if (tries < 20 && !this.destroyed)
+      this.timers.push(setTimeout(() => this.awaitEnd(tries + 1), 500));
     else this.ending = false;
   }
 
@@ -167,7 +172,6 @@ class GameController {
           this.draw();
         }
         if (r.more) this.logAgain = true; // a page: the rest follows
-
       })
       .catch(() => {})
       .finally(() => {
@@ -240,7 +244,10 @@ class GameController {
   }
 
   keepOrder(windowId, order, r) {
-    localStorage.setItem(`conclave.order.${this.id}.${windowId}`, JSON.stringify({ order, receipt: r.receipt }));
+    localStorage.setItem(
+      `conclave.order.${this.id}.${windowId}`,
+      JSON.stringify({ order, receipt: r.receipt }),
+    );
     announce('Order submitted');
   }
 
@@ -292,7 +299,9 @@ class GameController {
           await new Promise((r) => setTimeout(r, 800 * (attempt + 1)));
           continue;
         }
-        if (isOutage(e)) e.detail = 'Cannot reach the server: the move was not made. Try again when the connection is back.';
+        if (isOutage(e))
+          e.detail =
+            'Cannot reach the server: the move was not made. Try again when the connection is back.';
         throw e;
       }
     }
@@ -327,11 +336,20 @@ class GameController {
   draw() {
     if (this.destroyed) return;
     if (this.error && !this.meta) {
-      render(this.main, h('section.panel', h('h1', 'Game'), h('p.error', { role: 'alert' }, this.error.detail || String(this.error)), h('p', h('a', { href: this.ctx.href('/') }, 'Back to the lobbies'))));
+      render(
+        this.main,
+        h(
+          'section.panel',
+          h('h1', 'Game'),
+          h('p.error', { role: 'alert' }, this.error.detail || String(this.error)),
+          h('p', h('a', { href: this.ctx.href('/') }, 'Back to the lobbies')),
+        ),
+      );
       return;
     }
     if (!this.meta || !this.renderer) return;
-    if (!this.root.isConnected || !this.bar.isConnected || this.main.childElementCount > 2) render(this.main, this.bar, this.root);
+    if (!this.root.isConnected || !this.bar.isConnected || this.main.childElementCount > 2)
+      render(this.main, this.bar, this.root);
     const m = this.model();
     this.drawBar(m);
     try {
@@ -356,7 +374,11 @@ class GameController {
     const state = `${m.status}:${m.spectator}`;
     if (this.barState === state) return;
     this.barState = state;
-    render(this.bar, howtoButton(m.ruleset, m.title), m.status === 'finished' && !m.spectator ? rematchButton(this.ctx, this.meta) : null);
+    render(
+      this.bar,
+      howtoButton(m.ruleset, m.title),
+      m.status === 'finished' && !m.spectator ? rematchButton(this.ctx, this.meta) : null,
+    );
   }
 
   destroy() {
@@ -379,7 +401,12 @@ function genericRenderer() {
     update(root, m) {
       render(
         root,
-        h('section.panel', h('h1', m.title || m.ruleset), h('p.muted', `Status: ${m.status} · version ${m.version}`), h('pre.raw', JSON.stringify(m.view, null, 2))),
+        h(
+          'section.panel',
+          h('h1', m.title || m.ruleset),
+          h('p.muted', `Status: ${m.status} · version ${m.version}`),
+          h('pre.raw', JSON.stringify(m.view, null, 2)),
+        ),
       );
     },
   };

@@ -27,7 +27,12 @@ export function seatBadge(seats, i, you) {
 // [data-deadline] once a second.
 export function countdown(deadline, label = 'Time left') {
   if (!deadline) return null;
-  const el = h('span.countdown', { dataset: { deadline }, role: 'timer', 'aria-label': label }, h('span.countdown-label', `${label}: `), h('time', { datetime: deadline }, '…'));
+  const el = h(
+    'span.countdown',
+    { dataset: { deadline }, role: 'timer', 'aria-label': label },
+    h('span.countdown-label', `${label}: `),
+    h('time', { datetime: deadline }, '…'),
+  );
   tickCountdown(el);
   return el;
 }
@@ -89,7 +94,12 @@ export function logPanel(lines, { title = 'Game log' } = {}) {
     logScroll.ignoreUntil = performance.now() + 150;
     list.scrollTop = logScroll.stick ? list.scrollHeight : logScroll.top;
   });
-  return h('section.panel.log', { role: 'log', 'aria-labelledby': 'log-h' }, h('h2#log-h', title), lines.length ? list : h('p.muted', 'Nothing yet.'));
+  return h(
+    'section.panel.log',
+    { role: 'log', 'aria-labelledby': 'log-h' },
+    h('h2#log-h', title),
+    lines.length ? list : h('p.muted', 'Nothing yet.'),
+  );
 }
 
 // "alice, bob and carol"
@@ -100,7 +110,8 @@ export function listText(items) {
 
 // Who has submitted in a sealed window: [{seat, done}].
 export function submittedOf(windows, seat) {
-  for (const w of windows || []) if (w.seats.includes(seat)) return { window: w.id, done: w.submitted.includes(seat) };
+  for (const w of windows || [])
+    if (w.seats.includes(seat)) return { window: w.id, done: w.submitted.includes(seat) };
   return null;
 }
 

@@ -9,7 +9,15 @@ import { h } from './ui.js';
 import { gameOf } from './games/registry.js';
 
 function listPart(id, title, items) {
-  return h('section.howto-part', { 'aria-labelledby': id }, h('h3', { id }, title), h('ul.howto-list', items.map((t) => h('li', t))));
+  return h(
+    'section.howto-part',
+    { 'aria-labelledby': id },
+    h('h3', { id }, title),
+    h(
+      'ul.howto-list',
+      items.map((t) => h('li', t)),
+    ),
+  );
 }
 
 function body(rulesetId) {
@@ -43,7 +51,11 @@ export function howtoButton(rulesetId, title, { className = '' } = {}) {
 }
 
 export function openHowto(rulesetId, title, opener) {
-  const close = h('button', { type: 'button', 'data-testid': 'howto-close', onclick: () => dlg.close() }, 'Close');
+  const close = h(
+    'button',
+    { type: 'button', 'data-testid': 'howto-close', onclick: () => dlg.close() },
+    'Close',
+  );
   const dlg = h(
     'dialog.howto',
     { 'aria-labelledby': 'howto-h', 'data-testid': 'howto' },

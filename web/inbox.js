@@ -48,8 +48,16 @@ export function startInbox(el, ctx) {
     }
     render(
       el,
-      h('h2.inbox-title', 'Your move', h('span.inbox-count', { 'data-testid': 'inbox-count' }, String(list.count))),
-      h('ul.inbox-list', { 'aria-label': `${plural(list.count, 'game window')} waiting on you` }, ...items),
+      h(
+        'h2.inbox-title',
+        'Your move',
+        h('span.inbox-count', { 'data-testid': 'inbox-count' }, String(list.count)),
+      ),
+      h(
+        'ul.inbox-list',
+        { 'aria-label': `${plural(list.count, 'game window')} waiting on you` },
+        ...items,
+      ),
     );
   };
   new MutationObserver(applyTitle).observe(document.querySelector('title'), { childList: true });

@@ -61,7 +61,8 @@ function parentOf(root, tokens) {
     else if (isObject(cur) && has(cur, t)) cur = cur[t];
     else throw new Error(`${formatPointer(tokens.slice(0, k + 1))} does not exist`);
   }
-  if (!Array.isArray(cur) && !isObject(cur)) throw new Error(`the parent of ${formatPointer(tokens)} is not a container`);
+  if (!Array.isArray(cur) && !isObject(cur))
+    throw new Error(`the parent of ${formatPointer(tokens)} is not a container`);
   return cur;
 }
 
@@ -90,7 +91,8 @@ function remove(root, tokens) {
   if (tokens.length === 0) throw new Error('cannot remove the whole document');
   const parent = parentOf(root, tokens);
   const last = tokens[tokens.length - 1];
-  if (Array.isArray(parent)) return { root, value: parent.splice(arrayIndex(parent, last, false), 1)[0] };
+  if (Array.isArray(parent))
+    return { root, value: parent.splice(arrayIndex(parent, last, false), 1)[0] };
   if (!has(parent, last)) throw new Error(`${formatPointer(tokens)} does not exist`);
   const value = parent[last];
   delete parent[last];
@@ -147,7 +149,10 @@ export function applyPatch(doc, ops) {
           break;
         case 'move': {
           const from = needFrom(op);
-          if (from.length < tokens.length && formatPointer(tokens).startsWith(formatPointer(from) + '/'))
+          if (
+            from.length < tokens.length &&
+            formatPointer(tokens).startsWith(formatPointer(from) + '/')
+          )
             throw new Error('cannot move a value into one of its own children');
           if (formatPointer(from) === formatPointer(tokens)) break;
           const taken = remove(root, from);

@@ -27,7 +27,10 @@ function showError(box, e) {
 
 function optionsText(options) {
   const word = (v) => (v === true ? 'on' : v === false ? 'off' : v);
-  const parts = Object.entries(options || {}).map(([k, v]) => `${k.replace(/_/g, ' ').replace(/\bvp\b/gi, 'VP')}: ${Array.isArray(v) ? v.join(', ') || 'none' : word(v)}`);
+  const parts = Object.entries(options || {}).map(
+    ([k, v]) =>
+      `${k.replace(/_/g, ' ').replace(/\bvp\b/gi, 'VP')}: ${Array.isArray(v) ? v.join(', ') || 'none' : word(v)}`,
+  );
   return parts.join(' · ');
 }
 
@@ -42,7 +45,16 @@ function isMember(lobby, me) {
 // ------------------------------------------------------------ sign in --
 
 function signInPanel(ctx, onDone) {
-  const guestName = h('input', { type: 'text', name: 'name', autocomplete: 'nickname', required: true, minlength: 3, maxlength: 24, pattern: '[A-Za-z0-9_\\-]{3,24}', 'data-key': 'guest-name' });
+  const guestName = h('input', {
+    type: 'text',
+    name: 'name',
+    autocomplete: 'nickname',
+    required: true,
+    minlength: 3,
+    maxlength: 24,
+    pattern: '[A-Za-z0-9_\\-]{3,24}',
+    'data-key': 'guest-name',
+  });
   const guestErr = errorBox();
   const guestForm = h(
     'form.stack',
@@ -75,8 +87,20 @@ function signInPanel(ctx, onDone) {
     h('button.primary', { type: 'submit', 'data-key': 'guest-go' }, 'Play'),
   );
 
-  const acctName = h('input', { type: 'text', name: 'username', autocomplete: 'username', required: true, 'data-key': 'acct-name' });
-  const acctPass = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true, 'data-key': 'acct-pass' });
+  const acctName = h('input', {
+    type: 'text',
+    name: 'username',
+    autocomplete: 'username',
+    required: true,
+    'data-key': 'acct-name',
+  });
+  const acctPass = h('input', {
+    type: 'password',
+    name: 'password',
+    autocomplete: 'current-password',
+    required: true,
+    'data-key': 'acct-pass',
+  });
   const acctErr = errorBox();
   const submitAccount = async (create) => {
     showError(acctErr, null);
@@ -114,10 +138,18 @@ function signInPanel(ctx, onDone) {
     h(
       'div.row',
       h('button.primary', { type: 'submit', 'data-key': 'acct-go' }, 'Sign in'),
-      h('button', { type: 'button', 'data-key': 'acct-create', onclick: () => submitAccount(true) }, 'Create account'),
+      h(
+        'button',
+        { type: 'button', 'data-key': 'acct-create', onclick: () => submitAccount(true) },
+        'Create account',
+      ),
     ),
   );
-  return h('section.panel.welcome', { 'aria-label': 'Pick a name or sign in' }, h('div.welcome-grid', guestForm, acctForm));
+  return h(
+    'section.panel.welcome',
+    { 'aria-label': 'Pick a name or sign in' },
+    h('div.welcome-grid', guestForm, acctForm),
+  );
 }
 
 // --------------------------------------------------------------- home --
@@ -134,7 +166,11 @@ function nextPath() {
 function reputationText(rep) {
   if (!rep || (!rep.answered && !rep.missed)) return null;
   const median = rep.median_response_seconds === null ? '–' : duration(rep.median_response_seconds);
-  return h('span.muted.reputation', { 'data-testid': 'reputation' }, ` · answers in ${median} (median) · missed ${rep.missed}`);
+  return h(
+    'span.muted.reputation',
+    { 'data-testid': 'reputation' },
+    ` · answers in ${median} (median) · missed ${rep.missed}`,
+  );
 }
 
 export function homeScreen(main, ctx) {
@@ -152,13 +188,24 @@ export function homeScreen(main, ctx) {
   const lobbiesBox = h('section.panel', { 'aria-labelledby': 'lobbies-h' });
   const watchBox = h('section.panel', { 'aria-labelledby': 'watch-h' });
   const createBox = h('div');
-  render(main, h('div.home', h('div.home-main', welcome, mine, lobbiesBox, watchBox), h('div.home-side', createBox)));
+  render(
+    main,
+    h(
+      'div.home',
+      h('div.home-main', welcome, mine, lobbiesBox, watchBox),
+      h('div.home-side', createBox),
+    ),
+  );
 
   const titleOf = (id) => (st.rulesets.find((r) => r.id === id) || { title: id }).title;
 
   function renderWelcome() {
     if (session.token) render(welcome);
-    else render(welcome, signInPanel(ctx, () => ctx.navigate(nextPath() || '/', { replace: true })));
+    else
+      render(
+        welcome,
+        signInPanel(ctx, () => ctx.navigate(nextPath() || '/', { replace: true })),
+      );
   }
 
   function renderMine() {
@@ -176,10 +223,29 @@ export function homeScreen(main, ctx) {
         h(
           'ul.list',
           running.map((g) =>
-            h('li.list-row', h('span', h('strong', titleOf(g.ruleset)), ' · game in progress'), h('a.button', { href: ctx.href(`/game/${g.id}`), 'aria-label': `Resume ${titleOf(g.ruleset)} game` }, 'Resume')),
+            h(
+              'li.list-row',
+              h('span', h('strong', titleOf(g.ruleset)), ' · game in progress'),
+              h(
+                'a.button',
+                {
+                  href: ctx.href(`/game/${g.id}`),
+                  'aria-label': `Resume ${titleOf(g.ruleset)} game`,
+                },
+                'Resume',
+              ),
+            ),
           ),
           lobbies.map((l) =>
-            h('li.list-row', h('span', h('strong', titleOf(l.ruleset)), ` · lobby, ${seatsTaken(l)}/${l.seats.length} seated`), h('a.button', { href: ctx.href(`/lobby/${l.id}`) }, 'Open lobby')),
+            h(
+              'li.list-row',
+              h(
+                'span',
+                h('strong', titleOf(l.ruleset)),
+                ` · lobby, ${seatsTaken(l)}/${l.seats.length} seated`,
+              ),
+              h('a.button', { href: ctx.href(`/lobby/${l.id}`) }, 'Open lobby'),
+            ),
           ),
         ),
       ),
@@ -196,7 +262,12 @@ export function homeScreen(main, ctx) {
       l.seats.map((s) => h('span.seat-dot', { class: s.ready ? 'taken' : 'free' })),
     );
     let action;
-    if (member) action = h('a.button', { href: ctx.href(`/lobby/${l.id}`), 'data-key': `open-${l.id}` }, 'Open');
+    if (member)
+      action = h(
+        'a.button',
+        { href: ctx.href(`/lobby/${l.id}`), 'data-key': `open-${l.id}` },
+        'Open',
+      );
     else if (free && session.token)
       action = h(
         'button.primary',
@@ -221,7 +292,13 @@ export function homeScreen(main, ctx) {
       'li.lobby-row',
       { dataset: { lobbyId: l.id } },
       h('div.lobby-title', h('strong', title), h('span.muted', ` hosted by ${l.host.name}`)),
-      h('div.lobby-meta', seats, h('span', `${seatsTaken(l)}/${l.seats.length}`), h('span.muted', clockText(l.clock)), optionsText(l.options) ? h('span.muted', optionsText(l.options)) : null),
+      h(
+        'div.lobby-meta',
+        seats,
+        h('span', `${seatsTaken(l)}/${l.seats.length}`),
+        h('span.muted', clockText(l.clock)),
+        optionsText(l.options) ? h('span.muted', optionsText(l.options)) : null,
+      ),
       h('div.lobby-act', action),
     );
   }
@@ -254,12 +331,19 @@ export function homeScreen(main, ctx) {
         ? h('p.muted', 'Loading…')
         : list.length
           ? h('ul.lobby-list', list.map(lobbyRow))
-          : h('p.muted.empty', 'No open lobbies', st.filter ? ` for ${titleOf(st.filter)}` : '', session.token ? '. Create one!' : '. Pick a name to create one.'),
+          : h(
+              'p.muted.empty',
+              'No open lobbies',
+              st.filter ? ` for ${titleOf(st.filter)}` : '',
+              session.token ? '. Create one!' : '. Pick a name to create one.',
+            ),
     );
   }
 
   function renderWatch() {
-    const list = (st.started || []).filter((l) => l.game && (!st.filter || l.ruleset === st.filter));
+    const list = (st.started || []).filter(
+      (l) => l.game && (!st.filter || l.ruleset === st.filter),
+    );
     const rows = list
       .map((l) => ({ l, status: st.gameStatus.get(l.game) }))
       // Only games known to be running or finished: an abandoned (aborted)
@@ -283,10 +367,25 @@ export function homeScreen(main, ctx) {
                     'span',
                     h('strong', titleOf(l.ruleset)),
                     ' · ',
-                    l.seats.map((s) => (s.player ? s.player.name : s.bot ? `bot (${s.bot})` : '—')).join(' vs '),
-                    status ? h('span.tag', { class: status === 'running' ? 'tag-live' : '' }, status === 'running' ? 'live' : status) : null,
+                    l.seats
+                      .map((s) => (s.player ? s.player.name : s.bot ? `bot (${s.bot})` : '—'))
+                      .join(' vs '),
+                    status
+                      ? h(
+                          'span.tag',
+                          { class: status === 'running' ? 'tag-live' : '' },
+                          status === 'running' ? 'live' : status,
+                        )
+                      : null,
                   ),
-                  h('a.button', { href: ctx.href(`/game/${l.game}`), 'aria-label': `Watch ${titleOf(l.ruleset)}: ${l.seats.map((s) => (s.player ? s.player.name : 'bot')).join(' vs ')}` }, status === 'finished' ? 'Final table' : 'Watch'),
+                  h(
+                    'a.button',
+                    {
+                      href: ctx.href(`/game/${l.game}`),
+                      'aria-label': `Watch ${titleOf(l.ruleset)}: ${l.seats.map((s) => (s.player ? s.player.name : 'bot')).join(' vs ')}`,
+                    },
+                    status === 'finished' ? 'Final table' : 'Watch',
+                  ),
                 ),
               ),
             )
@@ -380,16 +479,29 @@ const CLOCK_DEFAULTS = { live: 60, async: 86400 };
 // (a campaign game starts from the campaign page, never by a ticked box).
 function playerOptions(schema) {
   if (!schema || !schema.properties) return schema;
-  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !k.startsWith('campaign')));
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).filter(([k]) => !k.startsWith('campaign')),
+  );
   return { ...schema, properties };
 }
 
 function createPanel(ctx, rulesets) {
-  if (!rulesets.length) return h('section.panel', h('h2', 'Create a lobby'), h('p.muted', 'Loading games…'));
-  const gameSel = h('select', { name: 'ruleset', 'data-key': 'c-game' }, rulesets.map((r) => h('option', { value: r.id }, r.title)));
+  if (!rulesets.length)
+    return h('section.panel', h('h2', 'Create a lobby'), h('p.muted', 'Loading games…'));
+  const gameSel = h(
+    'select',
+    { name: 'ruleset', 'data-key': 'c-game' },
+    rulesets.map((r) => h('option', { value: r.id }, r.title)),
+  );
   const preferred = localStorage.getItem(FILTER_KEY) || 'sprint';
   if (rulesets.some((r) => r.id === preferred)) gameSel.value = preferred;
-  const seats = h('input', { type: 'number', name: 'seats', inputmode: 'numeric', 'data-key': 'c-seats', required: true });
+  const seats = h('input', {
+    type: 'number',
+    name: 'seats',
+    inputmode: 'numeric',
+    'data-key': 'c-seats',
+    required: true,
+  });
   const seatsHint = h('small.hint');
   const summary = h('p.muted.summary');
   const optsBox = h('div.options');
@@ -401,7 +513,13 @@ function createPanel(ctx, rulesets) {
     h('option', { value: 'live' }, 'Live (seconds per turn)'),
     h('option', { value: 'async' }, 'Async (hours or days per turn)'),
   );
-  const clockSecs = h('input', { type: 'number', name: 'seconds', inputmode: 'numeric', min: 1, 'data-key': 'c-secs' });
+  const clockSecs = h('input', {
+    type: 'number',
+    name: 'seconds',
+    inputmode: 'numeric',
+    min: 1,
+    'data-key': 'c-secs',
+  });
   const secsField = field('Seconds per turn', clockSecs, 'live: 5 to 3600 · async: 60 and more');
   const priv = h('input', { type: 'checkbox', name: 'private', 'data-key': 'c-private' });
   const err = errorBox();
@@ -413,7 +531,8 @@ function createPanel(ctx, rulesets) {
     seats.min = r.min_seats;
     seats.max = r.max_seats;
     seats.value = String(r.min_seats === 1 && r.max_seats > 1 ? 1 : r.min_seats);
-    seatsHint.textContent = r.min_seats === r.max_seats ? `exactly ${r.min_seats}` : `${r.min_seats} to ${r.max_seats}`;
+    seatsHint.textContent =
+      r.min_seats === r.max_seats ? `exactly ${r.min_seats}` : `${r.min_seats} to ${r.max_seats}`;
     summary.textContent = r.summary || '';
     form = schemaForm(playerOptions(r.options), { prefix: `opt-${r.id}` });
     render(optsBox, form.element);
@@ -445,7 +564,8 @@ function createPanel(ctx, rulesets) {
     const options = form.values();
     if (Object.keys(options).length) body.options = options;
     if (priv.checked) body.private = true;
-    if (clockMode.value !== 'none') body.clock = { mode: clockMode.value, seconds: Number(clockSecs.value) };
+    if (clockMode.value !== 'none')
+      body.clock = { mode: clockMode.value, seconds: Number(clockSecs.value) };
     try {
       const lobby = await api.createLobby(body);
       await ctx.refreshMe();
@@ -489,7 +609,11 @@ function createPanel(ctx, rulesets) {
       secsField,
       h('label.check', priv, ' Private (only people with the invite link can join)'),
       err,
-      h('div.row', h('button.primary', { type: 'submit', 'data-key': 'c-go' }, 'Create lobby'), rulesets.some((x) => x.id === 'sprint') ? quick : null),
+      h(
+        'div.row',
+        h('button.primary', { type: 'submit', 'data-key': 'c-go' }, 'Create lobby'),
+        rulesets.some((x) => x.id === 'sprint') ? quick : null,
+      ),
     ),
   );
 }
@@ -544,7 +668,8 @@ export function lobbyScreen(main, ctx, id, code) {
   function inviteLink(l) {
     const u = new URL(`/lobby/${l.id}`, location.origin);
     u.searchParams.set('code', l.invite_code);
-    const port = new URLSearchParams(location.search).get('ws') || sessionStorage.getItem('conclave.ws');
+    const port =
+      new URLSearchParams(location.search).get('ws') || sessionStorage.getItem('conclave.ws');
     if (port) u.searchParams.set('ws', port);
     return u.toString();
   }
@@ -553,7 +678,14 @@ export function lobbyScreen(main, ctx, id, code) {
     if (st.destroyed) return;
     const l = st.lobby;
     if (!l) {
-      render(root, h('h1#lobby-h', 'Lobby'), st.error ? h('p.error', { role: 'alert' }, problemText(st.error)) : h('p.muted', 'Loading…'), h('p', h('a', { href: ctx.href('/') }, 'Back to the lobbies')));
+      render(
+        root,
+        h('h1#lobby-h', 'Lobby'),
+        st.error
+          ? h('p.error', { role: 'alert' }, problemText(st.error))
+          : h('p.muted', 'Loading…'),
+        h('p', h('a', { href: ctx.href('/') }, 'Back to the lobbies')),
+      );
       return;
     }
     const me = ctx.me;
@@ -571,32 +703,94 @@ export function lobbyScreen(main, ctx, id, code) {
     }
     const seatRows = l.seats.map((s) => {
       const who = s.player
-        ? h('span', h('strong', s.player.name), s.player.id === l.host.id ? h('span.tag', 'host') : null, me && s.player.id === me.id ? h('span.tag.tag-you', 'you') : null, reputationText(s.player.reputation))
+        ? h(
+            'span',
+            h('strong', s.player.name),
+            s.player.id === l.host.id ? h('span.tag', 'host') : null,
+            me && s.player.id === me.id ? h('span.tag.tag-you', 'you') : null,
+            reputationText(s.player.reputation),
+          )
         : s.bot
           ? h('span', h('strong', botName(levels, s.bot)), h('span.tag', 'bot'))
           : h('span.muted', 'Empty seat');
       const actions = [];
-      const removable = host && l.status === 'open' && s.ready && !(s.player && s.player.id === l.host.id);
+      const removable =
+        host && l.status === 'open' && s.ready && !(s.player && s.player.id === l.host.id);
       if (removable) {
         const name = s.player ? s.player.name : botName(levels, s.bot);
-        actions.push(h('button', { type: 'button', 'data-key': `clear-${s.seat}`, 'aria-label': `Remove ${name} from seat ${s.seat + 1}`, onclick: act(() => api.clearSeat(id, s.seat)) }, 'Remove'));
+        actions.push(
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-key': `clear-${s.seat}`,
+              'aria-label': `Remove ${name} from seat ${s.seat + 1}`,
+              onclick: act(() => api.clearSeat(id, s.seat)),
+            },
+            'Remove',
+          ),
+        );
       }
       if (l.status === 'open' && !s.ready) {
         if (!member && session.token)
-          actions.push(h('button.primary', { type: 'button', 'data-key': `sit-${s.seat}`, onclick: act(() => api.join(id, code ? { seat: s.seat, code } : { seat: s.seat })) }, 'Sit here'));
+          actions.push(
+            h(
+              'button.primary',
+              {
+                type: 'button',
+                'data-key': `sit-${s.seat}`,
+                onclick: act(() => api.join(id, code ? { seat: s.seat, code } : { seat: s.seat })),
+              },
+              'Sit here',
+            ),
+          );
         if (host) {
-          const level = h('select', { 'aria-label': `Bot level for seat ${s.seat + 1}`, 'data-key': `lvl-${s.seat}` }, levels.map((lv) => h('option', { value: lv.id }, lv.title)));
-          actions.push(level, h('button', { type: 'button', 'data-key': `bot-${s.seat}`, onclick: act(() => api.addBot(id, { seat: s.seat, level: level.value })) }, 'Add bot'));
+          const level = h(
+            'select',
+            { 'aria-label': `Bot level for seat ${s.seat + 1}`, 'data-key': `lvl-${s.seat}` },
+            levels.map((lv) => h('option', { value: lv.id }, lv.title)),
+          );
+          actions.push(
+            level,
+            h(
+              'button',
+              {
+                type: 'button',
+                'data-key': `bot-${s.seat}`,
+                onclick: act(() => api.addBot(id, { seat: s.seat, level: level.value })),
+              },
+              'Add bot',
+            ),
+          );
         }
       }
-      return h('li.seat-row', { dataset: { seat: s.seat } }, h('span.seat-no', `Seat ${s.seat + 1}`), who, h('span.seat-act', actions));
+      return h(
+        'li.seat-row',
+        { dataset: { seat: s.seat } },
+        h('span.seat-no', `Seat ${s.seat + 1}`),
+        who,
+        h('span.seat-act', actions),
+      );
     });
     const startReason = !full ? 'Every seat needs a player or a bot.' : '';
     const waitingHost = member && !host && l.status === 'open';
     render(
       root,
-      h('div.panel-head', h('h1#lobby-h', `${title} lobby`), h('span.tag', { class: `status-${l.status}` }, l.status), howtoButton(l.ruleset, title)),
-      waitingHost ? h('p.waiting-host', { role: 'status', 'data-testid': 'waiting-host' }, full ? 'Every seat is taken: waiting for the host to start the game.' : 'You are seated: waiting for more players, then for the host to start the game.') : null,
+      h(
+        'div.panel-head',
+        h('h1#lobby-h', `${title} lobby`),
+        h('span.tag', { class: `status-${l.status}` }, l.status),
+        howtoButton(l.ruleset, title),
+      ),
+      waitingHost
+        ? h(
+            'p.waiting-host',
+            { role: 'status', 'data-testid': 'waiting-host' },
+            full
+              ? 'Every seat is taken: waiting for the host to start the game.'
+              : 'You are seated: waiting for more players, then for the host to start the game.',
+          )
+        : null,
       h(
         'dl.facts',
         h('dt', 'Host'),
@@ -614,7 +808,12 @@ export function lobbyScreen(main, ctx, id, code) {
             h('label', { for: 'invite' }, 'Invite link'),
             h(
               'div.row',
-              h('input#invite', { type: 'text', readonly: true, value: inviteLink(l), onfocus: (e) => e.target.select() }),
+              h('input#invite', {
+                type: 'text',
+                readonly: true,
+                value: inviteLink(l),
+                onfocus: (e) => e.target.select(),
+              }),
               h(
                 'button',
                 {
@@ -642,31 +841,71 @@ export function lobbyScreen(main, ctx, id, code) {
         ? h(
             'div.row.lobby-actions',
             host
-              ? h('button.primary', { type: 'button', 'data-key': 'start', disabled: !full, 'aria-describedby': startReason ? 'start-why' : null, onclick: act(async () => {
-                    const g = await api.start(id);
-                    st.opened = true;
-                    ctx.navigate(`/game/${g.game}`, { replace: true });
-                  }) }, 'Start game')
+              ? h(
+                  'button.primary',
+                  {
+                    type: 'button',
+                    'data-key': 'start',
+                    disabled: !full,
+                    'aria-describedby': startReason ? 'start-why' : null,
+                    onclick: act(async () => {
+                      const g = await api.start(id);
+                      st.opened = true;
+                      ctx.navigate(`/game/${g.game}`, { replace: true });
+                    }),
+                  },
+                  'Start game',
+                )
               : null,
             host && startReason ? h('small#start-why.hint', startReason) : null,
             member
-              ? h('button', { type: 'button', 'data-key': 'leave', onclick: act(async () => {
-                    await api.leave(id);
-                    await ctx.refreshMe();
-                    ctx.navigate('/');
-                  }) }, host ? 'Close lobby' : 'Leave')
+              ? h(
+                  'button',
+                  {
+                    type: 'button',
+                    'data-key': 'leave',
+                    onclick: act(async () => {
+                      await api.leave(id);
+                      await ctx.refreshMe();
+                      ctx.navigate('/');
+                    }),
+                  },
+                  host ? 'Close lobby' : 'Leave',
+                )
               : null,
-            !session.token ? h('p.muted', h('a', { href: ctx.href(`/?next=${encodeURIComponent(here())}`), 'data-key': 'pick-name' }, 'Pick a name'), ' to take a seat.') : null,
+            !session.token
+              ? h(
+                  'p.muted',
+                  h(
+                    'a',
+                    {
+                      href: ctx.href(`/?next=${encodeURIComponent(here())}`),
+                      'data-key': 'pick-name',
+                    },
+                    'Pick a name',
+                  ),
+                  ' to take a seat.',
+                )
+              : null,
           )
         : l.status === 'started' && l.game
-          ? h('p', 'The game has started. ', h('a.button.primary', { href: ctx.href(`/game/${l.game}`) }, member ? 'Open the game' : 'Watch the game'))
+          ? h(
+              'p',
+              'The game has started. ',
+              h(
+                'a.button.primary',
+                { href: ctx.href(`/game/${l.game}`) },
+                member ? 'Open the game' : 'Watch the game',
+              ),
+            )
           : h('p.muted', 'This lobby is closed.'),
       h('p', h('a', { href: ctx.href('/') }, '← All lobbies')),
     );
     // While a request is in flight the actions wait (a click would be
     // ignored), so show them disabled rather than drop the click.
     root.setAttribute('aria-busy', st.busy ? 'true' : 'false');
-    if (st.busy) for (const b of root.querySelectorAll('button:not([data-key="copy"])')) b.disabled = true;
+    if (st.busy)
+      for (const b of root.querySelectorAll('button:not([data-key="copy"])')) b.disabled = true;
   }
 
   const unwatch = ctx.live.watchLobbies((msg) => {

@@ -34,7 +34,17 @@ function watchOffer(ctx, g, box) {
     if (!box.isConnected) return;
     try {
       const offer = rematchOffer(await api.findRematch(g.id), ctx.me && ctx.me.id);
-      box.replaceChildren(...(offer ? [h('a.button', { href: ctx.href(offer.path), 'data-testid': 'rematch-offer' }, offer.label)] : []));
+      box.replaceChildren(
+        ...(offer
+          ? [
+              h(
+                'a.button',
+                { href: ctx.href(offer.path), 'data-testid': 'rematch-offer' },
+                offer.label,
+              ),
+            ]
+          : []),
+      );
     } catch {
       /* none yet (404), or the server is away: ask again later */
     }

@@ -30,14 +30,38 @@ export function settingsScreen(main, ctx) {
   }
 
   function emailPart() {
-    const input = h('input', { type: 'email', value: doc.email || '', autocomplete: 'email', disabled: !doc.email_available, 'data-testid': 'email' });
-    const state = !doc.email ? 'No address set.' : doc.email_verified ? 'Verified.' : 'Not verified yet: open the link we mailed to it.';
+    const input = h('input', {
+      type: 'email',
+      value: doc.email || '',
+      autocomplete: 'email',
+      disabled: !doc.email_available,
+      'data-testid': 'email',
+    });
+    const state = !doc.email
+      ? 'No address set.'
+      : doc.email_verified
+        ? 'Verified.'
+        : 'Not verified yet: open the link we mailed to it.';
     return h(
       'fieldset.settings-part',
       h('legend', 'Email'),
-      doc.email_available ? null : h('p.settings-off', { 'data-testid': 'email-off' }, 'This server sends no email (no mail relay is set up), so only webhooks can reach you.'),
+      doc.email_available
+        ? null
+        : h(
+            'p.settings-off',
+            { 'data-testid': 'email-off' },
+            'This server sends no email (no mail relay is set up), so only webhooks can reach you.',
+          ),
       field('Address', input, state),
-      h('button', { type: 'button', disabled: !doc.email_available, onclick: () => save({ email: input.value.trim() || null }, 'Address saved.') }, 'Save address'),
+      h(
+        'button',
+        {
+          type: 'button',
+          disabled: !doc.email_available,
+          onclick: () => save({ email: input.value.trim() || null }, 'Address saved.'),
+        },
+        'Save address',
+      ),
     );
   }
 
@@ -45,20 +69,31 @@ export function settingsScreen(main, ctx) {
     return h(
       'li.settings-hook',
       h('code', w.url),
-      secret && secret.id === w.id ? h('p.settings-secret', { 'data-testid': 'secret' }, 'Secret (shown only now): ', h('code', secret.secret)) : null,
-      h('button.ghost', {
-        type: 'button',
-        'aria-label': `Remove webhook ${w.url}`,
-        onclick: async () => {
-          try {
-            await request('DELETE', `${BASE}/webhooks/${encodeURIComponent(w.id)}`);
-            doc.webhooks = doc.webhooks.filter((x) => x.id !== w.id);
-            draw();
-          } catch (e) {
-            toast(e.detail || e.message, 'error');
-          }
+      secret && secret.id === w.id
+        ? h(
+            'p.settings-secret',
+            { 'data-testid': 'secret' },
+            'Secret (shown only now): ',
+            h('code', secret.secret),
+          )
+        : null,
+      h(
+        'button.ghost',
+        {
+          type: 'button',
+          'aria-label': `Remove webhook ${w.url}`,
+          onclick: async () => {
+            try {
+              await request('DELETE', `${BASE}/webhooks/${encodeURIComponent(w.id)}`);
+              doc.webhooks = doc.webhooks.filter((x) => x.id !== w.id);
+              draw();
+            } catch (e) {
+              toast(e.detail || e.message, 'error');
+            }
+          },
         },
-      }, 'Remove'),
+        'Remove',
+      ),
     );
   }
 
@@ -67,22 +102,31 @@ export function settingsScreen(main, ctx) {
     return h(
       'fieldset.settings-part',
       h('legend', 'Webhooks'),
-      h('p.hint', 'Each delivery is a signed JSON POST; see the API docs for checking the signature.'),
+      h(
+        'p.hint',
+        'Each delivery is a signed JSON POST; see the API docs for checking the signature.',
+      ),
       h('ul.settings-hooks', doc.webhooks.map(hookRow)),
       field('New webhook URL', url),
-      h('button', {
-        type: 'button',
-        onclick: async () => {
-          try {
-            const w = await request('POST', `${BASE}/webhooks`, { body: { url: url.value.trim() } });
-            secret = { id: w.id, secret: w.secret };
-            doc.webhooks.push({ id: w.id, url: w.url, created_at: w.created_at });
-            draw();
-          } catch (e) {
-            toast(e.detail || e.message, 'error');
-          }
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: async () => {
+            try {
+              const w = await request('POST', `${BASE}/webhooks`, {
+                body: { url: url.value.trim() },
+              });
+              secret = { id: w.id, secret: w.secret };
+              doc.webhooks.push({ id: w.id, url: w.url, created_at: w.created_at });
+              draw();
+            } catch (e) {
+              toast(e.detail || e.message, 'error');
+            }
+          },
         },
-      }, 'Add webhook'),
+        'Add webhook',
+      ),
     );
   }
 
@@ -93,7 +137,13 @@ export function settingsScreen(main, ctx) {
     const end = h('input', { type: 'time', value: q ? q.end : '07:00' });
     const digest = h('input', { type: 'checkbox', checked: doc.digest });
     const hour = h('input', { type: 'number', min: 0, max: 23, value: doc.digest_hour });
-    const hours = h('input', { type: 'number', min: 0.01, max: 168, step: 'any', value: +(doc.reminder_seconds / 3600).toFixed(2) });
+    const hours = h('input', {
+      type: 'number',
+      min: 0.01,
+      max: 168,
+      step: 'any',
+      value: +(doc.reminder_seconds / 3600).toFixed(2),
+    });
     return h(
       'fieldset.settings-part',
       h('legend', 'When'),
@@ -101,21 +151,29 @@ export function settingsScreen(main, ctx) {
       h('div.settings-row', field('From', start), field('To', end)),
       h('label.settings-check', digest, ' One digest a day instead of each notice'),
       field('Digest hour (your time)', hour),
-      field('First reminder, hours before a deadline', hours, 'A sterner one follows in the last quarter of that time.'),
-      h('button', {
-        type: 'button',
-        onclick: () =>
-          save(
-            {
-              quiet_hours: quietOn.checked ? { start: start.value, end: end.value } : null,
-              utc_offset: localOffset(),
-              digest: digest.checked,
-              digest_hour: Number(hour.value),
-              reminder_seconds: Math.max(4, Math.round(Number(hours.value) * 3600)),
-            },
-            'Settings saved.',
-          ),
-      }, 'Save'),
+      field(
+        'First reminder, hours before a deadline',
+        hours,
+        'A sterner one follows in the last quarter of that time.',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () =>
+            save(
+              {
+                quiet_hours: quietOn.checked ? { start: start.value, end: end.value } : null,
+                utc_offset: localOffset(),
+                digest: digest.checked,
+                digest_hour: Number(hour.value),
+                reminder_seconds: Math.max(4, Math.round(Number(hours.value) * 3600)),
+              },
+              'Settings saved.',
+            ),
+        },
+        'Save',
+      ),
     );
   }
 
@@ -123,7 +181,10 @@ export function settingsScreen(main, ctx) {
     render(
       root,
       h('h1#settings-h', 'Notifications'),
-      h('p', 'We tell you when a game waits on you, remind you before a deadline, and tell you when a game starts or ends, unless you have the game open.'),
+      h(
+        'p',
+        'We tell you when a game waits on you, remind you before a deadline, and tell you when a game starts or ends, unless you have the game open.',
+      ),
       emailPart(),
       hooksPart(),
       timingPart(),
@@ -132,7 +193,12 @@ export function settingsScreen(main, ctx) {
 
   (async () => {
     if (!session.token) {
-      render(root, h('h1#settings-h', 'Notifications'), h('p', 'Pick a name or sign in first.'), h('a', { href: ctx.href('/') }, 'To the lobbies'));
+      render(
+        root,
+        h('h1#settings-h', 'Notifications'),
+        h('p', 'Pick a name or sign in first.'),
+        h('a', { href: ctx.href('/') }, 'To the lobbies'),
+      );
       return;
     }
     try {

@@ -56,7 +56,10 @@ export function clear(el) {
 export function render(el, ...children) {
   const active = document.activeElement;
   const key = active && el.contains(active) ? active.dataset.key : null;
-  const scrolls = [...el.querySelectorAll('[data-scroll]')].map((s) => [s.dataset.scroll, s.scrollTop]);
+  const scrolls = [...el.querySelectorAll('[data-scroll]')].map((s) => [
+    s.dataset.scroll,
+    s.scrollTop,
+  ]);
   clear(el);
   append(el, children);
   for (const [k, top] of scrolls) {
@@ -82,7 +85,11 @@ export function announce(text) {
 export function toast(text, kind = 'info') {
   const box = document.getElementById('toasts');
   if (!box) return;
-  const t = h('div.toast', { class: `toast-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+  const t = h(
+    'div.toast',
+    { class: `toast-${kind}`, role: kind === 'error' ? 'alert' : 'status' },
+    text,
+  );
   box.append(t);
   setTimeout(() => t.classList.add('leaving'), 5000);
   setTimeout(() => t.remove(), 5600);
@@ -96,7 +103,8 @@ export function plural(n, one, many = one + 's') {
 export function duration(s) {
   s = Math.max(0, Math.floor(s));
   if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+  if (s < 86400)
+    return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
   return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
 }
 

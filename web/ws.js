@@ -222,7 +222,11 @@ export class Live {
       g = { version: null, doc: null, listeners: new Set(), errors: new Set() };
       this.games.set(id, g);
     }
-    if (initial && Number.isInteger(initial.version) && (g.version === null || initial.version > g.version)) {
+    if (
+      initial &&
+      Number.isInteger(initial.version) &&
+      (g.version === null || initial.version > g.version)
+    ) {
       g.version = initial.version;
       g.doc = { view: initial.view, windows: initial.windows };
     }
@@ -309,7 +313,11 @@ export class Live {
         const g = msg.game ? this.games.get(msg.game) : null;
         if (g) {
           for (const fn of g.errors) fn(msg);
-          if (msg.status === 503) setTimeout(() => this.games.get(msg.game) === g && this.sendSubscribe(msg.game, g), 1500);
+          if (msg.status === 503)
+            setTimeout(
+              () => this.games.get(msg.game) === g && this.sendSubscribe(msg.game, g),
+              1500,
+            );
         } else if (this.onError) {
           this.onError(msg);
         }

@@ -16,7 +16,17 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyPatch } from '../../web/jsonpatch.js';
 import { client, newPlayer, newGame } from '../integration/lib/api.mjs';
-import { chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, startStack, stopStack } from './lib/browser.mjs';
+import {
+  chromiumPath,
+  openPage,
+  pageUrl,
+  shot,
+  signUpGuest,
+  createLobby,
+  waitLive,
+  startStack,
+  stopStack,
+} from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
@@ -32,7 +42,10 @@ function rest(page, method, path, body) {
     async ([method, path, body]) => {
       const r = await fetch(path, {
         method,
-        headers: { authorization: `Bearer ${localStorage.getItem('conclave.token')}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('conclave.token')}`,
+          'content-type': 'application/json',
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: r.status, body: r.status === 204 ? null : await r.json() };
@@ -49,7 +62,8 @@ async function myTurn(page, id) {
     const g = await game(page, id);
     if (g.status !== 'running') return { over: true, g };
     const w = g.windows.find((x) => x.seats.includes(g.you));
-    if (w && !(w.mode === 'sealed' && (g.view.my_orders[w.id] || {}).ready === true)) return { w, g };
+    if (w && !(w.mode === 'sealed' && (g.view.my_orders[w.id] || {}).ready === true))
+      return { w, g };
     await page.waitForTimeout(100);
   }
   throw new Error('the game never waited on the player');
@@ -65,7 +79,8 @@ async function pickCard(page, id) {
     if (/\.pick\d+$/.test(t.w.id)) {
       await page.locator('.cn-pick h2', { hasText: 'Pick your strategy card' }).waitFor();
       await page.locator('.cn-pick button:not([disabled])').first().click();
-    } else if (/\.agenda$/.test(t.w.id)) await page.locator('[data-key^="agenda-"]').first().click();
+    } else if (/\.agenda$/.test(t.w.id))
+      await page.locator('[data-key^="agenda-"]').first().click();
     else await page.locator('[data-key="council-send"]').click();
     for (let i = 0; i < 100 && (await isOpen(page, id, t.w.id)); i++) {
       const g = await game(page, id);
@@ -139,7 +154,9 @@ function replayFrames(frames, bases) {
 // face up, by "q,r,planet" (planet -1 for the system's own marker).
 function knownMarkers(entries) {
   const k = new Set();
-  for (const { entry: e } of entries) if (e.type === 'inspected' || e.type === 'marker') k.add(`${e.sector[0]},${e.sector[1]},${e.planet}`);
+  for (const { entry: e } of entries)
+    if (e.type === 'inspected' || e.type === 'marker')
+      k.add(`${e.sector[0]},${e.sector[1]},${e.planet}`);
   return k;
 }
 
@@ -152,7 +169,8 @@ function hiddenFactLeaks(view, known) {
       continue;
     }
     const check = (m, planet) => {
-      if (m && m !== 'hidden' && !known.has(`${s.q},${s.r},${planet}`)) bad.push(`marker ${m.key} at (${s.q}, ${s.r}) planet ${planet}`);
+      if (m && m !== 'hidden' && !known.has(`${s.q},${s.r},${planet}`))
+        bad.push(`marker ${m.key} at (${s.q}, ${s.r}) planet ${planet}`);
     };
     check(s.marker, -1);
     (s.planets || []).forEach((p, i) => check(p.marker, i));
@@ -160,156 +178,205 @@ function hiddenFactLeaks(view, known) {
   return bad;
 }
 
-test('a Council game with two bots: picks, composed orders with a condition, a reload, no hidden facts', { skip, timeout: 240000 }, async (tc) => {
-  const P = await openPage(chrome.browser);
-  const page = P.page;
-  await signUpGuest(page, server, 'Cora-council');
+test(
+  'a Council game with two bots: picks, composed orders with a condition, a reload, no hidden facts',
+  { skip, timeout: 240000 },
+  async (tc) => {
+    const P = await openPage(chrome.browser);
+    const page = P.page;
+    await signUpGuest(page, server, 'Cora-council');
 
-  // The lobby offers Council for 3 to 8 seats, with bots.
-  const form = page.locator('section.create');
-  await form.getByLabel('Game', { exact: true }).selectOption({ label: 'Galactic Council' });
-  assert.equal(await form.getByLabel('Seats').getAttribute('min'), '3');
-  assert.equal(await form.getByLabel('Seats').getAttribute('max'), '8');
-  await createLobby(page, { game: 'Galactic Council', seats: 3 });
-  for (const seat of [1, 2]) {
-    const level = page.locator(`[data-key="lvl-${seat}"]`);
-    await level.waitFor();
-    assert.ok((await level.locator('option').allTextContents()).includes('Basic'));
-    await level.selectOption('basic');
-    await page.locator(`[data-key="bot-${seat}"]`).click();
-    await page.locator(`[data-key="bot-${seat}"]`).waitFor({ state: 'detached' });
-  }
-  await page.getByRole('button', { name: 'Start game' }).click();
-  await page.waitForURL(/\/game\//);
-  const id = new URL(page.url()).pathname.split('/').pop();
-  await page.locator('.cn-map-svg [data-hex]').first().waitFor();
-  await waitLive(page);
+    // The lobby offers Council for 3 to 8 seats, with bots.
+    const form = page.locator('section.create');
+    await form.getByLabel('Game', { exact: true }).selectOption({ label: 'Galactic Council' });
+    assert.equal(await form.getByLabel('Seats').getAttribute('min'), '3');
+    assert.equal(await form.getByLabel('Seats').getAttribute('max'), '8');
+    await createLobby(page, { game: 'Galactic Council', seats: 3 });
+    for (const seat of [1, 2]) {
+      const level = page.locator(`[data-key="lvl-${seat}"]`);
+      await level.waitFor();
+      assert.ok((await level.locator('option').allTextContents()).includes('Basic'));
+      await level.selectOption('basic');
+      await page.locator(`[data-key="bot-${seat}"]`).click();
+      await page.locator(`[data-key="bot-${seat}"]`).waitFor({ state: 'detached' });
+    }
+    await page.getByRole('button', { name: 'Start game' }).click();
+    await page.waitForURL(/\/game\//);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    await page.locator('.cn-map-svg [data-hex]').first().waitFor();
+    await waitLive(page);
 
-  // A signed-out spectator watches from the start.
-  const S = await openPage(chrome.browser);
-  const spy = S.page;
-  await spy.goto(pageUrl(server, `/game/${id}`));
-  await spy.locator('.cn-map-svg [data-hex]').first().waitFor();
+    // A signed-out spectator watches from the start.
+    const S = await openPage(chrome.browser);
+    const spy = S.page;
+    await spy.goto(pageUrl(server, `/game/${id}`));
+    await spy.locator('.cn-map-svg [data-hex]').first().waitFor();
 
-  const g0 = await game(page, id);
-  const home = g0.view.galaxy.sectors.find((s) => s.home === g0.you);
-  const homeHex = [home.q, home.r];
-  const on = g0.view.galaxy.sectors.map((s) => `${s.q},${s.r}`);
-  const target = neighbours(homeHex).find((n) => {
-    const s = g0.view.galaxy.sectors.find((x) => x.q === n[0] && x.r === n[1]);
-    return s && !s.explored && on.includes(`${n[0]},${n[1]}`);
-  });
-  assert.ok(target, 'an unexplored neighbour of home');
+    const g0 = await game(page, id);
+    const home = g0.view.galaxy.sectors.find((s) => s.home === g0.you);
+    const homeHex = [home.q, home.r];
+    const on = g0.view.galaxy.sectors.map((s) => `${s.q},${s.r}`);
+    const target = neighbours(homeHex).find((n) => {
+      const s = g0.view.galaxy.sectors.find((x) => x.q === n[0] && x.r === n[1]);
+      return s && !s.explored && on.includes(`${n[0]},${n[1]}`);
+    });
+    assert.ok(target, 'an unexplored neighbour of home');
 
-  // Round 1: pick, then the conditional fleet order by clicking.
-  let turn = await pickCard(page, id);
-  assert.ok(!turn.over);
-  await page.locator('[data-key="send-orders"]').waitFor();
-  await shot(page, 'council-desktop-action');
-  const label = await page.locator(`.cn-map-svg [data-hex="${homeHex[0]},${homeHex[1]}"]`).getAttribute('aria-label');
-  assert.match(label, /your home.*your fleet: 2 carriers, 1 cruiser and 2 fighters/);
-  assert.match(await page.locator('.cn-map-svg [data-hex]:not([data-hex="0,0"])').first().getAttribute('aria-label'), /^(Unexplored sector|.+ \(-?\d, -?\d\))/);
-  await selectSector(page, homeHex, { keyboard: true });
-  await page.locator('[data-key="act-move"]').click();
-  await selectSector(page, target);
-  assert.equal(await page.locator('[data-key="mv-arrive"]').inputValue(), 'cond');
-  assert.equal(await page.locator('[data-key="mv-trooper"]').inputValue(), '3', 'the troopers home can spare board');
-  await page.locator('[data-key="mv-cond"]').selectOption('hostile');
-  await page.locator('[data-key="mv-then"]').selectOption('retreat');
-  await page.locator('[data-key="mv-else"]').selectOption('land_all');
-  const sentence = await page.locator('.cn-draft .cn-sentence').textContent();
-  assert.match(sentence, /^Move .*carrier.* to \(-?\d+, -?\d+\) and then inspect the marker there; if it is hostile then retreat to .* otherwise land all troopers on every planet\.$/);
-  await shot(page, 'council-desktop-composer');
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, 'council-phone-composer');
-  await page.setViewportSize({ width: 1280, height: 900 });
-  const w1 = turn.w.id;
-  await page.locator('[data-key="draft-add"]').click();
-  // With ready parts the window stays open until "Send orders"; a server
-  // that locks at the first part has already moved on.
-  const readyCore = await isOpen(page, id, w1);
-  tc.diagnostic(readyCore ? 'the window waits for the ready part' : 'the window locked at the first part');
-  if (readyCore) {
-    await page.locator('.cn-part', { hasText: 'if it is hostile then retreat' }).waitFor();
-    const held = (await game(page, id)).view.my_orders[w1];
-    const key = Object.keys(held).find((k) => k.startsWith('f'));
-    assert.deepEqual(held[key][2].cond, { type: 'marker_is', is: 'hostile' });
-    await page.locator('[data-key="send-orders"]').click();
-    await waitLocked(page, id, w1);
-  }
-
-  // Round 2: production, composed but not sent, then a reload.
-  turn = await pickCard(page, id);
-  const w2 = turn.w.id;
-  await page.locator('[data-key="send-orders"]').waitFor();
-  await selectSector(page, homeHex);
-  await page.locator('[data-key="act-produce"]').click();
-  await page.locator('[data-key="pr-trooper"]').fill('2');
-  assert.match(await page.locator('.cn-draft .cn-sentence').textContent(), /^Produce 2 troopers at /);
-  await page.locator('[data-key="draft-add"]').click();
-  const stillOpen = await isOpen(page, id, w2);
-  await page.reload();
-  await waitLive(page);
-  await page.locator('.cn-map-svg [data-hex]').first().waitFor();
-  if (stillOpen) {
-    // The part survived the reload, unsent; it can be sent now.
-    await page.locator('.cn-part', { hasText: /^Produce 2 troopers at / }).waitFor();
-    assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
-    await page.locator('[data-key="send-orders"]').click();
-    await page.locator('.cn-sent', { hasText: 'Sent.' }).or(page.locator('.cn-pick')).or(page.locator('.cn-window')).first().waitFor();
-    await waitLocked(page, id, w2);
-  } else {
-    assert.ok(!readyCore);
-    await page.locator('.cn-head', { hasText: /Round [2-9]/ }).waitFor();
-  }
-
-  // Rounds 3 and 4: send with nothing composed (fleets hold) or explore.
-  for (let r = 0; r < 2; r++) {
-    turn = await pickCard(page, id);
-    if (turn.over) break;
+    // Round 1: pick, then the conditional fleet order by clicking.
+    let turn = await pickCard(page, id);
+    assert.ok(!turn.over);
     await page.locator('[data-key="send-orders"]').waitFor();
-    await page.locator('[data-key="send-orders"]').click();
-    await waitLocked(page, id, turn.w.id);
-  }
-  const g = await game(page, id);
-  assert.ok(g.view.round >= 4, `several rounds played (round ${g.view.round})`);
-  await page.locator('.log-list li', { hasText: /Round \d+ begins/ }).first().waitFor();
-  await shot(page, 'council-desktop-late');
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(200);
-  await shot(page, 'council-phone-late');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 1, `no sideways scrolling at 390px (${overflow}px)`);
+    await shot(page, 'council-desktop-action');
+    const label = await page
+      .locator(`.cn-map-svg [data-hex="${homeHex[0]},${homeHex[1]}"]`)
+      .getAttribute('aria-label');
+    assert.match(label, /your home.*your fleet: 2 carriers, 1 cruiser and 2 fighters/);
+    assert.match(
+      await page
+        .locator('.cn-map-svg [data-hex]:not([data-hex="0,0"])')
+        .first()
+        .getAttribute('aria-label'),
+      /^(Unexplored sector|.+ \(-?\d, -?\d\))/,
+    );
+    await selectSector(page, homeHex, { keyboard: true });
+    await page.locator('[data-key="act-move"]').click();
+    await selectSector(page, target);
+    assert.equal(await page.locator('[data-key="mv-arrive"]').inputValue(), 'cond');
+    assert.equal(
+      await page.locator('[data-key="mv-trooper"]').inputValue(),
+      '3',
+      'the troopers home can spare board',
+    );
+    await page.locator('[data-key="mv-cond"]').selectOption('hostile');
+    await page.locator('[data-key="mv-then"]').selectOption('retreat');
+    await page.locator('[data-key="mv-else"]').selectOption('land_all');
+    const sentence = await page.locator('.cn-draft .cn-sentence').textContent();
+    assert.match(
+      sentence,
+      /^Move .*carrier.* to \(-?\d+, -?\d+\) and then inspect the marker there; if it is hostile then retreat to .* otherwise land all troopers on every planet\.$/,
+    );
+    await shot(page, 'council-desktop-composer');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'council-phone-composer');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const w1 = turn.w.id;
+    await page.locator('[data-key="draft-add"]').click();
+    // With ready parts the window stays open until "Send orders"; a server
+    // that locks at the first part has already moved on.
+    const readyCore = await isOpen(page, id, w1);
+    tc.diagnostic(
+      readyCore ? 'the window waits for the ready part' : 'the window locked at the first part',
+    );
+    if (readyCore) {
+      await page.locator('.cn-part', { hasText: 'if it is hostile then retreat' }).waitFor();
+      const held = (await game(page, id)).view.my_orders[w1];
+      const key = Object.keys(held).find((k) => k.startsWith('f'));
+      assert.deepEqual(held[key][2].cond, { type: 'marker_is', is: 'hostile' });
+      await page.locator('[data-key="send-orders"]').click();
+      await waitLocked(page, id, w1);
+    }
 
-  // No hidden facts in any view the page was sent.
-  const log = (await rest(page, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries;
-  const known = knownMarkers(log);
-  const bases = page.rest
-    .filter((r) => new URL(r.url).pathname === `/api/v1/games/${id}` && r.status === 200)
-    .map((r) => JSON.parse(r.body));
-  const { seen, skipped } = replayFrames(page.framesIn, bases);
-  assert.ok(skipped <= 2, `patches without a base: ${skipped}`);
-  assert.ok(seen.length > 5, `views replayed (${seen.length}, ${skipped} patches without a base)`);
-  const leaks = seen.flatMap((s) => hiddenFactLeaks(s.view, known).map((b) => `v${s.version}: ${b}`));
-  assert.deepEqual(leaks, []);
-  assert.deepEqual(page.problems, []);
+    // Round 2: production, composed but not sent, then a reload.
+    turn = await pickCard(page, id);
+    const w2 = turn.w.id;
+    await page.locator('[data-key="send-orders"]').waitFor();
+    await selectSector(page, homeHex);
+    await page.locator('[data-key="act-produce"]').click();
+    await page.locator('[data-key="pr-trooper"]').fill('2');
+    assert.match(
+      await page.locator('.cn-draft .cn-sentence').textContent(),
+      /^Produce 2 troopers at /,
+    );
+    await page.locator('[data-key="draft-add"]').click();
+    const stillOpen = await isOpen(page, id, w2);
+    await page.reload();
+    await waitLive(page);
+    await page.locator('.cn-map-svg [data-hex]').first().waitFor();
+    if (stillOpen) {
+      // The part survived the reload, unsent; it can be sent now.
+      await page.locator('.cn-part', { hasText: /^Produce 2 troopers at / }).waitFor();
+      assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
+      await page.locator('[data-key="send-orders"]').click();
+      await page
+        .locator('.cn-sent', { hasText: 'Sent.' })
+        .or(page.locator('.cn-pick'))
+        .or(page.locator('.cn-window'))
+        .first()
+        .waitFor();
+      await waitLocked(page, id, w2);
+    } else {
+      assert.ok(!readyCore);
+      await page.locator('.cn-head', { hasText: /Round [2-9]/ }).waitFor();
+    }
 
-  // The spectator's table has no composer and its views no hidden facts
-  // (markers only where they were turned face up for everyone).
-  await spy.locator('.cn-head', { hasText: `Round ${g.view.round}` }).waitFor();
-  assert.equal(await spy.locator('.cn-orders').count(), 0);
-  const publicLog = (await spy.evaluate(async (u) => (await fetch(u)).json(), `/api/v1/games/${id}/log?after=0`)).entries;
-  assert.ok(publicLog.every((e) => e.seat === null), 'no private entries for a spectator');
-  const spyBases = spy.rest.filter((r) => new URL(r.url).pathname === `/api/v1/games/${id}` && r.status === 200).map((r) => JSON.parse(r.body));
-  const spied = replayFrames(spy.framesIn, spyBases);
-  assert.ok(spied.seen.length > 5, `spectator views replayed (${spied.seen.length})`);
-  const spyLeaks = spied.seen.flatMap((s) => hiddenFactLeaks(s.view, knownMarkers(publicLog)).map((b) => `v${s.version}: ${b}`));
-  assert.deepEqual(spyLeaks, []);
-  for (const s of spied.seen) for (const x of s.view.galaxy.sectors) assert.ok(!x.fleets, 'spectators see no units');
-  assert.deepEqual(spy.problems, []);
-  await S.context.close();
-  await P.context.close();
-});
+    // Rounds 3 and 4: send with nothing composed (fleets hold) or explore.
+    for (let r = 0; r < 2; r++) {
+      turn = await pickCard(page, id);
+      if (turn.over) break;
+      await page.locator('[data-key="send-orders"]').waitFor();
+      await page.locator('[data-key="send-orders"]').click();
+      await waitLocked(page, id, turn.w.id);
+    }
+    const g = await game(page, id);
+    assert.ok(g.view.round >= 4, `several rounds played (round ${g.view.round})`);
+    await page
+      .locator('.log-list li', { hasText: /Round \d+ begins/ })
+      .first()
+      .waitFor();
+    await shot(page, 'council-desktop-late');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    await shot(page, 'council-phone-late');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    assert.ok(overflow <= 1, `no sideways scrolling at 390px (${overflow}px)`);
+
+    // No hidden facts in any view the page was sent.
+    const log = (await rest(page, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries;
+    const known = knownMarkers(log);
+    const bases = page.rest
+      .filter((r) => new URL(r.url).pathname === `/api/v1/games/${id}` && r.status === 200)
+      .map((r) => JSON.parse(r.body));
+    const { seen, skipped } = replayFrames(page.framesIn, bases);
+    assert.ok(skipped <= 2, `patches without a base: ${skipped}`);
+    assert.ok(
+      seen.length > 5,
+      `views replayed (${seen.length}, ${skipped} patches without a base)`,
+    );
+    const leaks = seen.flatMap((s) =>
+      hiddenFactLeaks(s.view, known).map((b) => `v${s.version}: ${b}`),
+    );
+    assert.deepEqual(leaks, []);
+    assert.deepEqual(page.problems, []);
+
+    // The spectator's table has no composer and its views no hidden facts
+    // (markers only where they were turned face up for everyone).
+    await spy.locator('.cn-head', { hasText: `Round ${g.view.round}` }).waitFor();
+    assert.equal(await spy.locator('.cn-orders').count(), 0);
+    const publicLog = (
+      await spy.evaluate(async (u) => (await fetch(u)).json(), `/api/v1/games/${id}/log?after=0`)
+    ).entries;
+    assert.ok(
+      publicLog.every((e) => e.seat === null),
+      'no private entries for a spectator',
+    );
+    const spyBases = spy.rest
+      .filter((r) => new URL(r.url).pathname === `/api/v1/games/${id}` && r.status === 200)
+      .map((r) => JSON.parse(r.body));
+    const spied = replayFrames(spy.framesIn, spyBases);
+    assert.ok(spied.seen.length > 5, `spectator views replayed (${spied.seen.length})`);
+    const spyLeaks = spied.seen.flatMap((s) =>
+      hiddenFactLeaks(s.view, knownMarkers(publicLog)).map((b) => `v${s.version}: ${b}`),
+    );
+    assert.deepEqual(spyLeaks, []);
+    for (const s of spied.seen)
+      for (const x of s.view.galaxy.sectors) assert.ok(!x.fleets, 'spectators see no units');
+    assert.deepEqual(spy.problems, []);
+    await S.context.close();
+    await P.context.close();
+  },
+);
 
 // The other player, over REST: picks the first card it may (and the first
 // agenda), sends the council's windows with nothing chosen, and its
@@ -321,15 +388,38 @@ function restSeat(base, who) {
   let stop = false;
   const loop = (async () => {
     while (!stop) {
-      const g = (await call('GET', `/api/v1/games/${who.game}`, { token: who.token, check: false })).body;
+      const g = (await call('GET', `/api/v1/games/${who.game}`, { token: who.token, check: false }))
+        .body;
       const w = g && g.status === 'running' && g.windows.find((x) => x.seats.includes(g.you));
       if (w && w.mode === 'open') {
-        const legal = (await call('GET', `/api/v1/games/${who.game}/legal`, { token: who.token, check: false })).body;
+        const legal = (
+          await call('GET', `/api/v1/games/${who.game}/legal`, { token: who.token, check: false })
+        ).body;
         const choice = legal.windows[0] && legal.windows[0].choices[0];
-        if (choice) await call('POST', `/api/v1/games/${who.game}/plays`, { token: who.token, body: { window: w.id, ...choice }, headers: { 'Idempotency-Key': `${w.id}-${who.name}` }, check: false });
-      } else if (w && (release || !/\.action$/.test(w.id)) && !(g.view.my_orders[w.id] || {}).ready && !w.submitted.includes(g.you)) {
-        const r = await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}/parts/ready`, { token: who.token, body: true, check: false });
-        if (r.status === 422) await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}`, { token: who.token, body: {}, check: false });
+        if (choice)
+          await call('POST', `/api/v1/games/${who.game}/plays`, {
+            token: who.token,
+            body: { window: w.id, ...choice },
+            headers: { 'Idempotency-Key': `${w.id}-${who.name}` },
+            check: false,
+          });
+      } else if (
+        w &&
+        (release || !/\.action$/.test(w.id)) &&
+        !(g.view.my_orders[w.id] || {}).ready &&
+        !w.submitted.includes(g.you)
+      ) {
+        const r = await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}/parts/ready`, {
+          token: who.token,
+          body: true,
+          check: false,
+        });
+        if (r.status === 422)
+          await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}`, {
+            token: who.token,
+            body: {},
+            check: false,
+          });
       }
       await new Promise((r) => setTimeout(r, 150));
     }
@@ -344,66 +434,79 @@ function restSeat(base, who) {
   };
 }
 
-test('composed orders survive a reload until they are sent', { skip, timeout: 120000 }, async () => {
-  const P = await openPage(chrome.browser, { viewport: { width: 390, height: 844 }, isMobile: true });
-  const page = P.page;
-  await signUpGuest(page, server, 'Rhea-council');
-  const token = await page.evaluate(() => localStorage.getItem('conclave.token'));
-  const call = client(server.url);
-  const other = await newPlayer(call, { guest: true, prefix: 'cn' });
-  const id = await newGame(call, 'council', [{ token }, other], { bots: ['basic'] });
-  const B = restSeat(server.url, { ...other, game: id });
-  try {
-    await page.goto(pageUrl(server, `/game/${id}`));
-    await waitLive(page);
-    const turn = await pickCard(page, id);
-    const w = turn.w.id;
-    const home = turn.g.view.galaxy.sectors.find((s) => s.home === turn.g.you);
-    await page.locator('[data-key="send-orders"]').waitFor();
-    // Phone size: the map's buttons are enough to move around it.
-    const box = () => page.locator('.cn-map-svg').getAttribute('viewBox');
-    const start = await box();
-    await page.locator('[data-key="zoom-out"]').click();
-    assert.notEqual(await box(), start);
-    await page.locator('[data-key="zoom-in"]').click();
-    await page.locator('[data-key="pan-left"]').click();
-    await page.locator('[data-key="pan-right"]').click();
-    assert.equal(await box(), start, 'the buttons zoom and pan, and back');
-    await selectSector(page, [home.q, home.r]);
-    await page.locator('[data-key="act-produce"]').click();
-    await page.locator('[data-key="pr-trooper"]').fill('2');
-    await page.locator('[data-key="draft-add"]').click();
-    await page.locator('.cn-part', { hasText: /^Produce 2 troopers at / }).waitFor();
-    // Edit the part: the composer opens with it, and the same key is replaced.
-    await page.locator('.cn-part button', { hasText: 'Edit' }).click();
-    assert.equal(await page.locator('[data-key="pr-trooper"]').inputValue(), '2');
-    await page.locator('[data-key="pr-trooper"]').fill('4');
-    await page.locator('[data-key="draft-add"]').click();
-    await page.locator('.cn-part', { hasText: /^Produce 4 troopers at / }).waitFor();
-    assert.equal(await page.locator('.cn-part').count(), 1);
-    await shot(page, 'council-phone-parts');
-    await page.reload();
-    await waitLive(page);
-    const part = page.locator('.cn-part', { hasText: /^Produce 4 troopers at / });
-    await part.waitFor();
-    assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
-    assert.ok(await isOpen(page, id, w), 'the window still waits for the other player');
-    // The players table adds up the planets each holds.
-    const worth = home.planets.reduce((a, p) => [a[0] + p.resources, a[1] + p.influence], [0, 0]);
-    assert.ok((await page.locator('.cn-table tr.cn-me td').allTextContents()).includes(`${worth[0]} / ${worth[1]}`));
-    await page.locator('[data-key="send-orders"]').click();
-    B.release();
-    for (let i = 0; i < 100 && (await isOpen(page, id, w)); i++) await page.waitForTimeout(100);
-    assert.ok(!(await isOpen(page, id, w)), 'the window locked');
-    const log = (await rest(page, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries;
-    const mine = log.find((e) => e.entry.type === 'your_order' && e.entry.window === w);
-    assert.ok(mine, 'my order was revealed to me');
-    const parts = Object.entries(mine.entry.order).filter(([k]) => k !== 'ready');
-    assert.equal(parts.length, 1);
-    assert.deepEqual(parts[0][1], [{ type: 'produce', sector: [home.q, home.r], units: { trooper: 4 } }]);
-    assert.deepEqual(page.problems, []);
-  } finally {
-    await B.stop();
-    await P.context.close();
-  }
-});
+test(
+  'composed orders survive a reload until they are sent',
+  { skip, timeout: 120000 },
+  async () => {
+    const P = await openPage(chrome.browser, {
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+    });
+    const page = P.page;
+    await signUpGuest(page, server, 'Rhea-council');
+    const token = await page.evaluate(() => localStorage.getItem('conclave.token'));
+    const call = client(server.url);
+    const other = await newPlayer(call, { guest: true, prefix: 'cn' });
+    const id = await newGame(call, 'council', [{ token }, other], { bots: ['basic'] });
+    const B = restSeat(server.url, { ...other, game: id });
+    try {
+      await page.goto(pageUrl(server, `/game/${id}`));
+      await waitLive(page);
+      const turn = await pickCard(page, id);
+      const w = turn.w.id;
+      const home = turn.g.view.galaxy.sectors.find((s) => s.home === turn.g.you);
+      await page.locator('[data-key="send-orders"]').waitFor();
+      // Phone size: the map's buttons are enough to move around it.
+      const box = () => page.locator('.cn-map-svg').getAttribute('viewBox');
+      const start = await box();
+      await page.locator('[data-key="zoom-out"]').click();
+      assert.notEqual(await box(), start);
+      await page.locator('[data-key="zoom-in"]').click();
+      await page.locator('[data-key="pan-left"]').click();
+      await page.locator('[data-key="pan-right"]').click();
+      assert.equal(await box(), start, 'the buttons zoom and pan, and back');
+      await selectSector(page, [home.q, home.r]);
+      await page.locator('[data-key="act-produce"]').click();
+      await page.locator('[data-key="pr-trooper"]').fill('2');
+      await page.locator('[data-key="draft-add"]').click();
+      await page.locator('.cn-part', { hasText: /^Produce 2 troopers at / }).waitFor();
+      // Edit the part: the composer opens with it, and the same key is replaced.
+      await page.locator('.cn-part button', { hasText: 'Edit' }).click();
+      assert.equal(await page.locator('[data-key="pr-trooper"]').inputValue(), '2');
+      await page.locator('[data-key="pr-trooper"]').fill('4');
+      await page.locator('[data-key="draft-add"]').click();
+      await page.locator('.cn-part', { hasText: /^Produce 4 troopers at / }).waitFor();
+      assert.equal(await page.locator('.cn-part').count(), 1);
+      await shot(page, 'council-phone-parts');
+      await page.reload();
+      await waitLive(page);
+      const part = page.locator('.cn-part', { hasText: /^Produce 4 troopers at / });
+      await part.waitFor();
+      assert.match(await page.locator('.cn-sent').textContent(), /not sent yet/);
+      assert.ok(await isOpen(page, id, w), 'the window still waits for the other player');
+      // The players table adds up the planets each holds.
+      const worth = home.planets.reduce((a, p) => [a[0] + p.resources, a[1] + p.influence], [0, 0]);
+      assert.ok(
+        (await page.locator('.cn-table tr.cn-me td').allTextContents()).includes(
+          `${worth[0]} / ${worth[1]}`,
+        ),
+      );
+      await page.locator('[data-key="send-orders"]').click();
+      B.release();
+      for (let i = 0; i < 100 && (await isOpen(page, id, w)); i++) await page.waitForTimeout(100);
+      assert.ok(!(await isOpen(page, id, w)), 'the window locked');
+      const log = (await rest(page, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries;
+      const mine = log.find((e) => e.entry.type === 'your_order' && e.entry.window === w);
+      assert.ok(mine, 'my order was revealed to me');
+      const parts = Object.entries(mine.entry.order).filter(([k]) => k !== 'ready');
+      assert.equal(parts.length, 1);
+      assert.deepEqual(parts[0][1], [
+        { type: 'produce', sector: [home.q, home.r], units: { trooper: 4 } },
+      ]);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await B.stop();
+      await P.context.close();
+    }
+  },
+);

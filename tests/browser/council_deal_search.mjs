@@ -15,11 +15,24 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createDatabase, dropDatabase, startServer } from '../integration/lib/server.mjs';
 import { client, newPlayer, newLobby, NO_LIMITS } from '../integration/lib/api.mjs';
-import { ASSASSINS, pickFor, agendaFor, round1Parts, giverOf, vetoOf, repPart, votePart } from './lib/council_deal.mjs';
+import {
+  ASSASSINS,
+  pickFor,
+  agendaFor,
+  round1Parts,
+  giverOf,
+  vetoOf,
+  repPart,
+  votePart,
+} from './lib/council_deal.mjs';
 import fs from 'node:fs';
 
-const data = JSON.parse(fs.readFileSync(new URL('../../engine/rules/council/council.json', import.meta.url), 'utf8'));
-const REP = Object.fromEntries(data.races.map((r) => [r.key, Object.fromEntries(r.representatives.map((x) => [x.role, x]))]));
+const data = JSON.parse(
+  fs.readFileSync(new URL('../../engine/rules/council/council.json', import.meta.url), 'utf8'),
+);
+const REP = Object.fromEntries(
+  data.races.map((r) => [r.key, Object.fromEntries(r.representatives.map((x) => [x.role, x]))]),
+);
 
 export const seedOf = (n) => createHash('sha256').update(`council-deal-${n}`).digest('hex');
 
@@ -27,15 +40,33 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Start a scenario game with seed; returns {id, call, A, B}.
 export async function startDeal(call, A, B, seed) {
-  const lobby = await newLobby(call, A, { ruleset: 'council', seats: 4, clock: { mode: 'async', seconds: 86400 } }, [B]);
-  for (let b = 0; b < 2; b++) assert.equal((await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, { token: A.token, body: { level: 'basic' } })).status, 200);
-  const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: A.token, body: { seed } });
+  const lobby = await newLobby(
+    call,
+    A,
+    { ruleset: 'council', seats: 4, clock: { mode: 'async', seconds: 86400 } },
+    [B],
+  );
+  for (let b = 0; b < 2; b++)
+    assert.equal(
+      (
+        await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, {
+          token: A.token,
+          body: { level: 'basic' },
+        })
+      ).status,
+      200,
+    );
+  const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, {
+    token: A.token,
+    body: { seed },
+  });
   assert.equal(started.status, 201, started.text);
   return started.body.game;
 }
 
 const get = async (call, token, id) => (await call('GET', `/api/v1/games/${id}`, { token })).body;
-const put = (call, token, id, w, key, value) => call('PUT', `/api/v1/games/${id}/orders/${w}/parts/${key}`, { token, body: value });
+const put = (call, token, id, w, key, value) =>
+  call('PUT', `/api/v1/games/${id}/orders/${w}/parts/${key}`, { token, body: value });
 async function ready(call, token, id, w) {
   const r = await put(call, token, id, w, 'ready', true);
   if (r.status === 422) await call('PUT', `/api/v1/games/${id}/orders/${w}`, { token, body: {} });
@@ -62,14 +93,31 @@ export async function playScript(call, id, A, B, plan = null) {
         const seats = [g.you, other];
         roles = { spy: seats[spyIx], victim: seats[1 - spyIx] };
       }
-      const w = g.windows.find((x) => x.seats.includes(g.you) && !(x.mode === 'sealed' && (g.view.my_orders[x.id] || {}).ready === true));
+      const w = g.windows.find(
+        (x) =>
+          x.seats.includes(g.you) &&
+          !(x.mode === 'sealed' && (g.view.my_orders[x.id] || {}).ready === true),
+      );
       if (!w) continue;
-      if (/\.pick\d+$/.test(w.id)) await call('POST', `/api/v1/games/${id}/plays`, { token: p.token, body: { window: w.id, card: pickFor(g, h === 0) }, headers: { 'Idempotency-Key': `${id}-${w.id}-${h}` } });
-      else if (/\.agenda$/.test(w.id)) await call('POST', `/api/v1/games/${id}/plays`, { token: p.token, body: { window: w.id, agenda: agendaFor(g) }, headers: { 'Idempotency-Key': `${id}-${w.id}-${h}` } });
+      if (/\.pick\d+$/.test(w.id))
+        await call('POST', `/api/v1/games/${id}/plays`, {
+          token: p.token,
+          body: { window: w.id, card: pickFor(g, h === 0) },
+          headers: { 'Idempotency-Key': `${id}-${w.id}-${h}` },
+        });
+      else if (/\.agenda$/.test(w.id))
+        await call('POST', `/api/v1/games/${id}/plays`, {
+          token: p.token,
+          body: { window: w.id, agenda: agendaFor(g) },
+          headers: { 'Idempotency-Key': `${id}-${w.id}-${h}` },
+        });
       else if (w.id === 'r1.council') {
         const kind = g.view.council.agenda ? g.view.council.agenda.kind : 'law';
         const me = g.you;
-        const parts = me === roles.spy ? round1Parts(kind, 'spy', me, roles.victim) : round1Parts(kind, 'councillor', me, roles.spy);
+        const parts =
+          me === roles.spy
+            ? round1Parts(kind, 'spy', me, roles.victim)
+            : round1Parts(kind, 'councillor', me, roles.spy);
         for (const [k, v] of parts) await put(call, p.token, id, w.id, k, v);
         await ready(call, p.token, id, w.id);
       } else if (w.id === 'r2.lobby') {
@@ -78,10 +126,18 @@ export async function playScript(call, id, A, B, plan = null) {
         const giver = giverOf(ga, gb);
         if (giver === g.you) {
           const to = g.you === ga.you ? gb.you : ga.you;
-          await put(call, p.token, id, w.id, `give_${to}`, { type: 'give', seat: to, trade_goods: 1 });
+          await put(call, p.token, id, w.id, `give_${to}`, {
+            type: 'give',
+            seat: to,
+            trade_goods: 1,
+          });
         }
         const veto = vetoOf(g);
-        if (veto) await put(call, p.token, id, w.id, `p_${veto.key}`.slice(0, 16), { type: 'play', card: veto.key });
+        if (veto)
+          await put(call, p.token, id, w.id, `p_${veto.key}`.slice(0, 16), {
+            type: 'play',
+            card: veto.key,
+          });
         await ready(call, p.token, id, w.id);
       } else if (w.id === 'r2.council') {
         if (!plan) {
@@ -96,7 +152,8 @@ export async function playScript(call, id, A, B, plan = null) {
         if (vote) await put(call, p.token, id, w.id, 'vote', vote);
         await ready(call, p.token, id, w.id);
         done.add(h);
-      } else if (/^r1\.(lobby|action)$|^r2\.action$/.test(w.id)) await ready(call, p.token, id, w.id);
+      } else if (/^r1\.(lobby|action)$|^r2\.action$/.test(w.id))
+        await ready(call, p.token, id, w.id);
       else throw new Error(`unexpected window ${w.id}`);
     }
     await sleep(40);
@@ -105,7 +162,9 @@ export async function playScript(call, id, A, B, plan = null) {
 }
 
 export async function logOf(call, token, id) {
-  return (await call('GET', `/api/v1/games/${id}/log?after=0`, { token })).body.entries.map((e) => e.entry);
+  return (await call('GET', `/api/v1/games/${id}/log?after=0`, { token })).body.entries.map(
+    (e) => e.entry,
+  );
 }
 
 async function waitResolved(call, token, id, wid) {
@@ -130,7 +189,12 @@ function planTie(g, entry, humans, speaker) {
   const weightOf = (s, role) => {
     const pl = g.view.players[s];
     const r = role === 'clerk' ? { influence: 0, ability: 'none' } : REP[pl.race][role];
-    return pl.influence + (pl.vote_bonus || 0) + r.influence + (r.ability === 'orator' ? Math.floor(pl.trade_goods / 3) : 0);
+    return (
+      pl.influence +
+      (pl.vote_bonus || 0) +
+      r.influence +
+      (r.ability === 'orator' ? Math.floor(pl.trade_goods / 3) : 0)
+    );
   };
   const voteOpts = [null, ...Array.from({ length: sides }, (_, k) => k)];
   const roles = ['clerk', 'bodyguard', 'councillor'];
@@ -140,8 +204,12 @@ function planTie(g, entry, humans, speaker) {
       for (const r1 of roles)
         for (const v1 of voteOpts) {
           const t = base.slice();
-          const choice = { [humans[0]]: { role: r0, vote: v0 }, [humans[1]]: { role: r1, vote: v1 } };
-          for (const s of humans) if (choice[s].vote !== null) t[choice[s].vote] += weightOf(s, choice[s].role);
+          const choice = {
+            [humans[0]]: { role: r0, vote: v0 },
+            [humans[1]]: { role: r1, vote: v1 },
+          };
+          for (const s of humans)
+            if (choice[s].vote !== null) t[choice[s].vote] += weightOf(s, choice[s].role);
           const top = Math.max(...t);
           const tied = t.map((x, k) => (x === top ? k : -1)).filter((k) => k >= 0);
           const sv = choice[speaker].vote;
@@ -149,7 +217,12 @@ function planTie(g, entry, humans, speaker) {
           // Without the speaker: a law fails, an election goes to the first
           // tied seat clockwise from it. Best when the speaker changes that.
           let fallback = 0;
-          if (kind === 'election') for (let i = 0; i < seats; i++) if (t[(speaker + i) % seats] === top) { fallback = (speaker + i) % seats; break; }
+          if (kind === 'election')
+            for (let i = 0; i < seats; i++)
+              if (t[(speaker + i) % seats] === top) {
+                fallback = (speaker + i) % seats;
+                break;
+              }
           const score = sv !== fallback ? 2 : 1;
           if (!best || score > best.score) best = { score, plan: choice, totals: t, outcome: sv };
         }
@@ -182,8 +255,11 @@ export async function tryDeal(call, A, B, n) {
   await playScript(call, id2, A, B, found.plan);
   await waitResolved(call, A.token, id2, 'r2.council');
   const v2 = (await logOf(call, A.token, id2)).filter((e) => e.type === 'vote').pop();
-  if (JSON.stringify(v2.totals) !== JSON.stringify(found.totals) || v2.outcome !== found.outcome) return { why: `not confirmed: ${JSON.stringify(v2)}` };
-  return { deal: { n, seed, plan: found.plan, totals: found.totals, outcome: found.outcome, speaker } };
+  if (JSON.stringify(v2.totals) !== JSON.stringify(found.totals) || v2.outcome !== found.outcome)
+    return { why: `not confirmed: ${JSON.stringify(v2)}` };
+  return {
+    deal: { n, seed, plan: found.plan, totals: found.totals, outcome: found.outcome, speaker },
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

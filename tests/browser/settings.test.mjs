@@ -5,7 +5,14 @@
 // /api/v1/me/notifications. Screenshots at desktop and phone size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromiumPath, openPage, shot, signUpGuest, startStack, stopStack } from './lib/browser.mjs';
+import {
+  chromiumPath,
+  openPage,
+  shot,
+  signUpGuest,
+  startStack,
+  stopStack,
+} from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
@@ -15,7 +22,10 @@ before(async () => {
 });
 after(() => stopStack({ db, server, chrome }));
 
-for (const [label, viewport, isMobile] of [['desktop', { width: 1280, height: 900 }, false], ['phone', { width: 390, height: 844 }, true]]) {
+for (const [label, viewport, isMobile] of [
+  ['desktop', { width: 1280, height: 900 }, false],
+  ['phone', { width: 390, height: 844 }, true],
+]) {
   test(`notification settings (${label})`, { skip }, async () => {
     const { context, page } = await openPage(chrome.browser, { viewport, isMobile });
     await signUpGuest(page, server, `set_${label}`);
@@ -35,7 +45,9 @@ for (const [label, viewport, isMobile] of [['desktop', { width: 1280, height: 90
     await page.locator('.toast', { hasText: 'Settings saved.' }).first().waitFor();
     await shot(page, `settings-${label}`);
     const saved = await page.evaluate(async () => {
-      const r = await fetch('/api/v1/me/notifications', { headers: { authorization: `Bearer ${localStorage.getItem('conclave.token')}` } });
+      const r = await fetch('/api/v1/me/notifications', {
+        headers: { authorization: `Bearer ${localStorage.getItem('conclave.token')}` },
+      });
       return r.json();
     });
     assert.deepEqual(saved.quiet_hours, { start: '23:00', end: '06:30' });
@@ -43,7 +55,11 @@ for (const [label, viewport, isMobile] of [['desktop', { width: 1280, height: 90
     assert.equal(saved.webhooks.length, 1);
     await page.reload();
     await page.getByRole('button', { name: /Remove webhook/ }).waitFor();
-    assert.equal(await page.locator('[data-testid="secret"]').count(), 0, 'the secret is shown once');
+    assert.equal(
+      await page.locator('[data-testid="secret"]').count(),
+      0,
+      'the secret is shown once',
+    );
     await page.getByRole('button', { name: /Remove webhook/ }).click();
     await page.getByRole('button', { name: /Remove webhook/ }).waitFor({ state: 'detached' });
     assert.deepEqual(page.problems, []);

@@ -7,7 +7,19 @@
 // bodies, DOM). Screenshots at desktop and phone size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { addBotAndStart, chromiumPath, openPage, pageUrl, shot, signUpGuest, createLobby, waitLive, gameIdOf, startStack, stopStack } from './lib/browser.mjs';
+import {
+  addBotAndStart,
+  chromiumPath,
+  openPage,
+  pageUrl,
+  shot,
+  signUpGuest,
+  createLobby,
+  waitLive,
+  gameIdOf,
+  startStack,
+  stopStack,
+} from './lib/browser.mjs';
 import { nextChoice, clickOne, handCards, seeded, cardRefs } from './lib/starbase.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -23,90 +35,115 @@ const PHONE = { width: 390, height: 844 };
 async function tableInfo(page) {
   return page.evaluate(() => {
     const t = document.querySelector('.sb-layout');
-    return t ? { turn: Number(t.dataset.turn), step: t.dataset.step, active: Number(t.dataset.active), hint: document.querySelector('[data-testid="sb-hint"]').textContent } : null;
+    return t
+      ? {
+          turn: Number(t.dataset.turn),
+          step: t.dataset.step,
+          active: Number(t.dataset.active),
+          hint: document.querySelector('[data-testid="sb-hint"]').textContent,
+        }
+      : null;
   });
 }
 
-test('a guest plays Starbase against the basic bot through the page until the game ends', { skip, timeout: 240000 }, async () => {
-  const { context, page } = await openPage(chrome.browser);
-  await signUpGuest(page, server, 'Vega');
-  const games = await page.locator('section.create').getByLabel('Game', { exact: true }).locator('option').allTextContents();
-  assert.ok(games.includes('Starbase'), `the lobby form offers Starbase (${games.join(', ')})`);
-  await createLobby(page, { game: 'Starbase', seats: 2 });
-  await page.getByRole('heading', { name: 'Starbase lobby' }).waitFor();
-  await addBotAndStart(page, 'basic');
+test(
+  'a guest plays Starbase against the basic bot through the page until the game ends',
+  { skip, timeout: 240000 },
+  async () => {
+    const { context, page } = await openPage(chrome.browser);
+    await signUpGuest(page, server, 'Vega');
+    const games = await page
+      .locator('section.create')
+      .getByLabel('Game', { exact: true })
+      .locator('option')
+      .allTextContents();
+    assert.ok(games.includes('Starbase'), `the lobby form offers Starbase (${games.join(', ')})`);
+    await createLobby(page, { game: 'Starbase', seats: 2 });
+    await page.getByRole('heading', { name: 'Starbase lobby' }).waitFor();
+    await addBotAndStart(page, 'basic');
 
-  // The table: the hint, the phase track, the how-to-play panel, the hand.
-  await page.getByTestId('sb-hint').filter({ hasText: 'Your turn, setup phase' }).waitFor();
-  assert.equal(await page.locator('.sb-phases li.sb-now').textContent(), 'Setup');
-  assert.equal(await page.locator('section.sb-hand .sb-card').count(), 5, 'five cards in hand');
-  await page.getByText('How to play Starbase').click();
-  await page.locator('.sb-howto li', { hasText: 'five phases' }).waitFor();
-  assert.ok(await page.locator('.sb-bar button[data-action="forfeit"]').isVisible(), 'forfeit offered at the start of the turn');
-  // Keyboard: the pass button is reachable and works with Enter.
-  await page.locator('.sb-bar button[data-action="pass"]').focus();
-  const w0 = await page.evaluate(() => document.querySelector('.sb-layout').dataset.window);
-  await page.keyboard.press('Enter');
-  await page.waitForFunction((w) => document.querySelector('.sb-layout').dataset.window !== w, w0);
-  // The pass is gone: focus goes to the hint, not to the next step's button.
-  await page.waitForFunction(() => document.activeElement && document.activeElement.dataset.key === 'sb-hint');
-  await page.getByTestId('sb-hint').filter({ hasText: 'management phase' }).waitFor();
+    // The table: the hint, the phase track, the how-to-play panel, the hand.
+    await page.getByTestId('sb-hint').filter({ hasText: 'Your turn, setup phase' }).waitFor();
+    assert.equal(await page.locator('.sb-phases li.sb-now').textContent(), 'Setup');
+    assert.equal(await page.locator('section.sb-hand .sb-card').count(), 5, 'five cards in hand');
+    await page.getByText('How to play Starbase').click();
+    await page.locator('.sb-howto li', { hasText: 'five phases' }).waitFor();
+    assert.ok(
+      await page.locator('.sb-bar button[data-action="forfeit"]').isVisible(),
+      'forfeit offered at the start of the turn',
+    );
+    // Keyboard: the pass button is reachable and works with Enter.
+    await page.locator('.sb-bar button[data-action="pass"]').focus();
+    const w0 = await page.evaluate(() => document.querySelector('.sb-layout').dataset.window);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      (w) => document.querySelector('.sb-layout').dataset.window !== w,
+      w0,
+    );
+    // The pass is gone: focus goes to the hint, not to the next step's button.
+    await page.waitForFunction(
+      () => document.activeElement && document.activeElement.dataset.key === 'sb-hint',
+    );
+    await page.getByTestId('sb-hint').filter({ hasText: 'management phase' }).waitFor();
 
-  // Answer only in your own turns: the table's response rule.
-  await page.getByLabel(/Pass automatically/).check();
+    // Answer only in your own turns: the table's response rule.
+    await page.getByLabel(/Pass automatically/).check();
 
-  // The human builds (plays cards, outer regions, commands and abilities)
-  // but keeps its ships docked and its starbase as it is, so the basic bot
-  // finishes the game in a bounded number of turns.
-  const prefer = ['play', 'outer', 'activate', 'ability'];
-  const rng = seeded(7);
-  const started = Date.now();
-  const counts = {};
-  let last = null;
-  let budgetTurn = -1;
-  let budget = 0;
-  let shots = 0;
-  while (Date.now() - started < 150000) {
-    const w = await nextChoice(page, last, 15000);
-    if (w === 'over') break;
-    if (w === null) {
-      last = null; // nothing new offered: look again
-      continue;
+    // The human builds (plays cards, outer regions, commands and abilities)
+    // but keeps its ships docked and its starbase as it is, so the basic bot
+    // finishes the game in a bounded number of turns.
+    const prefer = ['play', 'outer', 'activate', 'ability'];
+    const rng = seeded(7);
+    const started = Date.now();
+    const counts = {};
+    let last = null;
+    let budgetTurn = -1;
+    let budget = 0;
+    let shots = 0;
+    while (Date.now() - started < 150000) {
+      const w = await nextChoice(page, last, 15000);
+      if (w === 'over') break;
+      if (w === null) {
+        last = null; // nothing new offered: look again
+        continue;
+      }
+      const info = await tableInfo(page);
+      if (info.turn !== budgetTurn) {
+        budgetTurn = info.turn;
+        budget = 3;
+      }
+      if (shots === 0 && info.turn >= 5 && info.step === 'management') {
+        shots++;
+        await shot(page, 'starbase-desktop');
+        await page.setViewportSize(PHONE);
+        await shot(page, 'starbase-phone');
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+      const a = await clickOne(page, { budget, rng, prefer });
+      if (!a) continue;
+      if (a !== 'pass') budget--;
+      counts[a] = (counts[a] || 0) + 1;
+      last = w;
     }
+    const elapsed = Date.now() - started;
+    const over = await page.getByTestId('result').count();
     const info = await tableInfo(page);
-    if (info.turn !== budgetTurn) {
-      budgetTurn = info.turn;
-      budget = 3;
-    }
-    if (shots === 0 && info.turn >= 5 && info.step === 'management') {
-      shots++;
-      await shot(page, 'starbase-desktop');
-      await page.setViewportSize(PHONE);
-      await shot(page, 'starbase-phone');
-      await page.setViewportSize({ width: 1280, height: 900 });
-    }
-    const a = await clickOne(page, { budget, rng, prefer });
-    if (!a) continue;
-    if (a !== 'pass') budget--;
-    counts[a] = (counts[a] || 0) + 1;
-    last = w;
-  }
-  const elapsed = Date.now() - started;
-  const over = await page.getByTestId('result').count();
-  const info = await tableInfo(page);
-  console.log(`# starbase vs basic: ${over ? 'ended' : 'still running'} after ${(elapsed / 1000).toFixed(1)} s, turn ${info.turn}, clicks ${JSON.stringify(counts)}`);
-  assert.ok(over, 'the game ended');
-  assert.match(await page.locator('#result-h').textContent(), /You won|You lost|draw/);
-  assert.ok((counts.play || 0) + (counts.outer || 0) > 0, 'cards were played through the page');
-  // The log reads in plain words with the players' names.
-  const log = await page.locator('.log-list').innerText();
-  assert.match(log, /Vega (plays|draws|passes)/);
-  assert.match(log, /Bot 2 \(basic\)/);
-  assert.doesNotMatch(log, /[Ss]eat \d/, 'no seat numbers in the log');
-  await shot(page, 'starbase-result');
-  assert.deepEqual(page.problems, []);
-  await context.close();
-});
+    console.log(
+      `# starbase vs basic: ${over ? 'ended' : 'still running'} after ${(elapsed / 1000).toFixed(1)} s, turn ${info.turn}, clicks ${JSON.stringify(counts)}`,
+    );
+    assert.ok(over, 'the game ended');
+    assert.match(await page.locator('#result-h').textContent(), /You won|You lost|draw/);
+    assert.ok((counts.play || 0) + (counts.outer || 0) > 0, 'cards were played through the page');
+    // The log reads in plain words with the players' names.
+    const log = await page.locator('.log-list').innerText();
+    assert.match(log, /Vega (plays|draws|passes)/);
+    assert.match(log, /Bot 2 \(basic\)/);
+    assert.doesNotMatch(log, /[Ss]eat \d/, 'no seat numbers in the log');
+    await shot(page, 'starbase-result');
+    assert.deepEqual(page.problems, []);
+    await context.close();
+  },
+);
 
 // Ids and keys a page was shown outside a hand (and outside the design
 // catalogue): in game resources and snapshots, and in patch operations on
@@ -120,7 +157,10 @@ function publicOf(page) {
       keys.add(r.key);
     }
   };
-  const texts = [...page.rest.filter((r) => /\/games\/[a-z0-9]+$/.test(r.url)).map((r) => r.body), ...page.framesIn];
+  const texts = [
+    ...page.rest.filter((r) => /\/games\/[a-z0-9]+$/.test(r.url)).map((r) => r.body),
+    ...page.framesIn,
+  ];
   for (const text of texts) {
     let msg;
     try {
@@ -143,139 +183,178 @@ function publicOf(page) {
   return { ids, keys };
 }
 
-test('two players and a spectator: a hand never reaches anyone else', { skip, timeout: 200000 }, async () => {
-  const A = await openPage(chrome.browser);
-  const B = await openPage(chrome.browser, { viewport: PHONE, isMobile: true });
-  const S = await openPage(chrome.browser);
-  const alice = A.page;
-  const bob = B.page;
-  const spy = S.page;
-  await signUpGuest(alice, server, 'Altair');
-  await signUpGuest(bob, server, 'Bellatrix');
-  await signUpGuest(spy, server, 'Watcher');
-  const lobby = await createLobby(alice, { game: 'Starbase', seats: 2 });
-  await bob.goto(pageUrl(server, `/lobby/${lobby}`));
-  await bob.getByRole('button', { name: 'Sit here' }).first().click();
-  await alice.locator('.seat-row', { hasText: 'Bellatrix' }).waitFor();
-  await alice.getByRole('button', { name: 'Start game' }).click();
-  await alice.waitForURL(/\/game\//);
-  await bob.waitForURL(/\/game\//);
-  const game = gameIdOf(alice);
-  await spy.goto(pageUrl(server, `/game/${game}`));
-  for (const p of [alice, bob, spy]) await waitLive(p);
-  await spy.locator('.sb-layout').waitFor();
-  assert.equal(await spy.locator('section.sb-hand').count(), 0, 'the spectator has no hand');
-  await spy.locator('.tag-watch').waitFor();
-  await bob.getByTestId('sb-hint').filter({ hasText: 'Waiting for Altair' }).waitFor();
+test(
+  'two players and a spectator: a hand never reaches anyone else',
+  { skip, timeout: 200000 },
+  async () => {
+    const A = await openPage(chrome.browser);
+    const B = await openPage(chrome.browser, { viewport: PHONE, isMobile: true });
+    const S = await openPage(chrome.browser);
+    const alice = A.page;
+    const bob = B.page;
+    const spy = S.page;
+    await signUpGuest(alice, server, 'Altair');
+    await signUpGuest(bob, server, 'Bellatrix');
+    await signUpGuest(spy, server, 'Watcher');
+    const lobby = await createLobby(alice, { game: 'Starbase', seats: 2 });
+    await bob.goto(pageUrl(server, `/lobby/${lobby}`));
+    await bob.getByRole('button', { name: 'Sit here' }).first().click();
+    await alice.locator('.seat-row', { hasText: 'Bellatrix' }).waitFor();
+    await alice.getByRole('button', { name: 'Start game' }).click();
+    await alice.waitForURL(/\/game\//);
+    await bob.waitForURL(/\/game\//);
+    const game = gameIdOf(alice);
+    await spy.goto(pageUrl(server, `/game/${game}`));
+    for (const p of [alice, bob, spy]) await waitLive(p);
+    await spy.locator('.sb-layout').waitFor();
+    assert.equal(await spy.locator('section.sb-hand').count(), 0, 'the spectator has no hand');
+    await spy.locator('.tag-watch').waitFor();
+    await bob.getByTestId('sb-hint').filter({ hasText: 'Waiting for Altair' }).waitFor();
 
-  const held = [new Map(), new Map()];
-  const note = async (seat, page) => {
-    for (const c of await handCards(page)) held[seat].set(c.id, c);
-  };
-  const rng = seeded(11);
-  const last = [null, null];
-  const budget = [0, 0];
-  const budgetTurn = [-1, -1];
-  const started = Date.now();
-  let turn = 1;
-  let othersTurn = 0;
-  while (turn < 5 && Date.now() - started < 80000) {
-    let acted = false;
-    for (const [seat, page] of [
-      [0, alice],
-      [1, bob],
+    const held = [new Map(), new Map()];
+    const note = async (seat, page) => {
+      for (const c of await handCards(page)) held[seat].set(c.id, c);
+    };
+    const rng = seeded(11);
+    const last = [null, null];
+    const budget = [0, 0];
+    const budgetTurn = [-1, -1];
+    const started = Date.now();
+    let turn = 1;
+    let othersTurn = 0;
+    while (turn < 5 && Date.now() - started < 80000) {
+      let acted = false;
+      for (const [seat, page] of [
+        [0, alice],
+        [1, bob],
+      ]) {
+        await note(seat, page);
+        const w = await nextChoice(page, last[seat], 300);
+        if (w === 'over') break;
+        if (!w) continue;
+        const info = await tableInfo(page);
+        turn = info.turn;
+        if (info.active !== seat) {
+          // Priority in the other player's turn: the hint says so.
+          assert.match(info.hint, /You hold priority: play an instant news or ability, or pass/);
+          othersTurn++;
+        }
+        if (info.turn !== budgetTurn[seat]) {
+          budgetTurn[seat] = info.turn;
+          budget[seat] = 3;
+        }
+        const a = await clickOne(page, { budget: budget[seat], rng });
+        if (!a) continue;
+        if (a !== 'pass') budget[seat]--;
+        last[seat] = w;
+        acted = true;
+      }
+      if (await alice.getByTestId('result').count()) break;
+      if (!acted) await alice.waitForTimeout(100);
+    }
+    assert.ok(turn >= 3, `the game moved on (turn ${turn})`);
+    assert.ok(othersTurn > 0, 'a player held priority in the other player\u2019s turn');
+    await spy.locator(`.sb-layout[data-turn="${turn}"]`).waitFor();
+    await note(0, alice);
+    await note(1, bob);
+    await shot(spy, 'starbase-spectator');
+    await shot(alice, 'starbase-table');
+    await shot(bob, 'starbase-phone-player');
+
+    // What was held and never shown outside a hand (as its owner saw it) is
+    // secret: its id, and its design when no copy of it was ever shown.
+    const pub = [publicOf(alice), publicOf(bob)];
+    const secret = (seat) => [...held[seat].values()].filter((c) => !pub[seat].ids.has(c.id));
+    const secretKeys = (seat, not = new Set()) =>
+      new Set(
+        secret(seat)
+          .filter(
+            (c) => !pub[seat].keys.has(c.key) && !pub[1 - seat].keys.has(c.key) && !not.has(c.key),
+          )
+          .map((c) => c.key),
+      );
+    for (const seat of [0, 1]) assert.ok(secret(seat).length > 0, `seat ${seat} kept cards secret`);
+    const heldKeys = (seat) => new Set([...held[seat].values()].map((c) => c.key));
+    const nameOf = new Map([...held[0].values(), ...held[1].values()].map((c) => [c.key, c.name]));
+
+    const check = (label, texts, seats, own = null) => {
+      let refs = 0;
+      for (const text of texts) {
+        let msg = null;
+        try {
+          msg = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        if (msg && msg.type === 'patch' && own === null)
+          for (const op of msg.ops)
+            assert.ok(!op.path.startsWith('/view/hand'), `${label}: a patch of a hand: ${op.path}`);
+        if (msg && msg.type === 'snapshot' && own === null)
+          assert.equal(msg.view.hand, undefined, `${label}: a snapshot with a hand`);
+        for (const seat of seats) {
+          const ids = new Set(secret(seat).map((c) => c.id));
+          for (const r of msg ? cardRefs(msg) : []) {
+            refs++;
+            assert.ok(
+              !ids.has(r.id) || (own !== null && held[own].has(r.id)),
+              `${label}: card ${r.id} of seat ${seat}'s hand`,
+            );
+          }
+          if (msg && msg.type === 'patch')
+            for (const op of msg.ops)
+              if (/\/id$/.test(op.path))
+                assert.ok(
+                  !ids.has(op.value),
+                  `${label}: card ${op.value} of seat ${seat}'s hand in ${op.path}`,
+                );
+          for (const k of secretKeys(seat, own === null ? new Set() : heldKeys(own))) {
+            assert.ok(!text.includes(`"${k}"`), `${label}: "${k}" from seat ${seat}'s hand`);
+            assert.ok(
+              !text.includes(nameOf.get(k)),
+              `${label}: "${nameOf.get(k)}" from seat ${seat}'s hand`,
+            );
+          }
+        }
+      }
+      return refs;
+    };
+    assert.ok(spy.framesIn.length > 5, 'the spectator got live updates');
+    assert.ok(
+      check('spectator frame', spy.framesIn, [0, 1]) > 0,
+      'the spectator saw public cards (the check is not vacuous)',
+    );
+    check(
+      'spectator REST',
+      spy.rest.filter((r) => r.url.includes('/games/')).map((r) => r.body),
+      [0, 1],
+    );
+    check('Altair frame', alice.framesIn, [1], 0);
+    check('Bellatrix frame', bob.framesIn, [0], 1);
+    check(
+      'Bellatrix REST',
+      bob.rest.filter((r) => r.url.includes('/games/')).map((r) => r.body),
+      [0],
+      1,
+    );
+    const aliceTexts = [...alice.framesIn, ...alice.rest.map((r) => r.body)];
+    const refOf = (c) => new RegExp(`"id":\\s*${c.id},\\s*"key":\\s*"${c.key}"`);
+    assert.ok(
+      secret(0).some((c) => aliceTexts.some((t) => refOf(c).test(t))),
+      'a player does receive their own hand (the search works)',
+    );
+    // The DOM: no secret card drawn anywhere.
+    for (const [label, page, seats] of [
+      ['spectator', spy, [0, 1]],
+      ['Bellatrix', bob, [0]],
     ]) {
-      await note(seat, page);
-      const w = await nextChoice(page, last[seat], 300);
-      if (w === 'over') break;
-      if (!w) continue;
-      const info = await tableInfo(page);
-      turn = info.turn;
-      if (info.active !== seat) {
-        // Priority in the other player's turn: the hint says so.
-        assert.match(info.hint, /You hold priority: play an instant news or ability, or pass/);
-        othersTurn++;
-      }
-      if (info.turn !== budgetTurn[seat]) {
-        budgetTurn[seat] = info.turn;
-        budget[seat] = 3;
-      }
-      const a = await clickOne(page, { budget: budget[seat], rng });
-      if (!a) continue;
-      if (a !== 'pass') budget[seat]--;
-      last[seat] = w;
-      acted = true;
+      const html = await page.locator('main').innerHTML();
+      for (const seat of seats)
+        for (const c of secret(seat))
+          assert.ok(!html.includes(`data-card="${c.id}"`), `${label} DOM has card ${c.id}`);
     }
-    if (await alice.getByTestId('result').count()) break;
-    if (!acted) await alice.waitForTimeout(100);
-  }
-  assert.ok(turn >= 3, `the game moved on (turn ${turn})`);
-  assert.ok(othersTurn > 0, 'a player held priority in the other player\u2019s turn');
-  await spy.locator(`.sb-layout[data-turn="${turn}"]`).waitFor();
-  await note(0, alice);
-  await note(1, bob);
-  await shot(spy, 'starbase-spectator');
-  await shot(alice, 'starbase-table');
-  await shot(bob, 'starbase-phone-player');
-
-  // What was held and never shown outside a hand (as its owner saw it) is
-  // secret: its id, and its design when no copy of it was ever shown.
-  const pub = [publicOf(alice), publicOf(bob)];
-  const secret = (seat) => [...held[seat].values()].filter((c) => !pub[seat].ids.has(c.id));
-  const secretKeys = (seat, not = new Set()) => new Set(secret(seat).filter((c) => !pub[seat].keys.has(c.key) && !pub[1 - seat].keys.has(c.key) && !not.has(c.key)).map((c) => c.key));
-  for (const seat of [0, 1]) assert.ok(secret(seat).length > 0, `seat ${seat} kept cards secret`);
-  const heldKeys = (seat) => new Set([...held[seat].values()].map((c) => c.key));
-  const nameOf = new Map([...held[0].values(), ...held[1].values()].map((c) => [c.key, c.name]));
-
-  const check = (label, texts, seats, own = null) => {
-    let refs = 0;
-    for (const text of texts) {
-      let msg = null;
-      try {
-        msg = JSON.parse(text);
-      } catch {
-        /* not JSON */
-      }
-      if (msg && msg.type === 'patch' && own === null) for (const op of msg.ops) assert.ok(!op.path.startsWith('/view/hand'), `${label}: a patch of a hand: ${op.path}`);
-      if (msg && msg.type === 'snapshot' && own === null) assert.equal(msg.view.hand, undefined, `${label}: a snapshot with a hand`);
-      for (const seat of seats) {
-        const ids = new Set(secret(seat).map((c) => c.id));
-        for (const r of msg ? cardRefs(msg) : []) {
-          refs++;
-          assert.ok(!ids.has(r.id) || (own !== null && held[own].has(r.id)), `${label}: card ${r.id} of seat ${seat}'s hand`);
-        }
-        if (msg && msg.type === 'patch')
-          for (const op of msg.ops) if (/\/id$/.test(op.path)) assert.ok(!ids.has(op.value), `${label}: card ${op.value} of seat ${seat}'s hand in ${op.path}`);
-        for (const k of secretKeys(seat, own === null ? new Set() : heldKeys(own))) {
-          assert.ok(!text.includes(`"${k}"`), `${label}: "${k}" from seat ${seat}'s hand`);
-          assert.ok(!text.includes(nameOf.get(k)), `${label}: "${nameOf.get(k)}" from seat ${seat}'s hand`);
-        }
-      }
-    }
-    return refs;
-  };
-  assert.ok(spy.framesIn.length > 5, 'the spectator got live updates');
-  assert.ok(check('spectator frame', spy.framesIn, [0, 1]) > 0, 'the spectator saw public cards (the check is not vacuous)');
-  check('spectator REST', spy.rest.filter((r) => r.url.includes('/games/')).map((r) => r.body), [0, 1]);
-  check('Altair frame', alice.framesIn, [1], 0);
-  check('Bellatrix frame', bob.framesIn, [0], 1);
-  check('Bellatrix REST', bob.rest.filter((r) => r.url.includes('/games/')).map((r) => r.body), [0], 1);
-  const aliceTexts = [...alice.framesIn, ...alice.rest.map((r) => r.body)];
-  const refOf = (c) => new RegExp(`"id":\\s*${c.id},\\s*"key":\\s*"${c.key}"`);
-  assert.ok(
-    secret(0).some((c) => aliceTexts.some((t) => refOf(c).test(t))),
-    'a player does receive their own hand (the search works)',
-  );
-  // The DOM: no secret card drawn anywhere.
-  for (const [label, page, seats] of [
-    ['spectator', spy, [0, 1]],
-    ['Bellatrix', bob, [0]],
-  ]) {
-    const html = await page.locator('main').innerHTML();
-    for (const seat of seats) for (const c of secret(seat)) assert.ok(!html.includes(`data-card="${c.id}"`), `${label} DOM has card ${c.id}`);
-  }
-  for (const p of [alice, bob, spy]) assert.deepEqual(p.problems, []);
-  await A.context.close();
-  await B.context.close();
-  await S.context.close();
-});
+    for (const p of [alice, bob, spy]) assert.deepEqual(p.problems, []);
+    await A.context.close();
+    await B.context.close();
+    await S.context.close();
+  },
+);

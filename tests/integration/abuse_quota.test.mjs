@@ -61,7 +61,15 @@ function call(srv, method, path, { body, token, from = '127.0.0.1' } = {}) {
     }
     if (token) headers.authorization = `Bearer ${token}`;
     const req = nodeHttp.request(
-      { host: '127.0.0.1', port: srv.httpPort, method, path, headers, localAddress: from, agent: false },
+      {
+        host: '127.0.0.1',
+        port: srv.httpPort,
+        method,
+        path,
+        headers,
+        localAddress: from,
+        agent: false,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -103,30 +111,65 @@ test('open lobbies per account: the sixth gets 429 until one closes (default 5)'
   const host = await guest(def, '127.0.0.2');
   const made = [];
   for (let i = 0; i < 5; i++) {
-    const r = await call(def, 'POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: 'tictactoe', seats: 2 }, from: '127.0.0.2' });
+    const r = await call(def, 'POST', '/api/v1/lobbies', {
+      token: host.token,
+      body: { ruleset: 'tictactoe', seats: 2 },
+      from: '127.0.0.2',
+    });
     assert.equal(r.status, 201, r.text);
     made.push(r.body.id);
   }
   const over = await Promise.all(
-    [0, 1, 2].map(() => call(def, 'POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: 'tictactoe', seats: 2 }, from: '127.0.0.2' })),
+    [0, 1, 2].map(() =>
+      call(def, 'POST', '/api/v1/lobbies', {
+        token: host.token,
+        body: { ruleset: 'tictactoe', seats: 2 },
+        from: '127.0.0.2',
+      }),
+    ),
   );
   for (const r of over) assertProblem429(r, 'lobby over the quota');
   assert.match(over[0].body.detail, /open lobbies/);
-  const open = psql(db, `SELECT count(*) FROM lobbies WHERE host_id = '${host.id}' AND status = 'open'`);
+  const open = psql(
+    db,
+    `SELECT count(*) FROM lobbies WHERE host_id = '${host.id}' AND status = 'open'`,
+  );
   assert.equal(open, '5', 'no lobby was made past the quota, even concurrently');
-  const left = await call(def, 'DELETE', `/api/v1/lobbies/${made[0]}/seats/me`, { token: host.token, from: '127.0.0.2' });
+  const left = await call(def, 'DELETE', `/api/v1/lobbies/${made[0]}/seats/me`, {
+    token: host.token,
+    from: '127.0.0.2',
+  });
   assert.equal(left.status, 200, left.text);
-  const again = await call(def, 'POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: 'tictactoe', seats: 2 }, from: '127.0.0.2' });
+  const again = await call(def, 'POST', '/api/v1/lobbies', {
+    token: host.token,
+    body: { ruleset: 'tictactoe', seats: 2 },
+    from: '127.0.0.2',
+  });
   assert.equal(again.status, 201, 'a closed lobby frees its place');
 });
 
 // Create, seat a bot, start: a running game hosted by host.
 async function startGame(srv, host, clock, from) {
-  const l = await call(srv, 'POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: 'tictactoe', seats: 2, clock }, from });
+  const l = await call(srv, 'POST', '/api/v1/lobbies', {
+    token: host.token,
+    body: { ruleset: 'tictactoe', seats: 2, clock },
+    from,
+  });
   assert.equal(l.status, 201, l.text);
-  const b = await call(srv, 'POST', `/api/v1/lobbies/${l.body.id}/bots`, { token: host.token, body: { seat: 1 }, from });
+  const b = await call(srv, 'POST', `/api/v1/lobbies/${l.body.id}/bots`, {
+    token: host.token,
+    body: { seat: 1 },
+    from,
+  });
   assert.equal(b.status, 200, b.text);
-  return { lobby: l.body.id, start: await call(srv, 'POST', `/api/v1/lobbies/${l.body.id}/start`, { token: host.token, body: {}, from }) };
+  return {
+    lobby: l.body.id,
+    start: await call(srv, 'POST', `/api/v1/lobbies/${l.body.id}/start`, {
+      token: host.token,
+      body: {},
+      from,
+    }),
+  };
 }
 
 test('running live games per account: the sixth start gets 429 (default 5)', async () => {
@@ -139,7 +182,10 @@ test('running live games per account: the sixth start gets 429 (default 5)', asy
   const { lobby, start } = await startGame(def, host, clock, '127.0.0.3');
   assertProblem429(start, 'live game over the quota');
   assert.match(start.body.detail, /running live games/);
-  const l = await call(def, 'GET', `/api/v1/lobbies/${lobby}`, { token: host.token, from: '127.0.0.3' });
+  const l = await call(def, 'GET', `/api/v1/lobbies/${lobby}`, {
+    token: host.token,
+    from: '127.0.0.3',
+  });
   assert.equal(l.body.status, 'open', 'the refused lobby stays open');
   // the other kind has its own quota: an async game still starts
   const other = await startGame(def, host, { mode: 'async', seconds: 3600 }, '127.0.0.3');
@@ -158,12 +204,19 @@ test('running async games per account: past a lowered quota (3), 429', async () 
 
 test('accounts per address per hour: the 21st guest from one address gets 429, another address may (default 20)', async () => {
   const results = [];
-  for (let i = 0; i < 24; i++) results.push(await call(def, 'POST', '/api/v1/players', { body: { name: name('s') }, from: '127.0.0.4' }));
+  for (let i = 0; i < 24; i++)
+    results.push(
+      await call(def, 'POST', '/api/v1/players', { body: { name: name('s') }, from: '127.0.0.4' }),
+    );
   const made = results.filter((r) => r.status === 201).length;
   assert.equal(made, 20, `accounts made from one address: ${made}`);
   for (const r of results.slice(20)) assertProblem429(r, 'account over the quota');
   assert.ok(Number(results[23].headers['retry-after']) >= 1, 'Retry-After');
-  assert.equal((await call(def, 'POST', '/api/v1/players', { body: { name: name('s') }, from: '127.0.0.5' })).status, 201);
+  assert.equal(
+    (await call(def, 'POST', '/api/v1/players', { body: { name: name('s') }, from: '127.0.0.5' }))
+      .status,
+    201,
+  );
   assert.equal(abuseLines(def, 'signup_quota').length, 1, 'one log line for the four refusals');
 });
 
@@ -171,11 +224,17 @@ test('password checks: 429 past the per-address rate (10 a minute, default) and 
   const pw = 'correct horse battery';
   const n = name('pw');
   const t0 = Date.now(); // the address's bucket starts with this sign-up
-  const made = await call(def, 'POST', '/api/v1/players', { body: { name: n, password: pw }, from: '127.0.0.6' });
+  const made = await call(def, 'POST', '/api/v1/players', {
+    body: { name: n, password: pw },
+    from: '127.0.0.6',
+  });
   assert.equal(made.status, 201, made.text);
   const codes = [];
   for (let i = 0; i < 12; i++) {
-    const r = await call(def, 'POST', '/api/v1/sessions', { body: { name: n, password: 'wrong password!' }, from: '127.0.0.6' });
+    const r = await call(def, 'POST', '/api/v1/sessions', {
+      body: { name: n, password: 'wrong password!' },
+      from: '127.0.0.6',
+    });
     codes.push(r.status);
     if (r.status === 429) assert.match(r.body.detail, /password checks from your address/);
   }
@@ -187,14 +246,25 @@ test('password checks: 429 past the per-address rate (10 a minute, default) and 
   assert.deepEqual(codes.slice(0, 9), Array(9).fill(401), codes.join(' '));
   assert.equal(codes[11], 429, codes.join(' '));
   const lines = abuseLines(def, 'signin_failed').length; // one per 10 s at most
-  assert.ok(lines >= 1 && lines <= 1 + Math.floor((Date.now() - t0) / 10000), `log lines for ${answered} failed sign-ins: ${lines}`);
+  assert.ok(
+    lines >= 1 && lines <= 1 + Math.floor((Date.now() - t0) / 10000),
+    `log lines for ${answered} failed sign-ins: ${lines}`,
+  );
   // 24 sign-ins from 24 addresses, 5 ms apart: each address is within its
   // rate, but at most one hash runs at once on `low`
-  const p = await call(low, 'POST', '/api/v1/players', { body: { name: n, password: pw }, from: '127.0.0.6' });
+  const p = await call(low, 'POST', '/api/v1/players', {
+    body: { name: n, password: pw },
+    from: '127.0.0.6',
+  });
   assert.equal(p.status, 201, p.text);
   const pending = [];
   for (let i = 0; i < 24; i++) {
-    pending.push(call(low, 'POST', '/api/v1/sessions', { body: { name: n, password: pw }, from: `127.0.1.${i + 1}` }));
+    pending.push(
+      call(low, 'POST', '/api/v1/sessions', {
+        body: { name: n, password: pw },
+        from: `127.0.1.${i + 1}`,
+      }),
+    );
     await sleep(5);
   }
   const burst = await Promise.all(pending);
@@ -211,15 +281,36 @@ test('order replacements: refused past 100 per seat per window, the stored histo
   const from = '127.0.0.7';
   const a = await guest(def, from);
   const b = await guest(def, from);
-  const l = await call(def, 'POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'rps', seats: 2, options: { rounds: 1 } }, from });
-  assert.equal((await call(def, 'POST', `/api/v1/lobbies/${l.body.id}/seats`, { token: b.token, body: {}, from })).status, 200);
-  const s = await call(def, 'POST', `/api/v1/lobbies/${l.body.id}/start`, { token: a.token, body: {}, from });
+  const l = await call(def, 'POST', '/api/v1/lobbies', {
+    token: a.token,
+    body: { ruleset: 'rps', seats: 2, options: { rounds: 1 } },
+    from,
+  });
+  assert.equal(
+    (
+      await call(def, 'POST', `/api/v1/lobbies/${l.body.id}/seats`, {
+        token: b.token,
+        body: {},
+        from,
+      })
+    ).status,
+    200,
+  );
+  const s = await call(def, 'POST', `/api/v1/lobbies/${l.body.id}/start`, {
+    token: a.token,
+    body: {},
+    from,
+  });
   assert.equal(s.status, 201, s.text);
   const game = s.body.game;
   const throws = ['rock', 'paper', 'scissors'];
   const codes = [];
   for (let i = 0; i < 110; i++) {
-    const r = await call(def, 'PUT', `/api/v1/games/${game}/orders/r1`, { token: a.token, body: { throw: throws[i % 3] }, from });
+    const r = await call(def, 'PUT', `/api/v1/games/${game}/orders/r1`, {
+      token: a.token,
+      body: { throw: throws[i % 3] },
+      from,
+    });
     codes.push(r.status);
     if (r.status !== 200) {
       assert.match(r.body.detail, /changed its order in this window/);
@@ -229,11 +320,23 @@ test('order replacements: refused past 100 per seat per window, the stored histo
   assert.equal(codes.filter((c) => c === 200).length, 100, codes.join(' '));
   assert.ok(codes.slice(100).every((c) => c === 429));
   // a withdrawal is a change too
-  assert.equal((await call(def, 'DELETE', `/api/v1/games/${game}/orders/r1`, { token: a.token, from })).status, 429);
+  assert.equal(
+    (await call(def, 'DELETE', `/api/v1/games/${game}/orders/r1`, { token: a.token, from })).status,
+    429,
+  );
   const stored = psql(db, `SELECT count(*) FROM game_inputs WHERE game_id = '${game}'`);
   assert.equal(stored, '100');
   // the other seat is not held back, and the held order stands
-  assert.equal((await call(def, 'PUT', `/api/v1/games/${game}/orders/r1`, { token: b.token, body: { throw: 'rock' }, from })).status, 200);
+  assert.equal(
+    (
+      await call(def, 'PUT', `/api/v1/games/${game}/orders/r1`, {
+        token: b.token,
+        body: { throw: 'rock' },
+        from,
+      })
+    ).status,
+    200,
+  );
   const ex = await call(def, 'GET', `/api/v1/games/${game}/export`, { from });
   assert.equal(ex.status, 200, ex.text);
   console.log(`# export after 110 attempted replacements: ${ex.text.length} bytes`);
@@ -249,15 +352,25 @@ test('lobby feed: a burst of lobby changes makes a few feed events, not one each
   const before = c.messages.length;
   const made = await Promise.all(
     hosts.flatMap((h) =>
-      [0, 1, 2, 3, 4].map(() => call(def, 'POST', '/api/v1/lobbies', { token: h.token, body: { ruleset: 'tictactoe', seats: 2 }, from })),
+      [0, 1, 2, 3, 4].map(() =>
+        call(def, 'POST', '/api/v1/lobbies', {
+          token: h.token,
+          body: { ruleset: 'tictactoe', seats: 2 },
+          from,
+        }),
+      ),
     ),
   );
   // still at the open-lobby quota? the first test's host is another account
   const ids = made.filter((r) => r.status === 201).map((r) => r.body.id);
   assert.equal(ids.length, 15);
-  await c.until(() => ids.every((id) => c.lobbies.has(id)), { what: 'every new lobby in the feed' });
+  await c.until(() => ids.every((id) => c.lobbies.has(id)), {
+    what: 'every new lobby in the feed',
+  });
   await sleep(1200);
-  const events = c.messages.slice(before).filter((m) => m.type === 'lobby' || m.type === 'lobbies').length;
+  const events = c.messages
+    .slice(before)
+    .filter((m) => m.type === 'lobby' || m.type === 'lobbies').length;
   console.log(`# feed events for 15 lobby changes: ${events}`);
   assert.ok(events <= 6, `feed events for 15 changes: ${events}`);
   c.close();
@@ -267,44 +380,109 @@ test('the host empties a squatted seat and seats a bot in it; only the host, nev
   const from = '127.0.0.9';
   const host = await guest(def, from);
   const squatter = await guest(def, from);
-  const l = await call(def, 'POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: 'tictactoe', seats: 2 }, from });
+  const l = await call(def, 'POST', '/api/v1/lobbies', {
+    token: host.token,
+    body: { ruleset: 'tictactoe', seats: 2 },
+    from,
+  });
   const id = l.body.id;
-  assert.equal((await call(def, 'POST', `/api/v1/lobbies/${id}/seats`, { token: squatter.token, body: {}, from })).status, 200);
-  const notHost = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/0`, { token: squatter.token, from });
+  assert.equal(
+    (
+      await call(def, 'POST', `/api/v1/lobbies/${id}/seats`, {
+        token: squatter.token,
+        body: {},
+        from,
+      })
+    ).status,
+    200,
+  );
+  const notHost = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/0`, {
+    token: squatter.token,
+    from,
+  });
   assert.equal(notHost.status, 403, notHost.text);
-  const own = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/0`, { token: host.token, from });
+  const own = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/0`, {
+    token: host.token,
+    from,
+  });
   assert.equal(own.status, 409, own.text);
-  const range = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/5`, { token: host.token, from });
+  const range = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/5`, {
+    token: host.token,
+    from,
+  });
   assert.equal(range.status, 422, range.text);
-  const badLevel = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1?bot=nope`, { token: host.token, from });
+  const badLevel = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1?bot=nope`, {
+    token: host.token,
+    from,
+  });
   assert.equal(badLevel.status, 422, badLevel.text);
-  const cleared = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1?bot=basic`, { token: host.token, from });
+  const cleared = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1?bot=basic`, {
+    token: host.token,
+    from,
+  });
   assert.equal(cleared.status, 200, cleared.text);
   assert.equal(cleared.body.seats[1].bot, 'basic', JSON.stringify(cleared.body.seats[1]));
   assert.ok(!cleared.body.seats[1].player, 'the squatter is gone');
-  const empty = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1`, { token: host.token, from });
+  const empty = await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1`, {
+    token: host.token,
+    from,
+  });
   assert.equal(empty.status, 200, 'a bot can be removed too');
-  assert.equal((await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1`, { token: host.token, from })).status, 409, 'already empty');
-  assert.equal((await call(def, 'POST', `/api/v1/lobbies/${id}/bots`, { token: host.token, body: { seat: 1 }, from })).status, 200);
-  const start = await call(def, 'POST', `/api/v1/lobbies/${id}/start`, { token: host.token, body: {}, from });
+  assert.equal(
+    (await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1`, { token: host.token, from }))
+      .status,
+    409,
+    'already empty',
+  );
+  assert.equal(
+    (
+      await call(def, 'POST', `/api/v1/lobbies/${id}/bots`, {
+        token: host.token,
+        body: { seat: 1 },
+        from,
+      })
+    ).status,
+    200,
+  );
+  const start = await call(def, 'POST', `/api/v1/lobbies/${id}/start`, {
+    token: host.token,
+    body: {},
+    from,
+  });
   assert.equal(start.status, 201, start.text);
-  assert.equal((await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1`, { token: host.token, from })).status, 409, 'not after the start');
+  assert.equal(
+    (await call(def, 'DELETE', `/api/v1/lobbies/${id}/seats/1`, { token: host.token, from }))
+      .status,
+    409,
+    'not after the start',
+  );
 });
 
 test('a /readyz flood is answered from the cached probe, not by the database', async () => {
   const commits = () =>
-    Number(psql(db, `SELECT pg_stat_clear_snapshot(); SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`).split('\n').pop());
+    Number(
+      psql(
+        db,
+        `SELECT pg_stat_clear_snapshot(); SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`,
+      )
+        .split('\n')
+        .pop(),
+    );
   await sleep(1200);
   const c0 = commits();
   const t0 = Date.now();
   for (let round = 0; round < 10; round++) {
-    const rs = await Promise.all(Array.from({ length: 30 }, () => call(def, 'GET', '/readyz', { from: '127.0.0.10' })));
+    const rs = await Promise.all(
+      Array.from({ length: 30 }, () => call(def, 'GET', '/readyz', { from: '127.0.0.10' })),
+    );
     for (const r of rs) assert.equal(r.status, 200);
   }
   const ms = Date.now() - t0;
   await sleep(1500); // statistics reach pg_stat_database within a second
   const delta = commits() - c0;
-  console.log(`# 300 /readyz in ${ms} ms: ${delta} transactions on the database (incl. the test's own and the scheduler's)`);
+  console.log(
+    `# 300 /readyz in ${ms} ms: ${delta} transactions on the database (incl. the test's own and the scheduler's)`,
+  );
   assert.ok(delta < 100, `transactions during 300 /readyz: ${delta}`);
 });
 
@@ -330,15 +508,24 @@ test('a body over the limit is refused from its Content-Length, before it is sen
   const t0 = Date.now();
   while (!got.includes('\r\n\r\n') && Date.now() - t0 < 3000) await sleep(20);
   sock.destroy();
-  assert.match(got, /^HTTP\/1\.1 413/, `answer without the body: ${JSON.stringify(got.slice(0, 80))}`);
+  assert.match(
+    got,
+    /^HTTP\/1\.1 413/,
+    `answer without the body: ${JSON.stringify(got.slice(0, 80))}`,
+  );
 });
 
 test('a request flood and bad tokens leave one log line each per interval', async () => {
   const rs = [];
   // past the burst of 200 at 50 a second (CONCLAVE_RATE_BURST, CONCLAVE_RATE)
-  for (let i = 0; i < 300; i++) rs.push(await call(def, 'GET', '/api/v1/rulesets', { from: '127.0.0.11' }));
-  assert.ok(rs.filter((r) => r.status === 429).length >= 50, `429s: ${rs.filter((r) => r.status === 429).length}`);
-  for (let i = 0; i < 20; i++) await call(def, 'GET', '/api/v1/me', { token: 'x'.repeat(43), from: '127.0.0.12' });
+  for (let i = 0; i < 300; i++)
+    rs.push(await call(def, 'GET', '/api/v1/rulesets', { from: '127.0.0.11' }));
+  assert.ok(
+    rs.filter((r) => r.status === 429).length >= 50,
+    `429s: ${rs.filter((r) => r.status === 429).length}`,
+  );
+  for (let i = 0; i < 20; i++)
+    await call(def, 'GET', '/api/v1/me', { token: 'x'.repeat(43), from: '127.0.0.12' });
   await sleep(200);
   assert.equal(abuseLines(def, 'request_flood').length, 1, 'one line for the flood');
   assert.equal(abuseLines(def, 'auth_failed').length, 1, 'one line for twenty bad tokens');

@@ -21,7 +21,11 @@ import { BIN, createDatabase, dropDatabase, startServer, http, sleep } from './l
 import { HubClient, stopClean, newPlayer, newGame, getGame, order } from './lib/ws.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FAST = { CONCLAVE_RATE: '100000', CONCLAVE_RATE_BURST: '100000', CONCLAVE_HTTP_PER_IP: '1000' };
+const FAST = {
+  CONCLAVE_RATE: '100000',
+  CONCLAVE_RATE_BURST: '100000',
+  CONCLAVE_HTTP_PER_IP: '1000',
+};
 // Small auth budget so the random-token case is measurable in seconds.
 const AUTH = { CONCLAVE_WS_AUTH_RATE: '5', CONCLAVE_WS_AUTH_BURST: '20' };
 
@@ -56,9 +60,13 @@ function rssKiB(s) {
 }
 
 function flood(cfg) {
-  const child = spawn(process.execPath, [path.join(HERE, 'lib', 'ws_flood.mjs'), JSON.stringify(cfg)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(HERE, 'lib', 'ws_flood.mjs'), JSON.stringify(cfg)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   return new Promise((resolve) => child.on('exit', () => resolve(JSON.parse(out.trim() || '{}'))));
@@ -110,182 +118,265 @@ async function interleaved(rounds, n, attack) {
   return { quiet, loaded, results };
 }
 
-const sum = (objs) => objs.reduce((acc, o) => {
-  for (const [k, v] of Object.entries(o || {})) acc[k] = (acc[k] || 0) + v;
-  return acc;
-}, {});
+const sum = (objs) =>
+  objs.reduce((acc, o) => {
+    for (const [k, v] of Object.entries(o || {})) acc[k] = (acc[k] || 0) + v;
+    return acc;
+  }, {});
 
-test('phantom ids: no game entries, flat memory, refused and closed, honest subscribes unharmed', { timeout: 180000 }, async () => {
-  await honest(10); // warm up
-  const games0 = await metric(srv, 'conclave_games_in_memory');
-  const hub0 = await metric(srv, 'conclave_ws_games');
-  const rss0 = rssKiB(srv);
-  const unknown0 = await metric(srv, 'conclave_unknown_game_ids_total');
-  // The peak of the entry counts while the floods last.
-  const peak = { games: games0, hub: hub0 };
-  let flooding = true;
-  const sampler = (async () => {
-    while (flooding) {
-      peak.games = Math.max(peak.games, await metric(srv, 'conclave_games_in_memory'));
-      peak.hub = Math.max(peak.hub, await metric(srv, 'conclave_ws_games'));
-      await sleep(100);
-    }
-  })();
-  // 20 connections at 100 subscribes a second each for made-up ids, and
-  // 10 loops of GET /api/v1/games/<made-up id>, all from 127.0.0.2.
-  const { quiet, loaded, results } = await interleaved(3, 40, () => Promise.all([
-    flood({ url: srv.wsUrl, from: '127.0.0.2', conns: 20, seconds: 4, mode: 'phantom', per: 2, every: 20 }),
-    flood({ http: srv.url, from: '127.0.0.2', conns: 10, seconds: 4, mode: 'rest' }),
-  ]));
-  flooding = false;
-  await sampler;
-  const stats = { sent: sum(results.map(([w]) => ({ n: w.sent }))).n, answers: sum(results.map(([w]) => w.answers)), closes: sum(results.map(([w]) => w.closes)) };
-  const restAnswers = sum(results.map(([, r]) => r.answers));
-  const games1 = await metric(srv, 'conclave_games_in_memory');
-  const hub1 = await metric(srv, 'conclave_ws_games');
-  const rss1 = rssKiB(srv);
-  const unknown1 = await metric(srv, 'conclave_unknown_game_ids_total');
-  const fig = {
-    quiet: { median: median(quiet).toFixed(1), p99: p99(quiet).toFixed(1) },
-    flood: { median: median(loaded).toFixed(1), p99: p99(loaded).toFixed(1) },
-    ...stats, rest: restAnswers, unknownIds: unknown1 - unknown0,
-    games: [games0, peak.games, games1], hubGames: [hub0, peak.hub, hub1], rssKiB: [rss0, rss1],
-  };
-  console.log(`# phantom flood: ${JSON.stringify(fig)}`);
-  assert.deepEqual(Object.keys(restAnswers).filter((k) => k !== '404' && k !== '429'), []);
-  // Nothing is kept for an id the store does not have: the hub never makes
-  // an entry; the actors hold one only while its load is in flight.
-  assert.ok(games1 <= games0, `games in memory ${games0} -> ${games1}`);
-  assert.ok(peak.games <= games0 + 40, `games in memory peaked at ${peak.games}`);
-  assert.ok(hub1 <= hub0 && peak.hub <= hub0, `hub games ${hub0} -> ${peak.hub} -> ${hub1}`);
-  // (Under AddressSanitizer freed memory sits in its quarantine, so RSS
-  // says nothing there.)
-  if (!/asan/.test(BIN)) assert.ok(rss1 - rss0 < 16 * 1024, `RSS ${rss0} -> ${rss1} KiB`);
-  // The flood was refused (429) and its connections closed (1008).
-  assert.ok((stats.answers['429'] || 0) > 0, 'requests over the rate were refused');
-  assert.ok((stats.closes['1008'] || 0) > 0, 'a connection that kept flooding was closed');
-  // Only the per-address budget (200/s, burst 1000) reached the workers.
-  assert.ok((stats.answers['404'] || 0) <= 3 * (1000 + 200 * 5), `404s: ${stats.answers['404']}`);
-  // The honest subscriber did not notice.
-  assert.ok(median(loaded) <= boundMedian(median(quiet)), `honest median ${median(loaded).toFixed(1)} ms vs quiet ${median(quiet).toFixed(1)} ms`);
-  assert.ok(p99(loaded) <= bound(p99(quiet)), `honest p99 ${p99(loaded).toFixed(1)} ms vs quiet ${p99(quiet).toFixed(1)} ms`);
-});
-
-test('within the limits, one connection\'s backlog does not delay another\'s request', { timeout: 180000 }, async () => {
-  // 10 connections, each keeping 16 requests (HUB_MAX_JOBS) in flight for
-  // made-up ids, against a second server with the request rate limits
-  // lifted: what keeps the honest subscriber's turn is the scheduling.
-  const lifted = await startServer({
-    db,
-    env: { ...FAST, CONCLAVE_WS_RATE: '100000', CONCLAVE_WS_RATE_BURST: '100000', CONCLAVE_WS_IP_RATE: '100000', CONCLAVE_WS_IP_RATE_BURST: '100000' },
-  });
-  const saved = srv;
-  try {
-    srv = lifted;
-    await honest(5);
-    const { quiet, loaded, results } = await interleaved(3, 30, () =>
-      flood({ url: lifted.wsUrl, from: '127.0.0.3', conns: 10, seconds: 3, mode: 'inflight', inflight: 16 }));
-    const answers = sum(results.map((r) => r.answers));
-    console.log(`# backlog flood: ${JSON.stringify({
+test(
+  'phantom ids: no game entries, flat memory, refused and closed, honest subscribes unharmed',
+  { timeout: 180000 },
+  async () => {
+    await honest(10); // warm up
+    const games0 = await metric(srv, 'conclave_games_in_memory');
+    const hub0 = await metric(srv, 'conclave_ws_games');
+    const rss0 = rssKiB(srv);
+    const unknown0 = await metric(srv, 'conclave_unknown_game_ids_total');
+    // The peak of the entry counts while the floods last.
+    const peak = { games: games0, hub: hub0 };
+    let flooding = true;
+    const sampler = (async () => {
+      while (flooding) {
+        peak.games = Math.max(peak.games, await metric(srv, 'conclave_games_in_memory'));
+        peak.hub = Math.max(peak.hub, await metric(srv, 'conclave_ws_games'));
+        await sleep(100);
+      }
+    })();
+    // 20 connections at 100 subscribes a second each for made-up ids, and
+    // 10 loops of GET /api/v1/games/<made-up id>, all from 127.0.0.2.
+    const { quiet, loaded, results } = await interleaved(3, 40, () =>
+      Promise.all([
+        flood({
+          url: srv.wsUrl,
+          from: '127.0.0.2',
+          conns: 20,
+          seconds: 4,
+          mode: 'phantom',
+          per: 2,
+          every: 20,
+        }),
+        flood({ http: srv.url, from: '127.0.0.2', conns: 10, seconds: 4, mode: 'rest' }),
+      ]),
+    );
+    flooding = false;
+    await sampler;
+    const stats = {
+      sent: sum(results.map(([w]) => ({ n: w.sent }))).n,
+      answers: sum(results.map(([w]) => w.answers)),
+      closes: sum(results.map(([w]) => w.closes)),
+    };
+    const restAnswers = sum(results.map(([, r]) => r.answers));
+    const games1 = await metric(srv, 'conclave_games_in_memory');
+    const hub1 = await metric(srv, 'conclave_ws_games');
+    const rss1 = rssKiB(srv);
+    const unknown1 = await metric(srv, 'conclave_unknown_game_ids_total');
+    const fig = {
       quiet: { median: median(quiet).toFixed(1), p99: p99(quiet).toFixed(1) },
       flood: { median: median(loaded).toFixed(1), p99: p99(loaded).toFixed(1) },
-      answers,
-    })}`);
-    assert.ok((answers['404'] || 0) > 1000, 'the flood kept a worker busy');
-    assert.ok(median(loaded) <= boundMedian(median(quiet)), `honest median ${median(loaded).toFixed(1)} ms vs quiet ${median(quiet).toFixed(1)} ms`);
-    assert.ok(p99(loaded) <= bound(p99(quiet)), `honest p99 ${p99(loaded).toFixed(1)} ms vs quiet ${p99(quiet).toFixed(1)} ms`);
-  } finally {
-    srv = saved;
-    await stopClean(lifted);
-  }
-});
-
-test('random tokens cost no database lookup each; a repeated bad token costs one', { timeout: 60000 }, async () => {
-  const before0 = await metric(srv, 'conclave_token_lookups_total');
-  const stats = await flood({ url: srv.wsUrl, from: '127.0.0.4', conns: 20, seconds: 3, mode: 'tokens' });
-  const after0 = await metric(srv, 'conclave_token_lookups_total');
-  console.log(`# random tokens: sent ${stats.sent}, answers ${JSON.stringify(stats.answers)}, lookups ${after0 - before0}`);
-  assert.ok(stats.sent >= 200, `sent ${stats.sent}`);
-  // the address's auth budget: burst 20, 5/s
-  assert.ok(after0 - before0 <= 20 + 5 * 4, `lookups: ${after0 - before0}`);
-  assert.ok((stats.answers['429'] || 0) > 0);
-  // one bad token, again and again on new connections
-  const bad = randomBytes(32).toString('base64url');
-  const before1 = await metric(srv, 'conclave_token_lookups_total');
-  for (let i = 0; i < 10; i++) {
-    const c = await HubClient.connect(srv.wsUrl);
-    c.send({ type: 'auth', token: bad });
-    assert.equal((await c.next('error')).status, 401);
-    c.close();
-  }
-  assert.equal((await metric(srv, 'conclave_token_lookups_total')) - before1, 1);
-});
-
-test('signing out ends the seat view of live sockets at once, here and on another process', { timeout: 60000 }, async () => {
-  const other = await startServer({ db, env: FAST });
-  try {
-    const p = await newPlayer(srv.url, 'rv');
-    const q = await newPlayer(srv.url, 'rv');
-    const g = await newGame(srv.url, 'rps', [p, q]);
-    // p seals a throw: its seat view shows it (my_orders), nobody else's does
-    const g0 = await getGame(srv.url, g, p.token);
-    const wp = g0.windows.find((x) => x.seats.includes(0));
-    assert.equal((await order(srv.url, g, p.token, wp.id, { throw: 'rock' })).status, 200);
-    const open = async (s) => {
-      const c = await HubClient.connect(s.wsUrl);
-      c.send({ type: 'auth', token: p.token });
-      c.send({ type: 'subscribe', game: g });
-      await c.next('snapshot');
-      return c;
+      ...stats,
+      rest: restAnswers,
+      unknownIds: unknown1 - unknown0,
+      games: [games0, peak.games, games1],
+      hubGames: [hub0, peak.hub, hub1],
+      rssKiB: [rss0, rss1],
     };
-    const here = await open(srv);
-    const there = await open(other);
-    const sealed = (c) => c.doc(g).view.my_orders?.[wp.id];
-    assert.deepEqual(sealed(here), { throw: 'rock' }, 'the seat view');
-    assert.deepEqual(sealed(there), { throw: 'rock' }, 'the seat view');
-    // a spectator for comparison
-    const spectator = await HubClient.connect(srv.wsUrl);
-    spectator.send({ type: 'subscribe', game: g });
-    await spectator.next('snapshot');
+    console.log(`# phantom flood: ${JSON.stringify(fig)}`);
+    assert.deepEqual(
+      Object.keys(restAnswers).filter((k) => k !== '404' && k !== '429'),
+      [],
+    );
+    // Nothing is kept for an id the store does not have: the hub never makes
+    // an entry; the actors hold one only while its load is in flight.
+    assert.ok(games1 <= games0, `games in memory ${games0} -> ${games1}`);
+    assert.ok(peak.games <= games0 + 40, `games in memory peaked at ${peak.games}`);
+    assert.ok(hub1 <= hub0 && peak.hub <= hub0, `hub games ${hub0} -> ${peak.hub} -> ${hub1}`);
+    // (Under AddressSanitizer freed memory sits in its quarantine, so RSS
+    // says nothing there.)
+    if (!/asan/.test(BIN)) assert.ok(rss1 - rss0 < 16 * 1024, `RSS ${rss0} -> ${rss1} KiB`);
+    // The flood was refused (429) and its connections closed (1008).
+    assert.ok((stats.answers['429'] || 0) > 0, 'requests over the rate were refused');
+    assert.ok((stats.closes['1008'] || 0) > 0, 'a connection that kept flooding was closed');
+    // Only the per-address budget (200/s, burst 1000) reached the workers.
+    assert.ok((stats.answers['404'] || 0) <= 3 * (1000 + 200 * 5), `404s: ${stats.answers['404']}`);
+    // The honest subscriber did not notice.
+    assert.ok(
+      median(loaded) <= boundMedian(median(quiet)),
+      `honest median ${median(loaded).toFixed(1)} ms vs quiet ${median(quiet).toFixed(1)} ms`,
+    );
+    assert.ok(
+      p99(loaded) <= bound(p99(quiet)),
+      `honest p99 ${p99(loaded).toFixed(1)} ms vs quiet ${p99(quiet).toFixed(1)} ms`,
+    );
+  },
+);
 
-    const t0 = performance.now();
-    const del = await http(srv.url, 'DELETE', '/api/v1/sessions/current', { token: p.token });
-    assert.equal(del.status, 204);
-    const told = (c) => c.until(() => c.errors.find((e) => e.status === 401 && e.game === g), { timeout: 5000, what: 'the revocation notice' });
-    await told(here);
-    const tHere = performance.now() - t0;
-    await told(there);
-    const tThere = performance.now() - t0;
-    console.log(`# revocation: notice after ${tHere.toFixed(1)} ms here, ${tThere.toFixed(1)} ms on the other process`);
-    assert.ok(tHere < 500 && tThere < 2000);
-    // The connection-wide notice is queued right after the per-game one;
-    // it may arrive a frame later.
-    await here.until(() => here.errors.some((e) => e.status === 401 && !e.game && /signed out/.test(e.detail)), {
-      timeout: 2000,
-      what: 'the connection-wide sign-out notice',
+test(
+  "within the limits, one connection's backlog does not delay another's request",
+  { timeout: 180000 },
+  async () => {
+    // 10 connections, each keeping 16 requests (HUB_MAX_JOBS) in flight for
+    // made-up ids, against a second server with the request rate limits
+    // lifted: what keeps the honest subscriber's turn is the scheduling.
+    const lifted = await startServer({
+      db,
+      env: {
+        ...FAST,
+        CONCLAVE_WS_RATE: '100000',
+        CONCLAVE_WS_RATE_BURST: '100000',
+        CONCLAVE_WS_IP_RATE: '100000',
+        CONCLAVE_WS_IP_RATE_BURST: '100000',
+      },
     });
-    // The token is refused at once by the revoking process, and by the
-    // other one now that it was told.
-    assert.equal((await http(srv.url, 'GET', '/api/v1/me', { token: p.token })).status, 401);
-    assert.equal((await http(other.url, 'GET', '/api/v1/me', { token: p.token })).status, 401);
-    // No more seat patches: q moves, only the spectator hears of it.
-    const vHere = here.version(g);
-    const vThere = there.version(g);
-    const wq = (await getGame(srv.url, g, q.token)).windows.find((x) => x.seats.includes(1));
-    assert.equal((await order(srv.url, g, q.token, wq.id, { throw: 'paper' })).status, 200);
-    await spectator.until(() => spectator.version(g) > vHere, { what: 'the spectator patch' });
-    await sleep(300);
-    assert.equal(here.version(g), vHere, 'no patch on the revoked socket');
-    assert.equal(there.version(g), vThere, 'no patch on the revoked socket elsewhere');
-    // Subscribing again gives the public view only.
-    for (const c of [here, there]) {
-      const from = c.messages.length;
-      c.send({ type: 'subscribe', game: g });
-      const snap = await c.next('snapshot', { from });
-      assert.equal(snap.view.my_orders, undefined, 'a spectator now');
+    const saved = srv;
+    try {
+      srv = lifted;
+      await honest(5);
+      const { quiet, loaded, results } = await interleaved(3, 30, () =>
+        flood({
+          url: lifted.wsUrl,
+          from: '127.0.0.3',
+          conns: 10,
+          seconds: 3,
+          mode: 'inflight',
+          inflight: 16,
+        }),
+      );
+      const answers = sum(results.map((r) => r.answers));
+      console.log(
+        `# backlog flood: ${JSON.stringify({
+          quiet: { median: median(quiet).toFixed(1), p99: p99(quiet).toFixed(1) },
+          flood: { median: median(loaded).toFixed(1), p99: p99(loaded).toFixed(1) },
+          answers,
+        })}`,
+      );
+      assert.ok((answers['404'] || 0) > 1000, 'the flood kept a worker busy');
+      assert.ok(
+        median(loaded) <= boundMedian(median(quiet)),
+        `honest median ${median(loaded).toFixed(1)} ms vs quiet ${median(quiet).toFixed(1)} ms`,
+      );
+      assert.ok(
+        p99(loaded) <= bound(p99(quiet)),
+        `honest p99 ${p99(loaded).toFixed(1)} ms vs quiet ${p99(quiet).toFixed(1)} ms`,
+      );
+    } finally {
+      srv = saved;
+      await stopClean(lifted);
     }
-    for (const c of [here, there, spectator]) c.close();
-  } finally {
-    await stopClean(other);
-  }
-});
+  },
+);
+
+test(
+  'random tokens cost no database lookup each; a repeated bad token costs one',
+  { timeout: 60000 },
+  async () => {
+    const before0 = await metric(srv, 'conclave_token_lookups_total');
+    const stats = await flood({
+      url: srv.wsUrl,
+      from: '127.0.0.4',
+      conns: 20,
+      seconds: 3,
+      mode: 'tokens',
+    });
+    const after0 = await metric(srv, 'conclave_token_lookups_total');
+    console.log(
+      `# random tokens: sent ${stats.sent}, answers ${JSON.stringify(stats.answers)}, lookups ${after0 - before0}`,
+    );
+    assert.ok(stats.sent >= 200, `sent ${stats.sent}`);
+    // the address's auth budget: burst 20, 5/s
+    assert.ok(after0 - before0 <= 20 + 5 * 4, `lookups: ${after0 - before0}`);
+    assert.ok((stats.answers['429'] || 0) > 0);
+    // one bad token, again and again on new connections
+    const bad = randomBytes(32).toString('base64url');
+    const before1 = await metric(srv, 'conclave_token_lookups_total');
+    for (let i = 0; i < 10; i++) {
+      const c = await HubClient.connect(srv.wsUrl);
+      c.send({ type: 'auth', token: bad });
+      assert.equal((await c.next('error')).status, 401);
+      c.close();
+    }
+    assert.equal((await metric(srv, 'conclave_token_lookups_total')) - before1, 1);
+  },
+);
+
+test(
+  'signing out ends the seat view of live sockets at once, here and on another process',
+  { timeout: 60000 },
+  async () => {
+    const other = await startServer({ db, env: FAST });
+    try {
+      const p = await newPlayer(srv.url, 'rv');
+      const q = await newPlayer(srv.url, 'rv');
+      const g = await newGame(srv.url, 'rps', [p, q]);
+      // p seals a throw: its seat view shows it (my_orders), nobody else's does
+      const g0 = await getGame(srv.url, g, p.token);
+      const wp = g0.windows.find((x) => x.seats.includes(0));
+      assert.equal((await order(srv.url, g, p.token, wp.id, { throw: 'rock' })).status, 200);
+      const open = async (s) => {
+        const c = await HubClient.connect(s.wsUrl);
+        c.send({ type: 'auth', token: p.token });
+        c.send({ type: 'subscribe', game: g });
+        await c.next('snapshot');
+        return c;
+      };
+      const here = await open(srv);
+      const there = await open(other);
+      const sealed = (c) => c.doc(g).view.my_orders?.[wp.id];
+      assert.deepEqual(sealed(here), { throw: 'rock' }, 'the seat view');
+      assert.deepEqual(sealed(there), { throw: 'rock' }, 'the seat view');
+      // a spectator for comparison
+      const spectator = await HubClient.connect(srv.wsUrl);
+      spectator.send({ type: 'subscribe', game: g });
+      await spectator.next('snapshot');
+
+      const t0 = performance.now();
+      const del = await http(srv.url, 'DELETE', '/api/v1/sessions/current', { token: p.token });
+      assert.equal(del.status, 204);
+      const told = (c) =>
+        c.until(() => c.errors.find((e) => e.status === 401 && e.game === g), {
+          timeout: 5000,
+          what: 'the revocation notice',
+        });
+      await told(here);
+      const tHere = performance.now() - t0;
+      await told(there);
+      const tThere = performance.now() - t0;
+      console.log(
+        `# revocation: notice after ${tHere.toFixed(1)} ms here, ${tThere.toFixed(1)} ms on the other process`,
+      );
+      assert.ok(tHere < 500 && tThere < 2000);
+      // The connection-wide notice is queued right after the per-game one;
+      // it may arrive a frame later.
+      await here.until(
+        () => here.errors.some((e) => e.status === 401 && !e.game && /signed out/.test(e.detail)),
+        {
+          timeout: 2000,
+          what: 'the connection-wide sign-out notice',
+        },
+      );
+      // The token is refused at once by the revoking process, and by the
+      // other one now that it was told.
+      assert.equal((await http(srv.url, 'GET', '/api/v1/me', { token: p.token })).status, 401);
+      assert.equal((await http(other.url, 'GET', '/api/v1/me', { token: p.token })).status, 401);
+      // No more seat patches: q moves, only the spectator hears of it.
+      const vHere = here.version(g);
+      const vThere = there.version(g);
+      const wq = (await getGame(srv.url, g, q.token)).windows.find((x) => x.seats.includes(1));
+      assert.equal((await order(srv.url, g, q.token, wq.id, { throw: 'paper' })).status, 200);
+      await spectator.until(() => spectator.version(g) > vHere, { what: 'the spectator patch' });
+      await sleep(300);
+      assert.equal(here.version(g), vHere, 'no patch on the revoked socket');
+      assert.equal(there.version(g), vThere, 'no patch on the revoked socket elsewhere');
+      // Subscribing again gives the public view only.
+      for (const c of [here, there]) {
+        const from = c.messages.length;
+        c.send({ type: 'subscribe', game: g });
+        const snap = await c.next('snapshot', { from });
+        assert.equal(snap.view.my_orders, undefined, 'a spectator now');
+      }
+      for (const c of [here, there, spectator]) c.close();
+    } finally {
+      await stopClean(other);
+    }
+  },
+);

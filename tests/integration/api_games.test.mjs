@@ -33,8 +33,10 @@ after(async () => {
 });
 
 const game = (id, token) => call('GET', `/api/v1/games/${id}`, { token });
-const play = (id, token, body, headers = {}) => call('POST', `/api/v1/games/${id}/plays`, { token, body, headers });
-const order = (id, token, window, body) => call('PUT', `/api/v1/games/${id}/orders/${window}`, { token, body });
+const play = (id, token, body, headers = {}) =>
+  call('POST', `/api/v1/games/${id}/plays`, { token, body, headers });
+const order = (id, token, window, body) =>
+  call('PUT', `/api/v1/games/${id}/orders/${window}`, { token, body });
 
 async function replayExport(doc) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-export-')), 'game.json');
@@ -53,7 +55,9 @@ test('a whole tic-tac-toe game through REST, then its export replays', async () 
   assert.equal(g0.body.result, null);
   assert.equal(g0.body.seed, undefined, 'the seed stays secret while running');
   assert.match(g0.body.seed_sha256, /^[0-9a-f]{64}$/);
-  assert.deepEqual(g0.body.windows, [{ id: 't1', mode: 'open', seats: [0], submitted: [], deadline: null }]);
+  assert.deepEqual(g0.body.windows, [
+    { id: 't1', mode: 'open', seats: [0], submitted: [], deadline: null },
+  ]);
   assert.deepEqual(g0.body.view.board, Array(9).fill(null));
   assert.equal(g0.body.view.turn, 0);
   assert.equal((await game(id, bob.token)).body.you, 1);
@@ -61,7 +65,13 @@ test('a whole tic-tac-toe game through REST, then its export replays', async () 
   assert.equal((await game(id)).body.you, null);
 
   // Alice wins along the top row: 0, 1, 2 against Bob's 3, 4.
-  const moves = [[alice, 0], [bob, 3], [alice, 1], [bob, 4], [alice, 2]];
+  const moves = [
+    [alice, 0],
+    [bob, 3],
+    [alice, 1],
+    [bob, 4],
+    [alice, 2],
+  ];
   for (const [i, [who, cell]] of moves.entries()) {
     const g = await game(id, who.token);
     const w = g.body.windows[0];
@@ -77,7 +87,10 @@ test('a whole tic-tac-toe game through REST, then its export replays', async () 
   assert.equal(end.body.view.winner, 0);
   assert.deepEqual(end.body.result.winners, [0]);
   assert.match(end.body.seed, /^[0-9a-f]{64}$/);
-  assert.equal(createHash('sha256').update(Buffer.from(end.body.seed, 'hex')).digest('hex'), end.body.seed_sha256);
+  assert.equal(
+    createHash('sha256').update(Buffer.from(end.body.seed, 'hex')).digest('hex'),
+    end.body.seed_sha256,
+  );
 
   const late = await play(id, bob.token, { window: 't6', cell: 8 });
   assert.equal(late.status, 409);
@@ -87,8 +100,10 @@ test('a whole tic-tac-toe game through REST, then its export replays', async () 
   assert.equal(exp.status, 200);
   assert.equal(exp.body.format, 'conclave-export/1');
   assert.equal(exp.body.seed, end.body.seed);
-  assert.deepEqual(exp.body.inputs.map((x) => [x.seq, x.seat, x.kind, x.window, x.payload.cell]),
-    moves.map(([who, cell], i) => [i + 1, who === alice ? 0 : 1, 'play', `t${i + 1}`, cell]));
+  assert.deepEqual(
+    exp.body.inputs.map((x) => [x.seq, x.seat, x.kind, x.window, x.payload.cell]),
+    moves.map(([who, cell], i) => [i + 1, who === alice ? 0 : 1, 'play', `t${i + 1}`, cell]),
+  );
   const replay = await replayExport(exp.body);
   assert.equal(replay.match, true);
   assert.equal(replay.final_hash, exp.body.final_hash);
@@ -148,9 +163,16 @@ test('plays: out of turn, wrong window, illegal cell, unknown field, no seat', a
   assert.equal(anon.status, 401);
   const noGame = await play('nosuchgame00000', alice.token, { window: 't1', cell: 4 });
   assert.equal(noGame.status, 404);
-  const notJson = await call('POST', `/api/v1/games/${id}/plays`, { token: alice.token, raw: '{cell: 4}', headers: { 'content-type': 'application/json' } });
+  const notJson = await call('POST', `/api/v1/games/${id}/plays`, {
+    token: alice.token,
+    raw: '{cell: 4}',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(notJson.status, 400);
-  const big = await call('POST', `/api/v1/games/${id}/plays`, { token: alice.token, body: { window: 't1', cell: 4, pad: 'x'.repeat(66000) } });
+  const big = await call('POST', `/api/v1/games/${id}/plays`, {
+    token: alice.token,
+    body: { window: 't1', cell: 4, pad: 'x'.repeat(66000) },
+  });
   assert.equal(big.status, 413);
   assert.equal((await game(id)).body.version, 0, 'nothing was applied');
 });
@@ -173,10 +195,20 @@ test('Idempotency-Key: the same body gets the stored answer, another body 422; I
   assert.equal(bobs.status, 200);
   assert.deepEqual(bobs.body, { version: 2 });
 
-  const tooLong = await play(id, alice.token, { window: 't3', cell: 1 }, { 'idempotency-key': 'k'.repeat(129) });
+  const tooLong = await play(
+    id,
+    alice.token,
+    { window: 't3', cell: 1 },
+    { 'idempotency-key': 'k'.repeat(129) },
+  );
   assert.equal(tooLong.status, 422);
   assert.equal(tooLong.body.field, 'Idempotency-Key');
-  const longest = await play(id, alice.token, { window: 't3', cell: 1 }, { 'idempotency-key': 'k'.repeat(128), 'if-match': '"2"' });
+  const longest = await play(
+    id,
+    alice.token,
+    { window: 't3', cell: 1 },
+    { 'idempotency-key': 'k'.repeat(128), 'if-match': '"2"' },
+  );
   assert.equal(longest.status, 200);
   assert.deepEqual(longest.body, { version: 3 });
 
@@ -198,13 +230,21 @@ test('view: ETag is the version; If-None-Match answers 304 until the game moves'
   assert.equal(v0.headers.get('etag'), '"0"');
   assert.equal(v0.body.turn, 0);
   assert.equal(v0.body.over, false);
-  const same = await call('GET', `/api/v1/games/${id}/view`, { token: alice.token, headers: { 'if-none-match': '"0"' } });
+  const same = await call('GET', `/api/v1/games/${id}/view`, {
+    token: alice.token,
+    headers: { 'if-none-match': '"0"' },
+  });
   assert.equal(same.status, 304);
   assert.equal(same.text, '');
-  const weak = await call('GET', `/api/v1/games/${id}/view`, { headers: { 'if-none-match': 'W/"5", W/"0"' } });
+  const weak = await call('GET', `/api/v1/games/${id}/view`, {
+    headers: { 'if-none-match': 'W/"5", W/"0"' },
+  });
   assert.equal(weak.status, 304);
   await play(id, alice.token, { window: 't1', cell: 0 });
-  const moved = await call('GET', `/api/v1/games/${id}/view`, { token: alice.token, headers: { 'if-none-match': '"0"' } });
+  const moved = await call('GET', `/api/v1/games/${id}/view`, {
+    token: alice.token,
+    headers: { 'if-none-match': '"0"' },
+  });
   assert.equal(moved.status, 200);
   assert.equal(moved.headers.get('etag'), '"1"');
   assert.equal(moved.body.board[0], 0);
@@ -230,9 +270,17 @@ test('legal and log: what the caller may do and see', async () => {
   await play(id, bob.token, { window: 't2', cell: 0 });
   const log = await call('GET', `/api/v1/games/${id}/log`);
   assert.equal(log.status, 200);
-  assert.deepEqual(log.body.entries.map((e) => e.entry.cell), [4, 0]);
-  const after = await call('GET', `/api/v1/games/${id}/log?after=${log.body.entries[0].seq}`, { token: bob.token });
-  assert.deepEqual(after.body.entries.map((e) => e.entry.cell), [0]);
+  assert.deepEqual(
+    log.body.entries.map((e) => e.entry.cell),
+    [4, 0],
+  );
+  const after = await call('GET', `/api/v1/games/${id}/log?after=${log.body.entries[0].seq}`, {
+    token: bob.token,
+  });
+  assert.deepEqual(
+    after.body.entries.map((e) => e.entry.cell),
+    [0],
+  );
   for (const bad of ['-1', 'x', '1.5']) {
     const r = await call('GET', `/api/v1/games/${id}/log?after=${bad}`);
     assert.equal(r.status, 422, bad);
@@ -240,10 +288,19 @@ test('legal and log: what the caller may do and see', async () => {
   }
   // A page of the log: at most `limit` entries, "more" when others follow.
   const first = await call('GET', `/api/v1/games/${id}/log?limit=1`);
-  assert.deepEqual(first.body.entries.map((e) => e.entry.cell), [4]);
+  assert.deepEqual(
+    first.body.entries.map((e) => e.entry.cell),
+    [4],
+  );
   assert.equal(first.body.more, true);
-  const rest = await call('GET', `/api/v1/games/${id}/log?limit=1&after=${first.body.entries[0].seq}`);
-  assert.deepEqual(rest.body.entries.map((e) => e.entry.cell), [0]);
+  const rest = await call(
+    'GET',
+    `/api/v1/games/${id}/log?limit=1&after=${first.body.entries[0].seq}`,
+  );
+  assert.deepEqual(
+    rest.body.entries.map((e) => e.entry.cell),
+    [0],
+  );
   assert.equal(rest.body.more, undefined);
   assert.equal(log.body.more, undefined);
   for (const bad of ['0', '1001']) {
@@ -259,7 +316,9 @@ test('legal and log: what the caller may do and see', async () => {
 test('sealed orders: replace, withdraw, the lock, another seat, illegal orders, receipts', async () => {
   const id = await newGame(call, 'rps', [alice, bob], { options: { rounds: 2 } });
   const g0 = await game(id, carol.token);
-  assert.deepEqual(g0.body.windows, [{ id: 'r1', mode: 'sealed', seats: [0, 1], submitted: [], deadline: null }]);
+  assert.deepEqual(g0.body.windows, [
+    { id: 'r1', mode: 'sealed', seats: [0, 1], submitted: [], deadline: null },
+  ]);
 
   const first = await order(id, alice.token, 'r1', { throw: 'rock' });
   assert.equal(first.status, 200);
@@ -317,14 +376,18 @@ test('sealed orders: replace, withdraw, the lock, another seat, illegal orders, 
   const locked = await order(id, alice.token, 'r1', { throw: 'scissors' });
   assert.equal(locked.status, 409);
   assert.equal(locked.body.field, 'window');
-  const lockedWithdraw = await call('DELETE', `/api/v1/games/${id}/orders/r1`, { token: alice.token });
+  const lockedWithdraw = await call('DELETE', `/api/v1/games/${id}/orders/r1`, {
+    token: alice.token,
+  });
   assert.equal(lockedWithdraw.status, 409);
   const g1 = await game(id, carol.token);
   assert.equal(g1.body.windows[0].id, 'r2');
 
   // The receipts check out against the revealed nonces.
   const log = await call('GET', `/api/v1/games/${id}/log`, { token: alice.token });
-  const reveal = log.body.entries.find((e) => e.entry.type === 'reveal' && e.entry.window === 'r1').entry;
+  const reveal = log.body.entries.find(
+    (e) => e.entry.type === 'reveal' && e.entry.window === 'r1',
+  ).entry;
   const a = reveal.orders.find((o) => o.seat === 0);
   const b = reveal.orders.find((o) => o.seat === 1);
   assert.deepEqual(a.order, { throw: 'paper' });
@@ -341,19 +404,29 @@ test('sealed orders: replace, withdraw, the lock, another seat, illegal orders, 
   const exp = await call('GET', `/api/v1/games/${id}/export`, { token: carol.token });
   assert.equal(exp.status, 200);
   const orders = exp.body.inputs.filter((x) => x.kind === 'order');
-  assert.ok(orders.every((x) => /^[0-9a-f]{32}$/.test(x.nonce) && /^[0-9a-f]{64}$/.test(x.receipt)));
+  assert.ok(
+    orders.every((x) => /^[0-9a-f]{32}$/.test(x.nonce) && /^[0-9a-f]{64}$/.test(x.receipt)),
+  );
   assert.ok(orders.some((x) => x.receipt === final.body.receipt));
   assert.ok(exp.body.inputs.some((x) => x.kind === 'system' && x.payload.action === 'withdraw'));
-  assert.deepEqual(exp.body.seats.map((s) => s.player.id), [alice.id, bob.id]);
+  assert.deepEqual(
+    exp.body.seats.map((s) => s.player.id),
+    [alice.id, bob.id],
+  );
   assert.deepEqual(exp.body.options, { rounds: 2 });
   const replay = await replayExport(exp.body);
   assert.equal(replay.match, true);
 });
 
 test('a game with a live clock lists deadlines for its open windows', async () => {
-  const lobby = await call('POST', '/api/v1/lobbies', { token: alice.token, body: { ruleset: 'rps', seats: 2, clock: { mode: 'async', seconds: 3600 } } });
+  const lobby = await call('POST', '/api/v1/lobbies', {
+    token: alice.token,
+    body: { ruleset: 'rps', seats: 2, clock: { mode: 'async', seconds: 3600 } },
+  });
   await call('POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: bob.token });
-  const start = await call('POST', `/api/v1/lobbies/${lobby.body.id}/start`, { token: alice.token });
+  const start = await call('POST', `/api/v1/lobbies/${lobby.body.id}/start`, {
+    token: alice.token,
+  });
   const g = await game(start.body.game, alice.token);
   const due = Date.parse(g.body.windows[0].deadline);
   assert.ok(due > Date.now() + 3500e3 && due < Date.now() + 3700e3, g.body.windows[0].deadline);

@@ -27,12 +27,14 @@ after(async () => {
 });
 
 const partPath = (id, w, key) => `/api/v1/games/${id}/orders/${w}/parts/${key}`;
-const myOrders = async (id, token) => (await call('GET', `/api/v1/games/${id}/view`, { token })).body.my_orders;
+const myOrders = async (id, token) =>
+  (await call('GET', `/api/v1/games/${id}/view`, { token })).body.my_orders;
 
 // Everything another audience can read about the game, as one text.
 async function seenBy(id, token) {
   const parts = [];
-  for (const p of ['', '/view', '/log']) parts.push((await call('GET', `/api/v1/games/${id}${p}`, { token })).text);
+  for (const p of ['', '/view', '/log'])
+    parts.push((await call('GET', `/api/v1/games/${id}${p}`, { token })).text);
   if (token) parts.push((await call('GET', `/api/v1/games/${id}/legal`, { token })).text);
   return parts.join('\n');
 }
@@ -51,9 +53,14 @@ test('parts are added, replaced, deleted and checked against the whole order', a
   assert.match(r.body.receipt, /^[0-9a-f]{64}$/);
   r = await call('PUT', partPath(id, 'r1', 'f1'), { token: a.token, body: { to: 7 } });
   assert.deepEqual(r.body.parts, ['f0', 'f1']);
-  r = await call('PUT', partPath(id, 'r1', 'f1'), { token: a.token, body: { to: 8, note: MARKER } });
+  r = await call('PUT', partPath(id, 'r1', 'f1'), {
+    token: a.token,
+    body: { to: 8, note: MARKER },
+  });
   assert.equal(r.status, 200, r.text);
-  assert.deepEqual(await myOrders(id, a.token), { r1: { f0: { to: 5 }, f1: { to: 8, note: MARKER } } });
+  assert.deepEqual(await myOrders(id, a.token), {
+    r1: { f0: { to: 5 }, f1: { to: 8, note: MARKER } },
+  });
 
   // Refused parts leave the held order as it was.
   const before = await myOrders(id, a.token);
@@ -65,7 +72,11 @@ test('parts are added, replaced, deleted and checked against the whole order', a
   r = await call('PUT', partPath(id, 'r1', 'a%20b'), { token: a.token, body: { to: 1 } });
   assert.equal(r.status, 422, r.text);
   assert.equal(r.body.field, 'key');
-  r = await call('PUT', partPath(id, 'r1', 'f2'), { token: a.token, raw: '{"to":', headers: { 'content-type': 'application/json' } });
+  r = await call('PUT', partPath(id, 'r1', 'f2'), {
+    token: a.token,
+    raw: '{"to":',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(r.status, 400, r.text);
   r = await call('PUT', partPath(id, 'r1', 'f2'), { body: { to: 1 } });
   assert.equal(r.status, 401, r.text);
@@ -84,7 +95,9 @@ test('parts are added, replaced, deleted and checked against the whole order', a
   // before left, so all are kept.
   const keys = ['f2', 'f3', 'f4', 'f5', 'f6', 'f7'];
   const answers = await Promise.all(
-    keys.map((k, i) => call('PUT', partPath(id, 'r1', k), { token: a.token, body: { to: 10 + i } })),
+    keys.map((k, i) =>
+      call('PUT', partPath(id, 'r1', k), { token: a.token, body: { to: 10 + i } }),
+    ),
   );
   for (const x of answers) assert.equal(x.status, 200, x.text);
   const held = (await myOrders(id, a.token)).r1;
@@ -168,19 +181,31 @@ test('orders past 64 KiB where the ruleset allows them; 413 names the limit', as
   assert.equal(r.body.field, 'f2');
   assert.deepEqual(Object.keys((await myOrders(id, a.token)).r1).sort(), ['f0', 'f1']);
   // A body larger than any ruleset takes is refused unread (Content-Length).
-  r = await call('PUT', partPath(id, 'r1', 'f2'), { token: a.token, body: { to: 3, note: 'n'.repeat(300 * 1024) } });
+  r = await call('PUT', partPath(id, 'r1', 'f2'), {
+    token: a.token,
+    body: { to: 3, note: 'n'.repeat(300 * 1024) },
+  });
   assert.equal(r.status, 413, r.text);
   assert.match(r.body.detail, /262144/);
   // A whole order for it may be as large, too.
-  r = await call('PUT', `/api/v1/games/${id}/orders/r1`, { token: b.token, body: { f0: { to: 1, note } } });
+  r = await call('PUT', `/api/v1/games/${id}/orders/r1`, {
+    token: b.token,
+    body: { f0: { to: 1, note } },
+  });
   assert.equal(r.status, 200, r.text);
 
   // Other rulesets keep 64 KiB, orders and other routes alike.
   const rps = await newGame(call, 'rps', [a, b]);
-  r = await call('PUT', `/api/v1/games/${rps}/orders/r1`, { token: a.token, body: { throw: 'rock', note: 'n'.repeat(70 * 1024) } });
+  r = await call('PUT', `/api/v1/games/${rps}/orders/r1`, {
+    token: a.token,
+    body: { throw: 'rock', note: 'n'.repeat(70 * 1024) },
+  });
   assert.equal(r.status, 413, r.text);
   assert.match(r.body.detail, /65536/);
-  r = await call('POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'rps', seats: 2, pad: 'n'.repeat(70 * 1024) } });
+  r = await call('POST', '/api/v1/lobbies', {
+    token: a.token,
+    body: { ruleset: 'rps', seats: 2, pad: 'n'.repeat(70 * 1024) },
+  });
   assert.equal(r.status, 413, r.text);
   assert.match(r.body.detail, /65536/);
 });

@@ -27,7 +27,9 @@ test('a guest and a player with a password sign up; names are unique regardless 
   assert.equal(guest.status, 201);
   assert.equal(guest.body.name, 'guest_one');
   assert.match(guest.body.token, /^[A-Za-z0-9_-]{43}$/);
-  const alice = await call('POST', '/api/v1/players', { body: { name: 'Alice-1', password: 'correct horse' } });
+  const alice = await call('POST', '/api/v1/players', {
+    body: { name: 'Alice-1', password: 'correct horse' },
+  });
   assert.equal(alice.status, 201);
   assert.notEqual(alice.body.id, guest.body.id);
 
@@ -46,8 +48,17 @@ test('a guest and a player with a password sign up; names are unique regardless 
     assert.ok(!dump.includes(hex(secret)), 'stored as hex');
     assert.ok(!dump.includes(Buffer.from(secret).toString('base64')), 'stored as base64');
   }
-  assert.ok(dump.includes(createHash('sha256').update(alice.body.token).digest('hex')), 'the token\'s hash is stored');
-  assert.equal(psql(db, "SELECT length(password_salt) || ',' || length(password_hash) FROM players WHERE name = 'Alice-1'"), '16,32');
+  assert.ok(
+    dump.includes(createHash('sha256').update(alice.body.token).digest('hex')),
+    "the token's hash is stored",
+  );
+  assert.equal(
+    psql(
+      db,
+      "SELECT length(password_salt) || ',' || length(password_hash) FROM players WHERE name = 'Alice-1'",
+    ),
+    '16,32',
+  );
 });
 
 test('names and passwords are validated with the field named', async () => {
@@ -56,7 +67,9 @@ test('names and passwords are validated with the field named', async () => {
     assert.equal(r.status, 422, name);
     assert.equal(r.body.field, 'name');
   }
-  const short = await call('POST', '/api/v1/players', { body: { name: 'shortpw', password: 'abc' } });
+  const short = await call('POST', '/api/v1/players', {
+    body: { name: 'shortpw', password: 'abc' },
+  });
   assert.equal(short.status, 422);
   assert.equal(short.body.field, 'password');
   const typed = await call('POST', '/api/v1/players', { body: { name: 42 } });
@@ -80,7 +93,10 @@ test('bodies: not JSON is 400; wrong shape, too deep, duplicate keys are 422; ov
   assert.match(notJson.body.detail, /not valid JSON/);
   const empty = await call('POST', '/api/v1/players', { raw: '', headers: json });
   assert.equal(empty.status, 400);
-  const text = await call('POST', '/api/v1/players', { raw: 'name=bob', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const text = await call('POST', '/api/v1/players', {
+    raw: 'name=bob',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(text.status, 400);
 
   const array = await call('POST', '/api/v1/players', { body: [{ name: 'bob' }] });
@@ -89,16 +105,24 @@ test('bodies: not JSON is 400; wrong shape, too deep, duplicate keys are 422; ov
   const scalar = await call('POST', '/api/v1/players', { raw: '"bob"', headers: json });
   assert.equal(scalar.status, 422);
 
-  const dup = await call('POST', '/api/v1/players', { raw: '{"name":"dupname","name":"other"}', headers: json });
+  const dup = await call('POST', '/api/v1/players', {
+    raw: '{"name":"dupname","name":"other"}',
+    headers: json,
+  });
   assert.equal(dup.status, 422);
   assert.match(dup.body.detail, /duplicate/);
 
   let deep = 1;
   for (let i = 0; i < 32; i++) deep = { d: deep }; // 33 levels with the outer object
-  const tooDeep = await call('POST', '/api/v1/players', { body: { name: 'deep_one', password: 'long enough', x: deep } });
+  const tooDeep = await call('POST', '/api/v1/players', {
+    body: { name: 'deep_one', password: 'long enough', x: deep },
+  });
   assert.equal(tooDeep.status, 422);
   assert.match(tooDeep.body.detail, /deeper than 32/);
-  const veryDeep = await call('POST', '/api/v1/players', { raw: '['.repeat(5000) + ']'.repeat(5000), headers: json });
+  const veryDeep = await call('POST', '/api/v1/players', {
+    raw: '['.repeat(5000) + ']'.repeat(5000),
+    headers: json,
+  });
   assert.equal(veryDeep.status, 422);
   // 32 levels is fine as far as depth goes (then the unknown field is named).
   let ok = 1;
@@ -107,27 +131,37 @@ test('bodies: not JSON is 400; wrong shape, too deep, duplicate keys are 422; ov
   assert.equal(deepOk.status, 422);
   assert.equal(deepOk.body.field, 'x');
 
-  const big = await call('POST', '/api/v1/players', { body: { name: 'big_one', password: 'x'.repeat(70 * 1024) } });
+  const big = await call('POST', '/api/v1/players', {
+    body: { name: 'big_one', password: 'x'.repeat(70 * 1024) },
+  });
   assert.equal(big.status, 413);
   assert.match(big.body.detail, /64 KiB/);
 });
 
 test('sessions: sign in with the password (any case of the name), wrong ones are 401, guests cannot', async () => {
   const p = await newPlayer(call);
-  const s = await call('POST', '/api/v1/sessions', { body: { name: p.name.toUpperCase(), password: p.password } });
+  const s = await call('POST', '/api/v1/sessions', {
+    body: { name: p.name.toUpperCase(), password: p.password },
+  });
   assert.equal(s.status, 201);
   assert.notEqual(s.body.token, p.token);
   const me = await call('GET', '/api/v1/me', { token: s.body.token });
   assert.equal(me.status, 200);
   assert.equal(me.body.id, p.id);
 
-  const wrong = await call('POST', '/api/v1/sessions', { body: { name: p.name, password: 'not the password' } });
+  const wrong = await call('POST', '/api/v1/sessions', {
+    body: { name: p.name, password: 'not the password' },
+  });
   assert.equal(wrong.status, 401);
-  const nobody = await call('POST', '/api/v1/sessions', { body: { name: 'nobody_here', password: 'whatever1' } });
+  const nobody = await call('POST', '/api/v1/sessions', {
+    body: { name: 'nobody_here', password: 'whatever1' },
+  });
   assert.equal(nobody.status, 401);
   assert.equal(nobody.body.detail, wrong.body.detail, 'an unknown name is not told apart');
   const guest = await newPlayer(call, { guest: true });
-  const g = await call('POST', '/api/v1/sessions', { body: { name: guest.name, password: 'anything1' } });
+  const g = await call('POST', '/api/v1/sessions', {
+    body: { name: guest.name, password: 'anything1' },
+  });
   assert.equal(g.status, 401);
   const missing = await call('POST', '/api/v1/sessions', { body: { name: p.name } });
   assert.equal(missing.status, 422);
@@ -136,7 +170,9 @@ test('sessions: sign in with the password (any case of the name), wrong ones are
 
 test('DELETE /sessions/current revokes exactly the presented token', async () => {
   const p = await newPlayer(call);
-  const second = await call('POST', '/api/v1/sessions', { body: { name: p.name, password: p.password } });
+  const second = await call('POST', '/api/v1/sessions', {
+    body: { name: p.name, password: p.password },
+  });
   const del = await call('DELETE', '/api/v1/sessions/current', { token: second.body.token });
   assert.equal(del.status, 204);
   assert.equal(del.text, '');
@@ -149,9 +185,13 @@ test('DELETE /sessions/current revokes exactly the presented token', async () =>
   assert.equal(still.status, 200, 'the other token still works');
   const none = await call('DELETE', '/api/v1/sessions/current');
   assert.equal(none.status, 401);
-  const garbage = await call('GET', '/api/v1/me', { headers: { authorization: 'Bearer not-a-token' } });
+  const garbage = await call('GET', '/api/v1/me', {
+    headers: { authorization: 'Bearer not-a-token' },
+  });
   assert.equal(garbage.status, 401);
-  const basic = await call('GET', '/api/v1/me', { headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } });
+  const basic = await call('GET', '/api/v1/me', {
+    headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' },
+  });
   assert.equal(basic.status, 401);
 });
 
@@ -160,34 +200,56 @@ test('GET /me lists games, open lobbies and campaign progress', async () => {
   const q = await newPlayer(call);
   const empty = await call('GET', '/api/v1/me', { token: p.token });
   assert.deepEqual(empty.body, {
-    id: p.id, name: p.name, games: [], lobbies: [],
+    id: p.id,
+    name: p.name,
+    games: [],
+    lobbies: [],
     campaign: { status: 'none', games: [], met: [], next_options: { campaign_conditions_met: [] } },
   });
-  const lobby = await call('POST', '/api/v1/lobbies', { token: p.token, body: { ruleset: 'tictactoe', seats: 2 } });
+  const lobby = await call('POST', '/api/v1/lobbies', {
+    token: p.token,
+    body: { ruleset: 'tictactoe', seats: 2 },
+  });
   const me1 = await call('GET', '/api/v1/me', { token: p.token });
-  assert.deepEqual(me1.body.lobbies.map((l) => l.id), [lobby.body.id]);
+  assert.deepEqual(
+    me1.body.lobbies.map((l) => l.id),
+    [lobby.body.id],
+  );
   await call('POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: q.token });
   const start = await call('POST', `/api/v1/lobbies/${lobby.body.id}/start`, { token: p.token });
   const me2 = await call('GET', '/api/v1/me', { token: q.token });
-  assert.deepEqual(me2.body.games, [{ id: start.body.game, ruleset: 'tictactoe', status: 'running', seat: 1 }]);
+  assert.deepEqual(me2.body.games, [
+    { id: start.body.game, ruleset: 'tictactoe', status: 'running', seat: 1 },
+  ]);
   assert.deepEqual(me2.body.lobbies, [], 'a started lobby is listed as its game');
   const anon = await call('GET', '/api/v1/me');
   assert.equal(anon.status, 401);
 });
 
-test('GET /me shows the stored per-ruleset record under the ruleset\'s key', async () => {
+test("GET /me shows the stored per-ruleset record under the ruleset's key", async () => {
   // Records are folded by the ruleset's hook when a game finishes (the order
   // of a campaign is tested in tests/unit/test_records.c, a campaign played
   // through REST in api_sprint.test.mjs); /me shows what is stored.
   const p = await newPlayer(call);
-  const stored = { status: 'active', met: ['magnate'], games: [{ conditions_met: ['magnate'], checked: 'magnate', chips: 70 }], next_options: { campaign_conditions_met: ['magnate'] } };
-  psql(db, `INSERT INTO player_records (player_id, ruleset, record) VALUES ('${p.id}', 'sprint', '${JSON.stringify(stored)}')`);
+  const stored = {
+    status: 'active',
+    met: ['magnate'],
+    games: [{ conditions_met: ['magnate'], checked: 'magnate', chips: 70 }],
+    next_options: { campaign_conditions_met: ['magnate'] },
+  };
+  psql(
+    db,
+    `INSERT INTO player_records (player_id, ruleset, record) VALUES ('${p.id}', 'sprint', '${JSON.stringify(stored)}')`,
+  );
   const me = await call('GET', '/api/v1/me', { token: p.token });
   assert.deepEqual(me.body.campaign, stored);
   // A finished game written behind the server's back changes nothing.
-  psql(db, `INSERT INTO games (game_id, ruleset, options, seat_count, seed, seed_sha256, status, result)
+  psql(
+    db,
+    `INSERT INTO games (game_id, ruleset, options, seat_count, seed, seed_sha256, status, result)
     VALUES ('raw${p.id.slice(0, 8)}', 'sprint', '{"campaign_conditions_met":["magnate"]}', 1, decode(repeat('00', 32), 'hex'), '', 'finished', '{}');
-    INSERT INTO game_seats (game_id, seat, player_id) VALUES ('raw${p.id.slice(0, 8)}', 0, '${p.id}')`);
+    INSERT INTO game_seats (game_id, seat, player_id) VALUES ('raw${p.id.slice(0, 8)}', 0, '${p.id}')`,
+  );
   assert.deepEqual((await call('GET', '/api/v1/me', { token: p.token })).body.campaign, stored);
 });
 
@@ -204,9 +266,14 @@ test('GET /rulesets describes the registry', async () => {
   assert.ok(rps.options.properties.rounds);
   for (const rs of r.body) {
     assert.ok(rs.bot_levels.length >= 1, rs.id);
-    for (const l of rs.bot_levels) assert.ok(typeof l.id === 'string' && typeof l.title === 'string', rs.id);
+    for (const l of rs.bot_levels)
+      assert.ok(typeof l.id === 'string' && typeof l.title === 'string', rs.id);
   }
-  assert.deepEqual(ttt.bot_levels.map((l) => l.id), ['basic', 'random'], 'the first level is the default');
+  assert.deepEqual(
+    ttt.bot_levels.map((l) => l.id),
+    ['basic', 'random'],
+    'the first level is the default',
+  );
 });
 
 test('unknown API paths are 404 problems and wrong methods 405', async () => {
@@ -219,7 +286,10 @@ test('unknown API paths are 404 problems and wrong methods 405', async () => {
 
 test('rate limits: a bucket per address and per token answers 429 with Retry-After', async () => {
   const db2 = createDatabase('apirl');
-  const slow = await startServer({ db: db2, env: { CONCLAVE_RATE: '1', CONCLAVE_RATE_BURST: '5' } });
+  const slow = await startServer({
+    db: db2,
+    env: { CONCLAVE_RATE: '1', CONCLAVE_RATE_BURST: '5' },
+  });
   try {
     const c = client(slow.url);
     const statuses = [];
@@ -249,17 +319,26 @@ test('rate limits: a bucket per address and per token answers 429 with Retry-Aft
 // GET from a given loopback source address (another client, as the server sees it).
 function getFrom(url, localAddress, token) {
   return new Promise((resolve, reject) => {
-    const req = nodeHttp.get(url, { localAddress, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'] }));
-    });
+    const req = nodeHttp.get(
+      url,
+      { localAddress, headers: token ? { authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'] }),
+        );
+      },
+    );
     req.on('error', reject);
   });
 }
 
 test('rate limits: one token is limited across addresses, other addresses are not', async () => {
   const db2 = createDatabase('apirl');
-  const slow = await startServer({ db: db2, env: { CONCLAVE_RATE: '1', CONCLAVE_RATE_BURST: '4' } });
+  const slow = await startServer({
+    db: db2,
+    env: { CONCLAVE_RATE: '1', CONCLAVE_RATE_BURST: '4' },
+  });
   try {
     const c = client(slow.url);
     const p = await newPlayer(c); // one request from 127.0.0.1
@@ -270,7 +349,10 @@ test('rate limits: one token is limited across addresses, other addresses are no
     // The token's bucket is now nearly empty; a fresh address does not help it.
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push(await getFrom(url, '127.0.0.3', p.token));
-    assert.ok(statuses.some((r) => r.status === 429), JSON.stringify(statuses));
+    assert.ok(
+      statuses.some((r) => r.status === 429),
+      JSON.stringify(statuses),
+    );
     assert.ok(statuses.filter((r) => r.status === 429).every((r) => Number(r.retryAfter) >= 1));
     // Without the token, that address has its own full bucket.
     const anon = await getFrom(`${slow.url}/api/v1/rulesets`, '127.0.0.4');

@@ -24,13 +24,22 @@ after(async () => {
   if (db) dropDatabase(db);
 });
 
-const HANDS = { hands: [['bolt', 'counter', 'trap', 'cycle'], ['counter', 'bolt', 'cycle']] };
+const HANDS = {
+  hands: [
+    ['bolt', 'counter', 'trap', 'cycle'],
+    ['counter', 'bolt', 'cycle'],
+  ],
+};
 const view = async (id, token) => (await call('GET', `/api/v1/games/${id}/view`, { token })).body;
-const post = (id, what, token, body) => call('POST', `/api/v1/games/${id}/${what}`, { token, body });
+const post = (id, what, token, body) =>
+  call('POST', `/api/v1/games/${id}/${what}`, { token, body });
 
 async function play(id, token, action) {
   const v = await view(id, token);
-  const r = await call('POST', `/api/v1/games/${id}/plays`, { token, body: { window: v.priority.window, ...action } });
+  const r = await call('POST', `/api/v1/games/${id}/plays`, {
+    token,
+    body: { window: v.priority.window, ...action },
+  });
   assert.equal(r.status, 200, r.text);
 }
 
@@ -54,11 +63,23 @@ test('a response rule is kept for its seat, seen only by it, and passes for it',
   });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.stop_if_targeted, true);
-  assert.deepEqual((await view(id, b.token)).priority.my_rule, { until: 'stack_changes', stop_if_targeted: true });
-  r = await call('PUT', `/api/v1/games/${id}/response-rule`, { token: b.token, body: { until: 'my_turn' } });
+  assert.deepEqual((await view(id, b.token)).priority.my_rule, {
+    until: 'stack_changes',
+    stop_if_targeted: true,
+  });
+  r = await call('PUT', `/api/v1/games/${id}/response-rule`, {
+    token: b.token,
+    body: { until: 'my_turn' },
+  });
   assert.equal(r.status, 200, r.text);
-  assert.deepEqual({ ...r.body, version: 0 }, { version: 0, until: 'my_turn', stop_if_targeted: false });
-  assert.deepEqual((await view(id, b.token)).priority.my_rule, { until: 'my_turn', stop_if_targeted: false });
+  assert.deepEqual(
+    { ...r.body, version: 0 },
+    { version: 0, until: 'my_turn', stop_if_targeted: false },
+  );
+  assert.deepEqual((await view(id, b.token)).priority.my_rule, {
+    until: 'my_turn',
+    stop_if_targeted: false,
+  });
   assert.equal((await view(id, a.token)).priority.my_rule, null);
   const pub = await call('GET', `/api/v1/games/${id}/view`);
   assert.ok(!('my_rule' in pub.body.priority));
@@ -68,7 +89,10 @@ test('a response rule is kept for its seat, seen only by it, and passes for it',
   }
   // Without a seat: 403; without a token: 401.
   const c = await newPlayer(call);
-  r = await call('PUT', `/api/v1/games/${id}/response-rule`, { token: c.token, body: { until: 'never' } });
+  r = await call('PUT', `/api/v1/games/${id}/response-rule`, {
+    token: c.token,
+    body: { until: 'never' },
+  });
   assert.equal(r.status, 403, r.text);
   r = await call('PUT', `/api/v1/games/${id}/response-rule`, { body: { until: 'never' } });
   assert.equal(r.status, 401, r.text);
@@ -76,13 +100,19 @@ test('a response rule is kept for its seat, seen only by it, and passes for it',
   // Seat 0 bolts seat 1 and passes: seat 1's rule passes for it, so the
   // bolt resolves with no request from seat 1.
   await play(id, a.token, { action: 'cast', card: 0, target: 1 });
-  assert.deepEqual((await view(id, a.token)).stack.map((item) => item.source), ['bolt']);
+  assert.deepEqual(
+    (await view(id, a.token)).stack.map((item) => item.source),
+    ['bolt'],
+  );
   await play(id, a.token, { action: 'pass' });
   const after = await view(id, a.token);
   assert.equal(after.life[1], 7);
   assert.ok(!after.stack.some((item) => item.source === 'bolt'), 'the bolt resolved');
   // "never" clears it.
-  r = await call('PUT', `/api/v1/games/${id}/response-rule`, { token: b.token, body: { until: 'never', stop_if_targeted: false } });
+  r = await call('PUT', `/api/v1/games/${id}/response-rule`, {
+    token: b.token,
+    body: { until: 'never', stop_if_targeted: false },
+  });
   assert.equal(r.status, 200, r.text);
   assert.equal((await view(id, b.token)).priority.my_rule, null);
 });
@@ -142,7 +172,10 @@ test('a ruleset without priority refuses the priority routes', async () => {
   const a = await newPlayer(call);
   const b = await newPlayer(call);
   const id = await newGame(call, 'rps', [a, b]);
-  let r = await call('PUT', `/api/v1/games/${id}/response-rule`, { token: a.token, body: { until: 'my_turn' } });
+  let r = await call('PUT', `/api/v1/games/${id}/response-rule`, {
+    token: a.token,
+    body: { until: 'my_turn' },
+  });
   assert.equal(r.status, 422, r.text);
   r = await post(id, 'undo', a.token);
   assert.equal(r.status, 422, r.text);

@@ -9,7 +9,15 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, createDatabase, dropDatabase, startServer, http, sleep, psql } from './lib/server.mjs';
+import {
+  ROOT,
+  createDatabase,
+  dropDatabase,
+  startServer,
+  http,
+  sleep,
+  psql,
+} from './lib/server.mjs';
 import { client, spec, SPEC_PATH, newPlayer, newLobby, newGame, NO_LIMITS } from './lib/api.mjs';
 
 const run = promisify(execFile);
@@ -28,8 +36,14 @@ after(async () => {
 });
 
 function serverRoutes() {
-  const src = ['routes.c', 'handlers.h'].map((f) => fs.readFileSync(path.join(ROOT, 'api', f), 'utf8')).join('\n');
-  return [...src.matchAll(/\{\s*"(GET|POST|PUT|DELETE|PATCH)",\s*"([^"]+)",\s*(\w+),\s*(API_AUTH_\w+)\s*\}/g)].map((m) => ({
+  const src = ['routes.c', 'handlers.h']
+    .map((f) => fs.readFileSync(path.join(ROOT, 'api', f), 'utf8'))
+    .join('\n');
+  return [
+    ...src.matchAll(
+      /\{\s*"(GET|POST|PUT|DELETE|PATCH)",\s*"([^"]+)",\s*(\w+),\s*(API_AUTH_\w+)\s*\}/g,
+    ),
+  ].map((m) => ({
     key: `${m[1]} ${m[2]}`,
     auth: m[4],
   }));
@@ -38,17 +52,30 @@ function serverRoutes() {
 function specOperations() {
   const ops = [];
   for (const [p, item] of Object.entries(spec.paths)) {
-    for (const m of METHODS) if (item[m]) ops.push({ key: `${m.toUpperCase()} ${p}`, path: p, method: m, op: item[m], item });
+    for (const m of METHODS)
+      if (item[m])
+        ops.push({ key: `${m.toUpperCase()} ${p}`, path: p, method: m, op: item[m], item });
   }
   return ops;
 }
 
-const resolveRef = (o) => (o && o.$ref ? o.$ref.split('/').slice(1).reduce((x, k) => x[k], spec) : o);
+const resolveRef = (o) =>
+  o && o.$ref
+    ? o.$ref
+        .split('/')
+        .slice(1)
+        .reduce((x, k) => x[k], spec)
+    : o;
 
 test('npx @redocly/cli lint api/openapi.yaml passes', { timeout: 180000 }, async () => {
   const { stdout, stderr } = await run('npx', ['--no', '@redocly/cli', 'lint', SPEC_PATH], {
     cwd: path.join(ROOT, 'tests'),
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      REDOCLY_TELEMETRY: 'off',
+      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+      NO_COLOR: '1',
+    },
     timeout: 170000,
   });
   assert.match(stdout + stderr, /Your API description is valid/);
@@ -59,14 +86,23 @@ test('every route of the server is in the spec, and nothing else is', () => {
   assert.ok(routes.length >= 24, `only ${routes.length} routes parsed`);
   const inSpec = new Set(specOperations().map((o) => o.key));
   const inServer = new Set(routes.map((r) => r.key));
-  assert.deepEqual(routes.filter((r) => !inSpec.has(r.key)).map((r) => r.key), [], 'routes missing from the spec');
-  assert.deepEqual([...inSpec].filter((k) => !inServer.has(k)), [], 'spec operations the server does not route');
+  assert.deepEqual(
+    routes.filter((r) => !inSpec.has(r.key)).map((r) => r.key),
+    [],
+    'routes missing from the spec',
+  );
+  assert.deepEqual(
+    [...inSpec].filter((k) => !inServer.has(k)),
+    [],
+    'spec operations the server does not route',
+  );
   // Security agrees with each route's auth level.
   for (const r of routes) {
     const op = specOperations().find((o) => o.key === r.key).op;
     const security = op.security ?? spec.security;
     const anonymous = security.length === 0 || security.some((s) => Object.keys(s).length === 0);
-    if (r.auth === 'API_AUTH_REQUIRED') assert.ok(!anonymous, `${r.key} requires a token but the spec allows none`);
+    if (r.auth === 'API_AUTH_REQUIRED')
+      assert.ok(!anonymous, `${r.key} requires a token but the spec allows none`);
     else assert.ok(anonymous, `${r.key} needs no token but the spec requires one`);
   }
 });
@@ -80,13 +116,15 @@ test('every operation documents its errors the same way', () => {
     if (!anonymousOnly || optional) assert.ok(codes.includes('401'), `${key}: 401 not documented`);
     if (p.startsWith('/api/')) assert.ok(codes.includes('429'), `${key}: 429 not documented`);
     if (op.requestBody) {
-      for (const c of ['400', '413', '422']) assert.ok(codes.includes(c), `${key}: ${c} not documented`);
+      for (const c of ['400', '413', '422'])
+        assert.ok(codes.includes(c), `${key}: ${c} not documented`);
     }
     if (p.includes('{')) assert.ok(codes.includes('404'), `${key}: 404 not documented`);
     for (const c of codes.filter((x) => Number(x) >= 400)) {
       const r = resolveRef(op.responses[c]);
       assert.ok(r.content?.['application/problem+json'], `${key} ${c}: not problem+json`);
-      if (c === '429' || (c === '503' && p.startsWith('/api/'))) assert.ok(r.headers?.['Retry-After'], `${key} ${c}: no Retry-After`);
+      if (c === '429' || (c === '503' && p.startsWith('/api/')))
+        assert.ok(r.headers?.['Retry-After'], `${key} ${c}: no Retry-After`);
     }
     assert.ok(op.operationId && op.summary, `${key}: operationId and summary`);
   }
@@ -95,15 +133,24 @@ test('every operation documents its errors the same way', () => {
   assert.equal(params.IfMatch.name, 'If-Match');
   assert.equal(params.IfNoneMatch.name, 'If-None-Match');
   assert.ok(spec.components.headers.ETag && spec.components.headers.RetryAfter);
-  assert.deepEqual(spec.components.securitySchemes.bearerAuth, { ...spec.components.securitySchemes.bearerAuth, type: 'http', scheme: 'bearer' });
+  assert.deepEqual(spec.components.securitySchemes.bearerAuth, {
+    ...spec.components.securitySchemes.bearerAuth,
+    type: 'http',
+    scheme: 'bearer',
+  });
 });
 
 test('every path of the spec is served (no 405, no unrouted 404)', async () => {
   for (const { path: p, method } of specOperations()) {
     const concrete = p.replace('{id}', 'zzzzzzzzzzzzzzzz').replace('{window}', 'w1');
-    const r = await http(srv.url, method.toUpperCase(), concrete, { body: method === 'get' || method === 'delete' ? undefined : {} });
+    const r = await http(srv.url, method.toUpperCase(), concrete, {
+      body: method === 'get' || method === 'delete' ? undefined : {},
+    });
     assert.notEqual(r.status, 405, `${method} ${p}`);
-    assert.ok(!(r.status === 404 && r.body?.detail === 'no such resource'), `${method} ${p} is not routed`);
+    assert.ok(
+      !(r.status === 404 && r.body?.detail === 'no such resource'),
+      `${method} ${p} is not routed`,
+    );
   }
 });
 
@@ -122,55 +169,149 @@ test('a walk through every operation: each success validates against the spec', 
   await call('GET', '/metrics');
   await call('GET', '/api/v1/openapi.yaml');
   await call('GET', '/api/v1/rulesets');
-  const sess = await call('POST', '/api/v1/sessions', { body: { name: host.name, password: host.password } });
+  const sess = await call('POST', '/api/v1/sessions', {
+    body: { name: host.name, password: host.password },
+  });
   await call('DELETE', '/api/v1/sessions/current', { token: sess.body.token });
   await call('GET', '/api/v1/lobbies');
-  const lobby = await newLobby(call, host, { ruleset: 'rps', seats: 2, private: true, clock: { mode: 'async', seconds: 86400 } });
+  const lobby = await newLobby(call, host, {
+    ruleset: 'rps',
+    seats: 2,
+    private: true,
+    clock: { mode: 'async', seconds: 86400 },
+  });
   await call('GET', `/api/v1/lobbies/${lobby.id}`, { token: host.token });
-  await call('POST', `/api/v1/lobbies/${lobby.id}/seats`, { token: friend.token, body: { code: lobby.invite_code } });
+  await call('POST', `/api/v1/lobbies/${lobby.id}/seats`, {
+    token: friend.token,
+    body: { code: lobby.invite_code },
+  });
   await call('DELETE', `/api/v1/lobbies/${lobby.id}/seats/me`, { token: friend.token });
-  await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, { token: host.token, body: { level: 'random' } });
+  await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, {
+    token: host.token,
+    body: { level: 'random' },
+  });
   await call('DELETE', `/api/v1/lobbies/${lobby.id}/seats/1?bot=random`, { token: host.token });
   const started = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token });
   const id = started.body.game;
   await call('GET', '/api/v1/me', { token: host.token });
   // A campaign record waiting for a choice (as a game meeting two new
   // conditions leaves it), written in the form GET /me shows.
-  const noChoice = await call('POST', '/api/v1/me/records/campaign/choice', { token: host.token, body: { condition: 'tycoon' } });
+  const noChoice = await call('POST', '/api/v1/me/records/campaign/choice', {
+    token: host.token,
+    body: { condition: 'tycoon' },
+  });
   assert.equal(noChoice.status, 409, noChoice.text);
-  const rec = { status: 'active', met: ['magnate'], games: [{ conditions_met: ['magnate', 'tycoon'], checked: 'magnate', chips: 70 }], choice: ['magnate', 'tycoon'], next_options: { campaign_conditions_met: ['magnate'] } };
+  const rec = {
+    status: 'active',
+    met: ['magnate'],
+    games: [{ conditions_met: ['magnate', 'tycoon'], checked: 'magnate', chips: 70 }],
+    choice: ['magnate', 'tycoon'],
+    next_options: { campaign_conditions_met: ['magnate'] },
+  };
   const hostId = (await call('GET', '/api/v1/me', { token: host.token })).body.id;
-  psql(db, `INSERT INTO player_records (player_id, ruleset, record) VALUES ('${hostId}', 'sprint', '${JSON.stringify(rec)}'::jsonb)`);
-  const choose = await call('POST', '/api/v1/me/records/campaign/choice', { token: host.token, body: { condition: 'tycoon' } });
+  psql(
+    db,
+    `INSERT INTO player_records (player_id, ruleset, record) VALUES ('${hostId}', 'sprint', '${JSON.stringify(rec)}'::jsonb)`,
+  );
+  const choose = await call('POST', '/api/v1/me/records/campaign/choice', {
+    token: host.token,
+    body: { condition: 'tycoon' },
+  });
   assert.equal(choose.status, 200, choose.text);
   assert.deepEqual(choose.body.met, ['tycoon']);
   // Notification settings: read, change, a webhook added and removed, an
   // unknown verification link (the mailed one is notifications.test.mjs's).
   await call('GET', '/api/v1/me/notifications', { token: host.token });
-  const put = await call('PUT', '/api/v1/me/notifications', { token: host.token, body: { email: 'host@example.test', quiet_hours: { start: '22:00', end: '07:00' }, utc_offset: 60, digest: true, digest_hour: 9, reminder_seconds: 3600 } });
+  const put = await call('PUT', '/api/v1/me/notifications', {
+    token: host.token,
+    body: {
+      email: 'host@example.test',
+      quiet_hours: { start: '22:00', end: '07:00' },
+      utc_offset: 60,
+      digest: true,
+      digest_hour: 9,
+      reminder_seconds: 3600,
+    },
+  });
   assert.equal(put.status, 200, put.text);
   assert.equal(put.body.email_available, false, 'no SMTP relay here');
-  for (const bad of [{ quiet_hours: { start: '25:00', end: '07:00' } }, { email: 'not an address' }, { reminder_seconds: 1 }, { colour: 'red' }]) {
-    assert.equal((await call('PUT', '/api/v1/me/notifications', { token: host.token, body: bad })).status, 422, JSON.stringify(bad));
+  for (const bad of [
+    { quiet_hours: { start: '25:00', end: '07:00' } },
+    { email: 'not an address' },
+    { reminder_seconds: 1 },
+    { colour: 'red' },
+  ]) {
+    assert.equal(
+      (await call('PUT', '/api/v1/me/notifications', { token: host.token, body: bad })).status,
+      422,
+      JSON.stringify(bad),
+    );
   }
-  assert.equal((await call('PUT', '/api/v1/me/notifications', { token: host.token, raw: '{', headers: { 'content-type': 'application/json' } })).status, 400);
-  const hook = await call('POST', '/api/v1/me/notifications/webhooks', { token: host.token, body: { url: 'https://hooks.example.test/x' } });
+  assert.equal(
+    (
+      await call('PUT', '/api/v1/me/notifications', {
+        token: host.token,
+        raw: '{',
+        headers: { 'content-type': 'application/json' },
+      })
+    ).status,
+    400,
+  );
+  const hook = await call('POST', '/api/v1/me/notifications/webhooks', {
+    token: host.token,
+    body: { url: 'https://hooks.example.test/x' },
+  });
   assert.equal(hook.status, 201, hook.text);
-  assert.equal((await call('POST', '/api/v1/me/notifications/webhooks', { token: host.token, body: { url: 'http://example.test/plain' } })).status, 422, 'http only to loopback');
-  assert.equal((await call('DELETE', `/api/v1/me/notifications/webhooks/${hook.body.id}`, { token: host.token })).status, 204);
-  assert.equal((await call('DELETE', `/api/v1/me/notifications/webhooks/${hook.body.id}`, { token: host.token })).status, 404);
-  assert.equal((await call('GET', `/api/v1/notifications/verify?token=${'0'.repeat(64)}`)).status, 404);
+  assert.equal(
+    (
+      await call('POST', '/api/v1/me/notifications/webhooks', {
+        token: host.token,
+        body: { url: 'http://example.test/plain' },
+      })
+    ).status,
+    422,
+    'http only to loopback',
+  );
+  assert.equal(
+    (
+      await call('DELETE', `/api/v1/me/notifications/webhooks/${hook.body.id}`, {
+        token: host.token,
+      })
+    ).status,
+    204,
+  );
+  assert.equal(
+    (
+      await call('DELETE', `/api/v1/me/notifications/webhooks/${hook.body.id}`, {
+        token: host.token,
+      })
+    ).status,
+    404,
+  );
+  assert.equal(
+    (await call('GET', `/api/v1/notifications/verify?token=${'0'.repeat(64)}`)).status,
+    404,
+  );
   // A link as one would be mailed (no relay here: its hash is written).
   const link = 'cd'.repeat(32);
-  psql(db, `UPDATE notify_settings SET verify_hash = sha256(convert_to('${link}', 'UTF8')), verify_expires = now() + interval '1 hour' WHERE email = 'host@example.test'`);
+  psql(
+    db,
+    `UPDATE notify_settings SET verify_hash = sha256(convert_to('${link}', 'UTF8')), verify_expires = now() + interval '1 hour' WHERE email = 'host@example.test'`,
+  );
   const verified = await call('GET', `/api/v1/notifications/verify?token=${link}`);
   assert.equal(verified.status, 200, verified.text);
   assert.deepEqual(verified.body, { email: 'host@example.test', email_verified: true });
   // Async play: the inbox lists the game's first window, the host extends
   // its deadline once, and a vacation starts and stops.
   const inbox = await call('GET', '/api/v1/me/turns', { token: host.token });
-  assert.ok(inbox.body.turns.some((t) => t.game === id), inbox.text);
-  const ext = await call('POST', `/api/v1/games/${id}/windows/r1/extend`, { token: host.token, body: { seconds: 60 } });
+  assert.ok(
+    inbox.body.turns.some((t) => t.game === id),
+    inbox.text,
+  );
+  const ext = await call('POST', `/api/v1/games/${id}/windows/r1/extend`, {
+    token: host.token,
+    body: { seconds: 60 },
+  });
   assert.equal(ext.status, 200, ext.text);
   await call('GET', '/api/v1/me/vacation', { token: friend.token });
   await call('POST', '/api/v1/me/vacation', { token: friend.token, body: { days: 1 } });
@@ -184,7 +325,10 @@ test('a walk through every operation: each success validates against the spec', 
     if (g.body.status !== 'running') break;
     const w = g.body.windows[0];
     if (w && !w.submitted.includes(0)) {
-      await call('PUT', `/api/v1/games/${id}/orders/${w.id}`, { token: host.token, body: { throw: 'paper' } });
+      await call('PUT', `/api/v1/games/${id}/orders/${w.id}`, {
+        token: host.token,
+        body: { throw: 'paper' },
+      });
     } else {
       await sleep(25);
     }
@@ -194,24 +338,40 @@ test('a walk through every operation: each success validates against the spec', 
   assert.equal(rematch.status, 201, rematch.text);
   await call('GET', `/api/v1/games/${id}/rematch`, { token: host.token });
   const rps = await newGame(call, 'rps', [host, friend]);
-  await call('PUT', `/api/v1/games/${rps}/orders/r1`, { token: host.token, body: { throw: 'rock' } });
+  await call('PUT', `/api/v1/games/${rps}/orders/r1`, {
+    token: host.token,
+    body: { throw: 'rock' },
+  });
   await call('DELETE', `/api/v1/games/${rps}/orders/r1`, { token: host.token });
   const exp = await call('GET', `/api/v1/games/${id}/export`);
   assert.equal(exp.status, 200, exp.text);
   const ttt = await newGame(call, 'tictactoe', [host, friend]);
-  await call('POST', `/api/v1/games/${ttt}/plays`, { token: host.token, body: { window: 't1', cell: 0 }, headers: { 'idempotency-key': 'a', 'if-match': '"0"' } });
+  await call('POST', `/api/v1/games/${ttt}/plays`, {
+    token: host.token,
+    body: { window: 't1', cell: 0 },
+    headers: { 'idempotency-key': 'a', 'if-match': '"0"' },
+  });
 
   // Orders in parts (fleets_example) and priority decisions (duel_example).
   const fleets = await newGame(call, 'fleets_example', [host, friend]);
-  await call('PUT', `/api/v1/games/${fleets}/orders/r1/parts/f0`, { token: host.token, body: { to: 3 } });
+  await call('PUT', `/api/v1/games/${fleets}/orders/r1/parts/f0`, {
+    token: host.token,
+    body: { to: 3 },
+  });
   await call('DELETE', `/api/v1/games/${fleets}/orders/r1/parts/f0`, { token: host.token });
   const duel = await newGame(call, 'duel_example', [host, friend], {
     options: { hands: [['bolt', 'cycle'], ['counter']] },
   });
-  await call('PUT', `/api/v1/games/${duel}/response-rule`, { token: friend.token, body: { until: 'my_turn' } });
+  await call('PUT', `/api/v1/games/${duel}/response-rule`, {
+    token: friend.token,
+    body: { until: 'my_turn' },
+  });
   const duelPlay = async (action) => {
     const v = await call('GET', `/api/v1/games/${duel}/view`, { token: host.token });
-    await call('POST', `/api/v1/games/${duel}/plays`, { token: host.token, body: { window: v.body.priority.window, ...action } });
+    await call('POST', `/api/v1/games/${duel}/plays`, {
+      token: host.token,
+      body: { window: v.body.priority.window, ...action },
+    });
   };
   await duelPlay({ action: 'cast', card: 0, target: 1 });
   await call('POST', `/api/v1/games/${duel}/undo`, { token: host.token });
@@ -224,22 +384,45 @@ test('a walk through every operation: each success validates against the spec', 
 
   // Table talk: a private channel, a message in it and in the public
   // channel, the pages, the list and a read mark.
-  const ch = await call('POST', `/api/v1/games/${ttt}/channels`, { token: host.token, body: { seats: [1] } });
+  const ch = await call('POST', `/api/v1/games/${ttt}/channels`, {
+    token: host.token,
+    body: { seats: [1] },
+  });
   assert.equal(ch.status, 201, ch.text);
-  const again = await call('POST', `/api/v1/games/${ttt}/channels`, { token: friend.token, body: { seats: [0] } });
+  const again = await call('POST', `/api/v1/games/${ttt}/channels`, {
+    token: friend.token,
+    body: { seats: [0] },
+  });
   assert.equal(again.status, 200, again.text);
-  const said = await call('POST', `/api/v1/games/${ttt}/channels/${ch.body.id}/messages`, { token: host.token, body: { text: 'a word, between us' } });
+  const said = await call('POST', `/api/v1/games/${ttt}/channels/${ch.body.id}/messages`, {
+    token: host.token,
+    body: { text: 'a word, between us' },
+  });
   assert.equal(said.status, 201, said.text);
-  await call('POST', `/api/v1/games/${ttt}/channels/0/messages`, { token: friend.token, body: { text: 'good luck' } });
-  const pageOf = await call('GET', `/api/v1/games/${ttt}/channels/${ch.body.id}/messages?limit=10`, { token: friend.token });
+  await call('POST', `/api/v1/games/${ttt}/channels/0/messages`, {
+    token: friend.token,
+    body: { text: 'good luck' },
+  });
+  const pageOf = await call(
+    'GET',
+    `/api/v1/games/${ttt}/channels/${ch.body.id}/messages?limit=10`,
+    { token: friend.token },
+  );
   assert.equal(pageOf.body.messages.length, 1);
   await call('GET', `/api/v1/games/${ttt}/channels/0/messages?after=0`);
   await call('GET', `/api/v1/games/${ttt}/channels`, { token: friend.token });
   await call('GET', `/api/v1/games/${ttt}/channels`);
-  const marked = await call('PUT', `/api/v1/games/${ttt}/channels/${ch.body.id}/read`, { token: friend.token, body: { seq: 1 } });
+  const marked = await call('PUT', `/api/v1/games/${ttt}/channels/${ch.body.id}/read`, {
+    token: friend.token,
+    body: { seq: 1 },
+  });
   assert.equal(marked.status, 200, marked.text);
 
-  const succeeded = new Set(call.seen.filter((s) => s.status < 300).map((s) => `${s.method} ${s.path}`));
-  const missing = specOperations().map((o) => o.key).filter((k) => !succeeded.has(k));
+  const succeeded = new Set(
+    call.seen.filter((s) => s.status < 300).map((s) => `${s.method} ${s.path}`),
+  );
+  const missing = specOperations()
+    .map((o) => o.key)
+    .filter((k) => !succeeded.has(k));
   assert.deepEqual(missing, [], 'operations without a validated success');
 });

@@ -40,7 +40,10 @@ async function asyncGame(host, others, clock, options = { rounds: 5 }) {
   });
   assert.equal(l.status, 201, l.text);
   for (const p of others) {
-    const j = await call('POST', `/api/v1/lobbies/${l.body.id}/seats`, { token: p.token, body: {} });
+    const j = await call('POST', `/api/v1/lobbies/${l.body.id}/seats`, {
+      token: p.token,
+      body: {},
+    });
     assert.equal(j.status, 200, j.text);
   }
   const s = await call('POST', `/api/v1/lobbies/${l.body.id}/start`, { token: host.token });
@@ -56,7 +59,10 @@ const turns = async (p) => {
 };
 const keyOf = (t) => `${t.game}/${t.window}`;
 const throwIn = (p, game, window) =>
-  call('PUT', `/api/v1/games/${game}/orders/${window}`, { token: p.token, body: { throw: 'rock' } });
+  call('PUT', `/api/v1/games/${game}/orders/${window}`, {
+    token: p.token,
+    body: { throw: 'rock' },
+  });
 
 test('the inbox lists exactly the windows waiting on the caller, and stops after the order', async () => {
   const a = await newPlayer(call, { prefix: 'ia' });
@@ -90,9 +96,15 @@ test('the inbox lists exactly the windows waiting on the caller, and stops after
 test('the inbox lists the windows of games without a clock too (no deadline)', async () => {
   const a = await newPlayer(call, { prefix: 'ua' });
   const b = await newPlayer(call, { prefix: 'ub' });
-  const l = await call('POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'rps', seats: 2, options: { rounds: 3 } } });
+  const l = await call('POST', '/api/v1/lobbies', {
+    token: a.token,
+    body: { ruleset: 'rps', seats: 2, options: { rounds: 3 } },
+  });
   assert.equal(l.status, 201, l.text);
-  assert.equal((await call('POST', `/api/v1/lobbies/${l.body.id}/seats`, { token: b.token, body: {} })).status, 200);
+  assert.equal(
+    (await call('POST', `/api/v1/lobbies/${l.body.id}/seats`, { token: b.token, body: {} })).status,
+    200,
+  );
   const s = await call('POST', `/api/v1/lobbies/${l.body.id}/start`, { token: a.token });
   assert.equal(s.status, 201, s.text);
   const g = s.body.game;
@@ -121,9 +133,12 @@ test('the inbox is pushed over the WebSocket when it changes', async () => {
     assert.equal(first.count, 0);
     const from = c.messages.length;
     const g = await asyncGame(b, [a], { seconds: 3600 });
-    const opened = await c.until(() => c.messages.slice(from).find((m) => m.type === 'turns' && m.count === 1), {
-      what: 'a turns message with the new window',
-    });
+    const opened = await c.until(
+      () => c.messages.slice(from).find((m) => m.type === 'turns' && m.count === 1),
+      {
+        what: 'a turns message with the new window',
+      },
+    );
     assert.equal(opened.turns[0].game, g);
     assert.equal(opened.turns[0].window, 'r1');
     const at = c.messages.length;
@@ -141,7 +156,11 @@ test('a deadline that would fall inside the night window moves to its end', asyn
   const b = await newPlayer(call, { prefix: 'nb' });
   const offset = 120; // the lobby's local time is UTC+2
   const dueLocal = Math.floor((Date.now() / 1000 + 3600) / 60 + offset) % 1440;
-  const night = { start: (dueLocal + 1440 - 30) % 1440, end: (dueLocal + 30) % 1440, utc_offset: offset };
+  const night = {
+    start: (dueLocal + 1440 - 30) % 1440,
+    end: (dueLocal + 30) % 1440,
+    utc_offset: offset,
+  };
   const g = await asyncGame(a, [b], { seconds: 3600, night });
   const t = (await turns(a)).find((x) => x.game === g);
   const due = Date.parse(t.deadline);
@@ -158,7 +177,11 @@ test('a deadline that would fall inside the night window moves to its end', asyn
   assert.equal(bad.status, 422, bad.text);
   const bad2 = await call('POST', '/api/v1/lobbies', {
     token: a.token,
-    body: { ruleset: 'rps', seats: 2, clock: { mode: 'async', seconds: 600, night: { start: 1500, end: 2 } } },
+    body: {
+      ruleset: 'rps',
+      seats: 2,
+      clock: { mode: 'async', seconds: 600, night: { start: 1500, end: 2 } },
+    },
   });
   assert.equal(bad2.status, 422, bad2.text);
   assert.equal(bad2.body.field, 'clock.night.start');
@@ -183,13 +206,19 @@ test('a vacation extends the windows of two games at once and spends days', asyn
   const now = new Map((await turns(a)).map((t) => [t.game, Date.parse(t.deadline)]));
   for (const g of [g1, g2]) assert.equal(now.get(g) - was.get(g), 2 * 86400 * 1000, `game ${g}`);
   // the window waits on b too: one deadline per window, so b sees it moved
-  assert.equal(Date.parse((await turns(b)).find((t) => t.game === g1).deadline) - bWas.get(g1), 2 * 86400 * 1000);
+  assert.equal(
+    Date.parse((await turns(b)).find((t) => t.game === g1).deadline) - bWas.get(g1),
+    2 * 86400 * 1000,
+  );
   // the game's own view shows the new deadline
   const view = await call('GET', `/api/v1/games/${g1}`, { token: a.token });
-  await waitFor(async () => {
-    const v = await call('GET', `/api/v1/games/${g1}`, { token: a.token });
-    return JSON.stringify(v.body).includes(new Date(now.get(g1)).toISOString());
-  }, { what: 'the game to show the moved deadline' });
+  await waitFor(
+    async () => {
+      const v = await call('GET', `/api/v1/games/${g1}`, { token: a.token });
+      return JSON.stringify(v.body).includes(new Date(now.get(g1)).toISOString());
+    },
+    { what: 'the game to show the moved deadline' },
+  );
   assert.equal(view.status, 200);
   const again = await call('POST', '/api/v1/me/vacation', { token: a.token, body: { days: 1 } });
   assert.equal(again.status, 409, again.text);
@@ -206,18 +235,36 @@ test('the host extends a deadline once per window', async () => {
   const b = await newPlayer(call, { prefix: 'eb' });
   const g = await asyncGame(a, [b], { seconds: 3600 });
   const was = Date.parse((await turns(a)).find((t) => t.game === g).deadline);
-  const notHost = await call('POST', `/api/v1/games/${g}/windows/r1/extend`, { token: b.token, body: {} });
+  const notHost = await call('POST', `/api/v1/games/${g}/windows/r1/extend`, {
+    token: b.token,
+    body: {},
+  });
   assert.equal(notHost.status, 403, notHost.text);
-  const ext = await call('POST', `/api/v1/games/${g}/windows/r1/extend`, { token: a.token, body: { seconds: 600 } });
+  const ext = await call('POST', `/api/v1/games/${g}/windows/r1/extend`, {
+    token: a.token,
+    body: { seconds: 600 },
+  });
   assert.equal(ext.status, 200, ext.text);
   assert.equal(Date.parse(ext.body.deadline) - was, 600 * 1000);
-  assert.equal(Date.parse((await turns(b)).find((t) => t.game === g).deadline), Date.parse(ext.body.deadline));
-  const twice = await call('POST', `/api/v1/games/${g}/windows/r1/extend`, { token: a.token, body: {} });
+  assert.equal(
+    Date.parse((await turns(b)).find((t) => t.game === g).deadline),
+    Date.parse(ext.body.deadline),
+  );
+  const twice = await call('POST', `/api/v1/games/${g}/windows/r1/extend`, {
+    token: a.token,
+    body: {},
+  });
   assert.equal(twice.status, 409, twice.text);
   assert.match(twice.body.detail, /once/);
-  const none = await call('POST', `/api/v1/games/${g}/windows/r9/extend`, { token: a.token, body: {} });
+  const none = await call('POST', `/api/v1/games/${g}/windows/r9/extend`, {
+    token: a.token,
+    body: {},
+  });
   assert.equal(none.status, 404, none.text);
-  const bad = await call('POST', `/api/v1/games/${g}/windows/r1/extend`, { token: a.token, body: { seconds: 'x' } });
+  const bad = await call('POST', `/api/v1/games/${g}/windows/r1/extend`, {
+    token: a.token,
+    body: { seconds: 'x' },
+  });
   assert.equal(bad.status, 422, bad.text);
 });
 
@@ -242,14 +289,21 @@ test('K missed windows give the seat to a bot (logged); reputation shows and a m
   assert.ok(events[0].bot);
   assert.equal(events[0].player, undefined, 'the public log names no player id');
   const game = await call('GET', `/api/v1/games/${g}`, { token: a.token });
-  assert.ok(JSON.stringify(game.body.seats[1]).includes(events[0].bot), JSON.stringify(game.body.seats));
+  assert.ok(
+    JSON.stringify(game.body.seats[1]).includes(events[0].bot),
+    JSON.stringify(game.body.seats),
+  );
   // b no longer holds the seat: nothing of g waits on b
   assert.ok(!(await turns(b)).some((t) => t.game === g));
 
   // reputation: b missed 2 windows, a answered them
   const lobby = await call('POST', '/api/v1/lobbies', {
     token: a.token,
-    body: { ruleset: 'rps', seats: 2, clock: { mode: 'async', seconds: 600, min_reputation: { max_missed: 1 } } },
+    body: {
+      ruleset: 'rps',
+      seats: 2,
+      clock: { mode: 'async', seconds: 600, min_reputation: { max_missed: 1 } },
+    },
   });
   assert.equal(lobby.status, 201, lobby.text);
   const rep = lobby.body.seats[0].player.reputation;
@@ -257,13 +311,23 @@ test('K missed windows give the seat to a bot (logged); reputation shows and a m
   assert.equal(rep.missed, 0);
   assert.equal(typeof rep.median_response_seconds, 'number');
   assert.deepEqual(lobby.body.clock.min_reputation, { max_missed: 1 });
-  const refused = await call('POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: b.token, body: {} });
+  const refused = await call('POST', `/api/v1/lobbies/${lobby.body.id}/seats`, {
+    token: b.token,
+    body: {},
+  });
   assert.equal(refused.status, 403, refused.text);
   assert.match(refused.body.detail, /at most 1 missed windows; you have missed 2/);
   const c = await newPlayer(call, { prefix: 'kc' });
-  const ok = await call('POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: c.token, body: {} });
+  const ok = await call('POST', `/api/v1/lobbies/${lobby.body.id}/seats`, {
+    token: c.token,
+    body: {},
+  });
   assert.equal(ok.status, 200, ok.text);
-  assert.deepEqual(ok.body.seats[1].player.reputation, { median_response_seconds: null, answered: 0, missed: 0 });
+  assert.deepEqual(ok.body.seats[1].player.reputation, {
+    median_response_seconds: null,
+    answered: 0,
+    missed: 0,
+  });
 });
 
 test('on vacation in a "bot" game, a bot plays the windows; the seat comes back when it ends', async () => {
@@ -274,13 +338,23 @@ test('on vacation in a "bot" game, a bot plays the windows; the seat comes back 
   assert.equal(start.status, 201, start.text);
   // b is away: b's bot orders in each window as it opens, long before the
   // hour-long deadline (r1 at once, r2 once a has thrown in r1).
-  const inputs = () => psql(db, `SELECT seat || ':' || kind || ':' || coalesce(window_id, '') FROM game_inputs WHERE game_id = '${g}' ORDER BY seq`).split('\n').filter(Boolean);
+  const inputs = () =>
+    psql(
+      db,
+      `SELECT seat || ':' || kind || ':' || coalesce(window_id, '') FROM game_inputs WHERE game_id = '${g}' ORDER BY seq`,
+    )
+      .split('\n')
+      .filter(Boolean);
   const mineNow = () => inputs().filter((x) => x.startsWith('1:'));
   await waitFor(() => mineNow().length === 1, { timeout: 10000, what: 'the bot to order in r1' });
   assert.equal((await throwIn(a, g, 'r1')).status, 200);
   await waitFor(() => mineNow().length === 2, { timeout: 10000, what: 'the bot to order in r2' });
   const mine = mineNow();
-  assert.deepEqual(mine, ['1:order:r1', '1:order:r2'], `b's seat ordered (no timeout): ${inputs().join(' ')}`);
+  assert.deepEqual(
+    mine,
+    ['1:order:r1', '1:order:r2'],
+    `b's seat ordered (no timeout): ${inputs().join(' ')}`,
+  );
   let log = await call('GET', `/api/v1/games/${g}/log`, { token: a.token });
   const away = log.body.events.filter((e) => e.kind === 'vacation_bot');
   assert.equal(away.length, 1, JSON.stringify(log.body.events));
@@ -290,17 +364,30 @@ test('on vacation in a "bot" game, a bot plays the windows; the seat comes back 
   // The seat stays b's; the stand-in windows count neither way.
   const game = await call('GET', `/api/v1/games/${g}`, { token: b.token });
   assert.ok(JSON.stringify(game.body.seats[1]).includes(b.name), JSON.stringify(game.body.seats));
-  assert.equal(psql(db, `SELECT count(*) FROM seat_windows WHERE game_id = '${g}' AND seat = 1`), '0');
+  assert.equal(
+    psql(db, `SELECT count(*) FROM seat_windows WHERE game_id = '${g}' AND seat = 1`),
+    '0',
+  );
   // Back from vacation: r3 waits on b and no bot plays it.
   const stop = await call('DELETE', '/api/v1/me/vacation', { token: b.token });
   assert.equal(stop.status, 200, stop.text);
   assert.equal((await throwIn(a, g, 'r2')).status, 200);
-  await waitFor(async () => {
-    log = await call('GET', `/api/v1/games/${g}/log`, { token: a.token });
-    return log.body.events.some((e) => e.kind === 'vacation_return' && e.seat === 1);
-  }, { timeout: 10000, what: 'the vacation_return event' });
+  await waitFor(
+    async () => {
+      log = await call('GET', `/api/v1/games/${g}/log`, { token: a.token });
+      return log.body.events.some((e) => e.kind === 'vacation_return' && e.seat === 1);
+    },
+    { timeout: 10000, what: 'the vacation_return event' },
+  );
   await sleep(2500);
-  assert.ok((await turns(b)).some((t) => t.game === g && t.window === 'r3'), 'r3 waits on b again');
-  assert.deepEqual(inputs().filter((x) => x.startsWith('1:')), mine, 'no bot move after the vacation');
+  assert.ok(
+    (await turns(b)).some((t) => t.game === g && t.window === 'r3'),
+    'r3 waits on b again',
+  );
+  assert.deepEqual(
+    inputs().filter((x) => x.startsWith('1:')),
+    mine,
+    'no bot move after the vacation',
+  );
   assert.equal((await throwIn(b, g, 'r3')).status, 200);
 });

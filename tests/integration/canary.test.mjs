@@ -81,7 +81,18 @@ import WebSocket from 'ws';
 import jsonpatch from 'fast-json-patch';
 import { createDatabase, dropDatabase, startServer, psql, sleep } from './lib/server.mjs';
 import { smtpSink, hookSink } from './lib/notify_sinks.mjs';
-import { SEED, rnd, pick, chance, sample, hex, probe, gameNow, describe, checkPrivateParts } from './canary/kit.mjs';
+import {
+  SEED,
+  rnd,
+  pick,
+  chance,
+  sample,
+  hex,
+  probe,
+  gameNow,
+  describe,
+  checkPrivateParts,
+} from './canary/kit.mjs';
 import { CANARIES, canaryOf } from './canary/registry.mjs';
 import { cardIds } from './canary/sprint.mjs';
 import { checkSkirmish } from './canary/skirmish.mjs';
@@ -90,8 +101,10 @@ import { checkCouncil } from './canary/council.mjs';
 
 // The WebSocket per-address limits, lifted like the HTTP ones above.
 const WS_UNLIMITED = {
-  CONCLAVE_WS_IP_RATE: '1000000', CONCLAVE_WS_IP_RATE_BURST: '1000000',
-  CONCLAVE_WS_AUTH_RATE: '1000000', CONCLAVE_WS_AUTH_BURST: '1000000',
+  CONCLAVE_WS_IP_RATE: '1000000',
+  CONCLAVE_WS_IP_RATE_BURST: '1000000',
+  CONCLAVE_WS_AUTH_RATE: '1000000',
+  CONCLAVE_WS_AUTH_BURST: '1000000',
 };
 
 const now = () => performance.now();
@@ -147,7 +160,9 @@ async function call(cap, base, aud, method, p, { body, headers = {}, game = null
   try {
     res = await fetch(base + p, { method, headers: h, body: payload });
   } catch (e) {
-    throw new Error(`${aud.label}: ${method} ${p}: ${e.message} (${e.cause?.code ?? ''} ${e.cause?.message ?? ''})`);
+    throw new Error(
+      `${aud.label}: ${method} ${p}: ${e.message} (${e.cause?.code ?? ''} ${e.cause?.message ?? ''})`,
+    );
   }
   const text = await res.text();
   const head = [...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
@@ -161,8 +176,18 @@ async function call(cap, base, aud, method, p, { body, headers = {}, game = null
   if (kind === 'game' && json && Number.isInteger(json.version)) version = json.version;
   if (kind === 'ack' && json && Number.isInteger(json.version)) version = json.version;
   const rec = cap.add({
-    src: 'rest', aud, method, path: p, status: res.status, text: `${head}\n\n${text}`, json, game,
-    kind: res.status >= 400 ? 'error' : kind, version, t0, t1: now(),
+    src: 'rest',
+    aud,
+    method,
+    path: p,
+    status: res.status,
+    text: `${head}\n\n${text}`,
+    json,
+    game,
+    kind: res.status >= 400 ? 'error' : kind,
+    version,
+    t0,
+    t1: now(),
   });
   return { status: res.status, json, text, rec, version };
 }
@@ -221,10 +246,22 @@ class Tap {
       m = null;
     }
     const type = m && typeof m.type === 'string' ? m.type : 'other';
-    const kind = ['snapshot', 'patch', 'error', 'lobbies', 'lobby'].includes(type) ? `ws-${type}` : 'ws-other';
+    const kind = ['snapshot', 'patch', 'error', 'lobbies', 'lobby'].includes(type)
+      ? `ws-${type}`
+      : 'ws-other';
     const version = type === 'snapshot' ? m.version : type === 'patch' ? m.to : null;
     const t = now();
-    this.cap.add({ src: 'ws', aud: this.aud, kind, game: m?.game ?? null, version, text, json: m, t0: t, t1: t });
+    this.cap.add({
+      src: 'ws',
+      aud: this.aud,
+      kind,
+      game: m?.game ?? null,
+      version,
+      text,
+      json: m,
+      t0: t,
+      t1: t,
+    });
     if (type === 'snapshot') {
       const doc = { view: m.view, windows: m.windows };
       const g = this.games.get(m.game) || { hist: new Map() };
@@ -258,7 +295,8 @@ class Tap {
       const v = fn();
       if (v) return v;
       const left = end - Date.now();
-      if (this.closed) throw new Error(`${this.aud.label}: the connection closed while waiting for ${what}`);
+      if (this.closed)
+        throw new Error(`${this.aud.label}: the connection closed while waiting for ${what}`);
       if (left <= 0) throw new Error(`${this.aud.label}: timed out waiting for ${what}`);
       await new Promise((resolve) => {
         const t = setTimeout(resolve, Math.min(left, 100));
@@ -295,11 +333,24 @@ function listenNotify(cap, url) {
     while ((i = buf.indexOf('\n')) >= 0) {
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
-      const m = /^Asynchronous notification "([^"]+)" with payload "(.*)" received from server process with PID \d+\.$/.exec(line);
+      const m =
+        /^Asynchronous notification "([^"]+)" with payload "(.*)" received from server process with PID \d+\.$/.exec(
+          line,
+        );
       if (m) {
         seen.push({ channel: m[1], payload: m[2] });
         const t = now();
-        cap.add({ src: 'notify', aud: null, kind: m[1], game: null, version: null, text: m[2], json: null, t0: t, t1: t });
+        cap.add({
+          src: 'notify',
+          aud: null,
+          kind: m[1],
+          game: null,
+          version: null,
+          text: m[2],
+          json: null,
+          t0: t,
+          t1: t,
+        });
       }
     }
   });
@@ -350,7 +401,15 @@ class World {
     this.lobbies = []; // {id, code, members:Set(player)}
     this.taps = [];
     this.counter = 0;
-    this.stats = { oracle: 0, fallbacks: 0, lateOrders: 0, replaced: 0, withdrawn: 0, actions: 0, wsRetries: 0 };
+    this.stats = {
+      oracle: 0,
+      fallbacks: 0,
+      lateOrders: 0,
+      replaced: 0,
+      withdrawn: 0,
+      actions: 0,
+      wsRetries: 0,
+    };
     this.hookPort = 0; // the webhook receiver, when notifications are on
     this.byName = new Map(); // player name -> audience
   }
@@ -366,7 +425,9 @@ class World {
     const player = { name, password };
     const aud = audience(`player ${name}`, player);
     if (password) this.markers.add({ kind: 'password', value: password });
-    const r = await this.call(aud, 'POST', '/api/v1/players', { body: password ? { name, password } : { name } });
+    const r = await this.call(aud, 'POST', '/api/v1/players', {
+      body: password ? { name, password } : { name },
+    });
     assert.equal(r.status, 201, r.text);
     Object.assign(player, r.json);
     this.tokenMarker(player, r.json.token);
@@ -386,8 +447,13 @@ class World {
   // is notifications.test.mjs's) and a webhook to the local receiver.
   async subscribe(aud) {
     const { name, id } = aud.player;
-    psql(this.db, `INSERT INTO notify_settings (player_id, email, email_verified) VALUES ('${id}', '${name.toLowerCase()}@example.test', true)`);
-    const w = await this.call(aud, 'POST', '/api/v1/me/notifications/webhooks', { body: { url: `http://127.0.0.1:${this.hookPort}/hook/${name.toLowerCase()}` } });
+    psql(
+      this.db,
+      `INSERT INTO notify_settings (player_id, email, email_verified) VALUES ('${id}', '${name.toLowerCase()}@example.test', true)`,
+    );
+    const w = await this.call(aud, 'POST', '/api/v1/me/notifications/webhooks', {
+      body: { url: `http://127.0.0.1:${this.hookPort}/hook/${name.toLowerCase()}` },
+    });
     assert.equal(w.status, 201, w.text);
   }
 
@@ -396,14 +462,33 @@ class World {
     for (const p of hooks.posts) {
       const aud = this.byName.get(p.url.split('/').pop());
       // All headers but the signature (an HMAC: a 64-hex string by design).
-      const head = Object.entries(p.headers).filter(([k]) => k !== 'conclave-signature').map(([k, v]) => `${k}: ${v}`).join('\n');
-      this.cap.add({ src: 'hook', aud, kind: 'hook', game: p.body.game?.id ?? null, version: p.body.game?.version ?? null, text: `${head}\n\n${p.text}`, json: p.body });
+      const head = Object.entries(p.headers)
+        .filter(([k]) => k !== 'conclave-signature')
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n');
+      this.cap.add({
+        src: 'hook',
+        aud,
+        kind: 'hook',
+        game: p.body.game?.id ?? null,
+        version: p.body.game?.version ?? null,
+        text: `${head}\n\n${p.text}`,
+        json: p.body,
+      });
     }
     for (const m of smtp.mails) {
       const aud = this.byName.get(m.to[0].split('@')[0]);
       const id = (/^Conclave-Notification-Id: (.*)$/im.exec(m.data) || [])[1] || '';
       const [game, version] = id.split(':');
-      this.cap.add({ src: 'mail', aud, kind: 'mail', game: game || null, version: Number(version) || null, text: m.data, json: null });
+      this.cap.add({
+        src: 'mail',
+        aud,
+        kind: 'mail',
+        game: game || null,
+        version: Number(version) || null,
+        text: m.data,
+        json: null,
+      });
     }
   }
 
@@ -429,7 +514,12 @@ async function setupGame(W, { ruleset, humans, bots = [], options, isPrivate = f
   const host = hosts[0];
   const seats = humans + bots.length;
   const lb = await W.call(host, 'POST', '/api/v1/lobbies', {
-    body: { ruleset, seats, ...(options ? { options } : {}), ...(isPrivate ? { private: true } : {}) },
+    body: {
+      ruleset,
+      seats,
+      ...(options ? { options } : {}),
+      ...(isPrivate ? { private: true } : {}),
+    },
   });
   assert.equal(lb.status, 201, lb.text);
   const lobby = { id: lb.json.id, code: lb.json.invite_code, members: new Set([host.player]) };
@@ -450,10 +540,14 @@ async function setupGame(W, { ruleset, humans, bots = [], options, isPrivate = f
   for (const st of sample(steps, steps.length)) {
     if (st.a) {
       lobby.members.add(st.a.player);
-      const j = await W.call(st.a, 'POST', `/api/v1/lobbies/${lobby.id}/seats`, { body: isPrivate ? { code: lobby.code } : {} });
+      const j = await W.call(st.a, 'POST', `/api/v1/lobbies/${lobby.id}/seats`, {
+        body: isPrivate ? { code: lobby.code } : {},
+      });
       assert.equal(j.status, 200, j.text);
     } else {
-      const b = await W.call(host, 'POST', `/api/v1/lobbies/${lobby.id}/bots`, { body: { level: st.level } });
+      const b = await W.call(host, 'POST', `/api/v1/lobbies/${lobby.id}/bots`, {
+        body: { level: st.level },
+      });
       assert.equal(b.status, 200, b.text);
     }
   }
@@ -467,7 +561,12 @@ async function setupGame(W, { ruleset, humans, bots = [], options, isPrivate = f
   const seed = psql(W.db, `SELECT encode(seed, 'hex') FROM games WHERE game_id = '${id}'`);
   assert.match(seed, /^[0-9a-f]{64}$/);
   const raw = Buffer.from(seed, 'hex');
-  for (const value of [seed, seed.toUpperCase(), raw.toString('base64'), raw.toString('base64url')]) {
+  for (const value of [
+    seed,
+    seed.toUpperCase(),
+    raw.toString('base64'),
+    raw.toString('base64url'),
+  ]) {
     W.markers.add({ kind: 'seed', value, game: id });
   }
   const g0 = await W.call(anon, 'GET', `/api/v1/games/${id}`, { game: id, kind: 'game' });
@@ -485,8 +584,22 @@ async function setupGame(W, { ruleset, humans, bots = [], options, isPrivate = f
   spectator.label = `${tag} spectator`;
   const auds = [...seatAud.values(), spectator, anon];
   const ctx = {
-    W, id, ruleset, tag, seats, seatAud, spectator, anon, auds, lobby, seed,
-    taps: new Map(), notes: [], bots: bots.length, oracle: [], orders: [],
+    W,
+    id,
+    ruleset,
+    tag,
+    seats,
+    seatAud,
+    spectator,
+    anon,
+    auds,
+    lobby,
+    seed,
+    taps: new Map(),
+    notes: [],
+    bots: bots.length,
+    oracle: [],
+    orders: [],
     canary: canaryOf(ruleset),
   };
   for (const a of auds) {
@@ -498,7 +611,8 @@ async function setupGame(W, { ruleset, humans, bots = [], options, isPrivate = f
     if (chance(0.5)) t.send({ type: 'subscribe', game: 'no-such-game' });
     if (chance(0.3)) t.send({ type: 'unsubscribe', game: id, extra: 1 });
   }
-  for (const t of ctx.taps.values()) await t.until(() => t.version(id) !== null, 10000, 'a snapshot');
+  for (const t of ctx.taps.values())
+    await t.until(() => t.version(id) !== null, 10000, 'a snapshot');
   W.games.push(ctx);
   return ctx;
 }
@@ -511,20 +625,38 @@ async function setupGame(W, { ruleset, humans, bots = [], options, isPrivate = f
 async function talk(ctx) {
   const { W, id } = ctx;
   if (ctx.seats < 2) return;
-  const chat = (aud, method, p, body) => W.call(aud, method, `/api/v1/games/${id}${p}`, { body, game: id, kind: 'chat' });
+  const chat = (aud, method, p, body) =>
+    W.call(aud, method, `/api/v1/games/${id}${p}`, { body, game: id, kind: 'chat' });
   const [[s0, a0]] = [...ctx.seatAud.entries()];
   const s1 = pick([...Array(ctx.seats).keys()].filter((s) => s !== s0));
   const members = new Set([s0, s1]);
-  const marker = (seats) => W.markers.add({ kind: 'chat', value: `CNRYchat${hex(6)}`, game: id, seats });
+  const marker = (seats) =>
+    W.markers.add({ kind: 'chat', value: `CNRYchat${hex(6)}`, game: id, seats });
   const open = await chat(a0, 'POST', '/channels', { seats: [s1] });
   assert.equal(open.status, 201, open.text);
   const cid = open.json.id;
-  const said = await chat(a0, 'POST', `/channels/${cid}/messages`, { text: `psst ${marker(members).value}` });
+  const said = await chat(a0, 'POST', `/channels/${cid}/messages`, {
+    text: `psst ${marker(members).value}`,
+  });
   assert.equal(said.status, 201, said.text);
   const a1 = ctx.seatAud.get(s1);
-  if (a1) assert.equal((await chat(a1, 'POST', `/channels/${cid}/messages`, { text: `deal ${marker(members).value}` })).status, 201);
-  assert.equal((await chat(a0, 'POST', '/channels/0/messages', { text: `hello ${marker(null).value}` })).status, 201);
-  const big = await chat(a0, 'POST', `/channels/${cid}/messages`, { text: `${marker(new Set()).value} ${'x'.repeat(2001)}` });
+  if (a1)
+    assert.equal(
+      (
+        await chat(a1, 'POST', `/channels/${cid}/messages`, {
+          text: `deal ${marker(members).value}`,
+        })
+      ).status,
+      201,
+    );
+  assert.equal(
+    (await chat(a0, 'POST', '/channels/0/messages', { text: `hello ${marker(null).value}` }))
+      .status,
+    201,
+  );
+  const big = await chat(a0, 'POST', `/channels/${cid}/messages`, {
+    text: `${marker(new Set()).value} ${'x'.repeat(2001)}`,
+  });
   assert.equal(big.status, 413, big.text);
   for (const a of ctx.auds) {
     const member = members.has(a.seats.get(id));
@@ -533,13 +665,14 @@ async function talk(ctx) {
     const r = await chat(a, 'GET', `/channels/${cid}/messages?limit=${1 + Math.floor(rnd() * 5)}`);
     assert.equal(r.status, member ? 200 : 404, `${a.label} reading the private channel: ${r.text}`);
     if (!member) {
-      const p = await chat(a, 'POST', `/channels/${cid}/messages`, { text: `let me in ${marker(new Set()).value}` });
+      const p = await chat(a, 'POST', `/channels/${cid}/messages`, {
+        text: `let me in ${marker(new Set()).value}`,
+      });
       assert.ok([401, 403, 404].includes(p.status), p.text);
       await chat(a, 'PUT', `/channels/${cid}/read`, { seq: 1 });
     }
   }
 }
-
 
 // After the end: wait for every tap to hold the final version, then read
 // the game (now with its seed) and the export as every audience.
@@ -547,7 +680,8 @@ async function finish(ctx) {
   const { W, id } = ctx;
   const g = await gameNow(ctx);
   assert.notEqual(g.status, 'running');
-  for (const t of ctx.taps.values()) await t.until(() => t.version(id) >= g.version, 30000, 'the final version');
+  for (const t of ctx.taps.values())
+    await t.until(() => t.version(id) >= g.version, 30000, 'the final version');
   await probe(ctx);
   for (const a of ctx.auds) {
     const gr = await W.call(a, 'GET', `/api/v1/games/${id}`, { game: id, kind: 'game' });
@@ -557,7 +691,11 @@ async function finish(ctx) {
     ctx.export = ex.json;
   }
   assert.equal(ctx.export.seed, ctx.seed);
-  assert.equal(sha256hex(Buffer.from(ctx.seed, 'hex')), ctx.export.seed_sha256, 'the published seed_sha256 matches');
+  assert.equal(
+    sha256hex(Buffer.from(ctx.seed, 'hex')),
+    ctx.export.seed_sha256,
+    'the published seed_sha256 matches',
+  );
   ctx.finalVersion = g.version;
   // Which note was revealed, and at which version each window locked.
   ctx.lockVersion = new Map();
@@ -566,7 +704,8 @@ async function finish(ctx) {
     if (!inp.window) continue;
     if (inp.kind === 'order' || inp.kind === 'timeout') ctx.lockVersion.set(inp.window, inp.seq);
     if (inp.kind === 'order') lastOrder.set(`${inp.window}/${inp.seat}`, inp);
-    if (inp.kind === 'system' && inp.payload?.action === 'withdraw') lastOrder.delete(`${inp.window}/${inp.seat}`);
+    if (inp.kind === 'system' && inp.payload?.action === 'withdraw')
+      lastOrder.delete(`${inp.window}/${inp.seat}`);
   }
   // Every audience's whole log (its own entries and the public ones), for
   // a ruleset whose check reads it (Council's).
@@ -575,7 +714,12 @@ async function finish(ctx) {
     for (const a of ctx.auds) {
       const entries = [];
       for (let after = 0, i = 0; i < 100; i++) {
-        const r = await W.call(a, 'GET', `/api/v1/games/${id}/log${after ? `?after=${after}` : ''}`, { game: id, kind: 'log' });
+        const r = await W.call(
+          a,
+          'GET',
+          `/api/v1/games/${id}/log${after ? `?after=${after}` : ''}`,
+          { game: id, kind: 'log' },
+        );
         assert.equal(r.status, 200, r.text);
         const es = r.json.entries || [];
         if (!es.length) break;
@@ -606,8 +750,12 @@ function entitled(r, m) {
     case 'password':
       return false;
     case 'seed':
-      return r.game === m.game && r.status === 200 &&
-        ((r.kind === 'game' && r.json?.status && r.json.status !== 'running') || r.kind === 'export');
+      return (
+        r.game === m.game &&
+        r.status === 200 &&
+        ((r.kind === 'game' && r.json?.status && r.json.status !== 'running') ||
+          r.kind === 'export')
+      );
     case 'invite':
     case 'lobbyid':
       if (m.kind === 'lobbyid' && (r.src === 'notify' || r.src === 'serverlog')) return true; // ids only, to operators
@@ -616,7 +764,8 @@ function entitled(r, m) {
       // Table talk: a private channel's members, or (seats null) every
       // audience of the game; never in an error, a NOTIFY or a log line.
       // A private message's notification (mail, webhook) goes to members.
-      if ((r.src === 'hook' || r.src === 'mail') && m.seats !== null) return r.game === m.game && m.seats.has(r.aud?.seats.get(m.game));
+      if ((r.src === 'hook' || r.src === 'mail') && m.seats !== null)
+        return r.game === m.game && m.seats.has(r.aud?.seats.get(m.game));
       if (r.src !== 'rest' && r.src !== 'ws') return false;
       if (r.game !== m.game || r.kind === 'error' || r.kind === 'ws-error') return false;
       return m.seats === null || m.seats.has(r.aud?.seats.get(m.game));
@@ -633,11 +782,16 @@ function entitled(r, m) {
       if (r.aud?.seats.get(m.game) === m.seat) return true;
       if (r.kind === 'export' && r.status === 200) return true;
       if (!m.revealed) return false;
-      if (['game', 'view', 'legal', 'ack', 'ws-snapshot', 'ws-patch', 'hook'].includes(r.kind) && Number.isInteger(r.version)) {
+      if (
+        ['game', 'view', 'legal', 'ack', 'ws-snapshot', 'ws-patch', 'hook'].includes(r.kind) &&
+        Number.isInteger(r.version)
+      ) {
         return r.version >= m.lock;
       }
       if (r.kind === 'log') {
-        return (r.json?.entries || []).some((e) => e.entry?.type === 'reveal' && e.entry.window === m.window);
+        return (r.json?.entries || []).some(
+          (e) => e.entry?.type === 'reveal' && e.entry.window === m.window,
+        );
       }
       return false; // errors, lobby feed, anything else
     }
@@ -652,7 +806,9 @@ function scanMarkers(records, markers, publicHex) {
   const allowedSeen = new Map(); // kind -> count of sightings where allowed
   const cnry = /CNRY[A-Za-z0-9]+/g;
   const hex64 = /(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])/g;
-  const literals = markers.all.filter((m) => !m.value.startsWith('CNRY') && !/^[0-9A-Fa-f]{64}$/.test(m.value));
+  const literals = markers.all.filter(
+    (m) => !m.value.startsWith('CNRY') && !/^[0-9A-Fa-f]{64}$/.test(m.value),
+  );
   const lit = literals.length ? new RegExp(literals.map((m) => esc(m.value)).join('|'), 'g') : null;
   const seen = (r, m) => {
     if (entitled(r, m)) allowedSeen.set(m.kind, (allowedSeen.get(m.kind) || 0) + 1);
@@ -663,14 +819,24 @@ function scanMarkers(records, markers, publicHex) {
     for (const x of text.matchAll(cnry)) {
       const m = markers.byValue.get(x[0]);
       if (m) seen(r, m);
-      else leaks.push({ what: 'unknown CNRY string (a marker cut or altered)', marker: x[0], record: describe(r) });
+      else
+        leaks.push({
+          what: 'unknown CNRY string (a marker cut or altered)',
+          marker: x[0],
+          record: describe(r),
+        });
     }
     if (lit) for (const x of text.matchAll(lit)) seen(r, markers.byValue.get(x[0]));
     for (const x of text.matchAll(hex64)) {
       const h = x[0];
       const m = markers.byValue.get(h);
       if (m) seen(r, m);
-      else if (!publicHex.has(h.toLowerCase())) leaks.push({ what: 'unexplained 64-hex string (seed, key or hash?)', marker: h, record: describe(r) });
+      else if (!publicHex.has(h.toLowerCase()))
+        leaks.push({
+          what: 'unexplained 64-hex string (seed, key or hash?)',
+          marker: h,
+          record: describe(r),
+        });
     }
   }
   return { leaks, allowedSeen };
@@ -696,12 +862,18 @@ function collectPublicHex(records) {
 function checkNotify(records, gameIds) {
   const leaks = [];
   for (const r of records.filter((x) => x.src === 'notify')) {
-    const ok = r.kind === 'conclave_games'
-      ? /^[A-Za-z0-9_-]+:\d+$/.test(r.text) && gameIds.has(r.text.split(':')[0])
-      : r.kind === 'conclave_chat'
-        ? /^[A-Za-z0-9_-]+:\d+:\d+$/.test(r.text) && gameIds.has(r.text.split(':')[0])
-        : r.kind === 'conclave_lobbies' && /^[A-Za-z0-9_-]+$/.test(r.text);
-    if (!ok) leaks.push({ what: 'a NOTIFY payload that is not an id', marker: r.text, record: describe(r) });
+    const ok =
+      r.kind === 'conclave_games'
+        ? /^[A-Za-z0-9_-]+:\d+$/.test(r.text) && gameIds.has(r.text.split(':')[0])
+        : r.kind === 'conclave_chat'
+          ? /^[A-Za-z0-9_-]+:\d+:\d+$/.test(r.text) && gameIds.has(r.text.split(':')[0])
+          : r.kind === 'conclave_lobbies' && /^[A-Za-z0-9_-]+$/.test(r.text);
+    if (!ok)
+      leaks.push({
+        what: 'a NOTIFY payload that is not an id',
+        marker: r.text,
+        record: describe(r),
+      });
   }
   return leaks;
 }
@@ -718,7 +890,12 @@ function analyse(W) {
   let privacy = 0;
   for (const c of CANARIES) {
     for (const ctx of W.games.filter((g) => g.ruleset === c.id)) {
-      const leak = (what, r, extra) => leaks.push({ what: `${ctx.ruleset}: ${what}`, marker: extra, record: r ? describe(r) : `${ctx.tag} (WebSocket history)` });
+      const leak = (what, r, extra) =>
+        leaks.push({
+          what: `${ctx.ruleset}: ${what}`,
+          marker: extra,
+          record: r ? describe(r) : `${ctx.tag} (WebSocket history)`,
+        });
       if (c.privateParts) privacy += checkPrivateParts(ctx, leak);
       if (!c.check) continue;
       const { leaks: found = [], ...counts } = c.check(ctx, leak);
@@ -744,12 +921,40 @@ test('the checker finds planted leaks (self-test)', () => {
   markers.add({ kind: 'token', value: alice.token, player: alice });
   const seed = 'ab'.repeat(32);
   markers.add({ kind: 'seed', value: seed, game: 'g' });
-  const note = markers.add({ kind: 'note', value: 'CNRYself1', game: 'g', seat: 0, window: 'r1', revealed: true, lock: 5 });
-  const hidden = markers.add({ kind: 'note', value: 'CNRYself2', game: 'g', seat: 0, window: 'r1', revealed: false, lock: 5 });
+  const note = markers.add({
+    kind: 'note',
+    value: 'CNRYself1',
+    game: 'g',
+    seat: 0,
+    window: 'r1',
+    revealed: true,
+    lock: 5,
+  });
+  const hidden = markers.add({
+    kind: 'note',
+    value: 'CNRYself2',
+    game: 'g',
+    seat: 0,
+    window: 'r1',
+    revealed: false,
+    lock: 5,
+  });
   void note;
   void hidden;
   const rec = (aud, kind, version, text, json = null, extra = {}) =>
-    cap.add({ src: 'rest', aud, kind, game: 'g', version, status: 200, text, json, method: 'GET', path: '/x', ...extra });
+    cap.add({
+      src: 'rest',
+      aud,
+      kind,
+      game: 'g',
+      version,
+      status: 200,
+      text,
+      json,
+      method: 'GET',
+      path: '/x',
+      ...extra,
+    });
   // allowed
   rec(A, 'view', 3, 'CNRYself1 CNRYself2');
   rec(B, 'view', 5, 'CNRYself1');
@@ -770,23 +975,56 @@ test('the checker finds planted leaks (self-test)', () => {
   markers.add({ kind: 'chat', value: 'CNRYchatq', game: 'g', seats: null });
   rec(A, 'chat', null, 'CNRYchatp CNRYchatq'); // allowed
   rec(B, 'chat', null, 'CNRYchatq'); // allowed
-  cap.add({ src: 'ws', aud: B, kind: 'ws-other', game: 'g', text: '{"type":"chat","text":"CNRYchatp"}' }); // leak
+  cap.add({
+    src: 'ws',
+    aud: B,
+    kind: 'ws-other',
+    game: 'g',
+    text: '{"type":"chat","text":"CNRYchatp"}',
+  }); // leak
   rec(A, 'error', null, 'CNRYchatp', null, { status: 413 }); // leak: echoed in an error
   cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, text: 'CNRYchatq' }); // leak
   // Private-message notifications: to a member (allowed), to a non-member
   // (leak); a public message is never in a notification (leak).
   cap.add({ src: 'mail', aud: A, kind: 'mail', game: 'g', version: 3, text: 'From x: CNRYchatp' }); // allowed
-  cap.add({ src: 'hook', aud: B, kind: 'hook', game: 'g', version: 3, text: '{"text":"CNRYchatp"}' }); // leak
+  cap.add({
+    src: 'hook',
+    aud: B,
+    kind: 'hook',
+    game: 'g',
+    version: 3,
+    text: '{"text":"CNRYchatp"}',
+  }); // leak
   cap.add({ src: 'mail', aud: A, kind: 'mail', game: 'g', version: 3, text: 'From x: CNRYchatq' }); // leak
   const { leaks, allowedSeen } = scanMarkers(cap.records, markers, new Set());
   assert.equal(leaks.length, 12, JSON.stringify(leaks, null, 1));
   assert.equal(allowedSeen.get('note'), 3);
   assert.equal(allowedSeen.get('chat'), 4);
   // Sprint: a hand card of seat 1 in seat 0's view; a pay list in public.
-  const ids = cardIds({ view: { hand: [{ id: 3, card: 'x' }], players: [{ empire: [{ id: 7, card: 'y' }] }], my_orders: { w: { pay: [3] } } } });
-  assert.deepEqual(ids.filter((x) => x.id !== undefined).map((x) => x.id).sort(), [3, 3, 7]);
+  const ids = cardIds({
+    view: {
+      hand: [{ id: 3, card: 'x' }],
+      players: [{ empire: [{ id: 7, card: 'y' }] }],
+      my_orders: { w: { pay: [3] } },
+    },
+  });
+  assert.deepEqual(
+    ids
+      .filter((x) => x.id !== undefined)
+      .map((x) => x.id)
+      .sort(),
+    [3, 3, 7],
+  );
   assert.ok(ids.some((x) => x.whole && x.list === 'pay'));
-  const n = checkNotify([{ src: 'notify', kind: 'conclave_games', text: 'g:3' }, { src: 'notify', kind: 'conclave_games', text: 'g:3 CNRYx' }, { src: 'notify', kind: 'conclave_chat', text: 'g:1:4' }, { src: 'notify', kind: 'conclave_chat', text: 'g:1:4:hello' }], new Set(['g']));
+  const n = checkNotify(
+    [
+      { src: 'notify', kind: 'conclave_games', text: 'g:3' },
+      { src: 'notify', kind: 'conclave_games', text: 'g:3 CNRYx' },
+      { src: 'notify', kind: 'conclave_chat', text: 'g:1:4' },
+      { src: 'notify', kind: 'conclave_chat', text: 'g:1:4:hello' },
+    ],
+    new Set(['g']),
+  );
   assert.equal(n.length, 2);
 });
 
@@ -799,10 +1037,30 @@ test('the Skirmish, Starbase and Council checks find planted leaks (self-test)',
   B.seats.set('g', 1);
   const fake = (ruleset, docs, extra = {}) => {
     const taps = new Map();
-    for (const a of [A, B, S, N]) taps.set(a, { games: new Map([['g', { hist: new Map(Object.entries(docs.get(a) || {}).map(([v, d]) => [Number(v), d])) }]]) });
+    for (const a of [A, B, S, N])
+      taps.set(a, {
+        games: new Map([
+          [
+            'g',
+            { hist: new Map(Object.entries(docs.get(a) || {}).map(([v, d]) => [Number(v), d])) },
+          ],
+        ]),
+      });
     return {
-      id: 'g', ruleset, taps, auds: [A, B, S, N], anon: N, spectator: S, seatAud: new Map([[0, A], [1, B]]),
-      W: { cap: { records: [] } }, lockVersion: new Map(), logs: new Map(), ...extra,
+      id: 'g',
+      ruleset,
+      taps,
+      auds: [A, B, S, N],
+      anon: N,
+      spectator: S,
+      seatAud: new Map([
+        [0, A],
+        [1, B],
+      ]),
+      W: { cap: { records: [] } },
+      lockVersion: new Map(),
+      logs: new Map(),
+      ...extra,
     };
   };
   const found = (ctx, f) => {
@@ -813,20 +1071,47 @@ test('the Skirmish, Starbase and Council checks find planted leaks (self-test)',
   // Skirmish: a unit before the muster locked (2), a square before the
   // deployment locked (4); a square after it is fine.
   const unit = (square) => ({ view: { units: [{ key: 'x', square }], squads: [] } });
-  const sk = fake('skirmish', new Map([
-    [B, { 1: unit(null), 3: unit('c4'), 5: unit('c4') }],
-    [N, { 0: { view: { units: [], squads: [] } } }],
-  ]), { lockVersion: new Map([['muster', 2], ['deploy', 4]]) });
+  const sk = fake(
+    'skirmish',
+    new Map([
+      [B, { 1: unit(null), 3: unit('c4'), 5: unit('c4') }],
+      [N, { 0: { view: { units: [], squads: [] } } }],
+    ]),
+    {
+      lockVersion: new Map([
+        ['muster', 2],
+        ['deploy', 4],
+      ]),
+    },
+  );
   assert.equal(found(sk, checkSkirmish).length, 2);
   // Starbase: card 3 is seat 0's; seat 1 shows it, so does the spectator.
   const card = (id) => ({ id, key: 'k', price: 1 });
-  const pub = { view: { players: [{ seat: 0, hand: 1, market: 20, dock: [card(7)] }, { seat: 1, hand: 1, market: 20 }] } };
-  const sb = fake('starbase', new Map([
-    [N, { 1: pub, 2: { view: { ...pub.view, regions: [{ ships: [{ ...card(8), owner: 0, kind: 'ship' }] }] } } }],
-    [S, { 1: { view: { ...pub.view, regions: [{ ships: [card(3)] }] } } }],
-    [A, { 1: { view: { ...pub.view, hand: [card(3)] } } }],
-    [B, { 1: { view: { ...pub.view, hand: [card(3)] } } }],
-  ]));
+  const pub = {
+    view: {
+      players: [
+        { seat: 0, hand: 1, market: 20, dock: [card(7)] },
+        { seat: 1, hand: 1, market: 20 },
+      ],
+    },
+  };
+  const sb = fake(
+    'starbase',
+    new Map([
+      [
+        N,
+        {
+          1: pub,
+          2: {
+            view: { ...pub.view, regions: [{ ships: [{ ...card(8), owner: 0, kind: 'ship' }] }] },
+          },
+        },
+      ],
+      [S, { 1: { view: { ...pub.view, regions: [{ ships: [card(3)] }] } } }],
+      [A, { 1: { view: { ...pub.view, hand: [card(3)] } } }],
+      [B, { 1: { view: { ...pub.view, hand: [card(3)] } } }],
+    ]),
+  );
   // card 3 in two hands, the spectator's card 3, card 7 public at the
   // first version (not an outer region), card 8 of seat 0 public at
   // version 2 straight from its market
@@ -835,16 +1120,70 @@ test('the Skirmish, Starbase and Council checks find planted leaks (self-test)',
   // Council: raiders at (1,0) face up, relics at (0,1) planet 0 inspected
   // by seat 0; seat 1 and the spectator show the relics; seat 1 sees an
   // unexplored sector's tile.
-  const sector = (extra) => ({ q: 0, r: 1, explored: true, marker: { key: 'raiders' }, planets: [{ owner: null, marker: { key: 'relics' } }], ...extra });
-  const view = (s, seat) => ({ view: { galaxy: { sectors: s }, players: [], ...(seat === undefined ? {} : { you: { seat } }) } });
+  const sector = (extra) => ({
+    q: 0,
+    r: 1,
+    explored: true,
+    marker: { key: 'raiders' },
+    planets: [{ owner: null, marker: { key: 'relics' } }],
+    ...extra,
+  });
+  const view = (s, seat) => ({
+    view: { galaxy: { sectors: s }, players: [], ...(seat === undefined ? {} : { you: { seat } }) },
+  });
   const raiders = { q: 1, r: 0, explored: true, marker: { key: 'raiders' }, planets: [] };
-  const cn = fake('council', new Map([
-    [N, { 1: view([{ ...raiders }, { q: 0, r: 1, explored: true, marker: 'hidden', planets: [{ marker: 'hidden' }] }, { q: 2, r: 0, explored: false }]) }],
-    [S, { 1: view([{ ...raiders }, sector({ marker: 'hidden' }), { q: 2, r: 0, explored: false }]) }],
-    [A, { 1: view([{ ...raiders, fleets: [], planets: [{ owner: 0, marker: null }] }, sector({ marker: 'hidden', fleets: [] }), { q: 2, r: 0, explored: false }], 0) }],
-    [B, { 1: view([{ ...raiders, fleets: [], planets: [{ owner: 1, marker: null }] }, sector({ marker: 'hidden', fleets: [] }), { q: 2, r: 0, explored: false, tile: 't' }], 1) }],
-  ]));
-  const entry = (seat, type, q, r, planet, marker) => ({ seq: 1, seat, entry: { type, sector: [q, r], planet, marker } });
+  const cn = fake(
+    'council',
+    new Map([
+      [
+        N,
+        {
+          1: view([
+            { ...raiders },
+            { q: 0, r: 1, explored: true, marker: 'hidden', planets: [{ marker: 'hidden' }] },
+            { q: 2, r: 0, explored: false },
+          ]),
+        },
+      ],
+      [
+        S,
+        {
+          1: view([{ ...raiders }, sector({ marker: 'hidden' }), { q: 2, r: 0, explored: false }]),
+        },
+      ],
+      [
+        A,
+        {
+          1: view(
+            [
+              { ...raiders, fleets: [], planets: [{ owner: 0, marker: null }] },
+              sector({ marker: 'hidden', fleets: [] }),
+              { q: 2, r: 0, explored: false },
+            ],
+            0,
+          ),
+        },
+      ],
+      [
+        B,
+        {
+          1: view(
+            [
+              { ...raiders, fleets: [], planets: [{ owner: 1, marker: null }] },
+              sector({ marker: 'hidden', fleets: [] }),
+              { q: 2, r: 0, explored: false, tile: 't' },
+            ],
+            1,
+          ),
+        },
+      ],
+    ]),
+  );
+  const entry = (seat, type, q, r, planet, marker) => ({
+    seq: 1,
+    seat,
+    entry: { type, sector: [q, r], planet, marker },
+  });
   cn.logs = new Map([
     [S, [entry(null, 'marker', 1, 0, -1, 'raiders')]],
     [A, [entry(null, 'marker', 1, 0, -1, 'raiders'), entry(0, 'inspected', 0, 1, 0, 'relics')]],
@@ -856,111 +1195,170 @@ test('the Skirmish, Starbase and Council checks find planted leaks (self-test)',
   assert.equal(cl.length, 4, cl.join('\n'));
 });
 
-test('no hidden fact reaches anyone not entitled to it, by any path', { timeout: 600000 }, async () => {
-  console.log(`# canary seed ${SEED} (CANARY_SEED=${SEED} repeats the test's choices)`);
-  const db = createDatabase('canary');
-  let srv;
-  const cap = new Capture(); // NOTIFY from before the server starts
-  const notify = listenNotify(cap, db);
-  const smtp = smtpSink();
-  const hooks = hookSink();
-  await smtp.listen();
-  await hooks.listen();
-  try {
-    srv = await startServer({
-      db,
-      // Every audience of every game calls from 127.0.0.1 at once: lift the
-      // per-address limits (requests and connections, HTTP and WebSocket).
-      // The taps of games that ended early stay idle for minutes on a loaded
-      // machine: pings (tested in hub.test.mjs) only every 5 minutes here.
-      env: {
-        CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_HTTP_PER_IP: '4096', CONCLAVE_LOG_LEVEL: 'debug',
-        ...WS_UNLIMITED,
-        CONCLAVE_WS_PING: '300',
-        // Notifications to every player, though each has the game open.
-        CONCLAVE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, CONCLAVE_NOTIFY_WHEN_ACTIVE: '1', CONCLAVE_NOTIFY_TICK_MS: '100',
-      },
-    });
-    const W = new World(srv, db);
-    W.cap = cap;
-    W.hookPort = hooks.port;
-    // The lobby feed, anonymous and as a player.
-    const feedAnon = await W.tap(audience('lobby feed (anonymous)'));
-    feedAnon.send({ type: 'subscribe_lobbies' });
-    const feedPlayer = await W.tap(await W.player('feed'));
-    feedPlayer.send({ type: 'subscribe_lobbies' });
+test(
+  'no hidden fact reaches anyone not entitled to it, by any path',
+  { timeout: 600000 },
+  async () => {
+    console.log(`# canary seed ${SEED} (CANARY_SEED=${SEED} repeats the test's choices)`);
+    const db = createDatabase('canary');
+    let srv;
+    const cap = new Capture(); // NOTIFY from before the server starts
+    const notify = listenNotify(cap, db);
+    const smtp = smtpSink();
+    const hooks = hookSink();
+    await smtp.listen();
+    await hooks.listen();
+    try {
+      srv = await startServer({
+        db,
+        // Every audience of every game calls from 127.0.0.1 at once: lift the
+        // per-address limits (requests and connections, HTTP and WebSocket).
+        // The taps of games that ended early stay idle for minutes on a loaded
+        // machine: pings (tested in hub.test.mjs) only every 5 minutes here.
+        env: {
+          CONCLAVE_RATE: '1000000',
+          CONCLAVE_RATE_BURST: '1000000',
+          CONCLAVE_HTTP_PER_IP: '4096',
+          CONCLAVE_LOG_LEVEL: 'debug',
+          ...WS_UNLIMITED,
+          CONCLAVE_WS_PING: '300',
+          // Notifications to every player, though each has the game open.
+          CONCLAVE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+          CONCLAVE_NOTIFY_WHEN_ACTIVE: '1',
+          CONCLAVE_NOTIFY_TICK_MS: '100',
+        },
+      });
+      const W = new World(srv, db);
+      W.cap = cap;
+      W.hookPort = hooks.port;
+      // The lobby feed, anonymous and as a player.
+      const feedAnon = await W.tap(audience('lobby feed (anonymous)'));
+      feedAnon.send({ type: 'subscribe_lobbies' });
+      const feedPlayer = await W.tap(await W.player('feed'));
+      feedPlayer.send({ type: 'subscribe_lobbies' });
 
-    const plans = CANARIES.flatMap((c) => c.plans());
-    const t0 = Date.now();
-    await Promise.all(
-      plans.map(async (plan) => {
-        const ctx = await setupGame(W, plan);
-        await probe(ctx);
-        await talk(ctx);
-        await ctx.canary.drive(ctx);
-        await finish(ctx);
-      }),
-    );
-    const playSeconds = (Date.now() - t0) / 1000;
-    await sleep(300);
-    for (const t of W.taps) t.close();
-    await notify.stop();
-    const exit = await srv.stop();
-    for (const line of srv.lines) {
-      W.cap.add({ src: 'serverlog', aud: null, kind: 'line', game: null, version: null, text: line, json: null });
+      const plans = CANARIES.flatMap((c) => c.plans());
+      const t0 = Date.now();
+      await Promise.all(
+        plans.map(async (plan) => {
+          const ctx = await setupGame(W, plan);
+          await probe(ctx);
+          await talk(ctx);
+          await ctx.canary.drive(ctx);
+          await finish(ctx);
+        }),
+      );
+      const playSeconds = (Date.now() - t0) / 1000;
+      await sleep(300);
+      for (const t of W.taps) t.close();
+      await notify.stop();
+      const exit = await srv.stop();
+      for (const line of srv.lines) {
+        W.cap.add({
+          src: 'serverlog',
+          aud: null,
+          kind: 'line',
+          game: null,
+          version: null,
+          text: line,
+          json: null,
+        });
+      }
+      srv = null;
+      W.captureNotifications(smtp, hooks);
+
+      // Sanity of the capture itself.
+      const recs = W.cap.records;
+      const bytes = recs.reduce((n, r) => n + Buffer.byteLength(r.text || ''), 0);
+      const count = (f) => recs.filter(f).length;
+      const by = (src) => count((r) => r.src === src);
+      const crashed = recs.filter(
+        (r) => r.src === 'serverlog' && /AddressSanitizer|runtime error|Segmentation/.test(r.text),
+      );
+      assert.equal(crashed.length, 0, crashed.map((r) => r.text).join('\n'));
+      // A clean exit (under ASan: no leak report either).
+      assert.equal(exit.code, 0, `the server exited with ${exit.code ?? exit.signal}`);
+
+      const { leaks, allowedSeen, totals, privacy } = analyse(W);
+      const mism = W.taps.reduce((n, t) => n + t.mismatches, 0);
+      console.log(
+        `# canary: ${W.games.length} games (${W.games.map((g) => g.tag).join(' ')}) played in ${playSeconds.toFixed(1)} s; ${W.stats.actions} human actions, ${W.stats.replaced} replaced and ${W.stats.withdrawn} withdrawn orders, ${W.stats.oracle} oracle probes, ${W.stats.fallbacks} sprint fallbacks`,
+      );
+      console.log(
+        `# canary: captured ${recs.length} records, ${(bytes / 1e6).toFixed(1)} MB: REST ${by('rest')} (errors ${count((r) => r.kind === 'error')}), WebSocket ${by('ws')} (snapshots ${count((r) => r.kind === 'ws-snapshot')}, patches ${count((r) => r.kind === 'ws-patch')}, errors ${count((r) => r.kind === 'ws-error')}, lobby feed ${count((r) => r.kind === 'ws-lobbies' || r.kind === 'ws-lobby')}), NOTIFY ${by('notify')}, webhooks ${by('hook')}, mails ${by('mail')}, server log lines ${by('serverlog')}`,
+      );
+      console.log(
+        `# canary: ${W.markers.all.length} markers (${[...new Set(W.markers.all.map((m) => m.kind))].map((k) => `${k} ${W.markers.all.filter((m) => m.kind === k).length}`).join(', ')}); revealed notes ${W.games.flatMap((g) => g.notes).filter((m) => m.revealed).length}`,
+      );
+      console.log(
+        `# canary: seen where entitled: ${[...allowedSeen].map(([k, n]) => `${k} ${n}`).join(', ')}; patch chain mismatches ${mism}; WebSocket handshakes retried ${W.stats.wsRetries}`,
+      );
+      console.log(
+        `# canary: documents checked: ${CANARIES.filter((c) => c.summary)
+          .map((c) => `${c.id} ${c.summary(totals.get(c.id) || {})}`)
+          .join('; ')}; private entries and held orders ${privacy}`,
+      );
+      const oracleKinds = new Set(W.games.flatMap((g) => g.oracle.map((o) => o.answers[0].norm)));
+      console.log(
+        `# canary: oracle refusals (card id blanked): ${[...oracleKinds].slice(0, 8).join(' / ')}`,
+      );
+      console.log(`# canary: leaks ${leaks.length}`);
+      for (const l of leaks.slice(0, 40))
+        console.log(`# LEAK ${l.what}: ${l.marker}\n#   ${l.record}`);
+
+      // The capture saw what it should (so a quiet result means something).
+      assert.ok(by('notify') > 0, 'NOTIFY payloads were captured');
+      for (const ruleset of CANARIES.filter((c) => c.notified).map((c) => c.id)) {
+        const ids = new Set(W.games.filter((g) => g.ruleset === ruleset).map((g) => g.id));
+        assert.ok(
+          count((r) => r.src === 'hook' && ids.has(r.game) && r.json.document) > 0,
+          `${ruleset} webhook bodies were captured`,
+        );
+        assert.ok(
+          count((r) => r.src === 'mail' && ids.has(r.game)) > 0,
+          `${ruleset} mails were captured`,
+        );
+      }
+      assert.ok(count((r) => r.kind === 'ws-patch') > 0, 'patches were captured');
+      assert.ok(count((r) => r.kind === 'ws-lobbies') > 0, 'the lobby feed was captured');
+      assert.ok(count((r) => r.kind === 'ws-error') > 0, 'WebSocket errors were captured');
+      assert.ok(count((r) => r.kind === 'error') > 0, 'REST errors were captured');
+      assert.ok(
+        count((r) => r.src === 'notify' && r.kind === 'conclave_chat') > 0,
+        'chat NOTIFY payloads were captured',
+      );
+      assert.ok(
+        count((r) => r.src === 'ws' && r.json?.type === 'chat') > 0,
+        'chat messages reached sockets',
+      );
+      for (const k of [
+        'token',
+        'seed',
+        'invite',
+        'chat',
+        ...CANARIES.flatMap((c) => c.markers || []),
+      ])
+        assert.ok(allowedSeen.get(k) > 0, `positive control: ${k} markers seen where allowed`);
+      for (const c of CANARIES) if (c.expect) c.expect(totals.get(c.id) || {});
+      assert.equal(leaks.length, 0, `${leaks.length} leaks (see the # LEAK lines)`);
+    } catch (e) {
+      if (srv)
+        console.log(
+          `# server log (last lines):\n${srv.lines
+            .slice(-15)
+            .map((l) => `#   ${l}`)
+            .join('\n')}\n# server exit: ${srv.proc.exitCode ?? srv.proc.signalCode ?? 'running'}`,
+        );
+      throw e;
+    } finally {
+      if (srv) await srv.stop();
+      await notify.stop().catch(() => {});
+      await smtp.close();
+      await hooks.close();
+      dropDatabase(db);
     }
-    srv = null;
-    W.captureNotifications(smtp, hooks);
-
-    // Sanity of the capture itself.
-    const recs = W.cap.records;
-    const bytes = recs.reduce((n, r) => n + Buffer.byteLength(r.text || ''), 0);
-    const count = (f) => recs.filter(f).length;
-    const by = (src) => count((r) => r.src === src);
-    const crashed = recs.filter((r) => r.src === 'serverlog' && /AddressSanitizer|runtime error|Segmentation/.test(r.text));
-    assert.equal(crashed.length, 0, crashed.map((r) => r.text).join('\n'));
-    // A clean exit (under ASan: no leak report either).
-    assert.equal(exit.code, 0, `the server exited with ${exit.code ?? exit.signal}`);
-
-    const { leaks, allowedSeen, totals, privacy } = analyse(W);
-    const mism = W.taps.reduce((n, t) => n + t.mismatches, 0);
-    console.log(`# canary: ${W.games.length} games (${W.games.map((g) => g.tag).join(' ')}) played in ${playSeconds.toFixed(1)} s; ${W.stats.actions} human actions, ${W.stats.replaced} replaced and ${W.stats.withdrawn} withdrawn orders, ${W.stats.oracle} oracle probes, ${W.stats.fallbacks} sprint fallbacks`);
-    console.log(`# canary: captured ${recs.length} records, ${(bytes / 1e6).toFixed(1)} MB: REST ${by('rest')} (errors ${count((r) => r.kind === 'error')}), WebSocket ${by('ws')} (snapshots ${count((r) => r.kind === 'ws-snapshot')}, patches ${count((r) => r.kind === 'ws-patch')}, errors ${count((r) => r.kind === 'ws-error')}, lobby feed ${count((r) => r.kind === 'ws-lobbies' || r.kind === 'ws-lobby')}), NOTIFY ${by('notify')}, webhooks ${by('hook')}, mails ${by('mail')}, server log lines ${by('serverlog')}`);
-    console.log(`# canary: ${W.markers.all.length} markers (${[...new Set(W.markers.all.map((m) => m.kind))].map((k) => `${k} ${W.markers.all.filter((m) => m.kind === k).length}`).join(', ')}); revealed notes ${W.games.flatMap((g) => g.notes).filter((m) => m.revealed).length}`);
-    console.log(`# canary: seen where entitled: ${[...allowedSeen].map(([k, n]) => `${k} ${n}`).join(', ')}; patch chain mismatches ${mism}; WebSocket handshakes retried ${W.stats.wsRetries}`);
-    console.log(`# canary: documents checked: ${CANARIES.filter((c) => c.summary).map((c) => `${c.id} ${c.summary(totals.get(c.id) || {})}`).join('; ')}; private entries and held orders ${privacy}`);
-    const oracleKinds = new Set(W.games.flatMap((g) => g.oracle.map((o) => o.answers[0].norm)));
-    console.log(`# canary: oracle refusals (card id blanked): ${[...oracleKinds].slice(0, 8).join(' / ')}`);
-    console.log(`# canary: leaks ${leaks.length}`);
-    for (const l of leaks.slice(0, 40)) console.log(`# LEAK ${l.what}: ${l.marker}\n#   ${l.record}`);
-
-    // The capture saw what it should (so a quiet result means something).
-    assert.ok(by('notify') > 0, 'NOTIFY payloads were captured');
-    for (const ruleset of CANARIES.filter((c) => c.notified).map((c) => c.id)) {
-      const ids = new Set(W.games.filter((g) => g.ruleset === ruleset).map((g) => g.id));
-      assert.ok(count((r) => r.src === 'hook' && ids.has(r.game) && r.json.document) > 0, `${ruleset} webhook bodies were captured`);
-      assert.ok(count((r) => r.src === 'mail' && ids.has(r.game)) > 0, `${ruleset} mails were captured`);
-    }
-    assert.ok(count((r) => r.kind === 'ws-patch') > 0, 'patches were captured');
-    assert.ok(count((r) => r.kind === 'ws-lobbies') > 0, 'the lobby feed was captured');
-    assert.ok(count((r) => r.kind === 'ws-error') > 0, 'WebSocket errors were captured');
-    assert.ok(count((r) => r.kind === 'error') > 0, 'REST errors were captured');
-    assert.ok(count((r) => r.src === 'notify' && r.kind === 'conclave_chat') > 0, 'chat NOTIFY payloads were captured');
-    assert.ok(count((r) => r.src === 'ws' && r.json?.type === 'chat') > 0, 'chat messages reached sockets');
-    for (const k of ['token', 'seed', 'invite', 'chat', ...CANARIES.flatMap((c) => c.markers || [])]) assert.ok(allowedSeen.get(k) > 0, `positive control: ${k} markers seen where allowed`);
-    for (const c of CANARIES) if (c.expect) c.expect(totals.get(c.id) || {});
-    assert.equal(leaks.length, 0, `${leaks.length} leaks (see the # LEAK lines)`);
-  } catch (e) {
-    if (srv) console.log(`# server log (last lines):\n${srv.lines.slice(-15).map((l) => `#   ${l}`).join('\n')}\n# server exit: ${srv.proc.exitCode ?? srv.proc.signalCode ?? 'running'}`);
-    throw e;
-  } finally {
-    if (srv) await srv.stop();
-    await notify.stop().catch(() => {});
-    await smtp.close();
-    await hooks.close();
-    dropDatabase(db);
-  }
-});
+  },
+);
 
 // ------------------------------------------ seat sets and the delay --
 //
@@ -1024,7 +1422,10 @@ async function signalsTurn(W, g, turn, markers) {
   const tSent = now();
   g.liveUpper = turn + 1;
   const r = await W.call(g.bySeat[seat], 'POST', `/api/v1/games/${g.id}/plays`, {
-    game: g.id, kind: 'ack', body, headers: { 'idempotency-key': `s-${hex(8)}` },
+    game: g.id,
+    kind: 'ack',
+    body,
+    headers: { 'idempotency-key': `s-${hex(8)}` },
   });
   assert.equal(r.status, 200, r.text);
   g.live = r.json.version;
@@ -1032,7 +1433,8 @@ async function signalsTurn(W, g, turn, markers) {
   g.sentAt[g.live] = g.sentAt[g.live - 1] + (body.to.length ? 1 : 0);
   // What every seat can read now (seat 1 must never read a {0,2} entry).
   for (const a of g.bySeat) {
-    for (const path of ['', '/view', '/log']) await W.call(a, 'GET', `/api/v1/games/${g.id}${path}`, { game: g.id });
+    for (const path of ['', '/view', '/log'])
+      await W.call(a, 'GET', `/api/v1/games/${g.id}${path}`, { game: g.id });
   }
 }
 
@@ -1043,109 +1445,154 @@ async function spectatorReads(W, g, versions) {
     const bound = Math.max(0, g.live - versions);
     const game = await W.call(a, 'GET', `/api/v1/games/${g.id}`, { game: g.id });
     assert.equal(game.status, 200, game.text);
-    assert.ok(game.json.version <= bound, `${a.label}: version ${game.json.version} with live ${g.live}`);
+    assert.ok(
+      game.json.version <= bound,
+      `${a.label}: version ${game.json.version} with live ${g.live}`,
+    );
     assert.equal(game.json.view.sent, g.sentAt[game.json.version]);
     const view = await W.call(a, 'GET', `/api/v1/games/${g.id}/view`, { game: g.id });
-    assert.ok(view.json.inputs <= bound, `${a.label}: view at ${view.json.inputs} with live ${g.live}`);
+    assert.ok(
+      view.json.inputs <= bound,
+      `${a.label}: view at ${view.json.inputs} with live ${g.live}`,
+    );
     assert.equal(view.version, view.json.inputs, 'the ETag names the version shown');
     const log = await W.call(a, 'GET', `/api/v1/games/${g.id}/log`, { game: g.id });
     const sent = log.json.entries.filter((e) => e.entry.type === 'sent').length;
-    assert.ok(sent <= g.sentAt[bound], `${a.label}: ${sent} sent entries in the log at live ${g.live}`);
+    assert.ok(
+      sent <= g.sentAt[bound],
+      `${a.label}: ${sent} sent entries in the log at live ${g.live}`,
+    );
     for (const e of log.json.entries) assert.ok(e.seat === null && !e.seats, JSON.stringify(e));
   }
 }
 
-test('seat-set entries reach their seats only; delayed spectators never see a version early', { timeout: 120000 }, async () => {
-  const db = createDatabase('canary_sets');
-  let srv;
-  try {
-    srv = await startServer({
-      db,
-      env: { CONCLAVE_EXAMPLE_RULESETS: '1', CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_LOG_LEVEL: 'debug', ...WS_UNLIMITED },
-    });
-    const W = new World(srv, db);
-    const markers = [];
-    // A versions delay: 2 versions behind live, checked after every input.
-    const V = 2;
-    const gv = await signalsGame(W, 'SV', { versions: V }, 9);
-    const early = [];
-    for (const t of [gv.taps.get(gv.spectator), gv.taps.get(gv.anon)]) {
-      const orig = t.onMessage.bind(t);
-      t.onMessage = (text) => {
-        const m = JSON.parse(text);
-        const v = m.type === 'snapshot' ? m.version : m.type === 'patch' ? m.to : null;
-        if (v !== null && gv.liveUpper < 9 && v > Math.max(0, gv.liveUpper - V)) early.push(`${t.aud.label}: ${v} at live <= ${gv.liveUpper}`);
-        orig(text);
-      };
-    }
-    for (let turn = 0; turn < 9; turn++) {
-      await signalsTurn(W, gv, turn, markers);
-      if (turn < 8) await spectatorReads(W, gv, V);
-    }
-    assert.deepEqual(early, []);
-    // Over: the versions delay ends; the spectators reach the end.
-    for (const a of [gv.spectator, gv.anon]) {
-      const t = gv.taps.get(a);
-      await t.until(() => t.version(gv.id) === 9, 10000, 'the last version');
-    }
-    const ex = await W.call(gv.spectator, 'GET', `/api/v1/games/${gv.id}/export`, { game: gv.id });
-    assert.equal(ex.status, 200, ex.text);
-
-    // A seconds delay: each version reaches spectators 2 s after its input
-    // was sent at the earliest, the export too.
-    const S = 2;
-    const gs = await signalsGame(W, 'SS', { seconds: S }, 3);
-    for (let turn = 0; turn < 3; turn++) {
-      await signalsTurn(W, gs, turn, markers);
-      const r = await W.call(gs.spectator, 'GET', `/api/v1/games/${gs.id}`, { game: gs.id });
-      assert.ok(r.json.version < gs.live, `version ${r.json.version} right after input ${gs.live}`);
-      assert.equal(r.json.status, 'running');
-    }
-    const exEarly = await W.call(gs.anon, 'GET', `/api/v1/games/${gs.id}/export`, { game: gs.id });
-    assert.equal(exEarly.status, 403, exEarly.text);
-    const exSeat = await W.call(gs.bySeat[1], 'GET', `/api/v1/games/${gs.id}/export`, { game: gs.id });
-    assert.equal(exSeat.status, 200, exSeat.text);
-    for (const a of [gs.spectator, gs.anon]) {
-      const t = gs.taps.get(a);
-      await t.until(() => t.version(gs.id) === 3, 10000, 'the last version');
-    }
-    await sleep(200);
-    const late = await W.call(gs.anon, 'GET', `/api/v1/games/${gs.id}/export`, { game: gs.id });
-    assert.equal(late.status, 200, late.text);
-    const fin = await W.call(gs.spectator, 'GET', `/api/v1/games/${gs.id}`, { game: gs.id });
-    assert.equal(fin.json.version, 3);
-    assert.equal(fin.json.status, 'finished');
-    for (const r of W.cap.records) {
-      if (r.game !== gs.id || r.version === null || r.version === undefined || r.version === 0) continue;
-      if (r.aud !== gs.spectator && r.aud !== gs.anon) continue;
-      if (r.src === 'rest' && r.kind !== 'game') continue;
-      const sent = gs.played[r.version];
-      assert.ok(r.t1 >= sent + S * 1000 - 5, `${r.aud.label} ${r.kind} at version ${r.version} ${(r.t1 - sent).toFixed(0)} ms after its input`);
-    }
-
-    // Markers: seats 0 and 2 only (the positive control: they saw them).
-    await sleep(300);
-    for (const t of W.taps) t.close();
-    const seen = new Map();
-    for (const r of W.cap.records) {
-      if (!r.text || r.kind === 'export') continue; // an export is public once visible
-      for (const m of markers) {
-        if (!r.text.includes(m.value)) continue;
-        const g = [gv, gs].find((x) => x.id === m.game);
-        const seat = g.bySeat.indexOf(r.aud);
-        assert.ok(seat >= 0 && m.seats.has(seat), `marker for seats {0,2} reached ${r.aud?.label ?? r.src}: ${r.text.slice(0, 200)}`);
-        seen.set(seat, (seen.get(seat) || 0) + 1);
+test(
+  'seat-set entries reach their seats only; delayed spectators never see a version early',
+  { timeout: 120000 },
+  async () => {
+    const db = createDatabase('canary_sets');
+    let srv;
+    try {
+      srv = await startServer({
+        db,
+        env: {
+          CONCLAVE_EXAMPLE_RULESETS: '1',
+          CONCLAVE_RATE: '1000000',
+          CONCLAVE_RATE_BURST: '1000000',
+          CONCLAVE_LOG_LEVEL: 'debug',
+          ...WS_UNLIMITED,
+        },
+      });
+      const W = new World(srv, db);
+      const markers = [];
+      // A versions delay: 2 versions behind live, checked after every input.
+      const V = 2;
+      const gv = await signalsGame(W, 'SV', { versions: V }, 9);
+      const early = [];
+      for (const t of [gv.taps.get(gv.spectator), gv.taps.get(gv.anon)]) {
+        const orig = t.onMessage.bind(t);
+        t.onMessage = (text) => {
+          const m = JSON.parse(text);
+          const v = m.type === 'snapshot' ? m.version : m.type === 'patch' ? m.to : null;
+          if (v !== null && gv.liveUpper < 9 && v > Math.max(0, gv.liveUpper - V))
+            early.push(`${t.aud.label}: ${v} at live <= ${gv.liveUpper}`);
+          orig(text);
+        };
       }
+      for (let turn = 0; turn < 9; turn++) {
+        await signalsTurn(W, gv, turn, markers);
+        if (turn < 8) await spectatorReads(W, gv, V);
+      }
+      assert.deepEqual(early, []);
+      // Over: the versions delay ends; the spectators reach the end.
+      for (const a of [gv.spectator, gv.anon]) {
+        const t = gv.taps.get(a);
+        await t.until(() => t.version(gv.id) === 9, 10000, 'the last version');
+      }
+      const ex = await W.call(gv.spectator, 'GET', `/api/v1/games/${gv.id}/export`, {
+        game: gv.id,
+      });
+      assert.equal(ex.status, 200, ex.text);
+
+      // A seconds delay: each version reaches spectators 2 s after its input
+      // was sent at the earliest, the export too.
+      const S = 2;
+      const gs = await signalsGame(W, 'SS', { seconds: S }, 3);
+      for (let turn = 0; turn < 3; turn++) {
+        await signalsTurn(W, gs, turn, markers);
+        const r = await W.call(gs.spectator, 'GET', `/api/v1/games/${gs.id}`, { game: gs.id });
+        assert.ok(
+          r.json.version < gs.live,
+          `version ${r.json.version} right after input ${gs.live}`,
+        );
+        assert.equal(r.json.status, 'running');
+      }
+      const exEarly = await W.call(gs.anon, 'GET', `/api/v1/games/${gs.id}/export`, {
+        game: gs.id,
+      });
+      assert.equal(exEarly.status, 403, exEarly.text);
+      const exSeat = await W.call(gs.bySeat[1], 'GET', `/api/v1/games/${gs.id}/export`, {
+        game: gs.id,
+      });
+      assert.equal(exSeat.status, 200, exSeat.text);
+      for (const a of [gs.spectator, gs.anon]) {
+        const t = gs.taps.get(a);
+        await t.until(() => t.version(gs.id) === 3, 10000, 'the last version');
+      }
+      await sleep(200);
+      const late = await W.call(gs.anon, 'GET', `/api/v1/games/${gs.id}/export`, { game: gs.id });
+      assert.equal(late.status, 200, late.text);
+      const fin = await W.call(gs.spectator, 'GET', `/api/v1/games/${gs.id}`, { game: gs.id });
+      assert.equal(fin.json.version, 3);
+      assert.equal(fin.json.status, 'finished');
+      for (const r of W.cap.records) {
+        if (r.game !== gs.id || r.version === null || r.version === undefined || r.version === 0)
+          continue;
+        if (r.aud !== gs.spectator && r.aud !== gs.anon) continue;
+        if (r.src === 'rest' && r.kind !== 'game') continue;
+        const sent = gs.played[r.version];
+        assert.ok(
+          r.t1 >= sent + S * 1000 - 5,
+          `${r.aud.label} ${r.kind} at version ${r.version} ${(r.t1 - sent).toFixed(0)} ms after its input`,
+        );
+      }
+
+      // Markers: seats 0 and 2 only (the positive control: they saw them).
+      await sleep(300);
+      for (const t of W.taps) t.close();
+      const seen = new Map();
+      for (const r of W.cap.records) {
+        if (!r.text || r.kind === 'export') continue; // an export is public once visible
+        for (const m of markers) {
+          if (!r.text.includes(m.value)) continue;
+          const g = [gv, gs].find((x) => x.id === m.game);
+          const seat = g.bySeat.indexOf(r.aud);
+          assert.ok(
+            seat >= 0 && m.seats.has(seat),
+            `marker for seats {0,2} reached ${r.aud?.label ?? r.src}: ${r.text.slice(0, 200)}`,
+          );
+          seen.set(seat, (seen.get(seat) || 0) + 1);
+        }
+      }
+      assert.ok(
+        seen.get(0) > 0 && seen.get(2) > 0,
+        'positive control: seats 0 and 2 saw the markers',
+      );
+      const exit = await srv.stop();
+      srv = null;
+      assert.equal(exit.code, 0);
+    } catch (e) {
+      if (srv)
+        console.log(
+          `# server log (last lines):\n${srv.lines
+            .slice(-15)
+            .map((l) => `#   ${l}`)
+            .join('\n')}`,
+        );
+      throw e;
+    } finally {
+      if (srv) await srv.stop();
+      dropDatabase(db);
     }
-    assert.ok(seen.get(0) > 0 && seen.get(2) > 0, 'positive control: seats 0 and 2 saw the markers');
-    const exit = await srv.stop();
-    srv = null;
-    assert.equal(exit.code, 0);
-  } catch (e) {
-    if (srv) console.log(`# server log (last lines):\n${srv.lines.slice(-15).map((l) => `#   ${l}`).join('\n')}`);
-    throw e;
-  } finally {
-    if (srv) await srv.stop();
-    dropDatabase(db);
-  }
-});
+  },
+);

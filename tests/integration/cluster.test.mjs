@@ -54,7 +54,11 @@ async function call(base, method, path, { body, token, headers = {} } = {}) {
   if (token) h.authorization = `Bearer ${token}`;
   if (body !== undefined) h['content-type'] = 'application/json';
   try {
-    const res = await fetch(base + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(base + path, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     let parsed = null;
     try {
@@ -96,7 +100,11 @@ class Follower {
       try {
         const c = await HubClient.connect(this.wsUrl);
         if (held) c.games.set(this.game, held);
-        c.send(held ? { type: 'subscribe', game: this.game, version: held.version } : { type: 'subscribe', game: this.game });
+        c.send(
+          held
+            ? { type: 'subscribe', game: this.game, version: held.version }
+            : { type: 'subscribe', game: this.game },
+        );
         c.ws.on('close', () => {
           this.mismatches += c.mismatches.length;
           if (this.stopped) return;
@@ -126,170 +134,206 @@ class Follower {
 }
 
 function cluster(env, ...args) {
-  return execFileSync('bash', ['scripts/cluster.sh', ...args], { cwd: ROOT, env, encoding: 'utf8', stdio: 'pipe' });
+  return execFileSync('bash', ['scripts/cluster.sh', ...args], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
 }
 
-test('200 games through HAProxy survive a kill -9 and a drain', { skip: !haveHaproxy && 'haproxy is not installed', timeout: 600000 }, async () => {
-  const db = createDatabase('cluster');
-  const base = await freeBase();
-  const env = {
-    ...process.env,
-    ...TEST_QUOTAS,
-    DATABASE_URL: db,
-    CLUSTER_STATE: `var/cluster-test-${randomBytes(3).toString('hex')}`,
-    CLUSTER_HTTP_PORT: String(base),
-    CLUSTER_WS_PORT: String(base + 1),
-    CLUSTER_BASE_PORT: String(base),
-    CONCLAVE_RATE: '1000000',
-    CONCLAVE_RATE_BURST: '1000000',
-    CONCLAVE_HTTP_PER_IP: '100000',
-    CONCLAVE_WS_PER_IP: '100000',
-    CONCLAVE_WS_IP_RATE: '1000000',
-    CONCLAVE_WS_IP_RATE_BURST: '1000000',
-    CONCLAVE_DRAIN_SECONDS: '3',
-    CONCLAVE_LOG_LEVEL: 'warn',
-  };
-  const url = `http://127.0.0.1:${base}`;
-  const wsUrl = `ws://127.0.0.1:${base + 1}/ws`;
-  const followers = [];
-  try {
-    cluster(env, 'start', '3');
-
-    // Players and games, set up through the proxy.
-    const players = [];
-    for (let i = 0; i < 2 * GAMES; i++) {
-      const r = await persist(url, 'POST', '/api/v1/players', { body: { name: `cl${i}_${randomBytes(3).toString('hex')}` } });
-      assert.equal(r.status, 201, r.text);
-      players.push(r.body);
-    }
-    const games = [];
-    for (let g = 0; g < GAMES; g++) {
-      const [x, o] = [players[2 * g], players[2 * g + 1]];
-      const lobby = await persist(url, 'POST', '/api/v1/lobbies', { token: x.token, body: { ruleset: 'tictactoe', seats: 2 } });
-      assert.equal(lobby.status, 201, lobby.text);
-      assert.equal((await persist(url, 'POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: o.token, body: {} })).status, 200);
-      const start = await persist(url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, { token: x.token, body: {} });
-      assert.equal(start.status, 201, start.text);
-      games.push({ id: start.body.game, tokens: [x.token, o.token], acked: [] });
-    }
-    for (const g of games) {
-      const f = new Follower(wsUrl, g.id);
-      await f.open(null);
-      followers.push(f);
-    }
-
-    // Play every game at once; the kill and the drain come part-way.
-    let acks = 0;
-    let refused = 0;
-    let lastAck = Date.now();
-    let longestGap = 0;
-    let killedAt = 0;
-    const events = { killed: false, drained: false };
-    const maybeDisrupt = () => {
-      if (!events.killed && acks >= 300) {
-        events.killed = true;
-        killedAt = Date.now();
-        cluster(env, 'kill', '1');
-      } else if (!events.drained && acks >= 700) {
-        events.drained = true;
-        cluster(env, 'drain', '2');
-        setTimeout(() => cluster(env, 'restart', '1'), 500);
-      }
+test(
+  '200 games through HAProxy survive a kill -9 and a drain',
+  { skip: !haveHaproxy && 'haproxy is not installed', timeout: 600000 },
+  async () => {
+    const db = createDatabase('cluster');
+    const base = await freeBase();
+    const env = {
+      ...process.env,
+      ...TEST_QUOTAS,
+      DATABASE_URL: db,
+      CLUSTER_STATE: `var/cluster-test-${randomBytes(3).toString('hex')}`,
+      CLUSTER_HTTP_PORT: String(base),
+      CLUSTER_WS_PORT: String(base + 1),
+      CLUSTER_BASE_PORT: String(base),
+      CONCLAVE_RATE: '1000000',
+      CONCLAVE_RATE_BURST: '1000000',
+      CONCLAVE_HTTP_PER_IP: '100000',
+      CONCLAVE_WS_PER_IP: '100000',
+      CONCLAVE_WS_IP_RATE: '1000000',
+      CONCLAVE_WS_IP_RATE_BURST: '1000000',
+      CONCLAVE_DRAIN_SECONDS: '3',
+      CONCLAVE_LOG_LEVEL: 'warn',
     };
-    const playGame = async (g) => {
-      for (let step = 0; step < 200; step++) {
-        const doc = await persist(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens[0] });
-        assert.equal(doc.status, 200, doc.text);
-        if (doc.body.status !== 'running') return;
-        const w = doc.body.windows[0];
-        const seat = w.seats[0];
-        const cell = doc.body.view.board.findIndex((c) => c === null);
-        const key = `${g.id}-${w.id}-${randomBytes(4).toString('hex')}`;
-        const r = await persist(url, 'POST', `/api/v1/games/${g.id}/plays`, {
-          token: g.tokens[seat],
-          body: { window: w.id, cell },
-          headers: { 'idempotency-key': key },
+    const url = `http://127.0.0.1:${base}`;
+    const wsUrl = `ws://127.0.0.1:${base + 1}/ws`;
+    const followers = [];
+    try {
+      cluster(env, 'start', '3');
+
+      // Players and games, set up through the proxy.
+      const players = [];
+      for (let i = 0; i < 2 * GAMES; i++) {
+        const r = await persist(url, 'POST', '/api/v1/players', {
+          body: { name: `cl${i}_${randomBytes(3).toString('hex')}` },
         });
-        if (r.status === 200) {
-          g.acked.push(key);
-          acks++;
-          const now = Date.now();
-          if (killedAt) longestGap = Math.max(longestGap, now - lastAck);
-          lastAck = now;
-          maybeDisrupt();
-        } else {
-          refused++;
-          // Our copy of the game was a moment behind: read it again.
-          assert.ok([409, 422].includes(r.status), `play: ${r.status} ${r.text}`);
-          await sleep(10);
-        }
+        assert.equal(r.status, 201, r.text);
+        players.push(r.body);
       }
-      assert.fail(`game ${g.id} did not end`);
-    };
-    const t0 = Date.now();
-    await Promise.all(games.map(playGame));
-    const seconds = (Date.now() - t0) / 1000;
-    assert.ok(events.killed && events.drained, 'the kill and the drain happened mid-game');
+      const games = [];
+      for (let g = 0; g < GAMES; g++) {
+        const [x, o] = [players[2 * g], players[2 * g + 1]];
+        const lobby = await persist(url, 'POST', '/api/v1/lobbies', {
+          token: x.token,
+          body: { ruleset: 'tictactoe', seats: 2 },
+        });
+        assert.equal(lobby.status, 201, lobby.text);
+        assert.equal(
+          (
+            await persist(url, 'POST', `/api/v1/lobbies/${lobby.body.id}/seats`, {
+              token: o.token,
+              body: {},
+            })
+          ).status,
+          200,
+        );
+        const start = await persist(url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, {
+          token: x.token,
+          body: {},
+        });
+        assert.equal(start.status, 201, start.text);
+        games.push({ id: start.body.game, tokens: [x.token, o.token], acked: [] });
+      }
+      for (const g of games) {
+        const f = new Follower(wsUrl, g.id);
+        await f.open(null);
+        followers.push(f);
+      }
 
-    // Stored exactly once, gapless, every game finished.
-    const rows = psql(
-      db,
-      `SELECT g.game_id, g.status, g.version, count(i.seq), coalesce(max(i.seq), 0),
+      // Play every game at once; the kill and the drain come part-way.
+      let acks = 0;
+      let refused = 0;
+      let lastAck = Date.now();
+      let longestGap = 0;
+      let killedAt = 0;
+      const events = { killed: false, drained: false };
+      const maybeDisrupt = () => {
+        if (!events.killed && acks >= 300) {
+          events.killed = true;
+          killedAt = Date.now();
+          cluster(env, 'kill', '1');
+        } else if (!events.drained && acks >= 700) {
+          events.drained = true;
+          cluster(env, 'drain', '2');
+          setTimeout(() => cluster(env, 'restart', '1'), 500);
+        }
+      };
+      const playGame = async (g) => {
+        for (let step = 0; step < 200; step++) {
+          const doc = await persist(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens[0] });
+          assert.equal(doc.status, 200, doc.text);
+          if (doc.body.status !== 'running') return;
+          const w = doc.body.windows[0];
+          const seat = w.seats[0];
+          const cell = doc.body.view.board.findIndex((c) => c === null);
+          const key = `${g.id}-${w.id}-${randomBytes(4).toString('hex')}`;
+          const r = await persist(url, 'POST', `/api/v1/games/${g.id}/plays`, {
+            token: g.tokens[seat],
+            body: { window: w.id, cell },
+            headers: { 'idempotency-key': key },
+          });
+          if (r.status === 200) {
+            g.acked.push(key);
+            acks++;
+            const now = Date.now();
+            if (killedAt) longestGap = Math.max(longestGap, now - lastAck);
+            lastAck = now;
+            maybeDisrupt();
+          } else {
+            refused++;
+            // Our copy of the game was a moment behind: read it again.
+            assert.ok([409, 422].includes(r.status), `play: ${r.status} ${r.text}`);
+            await sleep(10);
+          }
+        }
+        assert.fail(`game ${g.id} did not end`);
+      };
+      const t0 = Date.now();
+      await Promise.all(games.map(playGame));
+      const seconds = (Date.now() - t0) / 1000;
+      assert.ok(events.killed && events.drained, 'the kill and the drain happened mid-game');
+
+      // Stored exactly once, gapless, every game finished.
+      const rows = psql(
+        db,
+        `SELECT g.game_id, g.status, g.version, count(i.seq), coalesce(max(i.seq), 0),
               coalesce(string_agg(i.idem_key, ',' ORDER BY i.seq), '')
          FROM games g LEFT JOIN game_inputs i USING (game_id) GROUP BY g.game_id, g.status, g.version`,
-    )
-      .split('\n')
-      .map((l) => l.split('|'));
-    assert.equal(rows.length, GAMES);
-    const byId = new Map(rows.map((r) => [r[0], r]));
-    let stored = 0;
-    for (const g of games) {
-      const [, status, version, count, max, keys] = byId.get(g.id);
-      assert.equal(status, 'finished', `game ${g.id} finished`);
-      assert.equal(Number(count), Number(version), `game ${g.id}: one row per version`);
-      assert.equal(Number(max), Number(version), `game ${g.id}: gapless`);
-      const storedKeys = keys.split(',').filter(Boolean);
-      assert.equal(new Set(storedKeys).size, storedKeys.length, `game ${g.id}: no play twice`);
-      for (const k of g.acked) assert.ok(storedKeys.includes(k), `acknowledged play ${k} is stored`);
-      stored += storedKeys.length;
-    }
-    assert.equal(stored, acks, 'every stored play was acknowledged (no play applied behind a client\'s back)');
+      )
+        .split('\n')
+        .map((l) => l.split('|'));
+      assert.equal(rows.length, GAMES);
+      const byId = new Map(rows.map((r) => [r[0], r]));
+      let stored = 0;
+      for (const g of games) {
+        const [, status, version, count, max, keys] = byId.get(g.id);
+        assert.equal(status, 'finished', `game ${g.id} finished`);
+        assert.equal(Number(count), Number(version), `game ${g.id}: one row per version`);
+        assert.equal(Number(max), Number(version), `game ${g.id}: gapless`);
+        const storedKeys = keys.split(',').filter(Boolean);
+        assert.equal(new Set(storedKeys).size, storedKeys.length, `game ${g.id}: no play twice`);
+        for (const k of g.acked)
+          assert.ok(storedKeys.includes(k), `acknowledged play ${k} is stored`);
+        stored += storedKeys.length;
+      }
+      assert.equal(
+        stored,
+        acks,
+        "every stored play was acknowledged (no play applied behind a client's back)",
+      );
 
-    // Every socket reached the final version without a gap.
-    for (const [i, f] of followers.entries()) {
-      const g = games[i];
-      const version = Number(byId.get(g.id)[2]);
-      const end = Date.now() + 20000;
-      while (f.version() !== version && Date.now() < end) await sleep(100);
-      assert.equal(f.version(), version, `socket for ${g.id} reached version ${version}`);
-      const spectator = await persist(url, 'GET', `/api/v1/games/${g.id}`, {});
-      assert.deepEqual(f.client.doc(g.id).view, spectator.body.view, `socket for ${g.id} shows what REST shows`);
+      // Every socket reached the final version without a gap.
+      for (const [i, f] of followers.entries()) {
+        const g = games[i];
+        const version = Number(byId.get(g.id)[2]);
+        const end = Date.now() + 20000;
+        while (f.version() !== version && Date.now() < end) await sleep(100);
+        assert.equal(f.version(), version, `socket for ${g.id} reached version ${version}`);
+        const spectator = await persist(url, 'GET', `/api/v1/games/${g.id}`, {});
+        assert.deepEqual(
+          f.client.doc(g.id).view,
+          spectator.body.view,
+          `socket for ${g.id} shows what REST shows`,
+        );
+      }
+      // Append conflicts on the processes alive now (a killed one's are gone):
+      // with the proxy hashing game paths, a game's plays go to one process.
+      let conflicts = 0;
+      for (let i = 1; i <= 3; i++) {
+        const m = await call(`http://127.0.0.1:${base + 2 * i}`, 'GET', '/metrics');
+        const line =
+          m.status === 200 &&
+          m.text.split('\n').find((l) => l.startsWith('conclave_append_conflicts_total'));
+        if (line) conflicts += Number(line.split(' ').pop());
+      }
+      const reconnects = followers.reduce((n, f) => n + f.reconnects, 0);
+      for (const f of followers) f.close();
+      const mismatches = followers.reduce((n, f) => n + f.mismatches, 0);
+      assert.equal(mismatches, 0, 'no patch applied from a version the socket did not hold');
+      assert.ok(reconnects > 0, 'sockets on the killed and the drained process reconnected');
+      console.log(
+        `# cluster: ${acks} plays in ${seconds.toFixed(1)} s (${(acks / seconds).toFixed(0)}/s) over ${GAMES} games; ` +
+          `${refused} plays refused as stale; longest pause between acknowledgements after the kill ${longestGap} ms; ${reconnects} socket reconnects; ${conflicts} append conflicts on the live processes`,
+      );
+    } finally {
+      for (const f of followers) f.close();
+      try {
+        cluster(env, 'stop');
+        fs.rmSync(path.join(ROOT, env.CLUSTER_STATE), { recursive: true, force: true });
+      } catch {
+        /* already stopped; the logs stay in CLUSTER_STATE */
+      }
+      dropDatabase(db);
     }
-    // Append conflicts on the processes alive now (a killed one's are gone):
-    // with the proxy hashing game paths, a game's plays go to one process.
-    let conflicts = 0;
-    for (let i = 1; i <= 3; i++) {
-      const m = await call(`http://127.0.0.1:${base + 2 * i}`, 'GET', '/metrics');
-      const line = m.status === 200 && m.text.split('\n').find((l) => l.startsWith('conclave_append_conflicts_total'));
-      if (line) conflicts += Number(line.split(' ').pop());
-    }
-    const reconnects = followers.reduce((n, f) => n + f.reconnects, 0);
-    for (const f of followers) f.close();
-    const mismatches = followers.reduce((n, f) => n + f.mismatches, 0);
-    assert.equal(mismatches, 0, 'no patch applied from a version the socket did not hold');
-    assert.ok(reconnects > 0, 'sockets on the killed and the drained process reconnected');
-    console.log(
-      `# cluster: ${acks} plays in ${seconds.toFixed(1)} s (${(acks / seconds).toFixed(0)}/s) over ${GAMES} games; ` +
-        `${refused} plays refused as stale; longest pause between acknowledgements after the kill ${longestGap} ms; ${reconnects} socket reconnects; ${conflicts} append conflicts on the live processes`,
-    );
-  } finally {
-    for (const f of followers) f.close();
-    try {
-      cluster(env, 'stop');
-      fs.rmSync(path.join(ROOT, env.CLUSTER_STATE), { recursive: true, force: true });
-    } catch {
-      /* already stopped; the logs stay in CLUSTER_STATE */
-    }
-    dropDatabase(db);
-  }
-});
+  },
+);

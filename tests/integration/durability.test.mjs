@@ -23,7 +23,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  ROOT, BIN, createDatabase, dropDatabase, startServer, http, psql, sleep,
+  ROOT,
+  BIN,
+  createDatabase,
+  dropDatabase,
+  startServer,
+  http,
+  psql,
+  sleep,
 } from './lib/server.mjs';
 
 const run = promisify(execFile);
@@ -37,7 +44,10 @@ const RPS_ROUNDS = 17; // 25 x 17 rounds x 2 orders = 850, plus ~175 plays
 function canonical(v) {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -55,7 +65,11 @@ class Ledger {
   add(ack) {
     const k = `${ack.game}/${ack.window}/${ack.seat}`;
     const prev = this.byWindow.get(k);
-    assert.equal(prev, undefined, `a second acknowledgement for ${k}: ${JSON.stringify(prev)} then ${JSON.stringify(ack)}`);
+    assert.equal(
+      prev,
+      undefined,
+      `a second acknowledgement for ${k}: ${JSON.stringify(prev)} then ${JSON.stringify(ack)}`,
+    );
     this.byWindow.set(k, ack);
     this.list.push(ack);
   }
@@ -65,17 +79,29 @@ class Ledger {
 // at (game, seq) exists with the acknowledged seat, kind, window and payload.
 // Returns a list of human-readable mismatches.
 function compareWithStore(db, acks) {
-  const rows = JSON.parse(psql(db, `SELECT coalesce(json_agg(json_build_object(
+  const rows = JSON.parse(
+    psql(
+      db,
+      `SELECT coalesce(json_agg(json_build_object(
     'game', game_id, 'seq', seq, 'seat', seat, 'kind', kind, 'window', window_id,
-    'payload', payload, 'key', idem_key)), '[]') FROM game_inputs`));
+    'payload', payload, 'key', idem_key)), '[]') FROM game_inputs`,
+    ),
+  );
   const at = new Map(rows.map((r) => [`${r.game}/${r.seq}`, r]));
   const bad = [];
   for (const a of acks) {
     const r = at.get(`${a.game}/${a.seq}`);
     if (!r) bad.push(`missing: ${a.kind} ${a.game} seq ${a.seq} window ${a.window} seat ${a.seat}`);
-    else if (r.kind !== a.kind || r.seat !== a.seat || r.window !== a.window
-      || payloadHash(JSON.parse(r.payload)) !== a.hash || (a.key && r.key !== a.key)) {
-      bad.push(`changed: ${a.kind} ${a.game} seq ${a.seq}: acknowledged ${JSON.stringify(a)}, stored ${JSON.stringify(r)}`);
+    else if (
+      r.kind !== a.kind ||
+      r.seat !== a.seat ||
+      r.window !== a.window ||
+      payloadHash(JSON.parse(r.payload)) !== a.hash ||
+      (a.key && r.key !== a.key)
+    ) {
+      bad.push(
+        `changed: ${a.kind} ${a.game} seq ${a.seq}: acknowledged ${JSON.stringify(a)}, stored ${JSON.stringify(r)}`,
+      );
     }
   }
   return { rows, bad };
@@ -105,17 +131,27 @@ async function persist(ref, method, p, opts) {
 async function setupGames(srv) {
   const players = [];
   for (let i = 0; i < 2; i++) {
-    const r = await http(srv.url, 'POST', '/api/v1/players', { body: { name: `drill_${i}_${Date.now() % 1e6}` } });
+    const r = await http(srv.url, 'POST', '/api/v1/players', {
+      body: { name: `drill_${i}_${Date.now() % 1e6}` },
+    });
     assert.equal(r.status, 201, r.text);
     players.push(r.body);
   }
   const games = [];
   const make = async (ruleset, options) => {
-    const lobby = await http(srv.url, 'POST', '/api/v1/lobbies', { token: players[0].token, body: { ruleset, seats: 2, options } });
+    const lobby = await http(srv.url, 'POST', '/api/v1/lobbies', {
+      token: players[0].token,
+      body: { ruleset, seats: 2, options },
+    });
     assert.equal(lobby.status, 201, lobby.text);
-    const join = await http(srv.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: players[1].token, body: {} });
+    const join = await http(srv.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/seats`, {
+      token: players[1].token,
+      body: {},
+    });
     assert.equal(join.status, 200, join.text);
-    const start = await http(srv.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, { token: players[0].token });
+    const start = await http(srv.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, {
+      token: players[0].token,
+    });
     assert.equal(start.status, 201, start.text);
     games.push({ id: start.body.game, ruleset });
   };
@@ -143,13 +179,25 @@ async function playSeat(ref, game, seat, token, ledger, stats) {
       const body = { window: w.id, cell: free[randomInt(free.length)] };
       const key = randomBytes(12).toString('base64url'); // the same on every retry of this play
       const r = await persist(ref, 'POST', `/api/v1/games/${game.id}/plays`, {
-        token, body, headers: { 'idempotency-key': key },
+        token,
+        body,
+        headers: { 'idempotency-key': key },
       });
       if (r.status === 200) {
-        ledger.add({ game: game.id, seat, window: w.id, kind: 'play', seq: r.body.version, hash: payloadHash({ cell: body.cell }), key });
+        ledger.add({
+          game: game.id,
+          seat,
+          window: w.id,
+          kind: 'play',
+          seq: r.body.version,
+          hash: payloadHash({ cell: body.cell }),
+          key,
+        });
         // Retry on purpose: the stored answer must come back, and nothing is stored again.
         const again = await persist(ref, 'POST', `/api/v1/games/${game.id}/plays`, {
-          token, body, headers: { 'idempotency-key': key },
+          token,
+          body,
+          headers: { 'idempotency-key': key },
         });
         assert.equal(again.status, 200, again.text);
         assert.deepEqual(again.body, r.body, 'a retried play gets its original answer');
@@ -166,10 +214,20 @@ async function playSeat(ref, game, seat, token, ledger, stats) {
         throw: ['rock', 'paper', 'scissors'][randomInt(3)],
         note: randomBytes(9).toString('base64url'),
       };
-      const r = await persist(ref, 'PUT', `/api/v1/games/${game.id}/orders/${w.id}`, { token, body: order });
+      const r = await persist(ref, 'PUT', `/api/v1/games/${game.id}/orders/${w.id}`, {
+        token,
+        body: order,
+      });
       if (r.status === 200) {
         assert.match(r.body.receipt, /^[0-9a-f]{64}$/);
-        ledger.add({ game: game.id, seat, window: w.id, kind: 'order', seq: r.body.version, hash: payloadHash(order) });
+        ledger.add({
+          game: game.id,
+          seat,
+          window: w.id,
+          kind: 'order',
+          seq: r.body.version,
+          hash: payloadHash(order),
+        });
       } else {
         // The window locked meanwhile: our earlier, unanswered order was
         // applied before the disruption. Not acknowledged; the end checks
@@ -185,7 +243,9 @@ async function playSeat(ref, game, seat, token, ledger, stats) {
 // Hold every client back, wait for requests in flight, run fn, let them go.
 async function holdClients(ref, fn) {
   let release;
-  ref.gate = new Promise((r) => { release = r; });
+  ref.gate = new Promise((r) => {
+    release = r;
+  });
   try {
     return await fn();
   } finally {
@@ -199,10 +259,18 @@ async function drill(disrupt) {
   const ref = { inflight: 0, gate: null };
   // A hundred clients share one IP and two tokens: lift the rate limit and
   // the per-IP connection cap, which are there for real clients.
-  const env = { CONCLAVE_RATE: '1000000', CONCLAVE_RATE_BURST: '1000000', CONCLAVE_HTTP_PER_IP: '1000' };
+  const env = {
+    CONCLAVE_RATE: '1000000',
+    CONCLAVE_RATE_BURST: '1000000',
+    CONCLAVE_HTTP_PER_IP: '1000',
+  };
   let srv = await startServer({ db, env });
   ref.url = srv.url;
-  const ports = { ...env, CONCLAVE_HTTP_PORT: String(srv.httpPort), CONCLAVE_WS_PORT: String(srv.wsPort) };
+  const ports = {
+    ...env,
+    CONCLAVE_HTTP_PORT: String(srv.httpPort),
+    CONCLAVE_WS_PORT: String(srv.wsPort),
+  };
   try {
     const { players, games } = await setupGames(srv);
     const ledger = new Ledger();
@@ -210,8 +278,13 @@ async function drill(disrupt) {
     const total = () => Number(psql(db, 'SELECT count(*) FROM game_inputs'));
     let failure = null;
     const playing = Promise.all(
-      games.flatMap((g) => [0, 1].map((seat) => playSeat(ref, g, seat, players[seat].token, ledger, stats))),
-    ).catch((e) => { failure = e; ref.gate = null; });
+      games.flatMap((g) =>
+        [0, 1].map((seat) => playSeat(ref, g, seat, players[seat].token, ledger, stats)),
+      ),
+    ).catch((e) => {
+      failure = e;
+      ref.gate = null;
+    });
     // Disrupt mid-way.
     while (total() < 400 && !failure) await sleep(20);
     const before = total();
@@ -226,11 +299,15 @@ async function drill(disrupt) {
         await pg('stop', 'immediate');
         // While the database is down, requests fail fast with 503.
         const t0 = Date.now();
-        const r = await http(srv.url, 'GET', `/api/v1/games/${games[0].id}`, { token: players[0].token });
+        const r = await http(srv.url, 'GET', `/api/v1/games/${games[0].id}`, {
+          token: players[0].token,
+        });
         const dt = Date.now() - t0;
         assert.ok(r.status === 503 || r.status === 200, `status ${r.status}`);
         const p = await http(srv.url, 'POST', `/api/v1/games/${games[0].id}/plays`, {
-          token: players[0].token, body: { window: 'none', cell: 0 }, headers: { 'idempotency-key': 'outage-probe' },
+          token: players[0].token,
+          body: { window: 'none', cell: 0 },
+          headers: { 'idempotency-key': 'outage-probe' },
         });
         assert.equal(p.status, 503, p.text);
         assert.ok(dt < 3000, `answered in ${dt} ms`);
@@ -238,14 +315,19 @@ async function drill(disrupt) {
         await pg('start');
         // Let the server see its database again before comparing.
         for (let i = 0; i < 200; i++) {
-          if ((await http(srv.url, 'GET', '/readyz').catch(() => ({ status: 0 }))).status === 200) break;
+          if ((await http(srv.url, 'GET', '/readyz').catch(() => ({ status: 0 }))).status === 200)
+            break;
           await sleep(50);
         }
       }
       // Nothing in flight any more; no client sends anything until this is done.
       while (ref.inflight > 0) await sleep(10);
       const { bad } = compareWithStore(db, ledger.list);
-      assert.deepEqual(bad.slice(0, 10), [], `${bad.length} acknowledged inputs not stored as acknowledged after the ${disrupt}`);
+      assert.deepEqual(
+        bad.slice(0, 10),
+        [],
+        `${bad.length} acknowledged inputs not stored as acknowledged after the ${disrupt}`,
+      );
       acked = ledger.list.length;
     });
     await playing;
@@ -254,7 +336,11 @@ async function drill(disrupt) {
 
     // Every acknowledged input is stored exactly once, as acknowledged.
     const { rows, bad } = compareWithStore(db, ledger.list);
-    assert.deepEqual(bad.slice(0, 10), [], `${bad.length} acknowledged inputs not stored as acknowledged`);
+    assert.deepEqual(
+      bad.slice(0, 10),
+      [],
+      `${bad.length} acknowledged inputs not stored as acknowledged`,
+    );
     const plays = rows.filter((r) => r.kind === 'play');
     // One play per tic-tac-toe window, one row per idempotency key, and every
     // play that went unanswered is stored under its key (it closed its window).
@@ -264,27 +350,55 @@ async function drill(disrupt) {
       perWindow.set(`${r.game}/${r.window}`, (perWindow.get(`${r.game}/${r.window}`) || 0) + 1);
       perKey.set(`${r.game}/${r.key}`, (perKey.get(`${r.game}/${r.key}`) || 0) + 1);
     }
-    assert.deepEqual([...perWindow].filter(([, n]) => n > 1), [], 'a play applied twice');
-    assert.deepEqual([...perKey].filter(([, n]) => n > 1), [], 'an idempotency key stored twice');
-    const orderAt = new Set(rows.filter((r) => r.kind === 'order').map((r) => `${r.game}/${r.window}/${r.seat}`));
+    assert.deepEqual(
+      [...perWindow].filter(([, n]) => n > 1),
+      [],
+      'a play applied twice',
+    );
+    assert.deepEqual(
+      [...perKey].filter(([, n]) => n > 1),
+      [],
+      'an idempotency key stored twice',
+    );
+    const orderAt = new Set(
+      rows.filter((r) => r.kind === 'order').map((r) => `${r.game}/${r.window}/${r.seat}`),
+    );
     for (const u of stats.unanswered) {
-      if (u.key) assert.equal(perKey.get(`${u.game}/${u.key}`), 1, `unanswered play ${JSON.stringify(u)} not stored`);
-      else assert.ok(orderAt.has(`${u.game}/${u.window}/${u.seat}`), `unanswered order ${JSON.stringify(u)} not stored`);
+      if (u.key)
+        assert.equal(
+          perKey.get(`${u.game}/${u.key}`),
+          1,
+          `unanswered play ${JSON.stringify(u)} not stored`,
+        );
+      else
+        assert.ok(
+          orderAt.has(`${u.game}/${u.window}/${u.seat}`),
+          `unanswered order ${JSON.stringify(u)} not stored`,
+        );
     }
     // Every input the store holds was acknowledged or is one of those unanswered.
-    assert.equal(plays.length + orderAt.size, ledger.list.length + stats.unanswered.length, 'stored inputs match acknowledged + unanswered');
+    assert.equal(
+      plays.length + orderAt.size,
+      ledger.list.length + stats.unanswered.length,
+      'stored inputs match acknowledged + unanswered',
+    );
     assert.ok(ledger.list.length >= 900, `only ${ledger.list.length} acknowledged inputs`);
     assert.ok(acked > 0 && before < after, 'the drill disrupted games in progress');
 
     // Versions are gapless and every game replays to its stored hash.
-    const gaps = psql(db, `SELECT count(*) FROM games g WHERE version <>
+    const gaps = psql(
+      db,
+      `SELECT count(*) FROM games g WHERE version <>
       (SELECT count(*) FROM game_inputs i WHERE i.game_id = g.game_id)
-      OR version <> (SELECT coalesce(max(seq), 0) FROM game_inputs i WHERE i.game_id = g.game_id)`);
+      OR version <> (SELECT coalesce(max(seq), 0) FROM game_inputs i WHERE i.game_id = g.game_id)`,
+    );
     assert.equal(gaps, '0');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-export-'));
     try {
       for (const g of games) {
-        const ex = await http(srv.url, 'GET', `/api/v1/games/${g.id}/export`, { token: players[0].token });
+        const ex = await http(srv.url, 'GET', `/api/v1/games/${g.id}/export`, {
+          token: players[0].token,
+        });
         assert.equal(ex.status, 200, ex.text);
         const file = path.join(dir, `${g.id}.json`);
         fs.writeFileSync(file, ex.text);
@@ -294,7 +408,14 @@ async function drill(disrupt) {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    return { acks: ledger.list.length, acked, before, after, retriedPlays: stats.retriedPlays, lateInputs: stats.lateInputs };
+    return {
+      acks: ledger.list.length,
+      acked,
+      before,
+      after,
+      retriedPlays: stats.retriedPlays,
+      lateInputs: stats.lateInputs,
+    };
   } finally {
     ref.over = true; // clients still retrying (after a failure) stop now
     ref.gate = null;
@@ -305,17 +426,25 @@ async function drill(disrupt) {
 
 test('kill -9 mid-way: acknowledged inputs survive exactly once', { timeout: 240000 }, async () => {
   const r = await drill('kill');
-  console.log(`# kill drill: ${r.acks} acknowledged, disrupted at ${r.before} inputs, ${r.acked} compared before clients resumed, late inputs ${r.lateInputs}`);
+  console.log(
+    `# kill drill: ${r.acks} acknowledged, disrupted at ${r.before} inputs, ${r.acked} compared before clients resumed, late inputs ${r.lateInputs}`,
+  );
 });
 
-test('Postgres stopped in immediate mode mid-way: 503 fast, then nothing lost', {
-  timeout: 240000,
-  skip: !process.env.CONCLAVE_PRIVATE_PG && 'needs the private Postgres started by tests/run.sh',
-}, async () => {
-  try {
-    const r = await drill('pg');
-    console.log(`# outage drill: ${r.acks} acknowledged, disrupted at ${r.before} inputs, ${r.acked} compared before clients resumed, late inputs ${r.lateInputs}`);
-  } finally {
-    await pg('start');
-  }
-});
+test(
+  'Postgres stopped in immediate mode mid-way: 503 fast, then nothing lost',
+  {
+    timeout: 240000,
+    skip: !process.env.CONCLAVE_PRIVATE_PG && 'needs the private Postgres started by tests/run.sh',
+  },
+  async () => {
+    try {
+      const r = await drill('pg');
+      console.log(
+        `# outage drill: ${r.acks} acknowledged, disrupted at ${r.before} inputs, ${r.acked} compared before clients resumed, late inputs ${r.lateInputs}`,
+      );
+    } finally {
+      await pg('start');
+    }
+  },
+);

@@ -10,11 +10,21 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import {
-  ROOT, BIN, createDatabase, dropDatabase, startServer, http, psql, waitFor,
+  ROOT,
+  BIN,
+  createDatabase,
+  dropDatabase,
+  startServer,
+  http,
+  psql,
+  waitFor,
 } from './lib/server.mjs';
 
 const run = promisify(execFile);
-const sqlFiles = fs.readdirSync(path.join(ROOT, 'sql')).filter((f) => /^\d{3}_.*\.sql$/.test(f)).sort();
+const sqlFiles = fs
+  .readdirSync(path.join(ROOT, 'sql'))
+  .filter((f) => /^\d{3}_.*\.sql$/.test(f))
+  .sort();
 
 test('healthz, readyz and metrics answer on a fresh database', async () => {
   const db = createDatabase('found');
@@ -32,8 +42,14 @@ test('healthz, readyz and metrics answer on a fresh database', async () => {
     assert.equal(nf.body.status, 404);
     const m = await http(srv.url, 'GET', '/metrics');
     assert.equal(m.status, 200);
-    assert.match(m.text, /conclave_http_requests_total\{route="\/healthz",method="GET",status="200"\} 1\n/);
-    assert.match(m.text, /conclave_http_request_seconds_bucket\{route="\/readyz",method="GET",status="200",le="\+Inf"\} 1\n/);
+    assert.match(
+      m.text,
+      /conclave_http_requests_total\{route="\/healthz",method="GET",status="200"\} 1\n/,
+    );
+    assert.match(
+      m.text,
+      /conclave_http_request_seconds_bucket\{route="\/readyz",method="GET",status="200",le="\+Inf"\} 1\n/,
+    );
     assert.match(m.text, /route="unmatched",method="GET",status="404"/);
   } finally {
     await srv.stop();
@@ -49,7 +65,10 @@ test('conclave --help and every subcommand --help work', async () => {
     assert.match(sub.stdout, /usage: conclave/);
   }
   await assert.rejects(run(BIN, ['frobnicate']), (e) => e.code === 2);
-  await assert.rejects(run(BIN, ['serve', '--no-such-flag']), (e) => e.code === 2 && /unknown option/.test(e.stderr));
+  await assert.rejects(
+    run(BIN, ['serve', '--no-such-flag']),
+    (e) => e.code === 2 && /unknown option/.test(e.stderr),
+  );
 });
 
 test('migrations apply once, in order, even from concurrent processes', async () => {
@@ -59,13 +78,23 @@ test('migrations apply once, in order, even from concurrent processes', async ()
       [0, 1, 2, 3].map(() => run(BIN, ['migrate'], { env: { ...process.env, DATABASE_URL: db } })),
     );
     const appliedCounts = results.map((r) => {
-      const done = r.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.event === 'migrations_done');
+      const done = r.stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .find((e) => e.event === 'migrations_done');
       return done.applied;
     });
     // Exactly one process applied everything; the others found nothing to do.
     assert.deepEqual(appliedCounts.sort(), [0, 0, 0, sqlFiles.length]);
-    const rows = psql(db, 'SELECT version, name FROM schema_migrations ORDER BY applied_at, version');
-    assert.deepEqual(rows.split('\n').map((l) => l.split('|')[1]), sqlFiles);
+    const rows = psql(
+      db,
+      'SELECT version, name FROM schema_migrations ORDER BY applied_at, version',
+    );
+    assert.deepEqual(
+      rows.split('\n').map((l) => l.split('|')[1]),
+      sqlFiles,
+    );
     const again = await run(BIN, ['migrate'], { env: { ...process.env, DATABASE_URL: db } });
     assert.match(again.stderr, /"applied":0/);
   } finally {
@@ -78,18 +107,34 @@ test('migrations run in number order, and a failing one rolls back and stops', a
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-sql-'));
   try {
     // Written out of order on disk; each depends on the one before.
-    fs.writeFileSync(path.join(dir, '010_third.sql'), 'ALTER TABLE t ADD COLUMN c int; UPDATE t SET c = a * 10;');
+    fs.writeFileSync(
+      path.join(dir, '010_third.sql'),
+      'ALTER TABLE t ADD COLUMN c int; UPDATE t SET c = a * 10;',
+    );
     fs.writeFileSync(path.join(dir, '002_second.sql'), 'INSERT INTO t (a) VALUES (1), (2);');
     fs.writeFileSync(path.join(dir, '001_first.sql'), 'CREATE TABLE t (a int);');
     const env = { ...process.env, DATABASE_URL: db, CONCLAVE_SQL_DIR: dir };
     await run(BIN, ['migrate'], { env });
-    assert.equal(psql(db, 'SELECT string_agg(c::text, \',\' ORDER BY a) FROM t'), '10,20');
-    assert.equal(psql(db, 'SELECT string_agg(version::text, \',\' ORDER BY version) FROM schema_migrations'), '1,2,10');
+    assert.equal(psql(db, "SELECT string_agg(c::text, ',' ORDER BY a) FROM t"), '10,20');
+    assert.equal(
+      psql(db, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"),
+      '1,2,10',
+    );
 
-    fs.writeFileSync(path.join(dir, '011_bad.sql'), 'INSERT INTO t (a) VALUES (3); SELECT no_such_function();');
+    fs.writeFileSync(
+      path.join(dir, '011_bad.sql'),
+      'INSERT INTO t (a) VALUES (3); SELECT no_such_function();',
+    );
     fs.writeFileSync(path.join(dir, '012_after.sql'), 'INSERT INTO t (a) VALUES (4);');
-    await assert.rejects(run(BIN, ['migrate'], { env }), (e) => e.code === 1 && /011_bad\.sql/.test(e.stderr));
-    assert.equal(psql(db, 'SELECT count(*) FROM t'), '2', 'the failed migration left no rows and later ones did not run');
+    await assert.rejects(
+      run(BIN, ['migrate'], { env }),
+      (e) => e.code === 1 && /011_bad\.sql/.test(e.stderr),
+    );
+    assert.equal(
+      psql(db, 'SELECT count(*) FROM t'),
+      '2',
+      'the failed migration left no rows and later ones did not run',
+    );
     assert.equal(psql(db, 'SELECT max(version) FROM schema_migrations'), '10');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -97,26 +142,39 @@ test('migrations run in number order, and a failing one rolls back and stops', a
   }
 });
 
-test('readyz fails fast while the database is down and recovers when it returns', { skip: !process.env.CONCLAVE_PRIVATE_PG && 'needs the private Postgres started by tests/run.sh' }, async () => {
-  const db = createDatabase('ready');
-  const srv = await startServer({ db });
-  const pg = (cmd) => run('bash', [path.join(ROOT, 'scripts/pg.sh'), ...cmd], { cwd: ROOT });
-  try {
-    assert.equal((await http(srv.url, 'GET', '/readyz')).status, 200);
-    await pg(['stop']);
-    const t0 = Date.now();
-    const down = await http(srv.url, 'GET', '/readyz');
-    assert.equal(down.status, 503, down.text);
-    assert.ok(Date.now() - t0 < 3000, `503 took ${Date.now() - t0} ms`);
-    assert.equal((await http(srv.url, 'GET', '/healthz')).status, 200, 'the process itself stays up');
-    await pg(['start']);
-    await waitFor(async () => (await http(srv.url, 'GET', '/readyz')).status === 200, { timeout: 15000, what: 'readyz 200 after restart' });
-  } finally {
-    await pg(['start']);
-    await srv.stop();
-    dropDatabase(db);
-  }
-});
+test(
+  'readyz fails fast while the database is down and recovers when it returns',
+  {
+    skip: !process.env.CONCLAVE_PRIVATE_PG && 'needs the private Postgres started by tests/run.sh',
+  },
+  async () => {
+    const db = createDatabase('ready');
+    const srv = await startServer({ db });
+    const pg = (cmd) => run('bash', [path.join(ROOT, 'scripts/pg.sh'), ...cmd], { cwd: ROOT });
+    try {
+      assert.equal((await http(srv.url, 'GET', '/readyz')).status, 200);
+      await pg(['stop']);
+      const t0 = Date.now();
+      const down = await http(srv.url, 'GET', '/readyz');
+      assert.equal(down.status, 503, down.text);
+      assert.ok(Date.now() - t0 < 3000, `503 took ${Date.now() - t0} ms`);
+      assert.equal(
+        (await http(srv.url, 'GET', '/healthz')).status,
+        200,
+        'the process itself stays up',
+      );
+      await pg(['start']);
+      await waitFor(async () => (await http(srv.url, 'GET', '/readyz')).status === 200, {
+        timeout: 15000,
+        what: 'readyz 200 after restart',
+      });
+    } finally {
+      await pg(['start']);
+      await srv.stop();
+      dropDatabase(db);
+    }
+  },
+);
 
 test('SIGTERM and SIGINT stop accepting, finish in-flight requests, exit 0', async () => {
   const db = createDatabase('stop');
@@ -129,7 +187,9 @@ test('SIGTERM and SIGINT stop accepting, finish in-flight requests, exit 0', asy
       let reply = '';
       sock.on('data', (d) => (reply += d));
       const body = '{"name":"someone"}';
-      sock.write(`POST /api/v1/no-such-route HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`);
+      sock.write(
+        `POST /api/v1/no-such-route HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+      );
       await new Promise((r) => setTimeout(r, 200));
       srv.proc.kill(signal);
       await new Promise((r) => setTimeout(r, 300));

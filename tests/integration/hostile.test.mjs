@@ -51,7 +51,9 @@ before(async () => {
 
 after(async () => {
   if (srv) {
-    const bad = srv.lines.filter((l) => /AddressSanitizer|LeakSanitizer|runtime error|Segmentation|Aborted/.test(l));
+    const bad = srv.lines.filter((l) =>
+      /AddressSanitizer|LeakSanitizer|runtime error|Segmentation|Aborted/.test(l),
+    );
     const alive = srv.proc.exitCode === null && srv.proc.signalCode === null;
     const { code, signal } = await srv.stop();
     assert.ok(alive, 'the server was still running at the end');
@@ -76,7 +78,15 @@ function request(method, p, { token, body, headers = {}, localAddress = '127.0.0
     }
     const t0 = performance.now();
     const req = http.request(
-      { host: '127.0.0.1', port: srv.httpPort, method, path: p, headers: h, agent: false, localAddress },
+      {
+        host: '127.0.0.1',
+        port: srv.httpPort,
+        method,
+        path: p,
+        headers: h,
+        agent: false,
+        localAddress,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -106,15 +116,23 @@ async function healthy() {
 }
 
 async function newPlayer(prefix) {
-  const r = await request('POST', '/api/v1/players', { body: { name: `${prefix}_${randomBytes(4).toString('hex')}` } });
+  const r = await request('POST', '/api/v1/players', {
+    body: { name: `${prefix}_${randomBytes(4).toString('hex')}` },
+  });
   assert.equal(r.status, 201, r.text);
   return r.json;
 }
 
 async function newTictactoe(a, b) {
-  const l = await request('POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'tictactoe', seats: 2 } });
+  const l = await request('POST', '/api/v1/lobbies', {
+    token: a.token,
+    body: { ruleset: 'tictactoe', seats: 2 },
+  });
   assert.equal(l.status, 201, l.text);
-  const j = await request('POST', `/api/v1/lobbies/${l.json.id}/seats`, { token: b.token, body: {} });
+  const j = await request('POST', `/api/v1/lobbies/${l.json.id}/seats`, {
+    token: b.token,
+    body: {},
+  });
   assert.equal(j.status, 200, j.text);
   const s = await request('POST', `/api/v1/lobbies/${l.json.id}/start`, { token: a.token });
   assert.equal(s.status, 201, s.text);
@@ -174,7 +192,11 @@ class Slow {
 
   connect() {
     if (this.stopped) return;
-    const sock = net.connect({ host: '127.0.0.1', port: this.port, localAddress: this.localAddress });
+    const sock = net.connect({
+      host: '127.0.0.1',
+      port: this.port,
+      localAddress: this.localAddress,
+    });
     this.sock = sock;
     const t0 = Date.now();
     let timer = null;
@@ -186,7 +208,9 @@ class Slow {
         let n = 0;
         timer = setInterval(() => sock.write(`X-Slow-${n++}: ${'a'.repeat(8)}\r\n`), this.every);
       } else if (this.mode === 'body') {
-        sock.write('POST /api/v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"name":"');
+        sock.write(
+          'POST /api/v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"name":"',
+        );
         timer = setInterval(() => sock.write('a'), this.every);
       }
     });
@@ -210,7 +234,14 @@ class Slow {
 
 // --------------------------------------------------- raw WebSocket client --
 
-function frame({ fin = true, rsv = 0, opcode = 1, payload = Buffer.alloc(0), mask = true, len = null }) {
+function frame({
+  fin = true,
+  rsv = 0,
+  opcode = 1,
+  payload = Buffer.alloc(0),
+  mask = true,
+  len = null,
+}) {
   const p = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
   const n = len ?? p.length;
   const head = [((fin ? 0x80 : 0) | (rsv << 4) | opcode) & 0xff];
@@ -243,10 +274,12 @@ async function rawWs({ path = '/ws', protocol = 'conclave.v1' } = {}) {
       `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: ${protocol}\r\n\r\n`,
   );
   const c = { sock, status: null, texts: [], closeCode: null, ended: false, buf: Buffer.alloc(0) };
-  const ended = new Promise((r) => sock.on('close', () => {
-    c.ended = true;
-    r();
-  }));
+  const ended = new Promise((r) =>
+    sock.on('close', () => {
+      c.ended = true;
+      r();
+    }),
+  );
   c.ended$ = ended;
   await new Promise((resolve) => {
     const onData = (d) => {
@@ -341,187 +374,256 @@ async function witnessOk() {
   if (!witness || witness.close !== null) witness = await wsOpen();
   const n = witness.messages.length;
   witness.ws.send('{"type":"ping"}');
-  await until(() => witness.messages.slice(n).some((m) => m.type === 'pong'), 5000, 'a pong for the witness');
+  await until(
+    () => witness.messages.slice(n).some((m) => m.type === 'pong'),
+    5000,
+    'a pong for the witness',
+  );
   await healthy();
 }
 
 // ---------------------------------------------------------------- tests --
 
-test('slowloris up to the per-IP cap does not slow a playing client down', { timeout: 240000 }, async () => {
-  const rounds = QUICK ? 2 : 4;
-  const block = QUICK ? 150 : 300;
-  // Each block outlasts the idle timeout twice over: the trickling
-  // connections must live through it, the idle ones are closed and come
-  // back, all while the player plays.
-  const blockSeconds = 2 * TIMEOUT_S + 1;
-  const a = await newPlayer('calm');
-  const b = await newPlayer('calm');
-  await playMeasured(a, b, 60); // warm up
+test(
+  'slowloris up to the per-IP cap does not slow a playing client down',
+  { timeout: 240000 },
+  async () => {
+    const rounds = QUICK ? 2 : 4;
+    const block = QUICK ? 150 : 300;
+    // Each block outlasts the idle timeout twice over: the trickling
+    // connections must live through it, the idle ones are closed and come
+    // back, all while the player plays.
+    const blockSeconds = 2 * TIMEOUT_S + 1;
+    const a = await newPlayer('calm');
+    const b = await newPlayer('calm');
+    await playMeasured(a, b, 60); // warm up
 
-  // Idle connections up to the cap: each is closed by the idle timeout.
-  const idle = [];
-  for (let i = 0; i < PER_IP; i++) idle.push(new Slow(srv.httpPort, '127.0.0.4', 'idle', 0, true));
-  // Over the cap (same address, while those hold their slots): refused.
-  await until(() => idle.every((s) => s.opened > 0), 10000, 'the idle connections');
-  await sleep(200);
-  const over = [];
-  for (let i = 0; i < 8; i++) over.push(new Slow(srv.httpPort, '127.0.0.4', 'idle', 0, true));
-  await sleep(1000);
-  const refused = over.filter((s) => s.closed > 0 && s.closedAfter[0] < 1000).length;
-  await until(() => idle.every((s) => s.closed > 0), (TIMEOUT_S + 5) * 1000, 'the idle timeout');
-  const idleCloses = idle.flatMap((s) => s.closedAfter);
+    // Idle connections up to the cap: each is closed by the idle timeout.
+    const idle = [];
+    for (let i = 0; i < PER_IP; i++)
+      idle.push(new Slow(srv.httpPort, '127.0.0.4', 'idle', 0, true));
+    // Over the cap (same address, while those hold their slots): refused.
+    await until(() => idle.every((s) => s.opened > 0), 10000, 'the idle connections');
+    await sleep(200);
+    const over = [];
+    for (let i = 0; i < 8; i++) over.push(new Slow(srv.httpPort, '127.0.0.4', 'idle', 0, true));
+    await sleep(1000);
+    const refused = over.filter((s) => s.closed > 0 && s.closedAfter[0] < 1000).length;
+    await until(() => idle.every((s) => s.closed > 0), (TIMEOUT_S + 5) * 1000, 'the idle timeout');
+    const idleCloses = idle.flatMap((s) => s.closedAfter);
 
-  // Normal and attacked blocks, interleaved so that the machine's own load
-  // weighs on both alike. The attack: PER_IP connections from each of two
-  // addresses trickling headers or a body below the timeout, plus idle
-  // ones that reconnect when the timeout closes them.
-  const normal = { lat: [], games: 0 };
-  const attacked = { lat: [], games: 0 };
-  let slowCount = 0;
-  let heldOpen = 0;
-  let trickling = 0;
-  let attackSeconds = 0;
-  let idleCycles = 0;
-  for (let r = 0; r < rounds; r++) {
-    const n = await playMeasured(a, b, block, blockSeconds);
-    normal.lat.push(...n.lat);
-    normal.games += n.games;
-    const slow = [];
-    const mk = (addr, mode, count, every) => {
-      for (let i = 0; i < count; i++) slow.push(new Slow(srv.httpPort, addr, mode, every));
-    };
-    mk('127.0.0.2', 'headers', PER_IP, 1000);
-    mk('127.0.0.3', 'body', PER_IP, 1000);
-    mk('127.0.0.5', 'idle', PER_IP, 0);
-    await until(() => slow.every((s) => s.opened > 0), 10000, 'the slow connections');
-    await sleep(500);
-    const t0 = Date.now();
-    const m = await playMeasured(a, b, block, blockSeconds);
-    attackSeconds += (Date.now() - t0) / 1000;
-    attacked.lat.push(...m.lat);
-    attacked.games += m.games;
-    const trick = slow.filter((s) => s.mode !== 'idle');
-    trickling += trick.length;
-    heldOpen += trick.filter((s) => s.closed === 0).length;
-    idleCycles += slow.filter((s) => s.mode === 'idle').reduce((k, s) => k + s.closed, 0);
-    slowCount = slow.length;
-    for (const s of slow) s.stop();
-    await sleep(300);
-  }
-
-  const f = (x) => x.toFixed(2);
-  const line = (name, r) => `${name}: ${r.lat.length} requests in ${r.games} games, p50 ${f(pct(r.lat, 0.5))} ms, p99 ${f(pct(r.lat, 0.99))} ms, max ${f(Math.max(...r.lat))} ms`;
-  console.log(`# slowloris: ${rounds} rounds of at least ${block} requests and ${blockSeconds} s each way; ${slowCount} slow connections from 3 addresses (cap ${PER_IP} each, timeout ${TIMEOUT_S} s), ${attackSeconds.toFixed(1)} s under attack, ${idleCycles} idle connections closed by the timeout and reopened meanwhile`);
-  console.log(`# ${line('normal', normal)}`);
-  console.log(`# ${line('under attack', attacked)}`);
-  console.log(`# trickling connections held open through their block: ${heldOpen}/${trickling}; over the cap refused at once: ${refused}/${over.length}; idle connections closed by the timeout after ${f(Math.min(...idleCloses) / 1000)}-${f(Math.max(...idleCloses) / 1000)} s`);
-
-  assert.equal(refused, over.length, 'connections over the per-IP cap are refused');
-  assert.ok(heldOpen >= trickling * 0.95, `the attack held its connections (${heldOpen}/${trickling})`);
-  assert.ok(idleCycles >= PER_IP * rounds, `idle connections cycled through the timeout during the attack (${idleCycles})`);
-  assert.ok(Math.min(...idleCloses) >= (TIMEOUT_S - 1) * 1000 && Math.max(...idleCloses) <= (TIMEOUT_S + 3) * 1000,
-    `idle connections close after about ${TIMEOUT_S} s`);
-  const p99n = pct(normal.lat, 0.99);
-  const p99a = pct(attacked.lat, 0.99);
-  assert.ok(p99a <= 2 * p99n, `p99 under attack ${f(p99a)} ms is more than twice the normal ${f(p99n)} ms`);
-  await healthy();
-});
-
-test('WebSocket: oversized, fragmented and invalid UTF-8 messages', { timeout: 60000 }, async () => {
-  // Oversized in one frame: 1009.
-  const big = await wsOpen();
-  big.ws.send(`{"type":"ping"${' '.repeat(MAX_MESSAGE)}}`);
-  await until(() => big.close !== null, 5000, 'the oversized message to close');
-  assert.equal(big.close, 1009);
-  await witnessOk();
-
-  // Fragmented, under the cap: accepted (with a ping frame between the
-  // fragments and whitespace padding to near the cap).
-  const frag = await wsOpen();
-  const pad = ' '.repeat(MAX_MESSAGE - 200);
-  frag.ws.send('{"type":', { fin: false });
-  frag.ws.ping();
-  frag.ws.send(`"ping"${pad}`, { fin: false });
-  frag.ws.send('}', { fin: true });
-  await until(() => frag.messages.some((m) => m.type === 'pong'), 5000, 'a pong for the fragmented ping');
-  // Many tiny fragments.
-  const text = `{"type":"ping"${' '.repeat(1000)}}`;
-  for (let i = 0; i < text.length; i += 7) frag.ws.send(text.slice(i, i + 7), { fin: i + 7 >= text.length });
-  await until(() => frag.messages.filter((m) => m.type === 'pong').length === 2, 5000, 'a pong for 150 fragments');
-  // A character split across two fragments is still valid UTF-8.
-  const e = Buffer.from('{"type":"pingé"}');
-  const cut = e.indexOf(0xc3) + 1;
-  frag.ws.send(e.subarray(0, cut), { fin: false, binary: false });
-  frag.ws.send(e.subarray(cut), { fin: true });
-  const err = await until(() => frag.messages.find((m) => m.type === 'error' && /pingé/.test(m.detail)), 5000, 'the error naming "pingé"');
-  assert.equal(err.status, 400);
-  // Binary frames and bad JSON: an error, the connection stays.
-  frag.ws.send(Buffer.from('{"type":"ping"}'), { binary: true });
-  frag.ws.send('{"type": "ping"');
-  frag.ws.send('[1,2,3]');
-  await until(() => frag.messages.filter((m) => m.type === 'error').length >= 4, 5000, 'three more errors');
-  assert.equal(frag.close, null, 'the connection stays open after errors');
-  // Fragmented over the cap: 1009.
-  frag.ws.send(`{"type":"ping"${' '.repeat(MAX_MESSAGE / 2)}`, { fin: false });
-  frag.ws.send(' '.repeat(MAX_MESSAGE / 2), { fin: false });
-  frag.ws.send('}', { fin: true });
-  await until(() => frag.close !== null, 5000, 'the oversized fragmented message to close');
-  assert.equal(frag.close, 1009);
-  await witnessOk();
-
-  // Invalid UTF-8: 1007, in one frame and split across fragments.
-  for (const parts of [[Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])], [Buffer.from('{"type":"ping'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]]) {
-    const bad = await wsOpen();
-    parts.forEach((p, i) => bad.ws.send(p, { binary: false, fin: i === parts.length - 1 }));
-    await until(() => bad.close !== null, 5000, 'invalid UTF-8 to close');
-    assert.equal(bad.close, 1007);
-    await witnessOk();
-  }
-
-  // Protocol violations on a raw socket: the server closes the connection.
-  const cases = {
-    'unmasked client frame': [frame({ payload: '{"type":"ping"}', mask: false })],
-    'continuation without a start': [frame({ opcode: 0, payload: '{"type":"ping"}' })],
-    'reserved opcode 3': [frame({ opcode: 3, payload: 'x' })],
-    'RSV1 without an extension': [frame({ rsv: 4, payload: '{"type":"ping"}' })],
-    'ping of 126 bytes': [frame({ opcode: 9, payload: Buffer.alloc(126, 0x61) })],
-    'fragmented ping': [frame({ opcode: 9, fin: false, payload: 'a' })],
-    'new text frame inside a fragmented message': [frame({ fin: false, payload: '{"type":' }), frame({ payload: '"ping"}' })],
-    // A frame that claims 2^62 bytes: the cap holds as the bytes arrive.
-    'length 2^62, then 5000 bytes': [frame({ len: 2 ** 62, payload: ' '.repeat(5000) })],
-    'length 2^63 (top bit set)': [Buffer.concat([Buffer.from([0x81, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 0]), randomBytes(4), Buffer.alloc(5000, 0x20)])],
-  };
-  // The server must close the connection, or (where libwebsockets is
-  // lenient) drop or answer the frame and keep the connection sane: a
-  // well-formed ping sent next is answered.
-  const codes = {};
-  for (const [name, frames] of Object.entries(cases)) {
-    const c = await rawWs();
-    assert.equal(c.status, 101, `${name}: handshake`);
-    for (const f of frames) c.send(f);
-    const how = await c.waitEnd(2000);
-    if (how === 'closed') {
-      codes[name] = `closed ${c.closeCode ?? '(TCP)'}`;
-    } else {
-      const before = c.texts.length;
-      c.send(frame({ payload: '{"type":"ping"}' }));
-      const pong = await c.waitText(/"pong"/, 3000);
-      codes[name] = `kept open (answered ${JSON.stringify(c.texts.slice(0, before))}), then ${pong ? 'pong' : 'nothing'}`;
-      assert.ok(pong || c.ended, `${name}: neither closed nor sane: ${codes[name]}`);
-      c.sock.destroy();
+    // Normal and attacked blocks, interleaved so that the machine's own load
+    // weighs on both alike. The attack: PER_IP connections from each of two
+    // addresses trickling headers or a body below the timeout, plus idle
+    // ones that reconnect when the timeout closes them.
+    const normal = { lat: [], games: 0 };
+    const attacked = { lat: [], games: 0 };
+    let slowCount = 0;
+    let heldOpen = 0;
+    let trickling = 0;
+    let attackSeconds = 0;
+    let idleCycles = 0;
+    for (let r = 0; r < rounds; r++) {
+      const n = await playMeasured(a, b, block, blockSeconds);
+      normal.lat.push(...n.lat);
+      normal.games += n.games;
+      const slow = [];
+      const mk = (addr, mode, count, every) => {
+        for (let i = 0; i < count; i++) slow.push(new Slow(srv.httpPort, addr, mode, every));
+      };
+      mk('127.0.0.2', 'headers', PER_IP, 1000);
+      mk('127.0.0.3', 'body', PER_IP, 1000);
+      mk('127.0.0.5', 'idle', PER_IP, 0);
+      await until(() => slow.every((s) => s.opened > 0), 10000, 'the slow connections');
+      await sleep(500);
+      const t0 = Date.now();
+      const m = await playMeasured(a, b, block, blockSeconds);
+      attackSeconds += (Date.now() - t0) / 1000;
+      attacked.lat.push(...m.lat);
+      attacked.games += m.games;
+      const trick = slow.filter((s) => s.mode !== 'idle');
+      trickling += trick.length;
+      heldOpen += trick.filter((s) => s.closed === 0).length;
+      idleCycles += slow.filter((s) => s.mode === 'idle').reduce((k, s) => k + s.closed, 0);
+      slowCount = slow.length;
+      for (const s of slow) s.stop();
+      await sleep(300);
     }
+
+    const f = (x) => x.toFixed(2);
+    const line = (name, r) =>
+      `${name}: ${r.lat.length} requests in ${r.games} games, p50 ${f(pct(r.lat, 0.5))} ms, p99 ${f(pct(r.lat, 0.99))} ms, max ${f(Math.max(...r.lat))} ms`;
+    console.log(
+      `# slowloris: ${rounds} rounds of at least ${block} requests and ${blockSeconds} s each way; ${slowCount} slow connections from 3 addresses (cap ${PER_IP} each, timeout ${TIMEOUT_S} s), ${attackSeconds.toFixed(1)} s under attack, ${idleCycles} idle connections closed by the timeout and reopened meanwhile`,
+    );
+    console.log(`# ${line('normal', normal)}`);
+    console.log(`# ${line('under attack', attacked)}`);
+    console.log(
+      `# trickling connections held open through their block: ${heldOpen}/${trickling}; over the cap refused at once: ${refused}/${over.length}; idle connections closed by the timeout after ${f(Math.min(...idleCloses) / 1000)}-${f(Math.max(...idleCloses) / 1000)} s`,
+    );
+
+    assert.equal(refused, over.length, 'connections over the per-IP cap are refused');
+    assert.ok(
+      heldOpen >= trickling * 0.95,
+      `the attack held its connections (${heldOpen}/${trickling})`,
+    );
+    assert.ok(
+      idleCycles >= PER_IP * rounds,
+      `idle connections cycled through the timeout during the attack (${idleCycles})`,
+    );
+    assert.ok(
+      Math.min(...idleCloses) >= (TIMEOUT_S - 1) * 1000 &&
+        Math.max(...idleCloses) <= (TIMEOUT_S + 3) * 1000,
+      `idle connections close after about ${TIMEOUT_S} s`,
+    );
+    const p99n = pct(normal.lat, 0.99);
+    const p99a = pct(attacked.lat, 0.99);
+    assert.ok(
+      p99a <= 2 * p99n,
+      `p99 under attack ${f(p99a)} ms is more than twice the normal ${f(p99n)} ms`,
+    );
+    await healthy();
+  },
+);
+
+test(
+  'WebSocket: oversized, fragmented and invalid UTF-8 messages',
+  { timeout: 60000 },
+  async () => {
+    // Oversized in one frame: 1009.
+    const big = await wsOpen();
+    big.ws.send(`{"type":"ping"${' '.repeat(MAX_MESSAGE)}}`);
+    await until(() => big.close !== null, 5000, 'the oversized message to close');
+    assert.equal(big.close, 1009);
     await witnessOk();
-  }
-  for (const name of ['length 2^62, then 5000 bytes', 'length 2^63 (top bit set)', 'fragmented ping', 'ping of 126 bytes']) {
-    assert.match(codes[name], /^closed/, `${name}: ${codes[name]}`);
-  }
-  console.log(`# protocol violations: ${Object.entries(codes).map(([k, v]) => `${k} ${v}`).join('; ')}`);
-  // And a raw client that behaves gets its pong (the raw framing is right).
-  const ok = await rawWs();
-  ok.send(frame({ payload: '{"type":"ping"}' }));
-  assert.ok(await ok.waitText(/"pong"/), 'a well-formed raw frame is answered');
-  ok.sock.destroy();
-});
+
+    // Fragmented, under the cap: accepted (with a ping frame between the
+    // fragments and whitespace padding to near the cap).
+    const frag = await wsOpen();
+    const pad = ' '.repeat(MAX_MESSAGE - 200);
+    frag.ws.send('{"type":', { fin: false });
+    frag.ws.ping();
+    frag.ws.send(`"ping"${pad}`, { fin: false });
+    frag.ws.send('}', { fin: true });
+    await until(
+      () => frag.messages.some((m) => m.type === 'pong'),
+      5000,
+      'a pong for the fragmented ping',
+    );
+    // Many tiny fragments.
+    const text = `{"type":"ping"${' '.repeat(1000)}}`;
+    for (let i = 0; i < text.length; i += 7)
+      frag.ws.send(text.slice(i, i + 7), { fin: i + 7 >= text.length });
+    await until(
+      () => frag.messages.filter((m) => m.type === 'pong').length === 2,
+      5000,
+      'a pong for 150 fragments',
+    );
+    // A character split across two fragments is still valid UTF-8.
+    const e = Buffer.from('{"type":"pingé"}');
+    const cut = e.indexOf(0xc3) + 1;
+    frag.ws.send(e.subarray(0, cut), { fin: false, binary: false });
+    frag.ws.send(e.subarray(cut), { fin: true });
+    const err = await until(
+      () => frag.messages.find((m) => m.type === 'error' && /pingé/.test(m.detail)),
+      5000,
+      'the error naming "pingé"',
+    );
+    assert.equal(err.status, 400);
+    // Binary frames and bad JSON: an error, the connection stays.
+    frag.ws.send(Buffer.from('{"type":"ping"}'), { binary: true });
+    frag.ws.send('{"type": "ping"');
+    frag.ws.send('[1,2,3]');
+    await until(
+      () => frag.messages.filter((m) => m.type === 'error').length >= 4,
+      5000,
+      'three more errors',
+    );
+    assert.equal(frag.close, null, 'the connection stays open after errors');
+    // Fragmented over the cap: 1009.
+    frag.ws.send(`{"type":"ping"${' '.repeat(MAX_MESSAGE / 2)}`, { fin: false });
+    frag.ws.send(' '.repeat(MAX_MESSAGE / 2), { fin: false });
+    frag.ws.send('}', { fin: true });
+    await until(() => frag.close !== null, 5000, 'the oversized fragmented message to close');
+    assert.equal(frag.close, 1009);
+    await witnessOk();
+
+    // Invalid UTF-8: 1007, in one frame and split across fragments.
+    for (const parts of [
+      [Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
+      [Buffer.from('{"type":"ping'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')],
+    ]) {
+      const bad = await wsOpen();
+      parts.forEach((p, i) => bad.ws.send(p, { binary: false, fin: i === parts.length - 1 }));
+      await until(() => bad.close !== null, 5000, 'invalid UTF-8 to close');
+      assert.equal(bad.close, 1007);
+      await witnessOk();
+    }
+
+    // Protocol violations on a raw socket: the server closes the connection.
+    const cases = {
+      'unmasked client frame': [frame({ payload: '{"type":"ping"}', mask: false })],
+      'continuation without a start': [frame({ opcode: 0, payload: '{"type":"ping"}' })],
+      'reserved opcode 3': [frame({ opcode: 3, payload: 'x' })],
+      'RSV1 without an extension': [frame({ rsv: 4, payload: '{"type":"ping"}' })],
+      'ping of 126 bytes': [frame({ opcode: 9, payload: Buffer.alloc(126, 0x61) })],
+      'fragmented ping': [frame({ opcode: 9, fin: false, payload: 'a' })],
+      'new text frame inside a fragmented message': [
+        frame({ fin: false, payload: '{"type":' }),
+        frame({ payload: '"ping"}' }),
+      ],
+      // A frame that claims 2^62 bytes: the cap holds as the bytes arrive.
+      'length 2^62, then 5000 bytes': [frame({ len: 2 ** 62, payload: ' '.repeat(5000) })],
+      'length 2^63 (top bit set)': [
+        Buffer.concat([
+          Buffer.from([0x81, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 0]),
+          randomBytes(4),
+          Buffer.alloc(5000, 0x20),
+        ]),
+      ],
+    };
+    // The server must close the connection, or (where libwebsockets is
+    // lenient) drop or answer the frame and keep the connection sane: a
+    // well-formed ping sent next is answered.
+    const codes = {};
+    for (const [name, frames] of Object.entries(cases)) {
+      const c = await rawWs();
+      assert.equal(c.status, 101, `${name}: handshake`);
+      for (const f of frames) c.send(f);
+      const how = await c.waitEnd(2000);
+      if (how === 'closed') {
+        codes[name] = `closed ${c.closeCode ?? '(TCP)'}`;
+      } else {
+        const before = c.texts.length;
+        c.send(frame({ payload: '{"type":"ping"}' }));
+        const pong = await c.waitText(/"pong"/, 3000);
+        codes[name] =
+          `kept open (answered ${JSON.stringify(c.texts.slice(0, before))}), then ${pong ? 'pong' : 'nothing'}`;
+        assert.ok(pong || c.ended, `${name}: neither closed nor sane: ${codes[name]}`);
+        c.sock.destroy();
+      }
+      await witnessOk();
+    }
+    for (const name of [
+      'length 2^62, then 5000 bytes',
+      'length 2^63 (top bit set)',
+      'fragmented ping',
+      'ping of 126 bytes',
+    ]) {
+      assert.match(codes[name], /^closed/, `${name}: ${codes[name]}`);
+    }
+    console.log(
+      `# protocol violations: ${Object.entries(codes)
+        .map(([k, v]) => `${k} ${v}`)
+        .join('; ')}`,
+    );
+    // And a raw client that behaves gets its pong (the raw framing is right).
+    const ok = await rawWs();
+    ok.send(frame({ payload: '{"type":"ping"}' }));
+    assert.ok(await ok.waitText(/"pong"/), 'a well-formed raw frame is answered');
+    ok.sock.destroy();
+  },
+);
 
 test('garbage on the HTTP and WebSocket ports', { timeout: 120000 }, async () => {
   // Write bytes, then wait for the answer or the close; never hang.
@@ -560,12 +662,26 @@ test('garbage on the HTTP and WebSocket ports', { timeout: 120000 }, async () =>
     '2000 headers': [`GET /healthz HTTP/1.1\r\nHost: x\r\n${'X-A: b\r\n'.repeat(2000)}\r\n`],
     'a header without a colon': ['GET /healthz HTTP/1.1\r\nHost: x\r\nnonsense\r\n\r\n'],
     'NUL in a header': ['GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n'],
-    'negative Content-Length': ['POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n{}'],
-    'huge Content-Length': ['POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n{}'],
-    'two Content-Lengths': ['POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}'],
-    'bad chunk size': ['POST /api/v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
-    'chunk size overflow': ['POST /api/v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n{}\r\n0\r\n\r\n'],
-    'a chunked body over 64 KiB': ['POST /api/v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', ...Array.from({ length: 20 }, () => `1000\r\n${' '.repeat(4096)}\r\n`), '0\r\n\r\n'],
+    'negative Content-Length': [
+      'POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n{}',
+    ],
+    'huge Content-Length': [
+      'POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n{}',
+    ],
+    'two Content-Lengths': [
+      'POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}',
+    ],
+    'bad chunk size': [
+      'POST /api/v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    ],
+    'chunk size overflow': [
+      'POST /api/v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n{}\r\n0\r\n\r\n',
+    ],
+    'a chunked body over 64 KiB': [
+      'POST /api/v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n',
+      ...Array.from({ length: 20 }, () => `1000\r\n${' '.repeat(4096)}\r\n`),
+      '0\r\n\r\n',
+    ],
     'garbage after a valid request': ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', randomBytes(256)],
     'bare LF line ends': ['GET /healthz HTTP/1.1\nHost: x\n\n'],
     'a WebSocket frame without a handshake': [frame({ payload: '{"type":"ping"}' })],
@@ -575,14 +691,19 @@ test('garbage on the HTTP and WebSocket ports', { timeout: 120000 }, async () =>
   // closed by its idle timeout (HTTP 3 s, WebSocket handshake 10 s).
   const results = [];
   const jobs = [];
-  for (const [port, name] of [[srv.httpPort, 'HTTP'], [srv.wsPort, 'WebSocket']]) {
+  for (const [port, name] of [
+    [srv.httpPort, 'HTTP'],
+    [srv.wsPort, 'WebSocket'],
+  ]) {
     for (const [what, chunks] of Object.entries(garbage)) {
       jobs.push(poke(port, chunks, 15000).then((r) => ({ name, what, ...r })));
     }
   }
   for (const r of await Promise.all(jobs)) {
     const st = status(r.out);
-    results.push(`${r.name}/${r.what}: ${st || (r.how === 'timeout' ? 'still open after 15 s' : `closed after ${(r.ms / 1000).toFixed(1)} s`)}`);
+    results.push(
+      `${r.name}/${r.what}: ${st || (r.how === 'timeout' ? 'still open after 15 s' : `closed after ${(r.ms / 1000).toFixed(1)} s`)}`,
+    );
     // 500, 502-504 would mean the server itself failed (505 and 501 are
     // fine answers to a version or method it does not speak).
     assert.ok(![500, 502, 503, 504].includes(st), `${r.name}/${r.what}: ${r.out.slice(0, 200)}`);
@@ -593,12 +714,21 @@ test('garbage on the HTTP and WebSocket ports', { timeout: 120000 }, async () =>
   // WebSocket handshakes that are wrong: refused with an HTTP status.
   const handshakes = {
     'no Upgrade header': 'GET /ws HTTP/1.1\r\nHost: x\r\n\r\n',
-    'version 99': 'GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99\r\nSec-WebSocket-Protocol: conclave.v1\r\n\r\n',
-    'no key': 'GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: conclave.v1\r\n\r\n',
-    'wrong path': 'GET /nope HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: conclave.v1\r\n\r\n',
-    'foreign Origin': 'GET /ws HTTP/1.1\r\nHost: x\r\nOrigin: http://evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: conclave.v1\r\n\r\n',
+    'version 99':
+      'GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99\r\nSec-WebSocket-Protocol: conclave.v1\r\n\r\n',
+    'no key':
+      'GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: conclave.v1\r\n\r\n',
+    'wrong path':
+      'GET /nope HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: conclave.v1\r\n\r\n',
+    'foreign Origin':
+      'GET /ws HTTP/1.1\r\nHost: x\r\nOrigin: http://evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: conclave.v1\r\n\r\n',
   };
-  const answers = await Promise.all(Object.entries(handshakes).map(async ([what, req]) => [what, await poke(srv.wsPort, [req], 12000)]));
+  const answers = await Promise.all(
+    Object.entries(handshakes).map(async ([what, req]) => [
+      what,
+      await poke(srv.wsPort, [req], 12000),
+    ]),
+  );
   for (const [what, r] of answers) {
     const st = status(r.out);
     results.push(`WebSocket handshake/${what}: ${st || r.how}`);
@@ -631,30 +761,66 @@ test('errors that quote non-ASCII input are still well-formed', { timeout: 60000
   const b = await newPlayer('utf');
   const problem = (what, r, status) => {
     assert.equal(r.status, status, `${what}: ${r.text}`);
-    assert.ok(r.json && typeof r.json.detail === 'string' && r.json.detail.length > 0, `${what}: a problem document, got ${JSON.stringify(r.text)}`);
+    assert.ok(
+      r.json && typeof r.json.detail === 'string' && r.json.detail.length > 0,
+      `${what}: a problem document, got ${JSON.stringify(r.text)}`,
+    );
   };
-  problem('an unknown body field', await request('POST', '/api/v1/players', { body: { [odd]: 1 } }), 422);
-  problem('an unknown lobby option', await request('POST', '/api/v1/lobbies', {
-    token: a.token, body: { ruleset: 'rps', seats: 2, options: { [odd]: 1 } },
-  }), 422);
-  const l = await request('POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'rps', seats: 2 } });
+  problem(
+    'an unknown body field',
+    await request('POST', '/api/v1/players', { body: { [odd]: 1 } }),
+    422,
+  );
+  problem(
+    'an unknown lobby option',
+    await request('POST', '/api/v1/lobbies', {
+      token: a.token,
+      body: { ruleset: 'rps', seats: 2, options: { [odd]: 1 } },
+    }),
+    422,
+  );
+  const l = await request('POST', '/api/v1/lobbies', {
+    token: a.token,
+    body: { ruleset: 'rps', seats: 2 },
+  });
   await request('POST', `/api/v1/lobbies/${l.json.id}/seats`, { token: b.token, body: {} });
-  const game = (await request('POST', `/api/v1/lobbies/${l.json.id}/start`, { token: a.token })).json.game;
-  problem('an unknown order field', await request('PUT', `/api/v1/games/${game}/orders/r1`, {
-    token: a.token, body: { throw: 'rock', [odd]: 1 },
-  }), 422);
-  problem('a window id that is not UTF-8', await request('PUT', `/api/v1/games/${game}/orders/%FF%FE`, {
-    token: a.token, body: { throw: 'rock' },
-  }), 409);
-  problem('a long non-ASCII window id', await request('POST', `/api/v1/games/${game}/plays`, {
-    token: a.token, body: { window: odd.slice(0, 40), cell: 1 }, headers: { 'idempotency-key': 'k1' },
-  }), 409);
+  const game = (await request('POST', `/api/v1/lobbies/${l.json.id}/start`, { token: a.token }))
+    .json.game;
+  problem(
+    'an unknown order field',
+    await request('PUT', `/api/v1/games/${game}/orders/r1`, {
+      token: a.token,
+      body: { throw: 'rock', [odd]: 1 },
+    }),
+    422,
+  );
+  problem(
+    'a window id that is not UTF-8',
+    await request('PUT', `/api/v1/games/${game}/orders/%FF%FE`, {
+      token: a.token,
+      body: { throw: 'rock' },
+    }),
+    409,
+  );
+  problem(
+    'a long non-ASCII window id',
+    await request('POST', `/api/v1/games/${game}/plays`, {
+      token: a.token,
+      body: { window: odd.slice(0, 40), cell: 1 },
+      headers: { 'idempotency-key': 'k1' },
+    }),
+    409,
+  );
 
   const ws = await wsOpen();
   ws.ws.send(JSON.stringify({ type: odd }));
   ws.ws.send(JSON.stringify({ type: 'ping', [odd]: 1 }));
   ws.ws.send(JSON.stringify({ type: 'subscribe', game: odd }));
-  await until(() => ws.messages.filter((m) => m.type === 'error').length === 3, 5000, 'three error messages');
+  await until(
+    () => ws.messages.filter((m) => m.type === 'error').length === 3,
+    5000,
+    'three error messages',
+  );
   for (const m of ws.messages) assert.ok(m.status >= 400 && m.detail.length > 0, JSON.stringify(m));
   ws.ws.close();
   await witnessOk();

@@ -30,7 +30,9 @@ after(async () => {
 async function follow(server, game, token, version) {
   const c = await HubClient.connect(server.wsUrl);
   if (token) c.send({ type: 'auth', token });
-  c.send(version === undefined ? { type: 'subscribe', game } : { type: 'subscribe', game, version });
+  c.send(
+    version === undefined ? { type: 'subscribe', game } : { type: 'subscribe', game, version },
+  );
   return c;
 }
 
@@ -45,7 +47,11 @@ async function settled(base, c, game, token, what) {
       what: `${what} to reach version ${r.version}`,
     });
     if (c.version(game) === r.version) {
-      assert.deepEqual(c.doc(game), { view: r.view, windows: r.windows }, `${what} at version ${r.version}`);
+      assert.deepEqual(
+        c.doc(game),
+        { view: r.view, windows: r.windows },
+        `${what} at version ${r.version}`,
+      );
       assert.deepEqual(c.mismatches, [], `${what}: every patch chained`);
       assert.deepEqual(c.errors, [], `${what}: no errors`);
       return r;
@@ -72,7 +78,10 @@ test('tic-tac-toe: two players and a spectator hold exactly the REST view after 
     const w = r.windows[0];
     const mover = w.seats[0] === 0 ? a : b;
     const free = r.view.board.map((v, i) => (v === null ? i : -1)).filter((i) => i >= 0);
-    const res = await play(srv.url, game, mover.token, { window: w.id, cell: free[randomInt(free.length)] });
+    const res = await play(srv.url, game, mover.token, {
+      window: w.id,
+      cell: free[randomInt(free.length)],
+    });
     assert.equal(res.status, 200, res.text);
     plays++;
     for (const [c, token, what] of who) r = await settled(srv.url, c, game, token, what);
@@ -116,10 +125,14 @@ test('many spectators of one game: one rendering reaches every one of them, ever
     const w = r.windows[0];
     const mover = w.seats[0] === 0 ? a : b;
     const free = r.view.board.map((v, i) => (v === null ? i : -1)).filter((i) => i >= 0);
-    const res = await play(srv.url, game, mover.token, { window: w.id, cell: free[randomInt(free.length)] });
+    const res = await play(srv.url, game, mover.token, {
+      window: w.id,
+      cell: free[randomInt(free.length)],
+    });
     assert.equal(res.status, 200, res.text);
     plays++;
-    for (const [i, c] of specs.entries()) r = await settled(srv.url, c, game, null, `spectator ${i}`);
+    for (const [i, c] of specs.entries())
+      r = await settled(srv.url, c, game, null, `spectator ${i}`);
   }
   assert.ok(plays >= 5);
   for (const [i, c] of specs.entries()) {
@@ -154,21 +167,39 @@ test('rps: sealed orders and their notes reach only their own seat before the re
     const markA = `SECRET-A-${randomBytes(6).toString('hex')}`;
     const markB = `SECRET-B-${randomBytes(6).toString('hex')}`;
     // seat 0 orders, then replaces its order; seat 1 waits
-    let res = await order(srv.url, game, a.token, w, { throw: throws[randomInt(3)], note: `${markA}-first` });
+    let res = await order(srv.url, game, a.token, w, {
+      throw: throws[randomInt(3)],
+      note: `${markA}-first`,
+    });
     assert.equal(res.status, 200, res.text);
     res = await order(srv.url, game, a.token, w, { throw: throws[randomInt(3)], note: markA });
     assert.equal(res.status, 200, res.text);
     r = await all();
     assert.deepEqual(r.windows[0].submitted, [0]);
-    assert.ok(ca.texts.some((t) => t.includes(markA)), 'seat 0 sees its own order');
-    for (const [c, what] of [[cb, 'seat 1'], [cs, 'spectator']])
-      assert.ok(!c.texts.some((t) => t.includes(markA) || t.includes('SECRET-A')), `${what} never sees seat 0's note`);
+    assert.ok(
+      ca.texts.some((t) => t.includes(markA)),
+      'seat 0 sees its own order',
+    );
+    for (const [c, what] of [
+      [cb, 'seat 1'],
+      [cs, 'spectator'],
+    ])
+      assert.ok(
+        !c.texts.some((t) => t.includes(markA) || t.includes('SECRET-A')),
+        `${what} never sees seat 0's note`,
+      );
     // seat 1 orders: the window locks and resolves
     res = await order(srv.url, game, b.token, w, { throw: throws[randomInt(3)], note: markB });
     assert.equal(res.status, 200, res.text);
     r = await all();
-    for (const [c, what] of [[ca, 'seat 0'], [cs, 'spectator']])
-      assert.ok(!c.texts.some((t) => t.includes(markB)), `${what} never sees seat 1's note through the feed`);
+    for (const [c, what] of [
+      [ca, 'seat 0'],
+      [cs, 'spectator'],
+    ])
+      assert.ok(
+        !c.texts.some((t) => t.includes(markB)),
+        `${what} never sees seat 1's note through the feed`,
+      );
   }
   assert.equal(r.status, 'finished');
   assert.equal(r.view.history.length, rounds);
@@ -187,9 +218,15 @@ test('sprint: a player against a bot; seat and public documents stay equal to RE
     body: { ruleset: 'sprint', seats: 2 },
   });
   assert.equal(lobby.status, 201, lobby.text);
-  const bot = await http(srv.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/bots`, { token: a.token, body: {} });
+  const bot = await http(srv.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/bots`, {
+    token: a.token,
+    body: {},
+  });
   assert.equal(bot.status, 200, bot.text);
-  const start = await http(srv.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, { token: a.token, body: {} });
+  const start = await http(srv.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, {
+    token: a.token,
+    body: {},
+  });
   assert.equal(start.status, 201, start.text);
   const game = start.body.game;
   const ca = await follow(srv, game, a.token);
@@ -202,7 +239,8 @@ test('sprint: a player against a bot; seat and public documents stay equal to RE
     const legal = await http(srv.url, 'GET', `/api/v1/games/${game}/legal`, { token: a.token });
     const w = legal.body.windows.find((x) => x.choices?.length);
     if (!w) break;
-    const pick = w.choices.find((c) => c.action === 'explore') ?? w.choices[randomInt(w.choices.length)];
+    const pick =
+      w.choices.find((c) => c.action === 'explore') ?? w.choices[randomInt(w.choices.length)];
     // choices may carry annotations (cost, ...): keep what the shape takes
     const props = w.shape?.properties ?? {};
     const body = Object.fromEntries(Object.entries(pick).filter(([k]) => k in props));
@@ -251,7 +289,9 @@ test('resume: reconnecting with the version held gets the patches since, or a sn
       for (let k = randomInt(3); k > 0; k--) {
         r = await getGame(srv.url, game, null);
         if (r.status !== 'running') break;
-        const res = await order(srv.url, game, k % 2 ? a.token : b.token, r.windows[0].id, { throw: 'rock' });
+        const res = await order(srv.url, game, k % 2 ? a.token : b.token, r.windows[0].id, {
+          throw: 'rock',
+        });
         assert.equal(res.status, 200, res.text);
         step++;
       }
@@ -266,7 +306,10 @@ test('resume: reconnecting with the version held gets the patches since, or a sn
     r = await getGame(srv.url, game, null);
     if (r.status !== 'running') break;
     const mover = step % 2 ? b : a;
-    const res = await order(srv.url, game, mover.token, r.windows[0].id, { throw: 'paper', note: `n${step}` });
+    const res = await order(srv.url, game, mover.token, r.windows[0].id, {
+      throw: 'paper',
+      note: `n${step}`,
+    });
     assert.equal(res.status, 200, res.text);
     step++;
     for (const v of viewers) r = await settled(srv.url, v.c, game, v.token, v.what);
@@ -295,12 +338,16 @@ test('resume: reconnecting with the version held gets the patches since, or a sn
 
 test('a slow consumer whose queue overflows gets a snapshot, never a broken sequence', async () => {
   const slowDb = createDatabase('hubslow');
-  const s = await startServer({ db: slowDb, env: { ...FAST, CONCLAVE_WS_QUEUE: '8', CONCLAVE_WS_PING: '120' } });
+  const s = await startServer({
+    db: slowDb,
+    env: { ...FAST, CONCLAVE_WS_QUEUE: '8', CONCLAVE_WS_PING: '120' },
+  });
   try {
     const a = await newPlayer(s.url, 'slowa');
     const b = await newPlayer(s.url, 'slowb');
     const games = [];
-    for (let i = 0; i < 4; i++) games.push(await newGame(s.url, 'rps', [a, b], { options: { rounds: 99 } }));
+    for (let i = 0; i < 4; i++)
+      games.push(await newGame(s.url, 'rps', [a, b], { options: { rounds: 99 } }));
     const slow = await HubClient.connect(s.wsUrl);
     const brisk = await HubClient.connect(s.wsUrl);
     for (const c of [slow, brisk]) {
@@ -314,7 +361,10 @@ test('a slow consumer whose queue overflows gets a snapshot, never a broken sequ
     await Promise.all(
       games.map(async (game) => {
         for (let i = 0; i < per; i++) {
-          const res = await order(s.url, game, a.token, 'r1', { throw: 'rock', note: `${'x'.repeat(50)}${i}` });
+          const res = await order(s.url, game, a.token, 'r1', {
+            throw: 'rock',
+            note: `${'x'.repeat(50)}${i}`,
+          });
           assert.equal(res.status, 200, res.text);
         }
       }),
@@ -324,7 +374,10 @@ test('a slow consumer whose queue overflows gets a snapshot, never a broken sequ
       await settled(s.url, slow, game, a.token, 'the slow consumer');
       await settled(s.url, brisk, game, a.token, 'the brisk consumer');
     }
-    assert.ok(slow.counts.snapshot > games.length, `resynchronised with snapshots (${slow.counts.snapshot})`);
+    assert.ok(
+      slow.counts.snapshot > games.length,
+      `resynchronised with snapshots (${slow.counts.snapshot})`,
+    );
     assert.ok(slow.counts.patch < games.length * per, 'patches were dropped, not queued forever');
     const m = await http(s.url, 'GET', '/metrics');
     assert.match(m.text, /conclave_ws_resyncs_total [1-9]/);
@@ -397,15 +450,25 @@ test('after its LISTEN connection drops, process B catches up games and resends 
       const r = await getGame(srv.url, game, null);
       if (r.status === 'running') {
         const free = r.view.board.map((v, i) => (v === null ? i : -1)).filter((i) => i >= 0);
-        const res = await play(srv.url, game, r.windows[0].seats[0] === 0 ? a.token : b.token, { window: r.windows[0].id, cell: free[0] });
+        const res = await play(srv.url, game, r.windows[0].seats[0] === 0 ? a.token : b.token, {
+          window: r.windows[0].id,
+          cell: free[0],
+        });
         assert.equal(res.status, 200, res.text);
       }
-      const lobby = await http(srv.url, 'POST', '/api/v1/lobbies', { token: a.token, body: { ruleset: 'tictactoe', seats: 2 } });
+      const lobby = await http(srv.url, 'POST', '/api/v1/lobbies', {
+        token: a.token,
+        body: { ruleset: 'tictactoe', seats: 2 },
+      });
       assert.equal(lobby.status, 201);
       await settled(srv.url, cs, game, null, 'spectator on B after a reconnect');
-      await cl.until(() => cl.lobbies.has(lobby.body.id), { what: 'the lobby made while B was away' });
+      await cl.until(() => cl.lobbies.has(lobby.body.id), {
+        what: 'the lobby made while B was away',
+      });
       // the reconnect itself sends the whole list again
-      await cl.until(() => listFrames() > lists, { what: 'the lobby list again after the reconnect' });
+      await cl.until(() => listFrames() > lists, {
+        what: 'the lobby list again after the reconnect',
+      });
     }
     cs.close();
     cl.close();
@@ -417,7 +480,11 @@ test('after its LISTEN connection drops, process B catches up games and resends 
 test('lobby feed: open public lobbies, then each change; private lobbies never appear', async () => {
   const host = await newPlayer(srv.url, 'lob');
   const guest = await newPlayer(srv.url, 'lob');
-  const mk = (body) => http(srv.url, 'POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: 'tictactoe', seats: 2, ...body } });
+  const mk = (body) =>
+    http(srv.url, 'POST', '/api/v1/lobbies', {
+      token: host.token,
+      body: { ruleset: 'tictactoe', seats: 2, ...body },
+    });
   const before1 = await mk({});
   const hidden1 = await mk({ private: true });
   assert.equal(before1.status, 201);
@@ -425,24 +492,42 @@ test('lobby feed: open public lobbies, then each change; private lobbies never a
   const c = await HubClient.connect(srv.wsUrl);
   c.send({ type: 'subscribe_lobbies' });
   const first = await c.next('lobbies');
-  assert.ok(first.lobbies.some((l) => l.id === before1.body.id), 'an open public lobby is listed');
+  assert.ok(
+    first.lobbies.some((l) => l.id === before1.body.id),
+    'an open public lobby is listed',
+  );
   assert.ok(first.lobbies.every((l) => !l.private && l.status === 'open'));
   const rest = await http(srv.url, 'GET', '/api/v1/lobbies?status=open');
   assert.deepEqual(
     first.lobbies.map((l) => l.id).sort(),
-    rest.body.filter((l) => !l.private).map((l) => l.id).sort(),
+    rest.body
+      .filter((l) => !l.private)
+      .map((l) => l.id)
+      .sort(),
     'the list equals the public part of GET /lobbies',
   );
   const made = await mk({});
   const hidden2 = await mk({ private: true, options: {} });
   await c.until(() => c.lobbies.has(made.body.id), { what: 'the new lobby' });
-  const joined = await http(srv.url, 'POST', `/api/v1/lobbies/${made.body.id}/seats`, { token: guest.token, body: {} });
+  const joined = await http(srv.url, 'POST', `/api/v1/lobbies/${made.body.id}/seats`, {
+    token: guest.token,
+    body: {},
+  });
   assert.equal(joined.status, 200);
-  await c.until(() => c.lobbies.get(made.body.id)?.seats[1].player?.id === guest.id, { what: 'the seat taken' });
-  const start = await http(srv.url, 'POST', `/api/v1/lobbies/${made.body.id}/start`, { token: host.token, body: {} });
+  await c.until(() => c.lobbies.get(made.body.id)?.seats[1].player?.id === guest.id, {
+    what: 'the seat taken',
+  });
+  const start = await http(srv.url, 'POST', `/api/v1/lobbies/${made.body.id}/start`, {
+    token: host.token,
+    body: {},
+  });
   assert.equal(start.status, 201);
-  await c.until(() => !c.lobbies.has(made.body.id), { what: 'the started lobby to leave the list' });
-  const started = c.messages.find((m) => m.type === 'lobby' && m.lobby.id === made.body.id && m.lobby.status === 'started');
+  await c.until(() => !c.lobbies.has(made.body.id), {
+    what: 'the started lobby to leave the list',
+  });
+  const started = c.messages.find(
+    (m) => m.type === 'lobby' && m.lobby.id === made.body.id && m.lobby.status === 'started',
+  );
   assert.equal(started.lobby.game, start.body.game);
   // a marker change after the private ones: by then they would have shown
   const last = await mk({});

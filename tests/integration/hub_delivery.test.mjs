@@ -46,9 +46,11 @@ test('a burst of replies larger than one writeable batch all arrives with nothin
     const from = c.messages.length;
     c.ws._socket.write(Buffer.concat(Array.from({ length: n }, () => frame('{"type":"ping"}'))));
     const pongs = () => c.messages.slice(from).filter((m) => m.type === 'pong').length;
-    await c.until(() => pongs() >= n, { timeout: 10000, what: `${n} pongs` }).catch((e) => {
-      throw new Error(`${e.message}: ${pongs()} arrived`);
-    });
+    await c
+      .until(() => pongs() >= n, { timeout: 10000, what: `${n} pongs` })
+      .catch((e) => {
+        throw new Error(`${e.message}: ${pongs()} arrived`);
+      });
     assert.equal(pongs(), n);
     assert.deepEqual(c.errors, []);
   } finally {
@@ -76,7 +78,10 @@ test('a lone message on an idle server (the snapshot, then each patch) reaches i
       const t0 = Date.now();
       const res = await play(srv.url, game, mover.token, { window: w.id, cell });
       assert.equal(res.status, 200, res.text);
-      await c.until(() => c.version(game) > r.version, { timeout: 10000, what: `the patch after version ${r.version}` });
+      await c.until(() => c.version(game) > r.version, {
+        timeout: 10000,
+        what: `the patch after version ${r.version}`,
+      });
       console.log(`patch ${i} arrived ${Date.now() - t0} ms after the play was sent`);
     }
     assert.deepEqual(c.mismatches, []);

@@ -31,8 +31,12 @@ async function alive(c) {
   await c.next('pong', { from });
 }
 
-test('Origin: the server\'s own HTTP origins and non-browser clients only', async () => {
-  for (const origin of [`http://127.0.0.1:${srv.httpPort}`, `http://localhost:${srv.httpPort}`, undefined]) {
+test("Origin: the server's own HTTP origins and non-browser clients only", async () => {
+  for (const origin of [
+    `http://127.0.0.1:${srv.httpPort}`,
+    `http://localhost:${srv.httpPort}`,
+    undefined,
+  ]) {
     const c = await HubClient.connect(srv.wsUrl, { origin });
     await alive(c);
     c.close();
@@ -40,26 +44,53 @@ test('Origin: the server\'s own HTTP origins and non-browser clients only', asyn
   // Lookalikes: the own origin as a prefix, with a path, userinfo, another
   // scheme or case; each must be refused whole.
   const own = `http://localhost:${srv.httpPort}`;
-  for (const origin of ['https://evil.example', `http://127.0.0.1:${srv.httpPort + 1}`, 'null',
-    `${own}.evil.example`, `http://127.0.0.1:${srv.httpPort}.evil.example`, `${own}0`, `${own}/`,
-    `${own}@evil.example`, `https://localhost:${srv.httpPort}`, `HTTP://LOCALHOST:${srv.httpPort}x`,
-    `http://localhost:${srv.httpPort}`.slice(0, -1)]) {
+  for (const origin of [
+    'https://evil.example',
+    `http://127.0.0.1:${srv.httpPort + 1}`,
+    'null',
+    `${own}.evil.example`,
+    `http://127.0.0.1:${srv.httpPort}.evil.example`,
+    `${own}0`,
+    `${own}/`,
+    `${own}@evil.example`,
+    `https://localhost:${srv.httpPort}`,
+    `HTTP://LOCALHOST:${srv.httpPort}x`,
+    `http://localhost:${srv.httpPort}`.slice(0, -1),
+  ]) {
     await assert.rejects(HubClient.connect(srv.wsUrl, { origin }), (e) => e.status === 403, origin);
   }
   // only /ws upgrades
-  await assert.rejects(HubClient.connect(srv.wsUrl.replace(/\/ws$/, '/other')), (e) => e.status === 403);
+  await assert.rejects(
+    HubClient.connect(srv.wsUrl.replace(/\/ws$/, '/other')),
+    (e) => e.status === 403,
+  );
   // a configured list replaces the default
   const db2 = createDatabase('hubo');
-  const s2 = await startServer({ db: db2, env: { CONCLAVE_ALLOWED_ORIGINS: 'https://play.example, https://b.example' } });
+  const s2 = await startServer({
+    db: db2,
+    env: { CONCLAVE_ALLOWED_ORIGINS: 'https://play.example, https://b.example' },
+  });
   try {
     for (const origin of ['https://play.example', 'https://b.example']) {
       const c = await HubClient.connect(s2.wsUrl, { origin });
       await alive(c);
       c.close();
     }
-    await assert.rejects(HubClient.connect(s2.wsUrl, { origin: `http://127.0.0.1:${s2.httpPort}` }), (e) => e.status === 403);
-    for (const origin of ['https://play.example.evil.example', 'https://play.exampl', 'https://b.example:8443', 'https://xb.example']) {
-      await assert.rejects(HubClient.connect(s2.wsUrl, { origin }), (e) => e.status === 403, origin);
+    await assert.rejects(
+      HubClient.connect(s2.wsUrl, { origin: `http://127.0.0.1:${s2.httpPort}` }),
+      (e) => e.status === 403,
+    );
+    for (const origin of [
+      'https://play.example.evil.example',
+      'https://play.exampl',
+      'https://b.example:8443',
+      'https://xb.example',
+    ]) {
+      await assert.rejects(
+        HubClient.connect(s2.wsUrl, { origin }),
+        (e) => e.status === 403,
+        origin,
+      );
     }
   } finally {
     await stopClean(s2);
@@ -173,8 +204,12 @@ test('malformed and unexpected messages get an error and the connection stays us
   const before = c.messages.filter((m) => m.type === 'pong').length;
   for (let i = 0; i < 500; i++) c.send({ type: 'ping' });
   for (let i = 0; i < 20; i++) c.send('{"type":"nope"}');
-  await c.until(() => c.messages.filter((m) => m.type === 'pong').length === before + 500, { what: '500 pongs' });
-  await c.until(() => c.errors.filter((e) => e.detail.includes('"nope"')).length === 20, { what: '20 errors' });
+  await c.until(() => c.messages.filter((m) => m.type === 'pong').length === before + 500, {
+    what: '500 pongs',
+  });
+  await c.until(() => c.errors.filter((e) => e.detail.includes('"nope"')).length === 20, {
+    what: '20 errors',
+  });
   const from = c.messages.length;
   c.ws.send(Buffer.from('{"type":"ping"}'), { binary: true });
   assert.equal((await c.next('error', { from })).status, 400, 'binary frames are refused');
@@ -205,7 +240,11 @@ test('auth: a bad token is refused, auth comes before subscribing and only once'
   assert.equal((await twice.next('error')).status, 409);
   twice.send({ type: 'subscribe', game });
   const mine = await twice.next('snapshot');
-  assert.deepEqual(mine.view, (await getGame(srv.url, game, p.token)).view, 'the first player\'s seat');
+  assert.deepEqual(
+    mine.view,
+    (await getGame(srv.url, game, p.token)).view,
+    "the first player's seat",
+  );
   twice.close();
 });
 
@@ -217,7 +256,9 @@ test('unsubscribe stops the patches; at most 64 subscriptions per connection', a
   const c = await HubClient.connect(srv.wsUrl);
   for (let i = 0; i < 64; i += 8) {
     for (const game of games.slice(i, i + 8)) c.send({ type: 'subscribe', game });
-    await c.until(() => games.slice(i, i + 8).every((g) => c.version(g) !== null), { what: 'snapshots' });
+    await c.until(() => games.slice(i, i + 8).every((g) => c.version(g) !== null), {
+      what: 'snapshots',
+    });
   }
   assert.equal(c.counts.snapshot, 64);
   c.send({ type: 'subscribe', game: games[64] });
@@ -235,7 +276,10 @@ test('unsubscribe stops the patches; at most 64 subscriptions per connection', a
   await play(srv.url, games[1], p.token, { window: g1.windows[0].id, cell: 0 });
   await c.until(() => c.version(games[1]) === 1, { what: 'a patch for a game still followed' });
   await alive(c);
-  assert.ok(!c.messages.some((m) => m.type === 'patch' && m.game === games[0]), 'no patch after unsubscribe');
+  assert.ok(
+    !c.messages.some((m) => m.type === 'patch' && m.game === games[0]),
+    'no patch after unsubscribe',
+  );
   c.close();
 
   // requests in flight are bounded too: a burst gets 429s, never a crash
@@ -253,7 +297,9 @@ test('many connections opening and closing at once leave the server healthy', as
   const q = await newPlayer(srv.url, 'churn');
   const game = await newGame(srv.url, 'tictactoe', [p, q]);
   for (let round = 0; round < 3; round++) {
-    const clients = await Promise.all(Array.from({ length: 50 }, () => HubClient.connect(srv.wsUrl)));
+    const clients = await Promise.all(
+      Array.from({ length: 50 }, () => HubClient.connect(srv.wsUrl)),
+    );
     for (const c of clients) c.send({ type: 'subscribe', game });
     // half vanish abruptly before (or while) their snapshot is written
     for (const c of clients.slice(0, 25)) c.ws.terminate();

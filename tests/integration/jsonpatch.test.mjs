@@ -15,8 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsonpatch from 'fast-json-patch';
 
-const ROOT = process.env.CONCLAVE_ROOT
-  || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT =
+  process.env.CONCLAVE_ROOT || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD = process.env.BUILD
   ? path.resolve(ROOT, process.env.BUILD)
   : process.env.CONCLAVE_BIN
@@ -33,7 +33,10 @@ function emit(n, seed) {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });
-  const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, n);
   return lines;
 }
@@ -63,8 +66,13 @@ for (const seed of SEEDS) {
       assert.ok(Array.isArray(patch), `pair ${k}: the patch is not an array`);
       const errors = jsonpatch.validate(patch, structuredClone(from));
       assert.equal(errors, undefined, `pair ${k}: invalid patch: ${errors}`);
-      const got = jsonpatch.applyPatch(structuredClone(from), structuredClone(patch),
-        true, true, true).newDocument;
+      const got = jsonpatch.applyPatch(
+        structuredClone(from),
+        structuredClone(patch),
+        true,
+        true,
+        true,
+      ).newDocument;
       assert.deepStrictEqual(got, to, `pair ${k}: ${JSON.stringify(patch)}`);
       if (patch.length === 0) assert.deepStrictEqual(from, to, `pair ${k}: empty patch`);
       ops += patch.length;
@@ -88,8 +96,10 @@ test('array positions are explicit indices, and hands are edited in the middle',
             assert.match(last, INDEX, `pair ${k}: ${op.path} is not an index`);
             const i = Number(last);
             const size = parent.length;
-            assert.ok(op.op === 'add' ? i <= size : i < size,
-              `pair ${k}: ${op.op} ${op.path} with ${size} elements`);
+            assert.ok(
+              op.op === 'add' ? i <= size : i < size,
+              `pair ${k}: ${op.op} ${op.path} with ${size} elements`,
+            );
             const middle = op.op === 'add' ? i < size : i < size - 1;
             if (middle && op.op !== 'replace' && (isCard(op.value) || isCard(parent[i]))) {
               middleCardEdits++;

@@ -36,15 +36,24 @@ function propertySamples(name, p) {
   if (p.type === 'boolean') out.push(false, 1, 'true');
   if (p.type === 'array') {
     const names = p.items.enum;
-    out.push([names[0]], names.slice(0, p.maxItems), names.slice(0, p.maxItems + 1), [names[0], names[0]],
-      ['no-such-name'], [1], [null], names[0]);
+    out.push(
+      [names[0]],
+      names.slice(0, p.maxItems),
+      names.slice(0, p.maxItems + 1),
+      [names[0], names[0]],
+      ['no-such-name'],
+      [1],
+      [null],
+      names[0],
+    );
   }
   return out.map((v) => ({ [name]: v }));
 }
 
 function samples(schema) {
   const out = [{}, { zzz: 1 }, { zzz: null }, { '': 0 }];
-  for (const [name, p] of Object.entries(schema.properties ?? {})) out.push(...propertySamples(name, p));
+  for (const [name, p] of Object.entries(schema.properties ?? {}))
+    out.push(...propertySamples(name, p));
   return out;
 }
 
@@ -52,8 +61,14 @@ function samples(schema) {
 // or 422 is a failure of its own.
 async function serverAccepts(rs, options) {
   for (let seats = rs.min_seats; seats <= rs.max_seats; seats++) {
-    const r = await call('POST', '/api/v1/lobbies', { token: host.token, body: { ruleset: rs.id, seats, options } });
-    assert.ok(r.status === 201 || r.status === 422, `${rs.id} ${JSON.stringify(options)}: ${r.status} ${r.text}`);
+    const r = await call('POST', '/api/v1/lobbies', {
+      token: host.token,
+      body: { ruleset: rs.id, seats, options },
+    });
+    assert.ok(
+      r.status === 201 || r.status === 422,
+      `${rs.id} ${JSON.stringify(options)}: ${r.status} ${r.text}`,
+    );
     if (r.status === 201) return true;
     assert.match(r.body.field ?? '', /^(options|seats)/, r.text);
   }
@@ -71,9 +86,12 @@ test('every ruleset: the published options schema accepts exactly what the serve
     for (const options of samples(rs.options)) {
       const schemaSays = validate(options);
       const serverSays = await serverAccepts(rs, options);
-      assert.equal(serverSays, schemaSays,
+      assert.equal(
+        serverSays,
+        schemaSays,
         `${rs.id} options ${JSON.stringify(options)}: schema ${schemaSays ? 'accepts' : 'rejects'} ` +
-        `(${ajv.errorsText(validate.errors)}), server ${serverSays ? 'accepts' : 'rejects'}`);
+          `(${ajv.errorsText(validate.errors)}), server ${serverSays ? 'accepts' : 'rejects'}`,
+      );
       compared++;
     }
   }

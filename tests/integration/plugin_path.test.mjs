@@ -14,12 +14,33 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, createDatabase, dropDatabase, startServer, http } from './lib/server.mjs';
-import { chromiumPath, launch, openPage, signUpGuest, createLobby, addBotAndStart, shot } from '../browser/lib/browser.mjs';
+import {
+  chromiumPath,
+  launch,
+  openPage,
+  signUpGuest,
+  createLobby,
+  addBotAndStart,
+  shot,
+} from '../browser/lib/browser.mjs';
 
 const FIXTURE = path.join(ROOT, 'tests/plugin/pile');
 // What a build and the tests of the copy read; build output, node_modules,
 // the private database and test output stay behind.
-const COPY = ['Makefile', 'engine', 'server', 'api', 'common', 'sql', 'web', 'tests/unit', 'tests/rules', 'tests/fuzz/fuzz.mk', 'tests/integration', 'tests/browser/lib'];
+const COPY = [
+  'Makefile',
+  'engine',
+  'server',
+  'api',
+  'common',
+  'sql',
+  'web',
+  'tests/unit',
+  'tests/rules',
+  'tests/fuzz/fuzz.mk',
+  'tests/integration',
+  'tests/browser/lib',
+];
 
 function scratchTree() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-plugin-'));
@@ -45,108 +66,170 @@ function run(cmd, args, opts) {
   return r.stdout;
 }
 
-test('an example ruleset added through the plug-in path alone builds, plays over REST and in the page, and passes the canary', { timeout: 600000 }, async (t) => {
-  const dir = scratchTree();
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  addRuleset(dir);
-  // Only the ruleset's own files and the two registry lines differ from the tree.
-  const differs = [];
-  for (const rel of ['engine/rules/rulesets.def', 'web/games/registry.js']) {
-    const a = fs.readFileSync(path.join(ROOT, rel), 'utf8').split('\n');
-    const b = fs.readFileSync(path.join(dir, rel), 'utf8').split('\n');
-    const added = b.filter((l) => !a.includes(l)).length;
-    const removed = a.filter((l) => !b.includes(l)).length;
-    differs.push(Math.max(added, removed));
-  }
-  assert.deepEqual(differs, [1, 1], 'one line changed in each registry');
-
-  // Build it: the server and the ruleset's unit test (O1: quicker than the usual O2).
-  run('make', ['-j2', 'OPT=-O1', 'build/conclave', 'build/tests/test_pile'], { cwd: dir });
-  const unit = spawnSync(path.join(dir, 'build/tests/test_pile'), [], { cwd: dir, encoding: 'utf8' });
-  assert.equal(unit.status, 0, unit.stderr);
-  assert.match(unit.stdout + unit.stderr, /RESULT tests\/unit\/pile\/test_pile\.c: 2 passed, 0 failed/);
-  const selfplay = JSON.parse(run(path.join(dir, 'build/conclave'), ['selfplay', '--ruleset', 'pile', '--seats', '3', '--games', '200', '--seed', '01', '--check'], { cwd: dir }));
-  assert.equal(selfplay.games, 200, JSON.stringify(selfplay));
-
-  const db = createDatabase('plugin');
-  const bin = path.join(dir, 'build/conclave');
-  const server = await startServer({ db, bin, cwd: dir });
-  let chrome = null;
-  try {
-    // REST: offered, set up, played to its end from /legal.
-    const rulesets = await http(server.url, 'GET', '/api/v1/rulesets');
-    const pile = rulesets.body.find((r) => r.id === 'pile');
-    assert.ok(pile, 'GET /api/v1/rulesets offers the new ruleset');
-    assert.equal(pile.title, 'Last Stone');
-    assert.equal(pile.options.properties.stones.maximum, 40);
-    const me = (await http(server.url, 'POST', '/api/v1/players', { body: { name: `plug${process.pid % 10000}` } })).body;
-    const lobby = await http(server.url, 'POST', '/api/v1/lobbies', { token: me.token, body: { ruleset: 'pile', seats: 2, options: { stones: 7 } } });
-    assert.equal(lobby.status, 201, lobby.text);
-    assert.equal((await http(server.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/bots`, { token: me.token, body: { level: 'random' } })).status, 200);
-    const start = await http(server.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, { token: me.token });
-    assert.equal(start.status, 201, start.text);
-    const id = start.body.game;
-    let plays = 0;
-    for (let i = 0; i < 100; i++) {
-      const g = await http(server.url, 'GET', `/api/v1/games/${id}`, { token: me.token });
-      if (g.body.status !== 'running') break;
-      const legal = await http(server.url, 'GET', `/api/v1/games/${id}/legal`, { token: me.token });
-      const w = legal.body.windows[0];
-      if (!w) {
-        await new Promise((r) => setTimeout(r, 20));
-        continue;
-      }
-      const r = await http(server.url, 'POST', `/api/v1/games/${id}/plays`, { token: me.token, body: { window: w.window, ...w.choices[0] } });
-      assert.equal(r.status, 200, r.text);
-      plays++;
+test(
+  'an example ruleset added through the plug-in path alone builds, plays over REST and in the page, and passes the canary',
+  { timeout: 600000 },
+  async (t) => {
+    const dir = scratchTree();
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    addRuleset(dir);
+    // Only the ruleset's own files and the two registry lines differ from the tree.
+    const differs = [];
+    for (const rel of ['engine/rules/rulesets.def', 'web/games/registry.js']) {
+      const a = fs.readFileSync(path.join(ROOT, rel), 'utf8').split('\n');
+      const b = fs.readFileSync(path.join(dir, rel), 'utf8').split('\n');
+      const added = b.filter((l) => !a.includes(l)).length;
+      const removed = a.filter((l) => !b.includes(l)).length;
+      differs.push(Math.max(added, removed));
     }
-    const end = await http(server.url, 'GET', `/api/v1/games/${id}`, { token: me.token });
-    assert.equal(end.body.status, 'finished', end.text);
-    assert.equal(end.body.view.left, 0);
-    assert.ok(plays >= 1);
+    assert.deepEqual(differs, [1, 1], 'one line changed in each registry');
 
-    // The page: the table module is served and drawn from the registry.
-    const mod = await http(server.url, 'GET', '/games/pile/index.js');
-    assert.equal(mod.status, 200);
-    if (chromiumPath()) {
-      chrome = await launch();
-      const { page } = await openPage(chrome.browser);
-      await signUpGuest(page, server, `plg${process.pid % 10000}`);
-      await createLobby(page, { game: 'Last Stone', seats: 2 });
-      await addBotAndStart(page, 'random', ['Random']);
-      await page.getByTestId('pile-left').waitFor();
-      for (let i = 0; i < 40; i++) {
-        const status = await page.getByTestId('pile-status').textContent();
-        if (/last stone/.test(status)) break;
-        const take = page.locator('button.pile-take:not([disabled])').first();
-        // The bot may take the last stone between the look and the click.
-        if (await take.count()) await take.click({ timeout: 2000 }).catch(() => {});
-        else await page.waitForTimeout(100);
+    // Build it: the server and the ruleset's unit test (O1: quicker than the usual O2).
+    run('make', ['-j2', 'OPT=-O1', 'build/conclave', 'build/tests/test_pile'], { cwd: dir });
+    const unit = spawnSync(path.join(dir, 'build/tests/test_pile'), [], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    assert.equal(unit.status, 0, unit.stderr);
+    assert.match(
+      unit.stdout + unit.stderr,
+      /RESULT tests\/unit\/pile\/test_pile\.c: 2 passed, 0 failed/,
+    );
+    const selfplay = JSON.parse(
+      run(
+        path.join(dir, 'build/conclave'),
+        [
+          'selfplay',
+          '--ruleset',
+          'pile',
+          '--seats',
+          '3',
+          '--games',
+          '200',
+          '--seed',
+          '01',
+          '--check',
+        ],
+        { cwd: dir },
+      ),
+    );
+    assert.equal(selfplay.games, 200, JSON.stringify(selfplay));
+
+    const db = createDatabase('plugin');
+    const bin = path.join(dir, 'build/conclave');
+    const server = await startServer({ db, bin, cwd: dir });
+    let chrome = null;
+    try {
+      // REST: offered, set up, played to its end from /legal.
+      const rulesets = await http(server.url, 'GET', '/api/v1/rulesets');
+      const pile = rulesets.body.find((r) => r.id === 'pile');
+      assert.ok(pile, 'GET /api/v1/rulesets offers the new ruleset');
+      assert.equal(pile.title, 'Last Stone');
+      assert.equal(pile.options.properties.stones.maximum, 40);
+      const me = (
+        await http(server.url, 'POST', '/api/v1/players', {
+          body: { name: `plug${process.pid % 10000}` },
+        })
+      ).body;
+      const lobby = await http(server.url, 'POST', '/api/v1/lobbies', {
+        token: me.token,
+        body: { ruleset: 'pile', seats: 2, options: { stones: 7 } },
+      });
+      assert.equal(lobby.status, 201, lobby.text);
+      assert.equal(
+        (
+          await http(server.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/bots`, {
+            token: me.token,
+            body: { level: 'random' },
+          })
+        ).status,
+        200,
+      );
+      const start = await http(server.url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, {
+        token: me.token,
+      });
+      assert.equal(start.status, 201, start.text);
+      const id = start.body.game;
+      let plays = 0;
+      for (let i = 0; i < 100; i++) {
+        const g = await http(server.url, 'GET', `/api/v1/games/${id}`, { token: me.token });
+        if (g.body.status !== 'running') break;
+        const legal = await http(server.url, 'GET', `/api/v1/games/${id}/legal`, {
+          token: me.token,
+        });
+        const w = legal.body.windows[0];
+        if (!w) {
+          await new Promise((r) => setTimeout(r, 20));
+          continue;
+        }
+        const r = await http(server.url, 'POST', `/api/v1/games/${id}/plays`, {
+          token: me.token,
+          body: { window: w.window, ...w.choices[0] },
+        });
+        assert.equal(r.status, 200, r.text);
+        plays++;
       }
-      assert.match(await page.getByTestId('pile-status').textContent(), /last stone/);
-      await shot(page, 'plugin-pile-finished');
-      assert.deepEqual(page.problems, []);
-    } else {
-      t.diagnostic('no Chromium: the page step is skipped');
-    }
-  } finally {
-    if (chrome) await chrome.close();
-    await server.stop();
-    dropDatabase(db);
-  }
+      const end = await http(server.url, 'GET', `/api/v1/games/${id}`, { token: me.token });
+      assert.equal(end.body.status, 'finished', end.text);
+      assert.equal(end.body.view.left, 0);
+      assert.ok(plays >= 1);
 
-  // The canary, in the copy, on the new ruleset's games alone.
-  // (NODE_TEST_CONTEXT would make the inner runner report to this one.)
-  const env = { ...process.env, CONCLAVE_BIN: bin, CANARY_RULESETS: 'pile' };
-  delete env.NODE_TEST_CONTEXT;
-  const canary = spawnSync(process.execPath, ['--test', '--test-reporter=tap', '--test-name-pattern=no hidden fact', 'tests/integration/canary.test.mjs'], {
-    cwd: dir,
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-    env,
-  });
-  assert.equal(canary.status, 0, canary.stdout.slice(-4000) + canary.stderr.slice(-2000));
-  assert.match(canary.stdout, /# canary: 2 games \((P1 P2|P2 P1)\) played/, 'the canary played the new ruleset\'s two games');
-  assert.match(canary.stdout, /# canary: leaks 0/);
-  assert.match(canary.stdout, /# pass 1/);
-});
+      // The page: the table module is served and drawn from the registry.
+      const mod = await http(server.url, 'GET', '/games/pile/index.js');
+      assert.equal(mod.status, 200);
+      if (chromiumPath()) {
+        chrome = await launch();
+        const { page } = await openPage(chrome.browser);
+        await signUpGuest(page, server, `plg${process.pid % 10000}`);
+        await createLobby(page, { game: 'Last Stone', seats: 2 });
+        await addBotAndStart(page, 'random', ['Random']);
+        await page.getByTestId('pile-left').waitFor();
+        for (let i = 0; i < 40; i++) {
+          const status = await page.getByTestId('pile-status').textContent();
+          if (/last stone/.test(status)) break;
+          const take = page.locator('button.pile-take:not([disabled])').first();
+          // The bot may take the last stone between the look and the click.
+          if (await take.count()) await take.click({ timeout: 2000 }).catch(() => {});
+          else await page.waitForTimeout(100);
+        }
+        assert.match(await page.getByTestId('pile-status').textContent(), /last stone/);
+        await shot(page, 'plugin-pile-finished');
+        assert.deepEqual(page.problems, []);
+      } else {
+        t.diagnostic('no Chromium: the page step is skipped');
+      }
+    } finally {
+      if (chrome) await chrome.close();
+      await server.stop();
+      dropDatabase(db);
+    }
+
+    // The canary, in the copy, on the new ruleset's games alone.
+    // (NODE_TEST_CONTEXT would make the inner runner report to this one.)
+    const env = { ...process.env, CONCLAVE_BIN: bin, CANARY_RULESETS: 'pile' };
+    delete env.NODE_TEST_CONTEXT;
+    const canary = spawnSync(
+      process.execPath,
+      [
+        '--test',
+        '--test-reporter=tap',
+        '--test-name-pattern=no hidden fact',
+        'tests/integration/canary.test.mjs',
+      ],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+        env,
+      },
+    );
+    assert.equal(canary.status, 0, canary.stdout.slice(-4000) + canary.stderr.slice(-2000));
+    assert.match(
+      canary.stdout,
+      /# canary: 2 games \((P1 P2|P2 P1)\) played/,
+      "the canary played the new ruleset's two games",
+    );
+    assert.match(canary.stdout, /# canary: leaks 0/);
+    assert.match(canary.stdout, /# pass 1/);
+  },
+);

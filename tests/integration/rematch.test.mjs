@@ -38,21 +38,32 @@ async function playOut(id, players) {
     const w = g.windows[0];
     const who = players.find((p, seat) => p && w && w.seats[0] === seat);
     if (!who) {
-      await waitFor(async () => (await game(id, players[0].token)).body.version > g.version, { what: 'the bot to move' });
+      await waitFor(async () => (await game(id, players[0].token)).body.version > g.version, {
+        what: 'the bot to move',
+      });
       continue;
     }
     const cell = g.view.board.findIndex((c) => c === null);
-    const r = await call('POST', `/api/v1/games/${id}/plays`, { token: who.token, body: { window: w.id, cell } });
+    const r = await call('POST', `/api/v1/games/${id}/plays`, {
+      token: who.token,
+      body: { window: w.id, cell },
+    });
     assert.equal(r.status, 200, r.text);
   }
   assert.fail(`game ${id} did not end`);
 }
 
-test('a private game: one rematch lobby with its settings; its invite code reaches the game\'s players only', async () => {
+test("a private game: one rematch lobby with its settings; its invite code reaches the game's players only", async () => {
   const lobby = await newLobby(
     call,
     alice,
-    { ruleset: 'tictactoe', seats: 2, private: true, clock: { mode: 'live', seconds: 30 }, spectator_delay: { versions: 1 } },
+    {
+      ruleset: 'tictactoe',
+      seats: 2,
+      private: true,
+      clock: { mode: 'live', seconds: 30 },
+      spectator_delay: { versions: 1 },
+    },
     [bob],
   );
   const s = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: alice.token });
@@ -63,7 +74,7 @@ test('a private game: one rematch lobby with its settings; its invite code reach
   assert.equal(early.status, 409, 'no rematch while the game runs');
   assert.match(early.body.detail, /still being played/);
   assert.equal((await find(id, alice.token)).status, 404);
-  assert.equal((await offer(id, carol.token)).status, 403, 'only the game\'s players');
+  assert.equal((await offer(id, carol.token)).status, 403, "only the game's players");
   assert.equal((await offer('nosuchgame', alice.token)).status, 404);
   assert.equal((await offer(id)).status, 401);
 
@@ -103,7 +114,10 @@ test('a private game: one rematch lobby with its settings; its invite code reach
   assert.ok(!listed.body.some((x) => x.id === r.id), 'a private rematch is not listed');
 
   // The code lets the other player sit down.
-  const join = await call('POST', `/api/v1/lobbies/${r.id}/seats`, { token: alice.token, body: { code: found.body.invite_code } });
+  const join = await call('POST', `/api/v1/lobbies/${r.id}/seats`, {
+    token: alice.token,
+    body: { code: found.body.invite_code },
+  });
   assert.equal(join.status, 200, join.text);
   assert.equal(join.body.seats[1].player.id, alice.id);
 });
@@ -114,14 +128,20 @@ test('two players asking at once share one lobby', async () => {
   const [a, b] = await Promise.all([offer(id, alice.token), offer(id, bob.token)]);
   assert.equal(a.body.lobby.id, b.body.lobby.id);
   assert.deepEqual([a.body.created, b.body.created].sort(), [false, true]);
-  assert.equal(a.body.invite_code, null, 'a public game\'s rematch is public');
-  const rows = psql(db, `SELECT count(*) FROM lobbies WHERE ruleset = 'tictactoe' AND status = 'open' AND host_id IN ('${alice.id}', '${bob.id}') AND created_at > (SELECT updated_at FROM games WHERE game_id = '${id}')`);
+  assert.equal(a.body.invite_code, null, "a public game's rematch is public");
+  const rows = psql(
+    db,
+    `SELECT count(*) FROM lobbies WHERE ruleset = 'tictactoe' AND status = 'open' AND host_id IN ('${alice.id}', '${bob.id}') AND created_at > (SELECT updated_at FROM games WHERE game_id = '${id}')`,
+  );
   assert.equal(rows.trim(), '1');
 });
 
-test('the game\'s bots come back to their seats; campaign options stay behind', async () => {
+test("the game's bots come back to their seats; campaign options stay behind", async () => {
   const lobby = await newLobby(call, alice, { ruleset: 'tictactoe', seats: 2 });
-  const b = await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, { token: alice.token, body: { seat: 1, level: 'basic' } });
+  const b = await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, {
+    token: alice.token,
+    body: { seat: 1, level: 'basic' },
+  });
   assert.equal(b.status, 200, b.text);
   const bot = b.body.seats[1].bot;
   assert.ok(bot, 'the bot is seated');
@@ -131,7 +151,10 @@ test('the game\'s bots come back to their seats; campaign options stay behind', 
   // A campaign game's lobby carries campaign options (Sprint's
   // campaign_conditions_met); the rematch is a plain game, so they are
   // dropped (tic-tac-toe would refuse them as unknown options).
-  psql(db, `UPDATE lobbies SET options = '{"campaign_conditions_met": ["c1"]}' WHERE id = '${lobby.id}'`);
+  psql(
+    db,
+    `UPDATE lobbies SET options = '{"campaign_conditions_met": ["c1"]}' WHERE id = '${lobby.id}'`,
+  );
   const made = await offer(s.body.game, alice.token);
   assert.equal(made.status, 201, made.text);
   assert.equal(made.body.lobby.seats[1].bot, bot);

@@ -57,25 +57,31 @@ function rows(url, sql) {
   return out === '' ? [] : out.split('\n').map((line) => line.split('|'));
 }
 
-test('every table is distributable by game_id or is a player/lobby table', { timeout: 60000 }, () => {
-  const db = createDatabase('schema');
-  try {
-    execFileSync(BIN, ['migrate'], { env: { ...process.env, DATABASE_URL: db }, stdio: 'pipe' });
-    const tables = rows(db, `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`).map((r) => r[0]);
-    assert.ok(tables.includes('game_inputs'), `migrations ran: ${tables}`);
-    for (const t of tables) {
-      assert.ok(
-        GAME_TABLES.has(t) || OTHER_TABLES.has(t),
-        `table ${t} is new: put it in GAME_TABLES (it grows with games; key it by game_id) ` +
-          `or OTHER_TABLES in tests/integration/schema_rules.test.mjs, and in docs/scaling.md`,
-      );
-    }
-    for (const t of GAME_TABLES) assert.ok(tables.includes(t), `game table ${t} exists`);
+test(
+  'every table is distributable by game_id or is a player/lobby table',
+  { timeout: 60000 },
+  () => {
+    const db = createDatabase('schema');
+    try {
+      execFileSync(BIN, ['migrate'], { env: { ...process.env, DATABASE_URL: db }, stdio: 'pipe' });
+      const tables = rows(
+        db,
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+      ).map((r) => r[0]);
+      assert.ok(tables.includes('game_inputs'), `migrations ran: ${tables}`);
+      for (const t of tables) {
+        assert.ok(
+          GAME_TABLES.has(t) || OTHER_TABLES.has(t),
+          `table ${t} is new: put it in GAME_TABLES (it grows with games; key it by game_id) ` +
+            `or OTHER_TABLES in tests/integration/schema_rules.test.mjs, and in docs/scaling.md`,
+        );
+      }
+      for (const t of GAME_TABLES) assert.ok(tables.includes(t), `game table ${t} exists`);
 
-    // Primary keys and unique indexes of game tables include game_id.
-    const uniques = rows(
-      db,
-      `SELECT c.relname, i.relname, ix.indisprimary,
+      // Primary keys and unique indexes of game tables include game_id.
+      const uniques = rows(
+        db,
+        `SELECT c.relname, i.relname, ix.indisprimary,
               EXISTS (SELECT 1 FROM unnest(ix.indkey) k
                         JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k
                        WHERE a.attname = 'game_id')
@@ -84,22 +90,28 @@ test('every table is distributable by game_id or is a player/lobby table', { tim
          JOIN pg_class i ON i.oid = ix.indexrelid
          JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND ix.indisunique`,
-    );
-    for (const t of GAME_TABLES) {
-      const cols = rows(db, `SELECT column_name FROM information_schema.columns WHERE table_name = '${t}'`).map((r) => r[0]);
-      assert.ok(cols.includes('game_id'), `game table ${t} has a game_id column`);
-      const own = uniques.filter((u) => u[0] === t);
-      assert.ok(own.some((u) => u[2] === 't'), `game table ${t} has a primary key`);
-      for (const [, index, , hasGame] of own) {
-        assert.equal(hasGame, 't', `unique index ${index} of game table ${t} includes game_id`);
+      );
+      for (const t of GAME_TABLES) {
+        const cols = rows(
+          db,
+          `SELECT column_name FROM information_schema.columns WHERE table_name = '${t}'`,
+        ).map((r) => r[0]);
+        assert.ok(cols.includes('game_id'), `game table ${t} has a game_id column`);
+        const own = uniques.filter((u) => u[0] === t);
+        assert.ok(
+          own.some((u) => u[2] === 't'),
+          `game table ${t} has a primary key`,
+        );
+        for (const [, index, , hasGame] of own) {
+          assert.equal(hasGame, 't', `unique index ${index} of game table ${t} includes game_id`);
+        }
       }
-    }
 
-    // Foreign keys: between game tables through game_id; never from a
-    // player/lobby table into a game table.
-    const fks = rows(
-      db,
-      `SELECT src.relname, dst.relname, con.conname,
+      // Foreign keys: between game tables through game_id; never from a
+      // player/lobby table into a game table.
+      const fks = rows(
+        db,
+        `SELECT src.relname, dst.relname, con.conname,
               EXISTS (SELECT 1 FROM unnest(con.conkey) k JOIN pg_attribute a
                         ON a.attrelid = con.conrelid AND a.attnum = k WHERE a.attname = 'game_id'),
               EXISTS (SELECT 1 FROM unnest(con.confkey) k JOIN pg_attribute a
@@ -108,15 +120,22 @@ test('every table is distributable by game_id or is a player/lobby table', { tim
          JOIN pg_class src ON src.oid = con.conrelid
          JOIN pg_class dst ON dst.oid = con.confrelid
         WHERE con.contype = 'f'`,
-    );
-    assert.ok(fks.length > 0, 'the schema has foreign keys to check');
-    for (const [src, dst, name, srcGame, dstGame] of fks) {
-      if (GAME_TABLES.has(dst)) {
-        assert.ok(GAME_TABLES.has(src), `${name}: ${src} (not a game table) refers to game table ${dst}`);
-        assert.ok(srcGame === 't' && dstGame === 't', `${name}: ${src} -> ${dst} goes through game_id`);
+      );
+      assert.ok(fks.length > 0, 'the schema has foreign keys to check');
+      for (const [src, dst, name, srcGame, dstGame] of fks) {
+        if (GAME_TABLES.has(dst)) {
+          assert.ok(
+            GAME_TABLES.has(src),
+            `${name}: ${src} (not a game table) refers to game table ${dst}`,
+          );
+          assert.ok(
+            srcGame === 't' && dstGame === 't',
+            `${name}: ${src} -> ${dst} goes through game_id`,
+          );
+        }
       }
+    } finally {
+      dropDatabase(db);
     }
-  } finally {
-    dropDatabase(db);
-  }
-});
+  },
+);

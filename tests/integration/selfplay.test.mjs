@@ -50,13 +50,24 @@ test('a bot list of the wrong length or with an empty level is a usage error', a
       return true;
     });
   }
-  await assert.rejects(run(BIN, ['selfplay', '--ruleset', 'sprint', '--seats', '3', '--bot', 'basic,random']),
-    (e) => e.code === 2 && /2 levels for 3 seats/.test(e.stderr));
+  await assert.rejects(
+    run(BIN, ['selfplay', '--ruleset', 'sprint', '--seats', '3', '--bot', 'basic,random']),
+    (e) => e.code === 2 && /2 levels for 3 seats/.test(e.stderr),
+  );
 });
 
 test('a solitaire game lost is a loss, not a draw', async () => {
   // Random play seldom reaches the solitaire target in 7 rounds.
-  const r = await selfplay('--ruleset', 'sprint', '--seats', '1', '--games', '30', '--bot', 'random');
+  const r = await selfplay(
+    '--ruleset',
+    'sprint',
+    '--seats',
+    '1',
+    '--games',
+    '30',
+    '--bot',
+    'random',
+  );
   assert.ok(r.results.loss > 0, JSON.stringify(r.results));
   assert.equal(r.results.draw, undefined, JSON.stringify(r.results));
   assert.equal(r.results.loss + (r.results['0'] ?? 0), 30);

@@ -28,7 +28,10 @@ const BOUND = { 2: 9, 4: 13 };
 async function counters(url) {
   const r = await http(url, 'GET', '/metrics');
   const get = (name) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(r.text)?.[1] ?? 0);
-  return { trips: get('conclave_db_request_round_trips_total'), tokens: get('conclave_token_lookups_total') };
+  return {
+    trips: get('conclave_db_request_round_trips_total'),
+    tokens: get('conclave_token_lookups_total'),
+  };
 }
 
 // The setup of one game; returns {trips, tokens}: its round trips other
@@ -36,13 +39,22 @@ async function counters(url) {
 async function setup(url, ruleset, players) {
   const before = await counters(url);
   const [host, ...others] = players;
-  const lobby = await http(url, 'POST', '/api/v1/lobbies', { token: host.token, body: { ruleset, seats: players.length } });
+  const lobby = await http(url, 'POST', '/api/v1/lobbies', {
+    token: host.token,
+    body: { ruleset, seats: players.length },
+  });
   assert.equal(lobby.status, 201, lobby.text);
   for (const p of others) {
-    const r = await http(url, 'POST', `/api/v1/lobbies/${lobby.body.id}/seats`, { token: p.token, body: {} });
+    const r = await http(url, 'POST', `/api/v1/lobbies/${lobby.body.id}/seats`, {
+      token: p.token,
+      body: {},
+    });
     assert.equal(r.status, 200, r.text);
   }
-  const start = await http(url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, { token: host.token, body: {} });
+  const start = await http(url, 'POST', `/api/v1/lobbies/${lobby.body.id}/start`, {
+    token: host.token,
+    body: {},
+  });
   assert.equal(start.status, 201, start.text);
   for (const p of players) {
     const v = await http(url, 'GET', `/api/v1/games/${start.body.game}/view`, { token: p.token });
@@ -67,9 +79,14 @@ test('a lobby-to-game setup stays within its round-trip bound', { timeout: 60000
         for (let s = 0; s < seats; s++) players.push(await newPlayer(srv.url, 'rt'));
         counts.push(await setup(srv.url, ruleset, players));
       }
-      console.log(`# ${ruleset} ${seats} seats: round trips per setup ${counts.map((c) => `${c.trips} + ${c.tokens} token lookups`).join(', ')}`);
+      console.log(
+        `# ${ruleset} ${seats} seats: round trips per setup ${counts.map((c) => `${c.trips} + ${c.tokens} token lookups`).join(', ')}`,
+      );
       for (const { trips, tokens } of counts) {
-        assert.ok(trips > 0 && trips <= BOUND[seats], `${trips} round trips for ${seats} seats (bound ${BOUND[seats]})`);
+        assert.ok(
+          trips > 0 && trips <= BOUND[seats],
+          `${trips} round trips for ${seats} seats (bound ${BOUND[seats]})`,
+        );
         // At most one lookup per request: create, joins, start, views.
         assert.ok(tokens <= 2 * seats + 1, `${tokens} token lookups`);
       }

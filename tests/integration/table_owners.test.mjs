@@ -26,7 +26,9 @@ function walk(dir, out = []) {
 function schemaTables() {
   const dir = join(ROOT, 'sql');
   const tables = new Set();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.sql')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.sql'))
+    .sort()) {
     const sql = readFileSync(join(dir, f), 'utf8');
     for (const m of sql.matchAll(/CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_]+)/gi))
       tables.add(m[1].toLowerCase());
@@ -76,7 +78,9 @@ test('every table has one owner and the doc names exactly the files that write i
   for (const t of tables) {
     const row = doc.get(t);
     if (!row) {
-      problems.push(`${t}: not in the table (written by ${[...code.get(t)].join(', ') || 'nothing in C'})`);
+      problems.push(
+        `${t}: not in the table (written by ${[...code.get(t)].join(', ') || 'nothing in C'})`,
+      );
       continue;
     }
     if (row.owner.length !== 1) problems.push(`${t}: ${row.owner.length} owners named, want one`);
@@ -87,7 +91,8 @@ test('every table has one owner and the doc names exactly the files that write i
     for (const f of named)
       if (!actual.has(f)) problems.push(`${t}: the doc names ${f}, which does not write it`);
   }
-  for (const t of doc.keys()) if (!tables.has(t)) problems.push(`${t}: in the doc, but no migration creates it`);
+  for (const t of doc.keys())
+    if (!tables.has(t)) problems.push(`${t}: in the doc, but no migration creates it`);
   assert.deepEqual(problems, [], problems.join('\n'));
 });
 

@@ -52,21 +52,36 @@ function page(game, c, token, query = '') {
 }
 
 async function threeAndSpectator() {
-  const [a, b, c] = [await newPlayer(base(), 'ta'), await newPlayer(base(), 'tb'), await newPlayer(base(), 'tc')];
+  const [a, b, c] = [
+    await newPlayer(base(), 'ta'),
+    await newPlayer(base(), 'tb'),
+    await newPlayer(base(), 'tc'),
+  ];
   const game = await newGame(base(), ruleset3, [a, b, c]);
   return { a, b, c, game };
 }
 
 test('private messages reach their members only, over REST and the WebSocket; public reaches all', async () => {
   const { a, b, c, game } = await threeAndSpectator();
-  const [wa, wb, wc, ws] = [await follow(a.token, game), await follow(b.token, game), await follow(c.token, game), await follow(null, game)];
+  const [wa, wb, wc, ws] = [
+    await follow(a.token, game),
+    await follow(b.token, game),
+    await follow(c.token, game),
+    await follow(null, game),
+  ];
 
-  const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: a.token, body: { seats: [1] } });
+  const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+    token: a.token,
+    body: { seats: [1] },
+  });
   assert.equal(open.status, 201, open.text);
   assert.deepEqual(open.body.seats, [0, 1]);
   assert.equal(open.body.kind, 'private');
   const pid = open.body.id;
-  const again = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: b.token, body: { seats: [0, 1] } });
+  const again = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+    token: b.token,
+    body: { seats: [0, 1] },
+  });
   assert.equal(again.status, 200, 'the same seats give the same channel');
   assert.equal(again.body.id, pid);
 
@@ -77,17 +92,33 @@ test('private messages reach their members only, over REST and the WebSocket; pu
   assert.equal(sent.body.seat, 0);
   assert.equal(sent.body.player.name, a.name);
 
-  const got = await wb.until(() => wb.messages.find((m) => m.type === 'chat' && m.channel === pid), { what: 'b gets the private message' });
+  const got = await wb.until(
+    () => wb.messages.find((m) => m.type === 'chat' && m.channel === pid),
+    { what: 'b gets the private message' },
+  );
   assert.equal(got.message.text, `meet me at ${secret}`);
   assert.deepEqual(got.seats, [0, 1]);
-  await wa.until(() => wa.messages.find((m) => m.type === 'chat' && m.channel === pid), { what: 'a gets its own message' });
+  await wa.until(() => wa.messages.find((m) => m.type === 'chat' && m.channel === pid), {
+    what: 'a gets its own message',
+  });
 
   const pub = await post(game, 0, c.token, 'hello all');
   assert.equal(pub.status, 201, pub.text);
-  for (const [w, who] of [[wa, 'a'], [wb, 'b'], [wc, 'c'], [ws, 'spectator']])
-    await w.until(() => w.messages.find((m) => m.type === 'chat' && m.channel === 0), { what: `${who} gets the public message` });
+  for (const [w, who] of [
+    [wa, 'a'],
+    [wb, 'b'],
+    [wc, 'c'],
+    [ws, 'spectator'],
+  ])
+    await w.until(() => w.messages.find((m) => m.type === 'chat' && m.channel === 0), {
+      what: `${who} gets the public message`,
+    });
   await sleep(300);
-  for (const w of [wc, ws]) assert.ok(!w.texts.some((t) => t.includes(secret)), 'the secret never reaches a non-member socket');
+  for (const w of [wc, ws])
+    assert.ok(
+      !w.texts.some((t) => t.includes(secret)),
+      'the secret never reaches a non-member socket',
+    );
 
   // REST: the third player and the spectator cannot read or post there
   for (const token of [c.token, null]) {
@@ -96,7 +127,11 @@ test('private messages reach their members only, over REST and the WebSocket; pu
     assert.ok(!r.text.includes(secret));
     const list = await http(base(), 'GET', `/api/v1/games/${game}/channels`, { token });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.channels.map((x) => x.id), [0], 'only the public channel is listed');
+    assert.deepEqual(
+      list.body.channels.map((x) => x.id),
+      [0],
+      'only the public channel is listed',
+    );
   }
   const cpost = await post(game, pid, c.token, 'let me in');
   assert.equal(cpost.status, 404);
@@ -108,7 +143,10 @@ test('private messages reach their members only, over REST and the WebSocket; pu
   assert.match(sp.body.detail, /spectators cannot post/);
   const spread = await page(game, 0, spectator.token);
   assert.equal(spread.status, 200);
-  assert.deepEqual(spread.body.messages.map((m) => m.text), ['hello all']);
+  assert.deepEqual(
+    spread.body.messages.map((m) => m.text),
+    ['hello all'],
+  );
 
   // unread counts and the read mark
   const lb = await http(base(), 'GET', `/api/v1/games/${game}/channels`, { token: b.token });
@@ -116,29 +154,52 @@ test('private messages reach their members only, over REST and the WebSocket; pu
   const priv = lb.body.channels.find((x) => x.id === pid);
   assert.equal(priv.unread, 1);
   assert.equal(lb.body.channels.find((x) => x.id === 0).unread, 1);
-  const mark = await http(base(), 'PUT', `${chan(game, pid)}/read`, { token: b.token, body: { seq: 1 } });
+  const mark = await http(base(), 'PUT', `${chan(game, pid)}/read`, {
+    token: b.token,
+    body: { seq: 1 },
+  });
   assert.equal(mark.status, 200, mark.text);
   assert.deepEqual(mark.body, { channel: pid, read: 1, unread: 0 });
   const la = await http(base(), 'GET', `/api/v1/games/${game}/channels`, { token: a.token });
-  assert.equal(la.body.channels.find((x) => x.id === pid).unread, 0, 'my own messages are not unread');
-  const cm = await http(base(), 'PUT', `${chan(game, pid)}/read`, { token: c.token, body: { seq: 1 } });
+  assert.equal(
+    la.body.channels.find((x) => x.id === pid).unread,
+    0,
+    'my own messages are not unread',
+  );
+  const cm = await http(base(), 'PUT', `${chan(game, pid)}/read`, {
+    token: c.token,
+    body: { seq: 1 },
+  });
   assert.equal(cm.status, 404);
   for (const w of [wa, wb, wc, ws]) w.close();
 });
 
 test('paging: newest first page, before and after, limit capped', async () => {
   const { a, b, game } = await threeAndSpectator();
-  for (let i = 1; i <= 7; i++) assert.equal((await post(game, 0, i % 2 ? a.token : b.token, `m${i}`)).status, 201);
+  for (let i = 1; i <= 7; i++)
+    assert.equal((await post(game, 0, i % 2 ? a.token : b.token, `m${i}`)).status, 201);
   const newest = await page(game, 0, null, '?limit=3');
-  assert.deepEqual(newest.body.messages.map((m) => m.seq), [5, 6, 7]);
+  assert.deepEqual(
+    newest.body.messages.map((m) => m.seq),
+    [5, 6, 7],
+  );
   assert.equal(newest.body.more, true);
   const older = await page(game, 0, null, '?limit=3&before=5');
-  assert.deepEqual(older.body.messages.map((m) => m.text), ['m2', 'm3', 'm4']);
+  assert.deepEqual(
+    older.body.messages.map((m) => m.text),
+    ['m2', 'm3', 'm4'],
+  );
   const oldest = await page(game, 0, null, '?limit=3&before=2');
-  assert.deepEqual(oldest.body.messages.map((m) => m.seq), [1]);
+  assert.deepEqual(
+    oldest.body.messages.map((m) => m.seq),
+    [1],
+  );
   assert.equal(oldest.body.more, false);
   const after = await page(game, 0, null, '?after=5');
-  assert.deepEqual(after.body.messages.map((m) => m.seq), [6, 7]);
+  assert.deepEqual(
+    after.body.messages.map((m) => m.seq),
+    [6, 7],
+  );
   assert.equal(after.body.more, false);
   for (const q of ['?limit=101', '?limit=0', '?before=x', '?before=2&after=1']) {
     const r = await page(game, 0, null, q);
@@ -154,14 +215,25 @@ test('limits: size 413, empty or bad text 422, malformed 400, rate 429 with Retr
   const big = await post(game, 0, a.token, 'é'.repeat(2001));
   assert.equal(big.status, 413, big.text);
   assert.equal(big.body.field, 'text');
-  assert.equal((await post(game, 0, a.token, 'é'.repeat(2000))).status, 201, '2000 characters are fine');
+  assert.equal(
+    (await post(game, 0, a.token, 'é'.repeat(2000))).status,
+    201,
+    '2000 characters are fine',
+  );
   for (const t of ['', '   \n', 'bell\u0007']) {
     const r = await post(game, 0, a.token, t);
     assert.equal(r.status, 422, JSON.stringify(t));
   }
-  const notJson = await http(base(), 'POST', `${chan(game, 0)}/messages`, { token: a.token, raw: '{"text":', headers: { 'content-type': 'application/json' } });
+  const notJson = await http(base(), 'POST', `${chan(game, 0)}/messages`, {
+    token: a.token,
+    raw: '{"text":',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(notJson.status, 400);
-  const extra = await http(base(), 'POST', `${chan(game, 0)}/messages`, { token: a.token, body: { text: 'x', to: 1 } });
+  const extra = await http(base(), 'POST', `${chan(game, 0)}/messages`, {
+    token: a.token,
+    body: { text: 'x', to: 1 },
+  });
   assert.equal(extra.status, 422);
   // 1 sent above; 9 more reach the cap of 10 in 10 s
   for (let i = 0; i < 9; i++) assert.equal((await post(game, 0, a.token, `r${i}`)).status, 201);
@@ -170,59 +242,104 @@ test('limits: size 413, empty or bad text 422, malformed 400, rate 429 with Retr
   assert.ok(Number(over.headers.get('retry-after')) >= 1);
   assert.equal((await post(game, 0, b.token, 'others still talk')).status, 201);
 
-  const bad = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: a.token, body: { seats: [0] } });
+  const bad = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+    token: a.token,
+    body: { seats: [0] },
+  });
   assert.equal(bad.status, 422);
-  const out = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: a.token, body: { seats: [7] } });
+  const out = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+    token: a.token,
+    body: { seats: [7] },
+  });
   assert.equal(out.status, 422);
-  const three = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: c.token, body: { seats: [0, 1] } });
+  const three = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+    token: c.token,
+    body: { seats: [0, 1] },
+  });
   assert.equal(three.status, 201, 'a group of three seats');
   assert.deepEqual(three.body.seats, [0, 1, 2]);
-  const anon = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { body: { seats: [0] } });
+  const anon = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+    body: { seats: [0] },
+  });
   assert.equal(anon.status, 401);
 });
 
 test('a spectator delay holds public messages back from spectators, not from players', async () => {
   const [a, b] = [await newPlayer(base(), 'da'), await newPlayer(base(), 'db')];
-  const game = await newGame(base(), 'tictactoe', [a, b], { spectator_delay: { versions: 1, seconds: 0 } });
+  const game = await newGame(base(), 'tictactoe', [a, b], {
+    spectator_delay: { versions: 1, seconds: 0 },
+  });
   const ws = await follow(null, game);
   const wb = await follow(b.token, game);
   assert.equal((await post(game, 0, a.token, 'before the first move')).status, 201);
   await wb.until(() => wb.messages.find((m) => m.type === 'chat'), { what: 'b gets it live' });
   await sleep(1300); // past the hub's once-a-second check of delayed games
-  assert.ok(!ws.messages.some((m) => m.type === 'chat'), 'not on the delayed spectator\'s socket before the move');
+  assert.ok(
+    !ws.messages.some((m) => m.type === 'chat'),
+    "not on the delayed spectator's socket before the move",
+  );
   const chatBefore = ws.messages.length;
   const spec = await newPlayer(base(), 'ds');
   let r = await page(game, 0, spec.token);
   assert.deepEqual(r.body.messages, [], 'held back from spectators');
-  assert.equal((await http(base(), 'GET', `/api/v1/games/${game}/channels`)).body.channels[0].last_seq, 0);
+  assert.equal(
+    (await http(base(), 'GET', `/api/v1/games/${game}/channels`)).body.channels[0].last_seq,
+    0,
+  );
   const g = await getGame(base(), game, a.token);
   const mover = g.windows[0].seats[0] === 0 ? a : b;
-  assert.equal((await play(base(), game, mover.token, { window: g.windows[0].id, cell: 4 })).status, 200);
+  assert.equal(
+    (await play(base(), game, mover.token, { window: g.windows[0].id, cell: 4 })).status,
+    200,
+  );
   r = await page(game, 0, null);
-  assert.deepEqual(r.body.messages.map((m) => m.text), ['before the first move'], 'shown one version later');
+  assert.deepEqual(
+    r.body.messages.map((m) => m.text),
+    ['before the first move'],
+    'shown one version later',
+  );
   // The delayed spectator's socket: nothing before the move, the message
   // once its version is one version old.
-  assert.ok(!ws.messages.slice(0, chatBefore).some((m) => m.type === 'chat'), 'no chat before the move');
-  const late = await ws.until(() => ws.messages.find((m) => m.type === 'chat'), { what: 'the delayed spectator gets it after the move' });
+  assert.ok(
+    !ws.messages.slice(0, chatBefore).some((m) => m.type === 'chat'),
+    'no chat before the move',
+  );
+  const late = await ws.until(() => ws.messages.find((m) => m.type === 'chat'), {
+    what: 'the delayed spectator gets it after the move',
+  });
   assert.equal(late.message.text, 'before the first move');
   ws.close();
   wb.close();
 
-  const game2 = await newGame(base(), 'tictactoe', [a, b], { spectator_delay: { versions: 0, seconds: 2 } });
+  const game2 = await newGame(base(), 'tictactoe', [a, b], {
+    spectator_delay: { versions: 0, seconds: 2 },
+  });
   assert.equal((await post(game2, 0, b.token, 'wait for it')).status, 201);
   assert.deepEqual((await page(game2, 0, null)).body.messages, []);
   await sleep(2300);
-  assert.deepEqual((await page(game2, 0, null)).body.messages.map((m) => m.text), ['wait for it']);
+  assert.deepEqual(
+    (await page(game2, 0, null)).body.messages.map((m) => m.text),
+    ['wait for it'],
+  );
 });
 
-test('a delayed spectator\'s socket gets a public message once it is delay-old, never a private one', async () => {
-  const [a, b, c] = [await newPlayer(base(), 'wa'), await newPlayer(base(), 'wb'), await newPlayer(base(), 'wc')];
-  const game = await newGame(base(), ruleset3, [a, b, c], { spectator_delay: { versions: 0, seconds: 2 } });
+test("a delayed spectator's socket gets a public message once it is delay-old, never a private one", async () => {
+  const [a, b, c] = [
+    await newPlayer(base(), 'wa'),
+    await newPlayer(base(), 'wb'),
+    await newPlayer(base(), 'wc'),
+  ];
+  const game = await newGame(base(), ruleset3, [a, b, c], {
+    spectator_delay: { versions: 0, seconds: 2 },
+  });
   const spec = await newPlayer(base(), 'wsp');
   const ws = await follow(spec.token, game); // a signed-in spectator
   const wn = await follow(null, game); // and one without a token
   const wb = await follow(b.token, game);
-  const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: a.token, body: { seats: [1] } });
+  const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+    token: a.token,
+    body: { seats: [1] },
+  });
   assert.equal(open.status, 201, open.text);
   const secret = `hush-${randomBytes(6).toString('hex')}`;
   const loud = `hear-${randomBytes(6).toString('hex')}`;
@@ -231,13 +348,20 @@ test('a delayed spectator\'s socket gets a public message once it is delay-old, 
   assert.equal((await post(game, 0, a.token, `to all: ${loud}`)).status, 201);
   // The seated member gets both live: the positive control that the
   // search below finds a text that is there.
-  await wb.until(() => wb.texts.some((t) => t.includes(secret)) && wb.texts.some((t) => t.includes(loud)), { what: 'b gets both live' });
+  await wb.until(
+    () => wb.texts.some((t) => t.includes(secret)) && wb.texts.some((t) => t.includes(loud)),
+    { what: 'b gets both live' },
+  );
   assert.ok(Date.now() - t0 < 2000, 'the player gets the public message before the delay');
   await sleep(1000);
-  for (const w of [ws, wn]) assert.ok(!w.texts.some((t) => t.includes(loud)), 'not before the delay');
+  for (const w of [ws, wn])
+    assert.ok(!w.texts.some((t) => t.includes(loud)), 'not before the delay');
   const arrived = await Promise.all(
     [ws, wn].map(async (w) => {
-      const m = await w.until(() => w.messages.find((x) => x.type === 'chat'), { what: 'the delayed spectator gets the public message', timeout: 6000 });
+      const m = await w.until(() => w.messages.find((x) => x.type === 'chat'), {
+        what: 'the delayed spectator gets the public message',
+        timeout: 6000,
+      });
       return { m, at: Date.now() };
     }),
   );
@@ -249,26 +373,41 @@ test('a delayed spectator\'s socket gets a public message once it is delay-old, 
   await sleep(1500);
   for (const w of [ws, wn]) {
     assert.ok(!w.texts.some((t) => t.includes(secret)), 'never a private message');
-    assert.equal(w.messages.filter((x) => x.type === 'chat').length, 1, 'exactly the one public message');
+    assert.equal(
+      w.messages.filter((x) => x.type === 'chat').length,
+      1,
+      'exactly the one public message',
+    );
   }
   for (const w of [ws, wn, wb]) w.close();
 });
 
 test('channels, messages and read marks survive a restart', async () => {
   const { a, b, game } = await threeAndSpectator();
-  const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: a.token, body: { seats: [1] } });
+  const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+    token: a.token,
+    body: { seats: [1] },
+  });
   await post(game, open.body.id, a.token, 'kept');
-  await http(base(), 'PUT', `${chan(game, open.body.id)}/read`, { token: a.token, body: { seq: 1 } });
+  await http(base(), 'PUT', `${chan(game, open.body.id)}/read`, {
+    token: a.token,
+    body: { seq: 1 },
+  });
   await stopClean(srv);
   srv = null;
   srv = await startServer({ db, env: FAST });
   const r = await page(game, open.body.id, b.token);
-  assert.deepEqual(r.body.messages.map((m) => m.text), ['kept']);
+  assert.deepEqual(
+    r.body.messages.map((m) => m.text),
+    ['kept'],
+  );
   const lb = await http(base(), 'GET', `/api/v1/games/${game}/channels`, { token: b.token });
   assert.equal(lb.body.channels.find((x) => x.id === open.body.id).unread, 1);
   const wb = await follow(b.token, game);
   assert.equal((await post(game, open.body.id, a.token, 'after the restart')).status, 201);
-  const m = await wb.until(() => wb.messages.find((x) => x.type === 'chat'), { what: 'live after restart' });
+  const m = await wb.until(() => wb.messages.find((x) => x.type === 'chat'), {
+    what: 'live after restart',
+  });
   assert.equal(m.message.seq, 2);
   wb.close();
 });
@@ -285,10 +424,15 @@ test('a message posted on one server process reaches members following the game 
       return w;
     };
     const [wb, wc] = [await follow2(b.token), await follow2(c.token)];
-    const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, { token: a.token, body: { seats: [1] } });
+    const open = await http(base(), 'POST', `/api/v1/games/${game}/channels`, {
+      token: a.token,
+      body: { seats: [1] },
+    });
     const secret = `far-${randomBytes(5).toString('hex')}`;
     assert.equal((await post(game, open.body.id, a.token, secret)).status, 201);
-    const m = await wb.until(() => wb.messages.find((x) => x.type === 'chat'), { what: 'b on the other process gets it' });
+    const m = await wb.until(() => wb.messages.find((x) => x.type === 'chat'), {
+      what: 'b on the other process gets it',
+    });
     assert.equal(m.message.text, secret);
     await sleep(300);
     assert.ok(!wc.texts.some((t) => t.includes(secret)), 'c on the other process does not');

@@ -14,7 +14,12 @@
 
 const IDS = ['tictactoe', 'rps', 'sprint', 'skirmish', 'starbase', 'council'];
 
-const GAMES = new Map((await Promise.all(IDS.map((id) => import(`./${id}/index.js`)))).map((m, i) => [IDS[i], m.default]));
+const GAMES = new Map(
+  (await Promise.all(IDS.map((id) => import(`./${id}/index.js`)))).map((m, i) => [
+    IDS[i],
+    m.default,
+  ]),
+);
 
 // The game of ruleset id, or null.
 export function gameOf(id) {
@@ -36,4 +41,8 @@ function link(href) {
 export const stylesLoaded =
   typeof document === 'undefined'
     ? Promise.resolve()
-    : Promise.all([...GAMES].flatMap(([id, g]) => (g.styles || []).map((f) => link(new URL(`./${id}/${f}`, import.meta.url).href))));
+    : Promise.all(
+        [...GAMES].flatMap(([id, g]) =>
+          (g.styles || []).map((f) => link(new URL(`./${id}/${f}`, import.meta.url).href)),
+        ),
+      );

@@ -16,7 +16,12 @@ export async function axeViolations(page) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
   const res = await page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    }));
   });
   return res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -24,7 +29,11 @@ export async function axeViolations(page) {
 // Fails the test with the violations listed when there is any.
 export async function assertAccessible(page, what) {
   const bad = await axeViolations(page);
-  assert.deepEqual(bad, [], `${what}: axe-core finds ${bad.map((v) => `${v.id} (${v.help}) at ${v.targets.join(', ')}`).join('; ')}`);
+  assert.deepEqual(
+    bad,
+    [],
+    `${what}: axe-core finds ${bad.map((v) => `${v.id} (${v.help}) at ${v.targets.join(', ')}`).join('; ')}`,
+  );
 }
 
 // How many pixels the page is wider than its viewport (0: no horizontal

@@ -23,7 +23,11 @@ const ARGS = [
 ];
 
 export function chromiumPath() {
-  for (const p of [process.env.CONCLAVE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+  for (const p of [
+    process.env.CONCLAVE_CHROMIUM,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+  ]) {
     if (p && fs.existsSync(p)) return p;
   }
   return null;
@@ -32,7 +36,11 @@ export function chromiumPath() {
 // A browser; playwright gives every launch a fresh, temporary profile
 // directory (its own user-data-dir), removed when the browser closes.
 export async function launch() {
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ARGS, timeout: 60000 });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ARGS,
+    timeout: 60000,
+  });
   return {
     browser,
     async close() {
@@ -43,7 +51,10 @@ export async function launch() {
 
 // A new context and page. Records WebSocket frames (page.frames_in), REST
 // bodies (page.rest), console errors and page errors (page.problems).
-export async function openPage(browser, { viewport = { width: 1280, height: 900 }, isMobile = false } = {}) {
+export async function openPage(
+  browser,
+  { viewport = { width: 1280, height: 900 }, isMobile = false } = {},
+) {
   const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile });
   const page = await context.newPage();
   page.setDefaultTimeout(20000);
@@ -53,7 +64,9 @@ export async function openPage(browser, { viewport = { width: 1280, height: 900 
   page.sockets = [];
   page.on('websocket', (ws) => {
     page.sockets.push(ws);
-    ws.on('framereceived', (f) => page.framesIn.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8')));
+    ws.on('framereceived', (f) =>
+      page.framesIn.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8')),
+    );
   });
   page.on('response', async (res) => {
     if (!res.url().includes('/api/')) return;
@@ -65,7 +78,10 @@ export async function openPage(browser, { viewport = { width: 1280, height: 900 
   });
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource|ERR_CONNECTION_REFUSED|WebSocket connection/.test(m.text()))
+    if (
+      m.type() === 'error' &&
+      !/Failed to load resource|ERR_CONNECTION_REFUSED|WebSocket connection/.test(m.text())
+    )
       page.problems.push(`console: ${m.text()}`);
   });
   return { context, page };
@@ -98,11 +114,15 @@ export async function waitLive(page, timeout = 20000) {
 }
 
 // Create a lobby with the form on the home page; returns the lobby id.
-export async function createLobby(page, { game = 'Galactic Sprint', seats = 1, options = {}, isPrivate = false, clock = null } = {}) {
+export async function createLobby(
+  page,
+  { game = 'Galactic Sprint', seats = 1, options = {}, isPrivate = false, clock = null } = {},
+) {
   const form = page.locator('section.create');
   await form.getByLabel('Game', { exact: true }).selectOption({ label: game });
   await form.getByLabel('Seats').fill(String(seats));
-  for (const [label, value] of Object.entries(options)) await form.getByLabel(label).fill(String(value));
+  for (const [label, value] of Object.entries(options))
+    await form.getByLabel(label).fill(String(value));
   if (isPrivate) await form.getByLabel(/Private/).check();
   if (clock) {
     await form.getByLabel('Clock').selectOption(clock.mode);
@@ -138,7 +158,11 @@ export async function stopStack({ db, server, chrome }) {
 // table.
 export async function addBotAndStart(page, level = 'basic', levels = ['Basic', 'Random']) {
   const select = page.getByLabel('Bot level for seat 2');
-  assert.deepEqual(await select.locator('option').allTextContents(), levels, 'the ruleset\u2019s bot levels');
+  assert.deepEqual(
+    await select.locator('option').allTextContents(),
+    levels,
+    'the ruleset\u2019s bot levels',
+  );
   await select.selectOption(level);
   await page.getByRole('button', { name: 'Add bot' }).click();
   await page.locator('.seat-row', { hasText: level }).waitFor();

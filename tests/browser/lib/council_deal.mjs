@@ -17,7 +17,14 @@
 // humans (the host first), 2 and 3 basic bots; plan is round 2's council
 // (each human's representative and vote), totals and outcome the vote it
 // gives, speaker round 2's speaker.
-export const DEAL = {"n":6,"seed":"900381b9ab473a395a9f0ea4ff4c931fab75dacb93bb4b192bd781d9a3f6ac27","plan":{"0":{"role":"bodyguard","vote":3},"1":{"role":"bodyguard","vote":2}},"totals":[0,0,14,14],"outcome":3,"speaker":0};
+export const DEAL = {
+  n: 6,
+  seed: '900381b9ab473a395a9f0ea4ff4c931fab75dacb93bb4b192bd781d9a3f6ac27',
+  plan: { 0: { role: 'bodyguard', vote: 3 }, 1: { role: 'bodyguard', vote: 2 } },
+  totals: [0, 0, 14, 14],
+  outcome: 3,
+  speaker: 0,
+};
 
 export const ASSASSINS = new Set(['oskan', 'korrun', 'dravik']);
 
@@ -25,7 +32,9 @@ export const ASSASSINS = new Set(['oskan', 'korrun', 'dravik']);
 // left (it then speaks and chooses the agenda), otherwise each takes the
 // first card left in the table's order.
 export function pickFor(g, forumFirst) {
-  const free = (g.view.strategy_cards || []).filter((k) => k.owner === null || k.owner === undefined).map((k) => k.key);
+  const free = (g.view.strategy_cards || [])
+    .filter((k) => k.owner === null || k.owner === undefined)
+    .map((k) => k.key);
   if (forumFirst && free.includes('forum')) return 'forum';
   return free[0];
 }

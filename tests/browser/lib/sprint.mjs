@@ -5,7 +5,11 @@
 // The hand cards a page shows: [{id, key, name}].
 export async function handCards(page) {
   return page.locator('section.hand [data-card-id]').evaluateAll((els) =>
-    els.map((e) => ({ id: Number(e.dataset.cardId), key: e.dataset.card, name: e.querySelector('.card-name').textContent })),
+    els.map((e) => ({
+      id: Number(e.dataset.cardId),
+      key: e.dataset.card,
+      name: e.querySelector('.card-name').textContent,
+    })),
   );
 }
 
@@ -45,7 +49,10 @@ async function waitSubmitted(page, windowId) {
 
 async function clickPayCards(page, need) {
   for (let i = 0; i < need; i++) {
-    await page.locator('section.hand button.card[data-card-id]:not(.role-placing):not(.role-paying)').first().click();
+    await page
+      .locator('section.hand button.card[data-card-id]:not(.role-placing):not(.role-paying)')
+      .first()
+      .click();
   }
 }
 
@@ -66,17 +73,28 @@ export async function chooseMove(page, windowId, { strategy = 'build' } = {}) {
   }
   if (strategy === 'build') {
     const options = await page.locator('section.hand [data-can-place]').evaluateAll((els) =>
-      els.map((e) => ({ id: e.dataset.cardId || null, key: e.dataset.key, acts: e.dataset.canPlace.split(' ') })),
+      els.map((e) => ({
+        id: e.dataset.cardId || null,
+        key: e.dataset.key,
+        acts: e.dataset.canPlace.split(' '),
+      })),
     );
-    const pick = options.find((o) => o.id && o.acts.includes('settle')) || options.find((o) => o.acts.includes('develop'));
+    const pick =
+      options.find((o) => o.id && o.acts.includes('settle')) ||
+      options.find((o) => o.acts.includes('develop'));
     if (pick) {
       const action = pick.acts.includes('settle') && pick.id ? 'settle' : 'develop';
       await move.locator(`label.action:has(input[value="${action}"])`).click();
       await page.locator(`[data-key="${pick.key}"]`).click();
       const status = page.locator('#pay-status');
       await status.waitFor({ timeout: 10000 }).catch(async () => {
-        const why = await page.locator('#order-problems').textContent().catch(() => '(no problems listed)');
-        throw new Error(`no payment shown after choosing ${action} ${JSON.stringify(pick)}: ${why}`);
+        const why = await page
+          .locator('#order-problems')
+          .textContent()
+          .catch(() => '(no problems listed)');
+        throw new Error(
+          `no payment shown after choosing ${action} ${JSON.stringify(pick)}: ${why}`,
+        );
       });
       const need = Number(await status.getAttribute('data-need'));
       await clickPayCards(page, need);
@@ -90,18 +108,26 @@ export async function chooseMove(page, windowId, { strategy = 'build' } = {}) {
 // Submit what chooseMove chose and wait until the server has it.
 export async function submitMove(page, windowId, done) {
   await page
-    .waitForFunction(() => {
-      const b = document.querySelector('[data-testid="submit-order"]');
-      return b && !b.disabled;
-    }, null, { timeout: 5000 })
+    .waitForFunction(
+      () => {
+        const b = document.querySelector('[data-testid="submit-order"]');
+        return b && !b.disabled;
+      },
+      null,
+      { timeout: 5000 },
+    )
     .catch(async () => {
-      const why = await page.locator('#order-problems').textContent().catch(() => '');
+      const why = await page
+        .locator('#order-problems')
+        .textContent()
+        .catch(() => '');
       throw new Error(`submit stays disabled for ${JSON.stringify(done)}: ${why}`);
     });
   await page.getByTestId('submit-order').click();
   await waitSubmitted(page, windowId);
   const err = page.getByTestId('server-error');
-  if (await err.count()) throw new Error(`the server refused ${JSON.stringify(done)}: ${await err.textContent()}`);
+  if (await err.count())
+    throw new Error(`the server refused ${JSON.stringify(done)}: ${await err.textContent()}`);
   return done;
 }
 

@@ -40,7 +40,11 @@ export async function nextChoice(page, after, timeout = 20000) {
 // The hand cards a page shows: [{id, key, name}].
 export async function handCards(page) {
   return page.locator('section.sb-hand [data-card]').evaluateAll((els) =>
-    els.map((e) => ({ id: Number(e.dataset.card), key: e.dataset.key, name: e.querySelector('.sb-card-name').textContent })),
+    els.map((e) => ({
+      id: Number(e.dataset.card),
+      key: e.dataset.key,
+      name: e.querySelector('.sb-card-name').textContent,
+    })),
   );
 }
 
@@ -51,7 +55,9 @@ export const EVERYTHING = ['play', 'outer', 'undock', 'activate', 'upgrade', 'wa
 // Returns the action clicked, or null when no button is offered any more.
 export async function clickOne(page, { budget, rng, prefer = EVERYTHING }) {
   const { buttons, step } = await page.evaluate(() => ({
-    buttons: [...document.querySelectorAll('.sb-layout button[data-action]:not([disabled])')].map((e) => ({ key: e.dataset.key, action: e.dataset.action })),
+    buttons: [...document.querySelectorAll('.sb-layout button[data-action]:not([disabled])')].map(
+      (e) => ({ key: e.dataset.key, action: e.dataset.action }),
+    ),
     step: document.querySelector('.sb-layout').dataset.step,
   }));
   let pick = null;
@@ -59,7 +65,11 @@ export async function clickOne(page, { budget, rng, prefer = EVERYTHING }) {
     const useful = buttons.filter((b) => prefer.includes(b.action));
     if (useful.length) pick = useful[Math.floor(rng() * useful.length)];
   }
-  if (!pick) pick = buttons.find((b) => b.action === 'pass') || buttons.find((b) => b.action === 'discard') || buttons[0];
+  if (!pick)
+    pick =
+      buttons.find((b) => b.action === 'pass') ||
+      buttons.find((b) => b.action === 'discard') ||
+      buttons[0];
   if (!pick) return null; // the table moved on (or is redrawing): look again
   await page.locator(`.sb-layout button[data-key="${pick.key}"]`).click();
   return pick.action;

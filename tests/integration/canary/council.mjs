@@ -9,7 +9,14 @@ const hexDist = (a, b) => {
   const dr = a.r - b.r;
   return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
 };
-const NEIGHBOURS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+const NEIGHBOURS = [
+  [1, 0],
+  [1, -1],
+  [0, -1],
+  [-1, 0],
+  [-1, 1],
+  [0, 1],
+];
 
 // Council: an action order of one to three parts named by unique markers
 // (part names are the seat's own; others learn only how many parts).
@@ -41,15 +48,30 @@ function councilOrder(ctx, seat, doc, window) {
   for (const s of explored) {
     const mine = (s.fleets || []).find((f) => f.seat === seat && s.live);
     if (!mine || !chance(0.8)) continue;
-    const to = pick(NEIGHBOURS.map(([dq, dr]) => ({ q: s.q + dq, r: s.r + dr })).filter((h) => sectors.some((x) => x.q === h.q && x.r === h.r)));
+    const to = pick(
+      NEIGHBOURS.map(([dq, dr]) => ({ q: s.q + dq, r: s.r + dr })).filter((h) =>
+        sectors.some((x) => x.q === h.q && x.r === h.r),
+      ),
+    );
     if (!to) continue;
-    const steps = [{ type: 'move', from: [s.q, s.r], to: [to.q, to.r], units: mine.units }, { type: 'inspect' }];
+    const steps = [
+      { type: 'move', from: [s.q, s.r], to: [to.q, to.r], units: mine.units },
+      { type: 'inspect' },
+    ];
     if (chance(0.4)) {
-      steps.push({ type: 'if', cond: { type: 'marker_is', is: 'hostile' }, then: [{ type: 'retreat', to: [s.q, s.r] }], else: [{ type: 'land', planet: 'all', troops: 'all' }] });
+      steps.push({
+        type: 'if',
+        cond: { type: 'marker_is', is: 'hostile' },
+        then: [{ type: 'retreat', to: [s.q, s.r] }],
+        else: [{ type: 'land', planet: 'all', troops: 'all' }],
+      });
     } else {
       // Look and leave: the markers stay face down, known to this seat only
       // (a fleet that stays meets the system's marker, which turns it up).
-      steps.push({ type: 'inspect', planet: pick(['highest_influence', 'highest_resources']) }, { type: 'retreat', to: [s.q, s.r] });
+      steps.push(
+        { type: 'inspect', planet: pick(['highest_influence', 'highest_resources']) },
+        { type: 'retreat', to: [s.q, s.r] },
+      );
     }
     order[name()] = steps;
     if (Object.keys(order).length >= 3) break;
@@ -75,18 +97,24 @@ export function checkCouncil(ctx, leak) {
       const x = e.entry;
       if (!x || !x.marker || !Array.isArray(x.sector)) continue;
       const place = markerAt(x.sector[0], x.sector[1], x.planet ?? -1);
-      if (x.type === 'marker' && (e.seat === null || e.seat === undefined)) publicKnown.set(place, x.marker);
+      if (x.type === 'marker' && (e.seat === null || e.seat === undefined))
+        publicKnown.set(place, x.marker);
       else if (x.type === 'inspected' && e.seat === a.seats.get(id)) {
         if (!known.has(a)) known.set(a, new Map());
         known.get(a).set(place, x.marker);
-      } else if (e.seat === null || e.seat === undefined) leak(`a public "${x.type}" log entry names a marker`, null, place);
+      } else if (e.seat === null || e.seat === undefined)
+        leak(`a public "${x.type}" log entry names a marker`, null, place);
     }
   }
   const stats = { checked: 0, privateSeen: 0, publicSeen: 0, live: 0 };
   const explored = new Map(); // version -> Map(sector -> bool) from the public views
   for (const a of [ctx.anon, ctx.spectator]) {
     for (const [v, d] of ctx.taps.get(a).games.get(id).hist) {
-      if (!explored.has(v)) explored.set(v, new Map((d.view.galaxy?.sectors || []).map((s) => [`${s.q},${s.r}`, s.explored])));
+      if (!explored.has(v))
+        explored.set(
+          v,
+          new Map((d.view.galaxy?.sectors || []).map((s) => [`${s.q},${s.r}`, s.explored])),
+        );
     }
   }
   const bare = new Set(['q', 'r', 'explored']);
@@ -99,26 +127,40 @@ export function checkCouncil(ctx, leak) {
       stats.checked++;
       const what = `${a.label} ${where} v${v}`;
       if (seat === undefined && view.you) leak(`"you" in a spectator document`, r, what);
-      if (seat !== undefined && view.you && view.you.seat !== seat) leak(`seat ${view.you.seat}'s "you" shown to ${a.label}`, r, what);
+      if (seat !== undefined && view.you && view.you.seat !== seat)
+        leak(`seat ${view.you.seat}'s "you" shown to ${a.label}`, r, what);
       const pub = explored.get(v);
       const sources = [];
       for (const s of view.galaxy.sectors) {
-        if (s.explored && ((s.fleets || []).some((f) => f.seat === seat && s.live) || (s.planets || []).some((p) => p.owner === seat))) sources.push(s);
+        if (
+          s.explored &&
+          ((s.fleets || []).some((f) => f.seat === seat && s.live) ||
+            (s.planets || []).some((p) => p.owner === seat))
+        )
+          sources.push(s);
       }
       const me = (view.players || []).find((p) => p.seat === seat);
-      const range = 1 + (me?.race === 'thessari' ? 1 : 0) + ((me?.techs || []).includes('sensor_mesh') ? 1 : 0);
+      const range =
+        1 + (me?.race === 'thessari' ? 1 : 0) + ((me?.techs || []).includes('sensor_mesh') ? 1 : 0);
       for (const s of view.galaxy.sectors) {
         const key = `${s.q},${s.r}`;
-        if (pub && pub.has(key) && pub.get(key) !== s.explored) leak(`sector ${key} explored=${s.explored} for ${a.label} but ${pub.get(key)} in public at v${v}`, r, what);
+        if (pub && pub.has(key) && pub.get(key) !== s.explored)
+          leak(
+            `sector ${key} explored=${s.explored} for ${a.label} but ${pub.get(key)} in public at v${v}`,
+            r,
+            what,
+          );
         if (!s.explored) {
           const extra = Object.keys(s).filter((k) => !bare.has(k));
           if (extra.length) leak(`unexplored sector ${key} shows ${extra.join(',')}`, r, what);
           continue;
         }
-        if (seat === undefined && ('fleets' in s || (s.planets || []).some((p) => 'troops' in p))) leak(`units in a spectator document at ${key}`, r, what);
+        if (seat === undefined && ('fleets' in s || (s.planets || []).some((p) => 'troops' in p)))
+          leak(`units in a spectator document at ${key}`, r, what);
         if (s.live) {
           stats.live++;
-          if (!sources.some((x) => hexDist(x, s) <= range)) leak(`sector ${key} seen live out of sensor range ${range}`, r, what);
+          if (!sources.some((x) => hexDist(x, s) <= range))
+            leak(`sector ${key} seen live out of sensor range ${range}`, r, what);
         }
         const markers = [[s.marker, -1], ...(s.planets || []).map((p, i) => [p.marker, i])];
         for (const [m, i] of markers) {
@@ -129,7 +171,11 @@ export function checkCouncil(ctx, leak) {
           } else if (mine.get(place) === m.key) {
             stats.privateSeen++;
           } else {
-            leak(`marker ${m.key} at ${place} shown to ${a.label}, who never inspected it (and it is not face up)`, r, what);
+            leak(
+              `marker ${m.key} at ${place} shown to ${a.label}, who never inspected it (and it is not face up)`,
+              r,
+              what,
+            );
           }
         }
       }
@@ -151,9 +197,13 @@ export default {
   privateParts: true,
   wholeLog: true,
   check: (ctx, leak) => checkCouncil(ctx, leak),
-  summary: (t) => `${t.checked} (marker identities seen: face up ${t.publicSeen}, inspected by the seat ${t.privateSeen}; live sectors ${t.live})`,
+  summary: (t) =>
+    `${t.checked} (marker identities seen: face up ${t.publicSeen}, inspected by the seat ${t.privateSeen}; live sectors ${t.live})`,
   expect: (t) => {
     assert.ok(t.checked > 50, `council documents checked: ${JSON.stringify(t)}`);
-    assert.ok(t.publicSeen + t.privateSeen > 0, 'positive control: Council marker identities seen where allowed');
+    assert.ok(
+      t.publicSeen + t.privateSeen > 0,
+      'positive control: Council marker identities seen where allowed',
+    );
   },
 };

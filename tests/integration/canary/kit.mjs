@@ -39,7 +39,12 @@ export async function probe(ctx) {
       await W.call(a, 'GET', `/api/v1/games/${id}`, { game: id, kind: 'game' });
       await W.call(a, 'GET', `/api/v1/games/${id}/legal`, { game: id, kind: 'legal' });
       const after = chance(0.7) ? 0 : Math.floor(rnd() * 20);
-      const lg = await W.call(a, 'GET', `/api/v1/games/${id}/log${after ? `?after=${after}` : ''}`, { game: id, kind: 'log' });
+      const lg = await W.call(
+        a,
+        'GET',
+        `/api/v1/games/${id}/log${after ? `?after=${after}` : ''}`,
+        { game: id, kind: 'log' },
+      );
       const v2 = await W.call(a, 'GET', `/api/v1/games/${id}/view`, { game: id, kind: 'view' });
       lg.rec.vlo = v1.version;
       lg.rec.vhi = v2.version;
@@ -57,13 +62,19 @@ export async function errorProbes(ctx, window, held) {
       const seat = a.seats.get(id);
       const w = window || 'r1';
       if (seat !== undefined) {
-        if (!held.has(seat)) await W.call(a, 'DELETE', `/api/v1/games/${id}/orders/${w}`, { game: id });
+        if (!held.has(seat))
+          await W.call(a, 'DELETE', `/api/v1/games/${id}/orders/${w}`, { game: id });
         await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w}`, { game: id, body: bad });
         await W.call(a, 'POST', `/api/v1/games/${id}/plays`, {
-          game: id, body: { window: w, ...bad }, headers: { 'idempotency-key': `bad-${hex(6)}` },
+          game: id,
+          body: { window: w, ...bad },
+          headers: { 'idempotency-key': `bad-${hex(6)}` },
         });
       } else {
-        await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w}`, { game: id, body: { throw: 'rock' } });
+        await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w}`, {
+          game: id,
+          body: { throw: 'rock' },
+        });
         await W.call(a, 'DELETE', `/api/v1/games/${id}/orders/${w}`, { game: id });
       }
       await W.call(a, 'GET', `/api/v1/games/${id}/log?after=zz`, { game: id });
@@ -74,7 +85,10 @@ export async function errorProbes(ctx, window, held) {
 }
 
 export async function gameNow(ctx) {
-  const r = await ctx.W.call(ctx.spectator, 'GET', `/api/v1/games/${ctx.id}`, { game: ctx.id, kind: 'game' });
+  const r = await ctx.W.call(ctx.spectator, 'GET', `/api/v1/games/${ctx.id}`, {
+    game: ctx.id,
+    kind: 'game',
+  });
   assert.equal(r.status, 200, r.text);
   return r.json;
 }
@@ -88,7 +102,10 @@ export async function gameNow(ctx) {
 // may make an order's body (undefined: one of the legal choices). A play
 // is one of the choices but forfeit, with a bias to the ones that are not
 // a pass unless anyPlay (Council's).
-export async function driveLegal(ctx, { budget = Infinity, seconds = 120, order = null, anyPlay = false } = {}) {
+export async function driveLegal(
+  ctx,
+  { budget = Infinity, seconds = 120, order = null, anyPlay = false } = {},
+) {
   const { W, id } = ctx;
   const end = Date.now() + seconds * 1000;
   const made = new Map();
@@ -116,24 +133,40 @@ export async function driveLegal(ctx, { budget = Infinity, seconds = 120, order 
           // orders" does after the last part.
           if (win.ready_part) body = { ...body, ready: true };
           ctx.orders.push({ seat, window: w.id, body });
-          r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body });
+          r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, {
+            game: id,
+            kind: 'ack',
+            body,
+          });
           if (r.status === 422) {
             W.stats.fallbacks++;
             const fallback = win.choices?.length ? pick(win.choices) : {};
-            r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body: win.ready_part ? { ...fallback, ready: true } : fallback });
+            r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, {
+              game: id,
+              kind: 'ack',
+              body: win.ready_part ? { ...fallback, ready: true } : fallback,
+            });
           }
         } else {
           const n = made.get(seat) || 0;
           made.set(seat, n + 1);
-          const others = (win.choices || []).filter((c) => c.action !== 'pass' && c.action !== 'forfeit');
+          const others = (win.choices || []).filter(
+            (c) => c.action !== 'pass' && c.action !== 'forfeit',
+          );
           const forfeit = (win.choices || []).find((c) => c.action === 'forfeit');
           const pass = (win.choices || []).find((c) => c.action === 'pass');
           let body;
           if (n >= budget && (forfeit || pass)) body = forfeit || pass;
-          else if (anyPlay || !others.length || chance(0.45)) body = pick((win.choices || []).filter((c) => c.action !== 'forfeit')) || { action: 'pass' };
+          else if (anyPlay || !others.length || chance(0.45))
+            body = pick((win.choices || []).filter((c) => c.action !== 'forfeit')) || {
+              action: 'pass',
+            };
           else body = pick(others);
           r = await W.call(a, 'POST', `/api/v1/games/${id}/plays`, {
-            game: id, kind: 'ack', body: { window: w.id, ...body }, headers: { 'idempotency-key': `l-${hex(8)}` },
+            game: id,
+            kind: 'ack',
+            body: { window: w.id, ...body },
+            headers: { 'idempotency-key': `l-${hex(8)}` },
           });
         }
         if (r.status === 409 || r.status === 412) {
@@ -173,7 +206,8 @@ export function eachDoc(ctx, a, f) {
     if (r.src === 'hook' && r.json.document) f(r.json.document, r.version, r, 'hook');
     if (r.src !== 'rest') continue;
     if (r.kind === 'view') f({ view: r.json }, r.version, r, 'view');
-    else if (r.kind === 'game') f({ view: r.json.view, windows: r.json.windows }, r.version, r, 'game');
+    else if (r.kind === 'game')
+      f({ view: r.json.view, windows: r.json.windows }, r.version, r, 'game');
   }
 }
 
@@ -186,14 +220,17 @@ export function checkPrivateParts(ctx, leak) {
     const seat = r.aud.seats.get(ctx.id);
     checked++;
     for (const e of r.json.entries || []) {
-      if (Array.isArray(e.seats) && !e.seats.includes(seat)) leak(`a log entry for seats ${e.seats}`, r, e.seq);
-      else if (e.seat !== null && e.seat !== undefined && e.seat !== seat) leak(`a private log entry of seat ${e.seat}`, r, e.seq);
+      if (Array.isArray(e.seats) && !e.seats.includes(seat))
+        leak(`a log entry for seats ${e.seats}`, r, e.seq);
+      else if (e.seat !== null && e.seat !== undefined && e.seat !== seat)
+        leak(`a private log entry of seat ${e.seat}`, r, e.seq);
     }
   }
   for (const a of [ctx.spectator, ctx.anon]) {
     eachDoc(ctx, a, (d, v, r) => {
       checked++;
-      if (d?.view?.my_orders && Object.keys(d.view.my_orders).length) leak('held orders in a spectator document', r, v);
+      if (d?.view?.my_orders && Object.keys(d.view.my_orders).length)
+        leak('held orders in a spectator document', r, v);
     });
   }
   return checked;

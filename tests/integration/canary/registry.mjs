@@ -35,16 +35,21 @@ export function engineRulesets() {
 const IDS = engineRulesets();
 const missing = IDS.filter((id) => !existsSync(new URL(`./${id}.mjs`, import.meta.url)));
 if (missing.length)
-  throw new Error(`the canary has no file for ruleset ${missing.join(', ')}: add tests/integration/canary/ID.mjs (docs/ruleset-authoring.md)`);
+  throw new Error(
+    `the canary has no file for ruleset ${missing.join(', ')}: add tests/integration/canary/ID.mjs (docs/ruleset-authoring.md)`,
+  );
 
 // CANARY_RULESETS="a,b" plays only those rulesets' games (the plug-in path
 // test runs the canary on its example ruleset alone); every file must
 // still be there.
 const ONLY = (process.env.CANARY_RULESETS || '').split(',').filter(Boolean);
 const PLAYED = ONLY.length ? IDS.filter((id) => ONLY.includes(id)) : IDS;
-if (ONLY.length && PLAYED.length !== ONLY.length) throw new Error(`CANARY_RULESETS names a ruleset the engine does not have: ${ONLY.join(', ')}`);
+if (ONLY.length && PLAYED.length !== ONLY.length)
+  throw new Error(`CANARY_RULESETS names a ruleset the engine does not have: ${ONLY.join(', ')}`);
 
-export const CANARIES = await Promise.all(PLAYED.map(async (id) => (await import(`./${id}.mjs`)).default));
+export const CANARIES = await Promise.all(
+  PLAYED.map(async (id) => (await import(`./${id}.mjs`)).default),
+);
 
 const byId = new Map(CANARIES.map((c) => [c.id, c]));
 

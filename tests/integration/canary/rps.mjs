@@ -2,7 +2,19 @@
 // their driver. Order notes are markers ("note"): ../canary.test.mjs's
 // entitled() says who may see one and from which version.
 import assert from 'node:assert/strict';
-import { rnd, pick, chance, sample, hex, bot, sleep, QUICK, probe, errorProbes, gameNow } from './kit.mjs';
+import {
+  rnd,
+  pick,
+  chance,
+  sample,
+  hex,
+  bot,
+  sleep,
+  QUICK,
+  probe,
+  errorProbes,
+  gameNow,
+} from './kit.mjs';
 
 // rps: each human seat orders with a note marker; some first order, then
 // replace or withdraw (those notes must never be seen by anyone else).
@@ -68,7 +80,12 @@ async function driveRps(ctx) {
 export default {
   id: 'rps',
   plans: () => [
-    { ruleset: 'rps', humans: 2, options: { rounds: QUICK ? 3 : 6 + Math.floor(rnd() * 4) }, tag: 'R1' },
+    {
+      ruleset: 'rps',
+      humans: 2,
+      options: { rounds: QUICK ? 3 : 6 + Math.floor(rnd() * 4) },
+      tag: 'R1',
+    },
     { ruleset: 'rps', humans: 2, options: { rounds: 3 }, tag: 'R2', isPrivate: true },
     { ruleset: 'rps', humans: 1, bots: [bot()], options: { rounds: QUICK ? 3 : 6 }, tag: 'R3' },
   ],

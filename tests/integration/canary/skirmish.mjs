@@ -25,8 +25,18 @@ export function checkSkirmish(ctx, leak) {
       if (!view) return;
       checked++;
       const units = view.units || [];
-      if (v < muster && (units.length || (view.squads || []).length)) leak(`a squad at version ${v} before the muster locked (${muster}) in ${where}`, r, `${a.label} ${units.map((u) => u.key).join(',')}`);
-      if (v < deploy && units.some((u) => u.square)) leak(`a square at version ${v} before the deployment locked (${deploy}) in ${where}`, r, a.label);
+      if (v < muster && (units.length || (view.squads || []).length))
+        leak(
+          `a squad at version ${v} before the muster locked (${muster}) in ${where}`,
+          r,
+          `${a.label} ${units.map((u) => u.key).join(',')}`,
+        );
+      if (v < deploy && units.some((u) => u.square))
+        leak(
+          `a square at version ${v} before the deployment locked (${deploy}) in ${where}`,
+          r,
+          a.label,
+        );
     });
   }
   return checked;
@@ -36,13 +46,24 @@ export default {
   id: 'skirmish',
   plans: () => [
     { ruleset: 'skirmish', humans: 2, options: { turn_limit: QUICK ? 4 : 6 }, tag: 'K1' },
-    { ruleset: 'skirmish', humans: 1, bots: [bot()], options: { turn_limit: 6 }, tag: 'K2', isPrivate: true },
+    {
+      ruleset: 'skirmish',
+      humans: 1,
+      bots: [bot()],
+      options: { turn_limit: 6 },
+      tag: 'K2',
+      isPrivate: true,
+    },
   ],
-  drive: (ctx) => driveLegal(ctx, {
-    budget: QUICK ? 20 : 40,
-    seconds: 300,
-    order: (c, seat, doc, window, win) => (window === 'deploy' ? { squares: skirmishSquares(seat, win.shape.properties.squares.minItems) } : undefined),
-  }),
+  drive: (ctx) =>
+    driveLegal(ctx, {
+      budget: QUICK ? 20 : 40,
+      seconds: 300,
+      order: (c, seat, doc, window, win) =>
+        window === 'deploy'
+          ? { squares: skirmishSquares(seat, win.shape.properties.squares.minItems) }
+          : undefined,
+    }),
   bad: { action: 'teleport', unit: 99 },
   notified: true,
   privateParts: true,

@@ -2,10 +2,23 @@
 // driver (with the error oracle) and the card-id check: every card id an
 // audience receives at version v is in an empire at v or in its own hand.
 import assert from 'node:assert/strict';
-import { rnd, pick, chance, sample, bot, sleep, QUICK, probe, errorProbes, gameNow, describe } from './kit.mjs';
+import {
+  rnd,
+  pick,
+  chance,
+  sample,
+  bot,
+  sleep,
+  QUICK,
+  probe,
+  errorProbes,
+  gameNow,
+  describe,
+} from './kit.mjs';
 
 const handIds = (doc) => (doc?.view?.hand || []).map((c) => c.id);
-const empireIds = (doc) => (doc?.view?.players || []).flatMap((p) => (p.empire || []).map((c) => c.id));
+const empireIds = (doc) =>
+  (doc?.view?.players || []).flatMap((p) => (p.empire || []).map((c) => c.id));
 
 // Does naming a card in another seat's hand get the same refusal as naming
 // one in the deck (or a bot's hand)? Runs before seat `a` orders in a place
@@ -26,7 +39,13 @@ async function sprintOracle(ctx, a, seat, w, legal, hand) {
   // answers are compared with the id blanked out.
   const hidden = [];
   for (let c = 12; c < 110; c++) if (!taken.has(c)) hidden.push(c);
-  const probes = [...sample(otherHands.filter((c) => c >= 12), 2), ...sample(hidden, 2)];
+  const probes = [
+    ...sample(
+      otherHands.filter((c) => c >= 12),
+      2,
+    ),
+    ...sample(hidden, 2),
+  ];
   if (probes.length < 2) return;
   // A legal placement paid with one card too foreign: the hand check, not
   // the count check, must refuse it.
@@ -49,8 +68,15 @@ async function sprintOracle(ctx, a, seat, w, legal, hand) {
   for (const [k, shape] of shapes.entries()) {
     const answers = [];
     for (const c of probes) {
-      const r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w}`, { game: id, body: shape(c) });
-      assert.equal(r.status, 422, `${ctx.tag}: an order naming card ${c} (not in the hand) was not refused: ${r.text}`);
+      const r = await W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w}`, {
+        game: id,
+        body: shape(c),
+      });
+      assert.equal(
+        r.status,
+        422,
+        `${ctx.tag}: an order naming card ${c} (not in the hand) was not refused: ${r.text}`,
+      );
       const norm = `${r.json?.field ?? ''}|${String(r.json?.detail ?? '').replace(new RegExp(`\\b${c}\\b`, 'g'), '#')}`;
       answers.push({ c, where: otherHands.includes(c) ? 'other hand' : 'hidden', norm });
     }
@@ -93,7 +119,8 @@ async function driveSprint(ctx) {
         if (!win) continue;
         await tap.until(() => tap.version(id) >= lg.version, 10000, 'our own view');
         const hand = handIds(tap.games.get(id).hist.get(lg.version) || tap.games.get(id).doc);
-        const put = (body) => W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body });
+        const put = (body) =>
+          W.call(a, 'PUT', `/api/v1/games/${id}/orders/${w.id}`, { game: id, kind: 'ack', body });
         let order;
         if (w.id.endsWith('.place')) {
           if (chance(0.3)) await sprintOracle(ctx, a, seat, w.id, lg.json, hand);
@@ -115,9 +142,17 @@ async function driveSprint(ctx) {
         let r = await put(order);
         if (r.status === 422) {
           W.stats.fallbacks++;
-          r = await put(w.id.endsWith('.place') ? { action: 'explore' } : { discard: sample(hand, win.shape.properties.discard.minItems) });
+          r = await put(
+            w.id.endsWith('.place')
+              ? { action: 'explore' }
+              : { discard: sample(hand, win.shape.properties.discard.minItems) },
+          );
         }
-        assert.equal(r.status, 200, `${ctx.tag} ${w.id} seat ${seat}: ${r.text} (order ${JSON.stringify(order)})`);
+        assert.equal(
+          r.status,
+          200,
+          `${ctx.tag} ${w.id} seat ${seat}: ${r.text} (order ${JSON.stringify(order)})`,
+        );
         held.add(seat);
         acted = true;
         W.stats.actions++;
@@ -144,7 +179,8 @@ export function cardIds(v, path = [], out = []) {
   if (Array.isArray(v)) {
     v.forEach((x, i) => cardIds(x, [...path, i], out));
   } else if (v && typeof v === 'object') {
-    if (Number.isInteger(v.id) && typeof v.card === 'string') out.push({ path, id: v.id, card: v.card });
+    if (Number.isInteger(v.id) && typeof v.card === 'string')
+      out.push({ path, id: v.id, card: v.card });
     for (const [k, x] of Object.entries(v)) {
       if (ID_KEYS.has(k) && Number.isInteger(x)) out.push({ path: [...path, k], id: x });
       else if (ID_LISTS.has(k) && Array.isArray(x)) {
@@ -152,7 +188,10 @@ export function cardIds(v, path = [], out = []) {
           if (Number.isInteger(y)) out.push({ path: [...path, k, i], id: y, list: k });
           else cardIds(y, [...path, k, i], out);
         });
-        if (PRIVATE_LISTS.has(k) && x.some((y) => Number.isInteger(y) || (y && typeof y === 'object'))) {
+        if (
+          PRIVATE_LISTS.has(k) &&
+          x.some((y) => Number.isInteger(y) || (y && typeof y === 'object'))
+        ) {
           out.push({ path: [...path, k], list: k, whole: true });
         }
       } else if (k !== 'id') cardIds(x, [...path, k], out);
@@ -162,7 +201,11 @@ export function cardIds(v, path = [], out = []) {
 }
 
 function pointer(p) {
-  return p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  return p
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
 export function checkSprint(ctx) {
@@ -173,12 +216,15 @@ export function checkSprint(ctx) {
   const pubHist = ctx.taps.get(ctx.anon).games.get(id).hist;
   const specHist = ctx.taps.get(ctx.spectator).games.get(id).hist;
   const pubAt = (v) => pubHist.get(v) || specHist.get(v);
-  const seatHist = new Map([...ctx.seatAud].map(([s, a]) => [s, ctx.taps.get(a).games.get(id).hist]));
+  const seatHist = new Map(
+    [...ctx.seatAud].map(([s, a]) => [s, ctx.taps.get(a).games.get(id).hist]),
+  );
   const pubIds = (v) => {
     const d = pubAt(v);
     return d ? new Set(empireIds(d)) : null;
   };
-  const leak = (what, r, extra) => leaks.push({ what: `sprint: ${what}`, marker: extra, record: describe(r) });
+  const leak = (what, r, extra) =>
+    leaks.push({ what: `sprint: ${what}`, marker: extra, record: describe(r) });
 
   // The state itself: no card in two places.
   for (const [v, d] of pubHist) {
@@ -186,8 +232,14 @@ export function checkSprint(ctx) {
     const owner = new Map();
     for (const [s, h] of seatHist) {
       for (const c of handIds(h.get(v))) {
-        if (pub.has(c)) leaks.push({ what: 'sprint: a hand card is in an empire', marker: c, record: `version ${v}` });
-        if (owner.has(c)) leaks.push({ what: 'sprint: a card in two hands', marker: c, record: `version ${v}` });
+        if (pub.has(c))
+          leaks.push({
+            what: 'sprint: a hand card is in an empire',
+            marker: c,
+            record: `version ${v}`,
+          });
+        if (owner.has(c))
+          leaks.push({ what: 'sprint: a card in two hands', marker: c, record: `version ${v}` });
         owner.set(c, s);
       }
     }
@@ -206,23 +258,31 @@ export function checkSprint(ctx) {
     const mine = new Set(handIds(own));
     for (const it of items) {
       const path = it.path.join('/');
-      const ownPlace = seat !== undefined && (
-        /^view\/my_orders\//.test(path) || /^my_orders\//.test(path) || where === 'legal');
+      const ownPlace =
+        seat !== undefined &&
+        (/^view\/my_orders\//.test(path) || /^my_orders\//.test(path) || where === 'legal');
       if (it.whole) {
-        if (it.list === 'hand' && seat !== undefined && (path === 'view/hand' || path === 'hand')) continue;
-        if ((it.list === 'pay' || it.list === 'discard' || it.list === 'enum') && ownPlace) continue;
+        if (it.list === 'hand' && seat !== undefined && (path === 'view/hand' || path === 'hand'))
+          continue;
+        if ((it.list === 'pay' || it.list === 'discard' || it.list === 'enum') && ownPlace)
+          continue;
         leak(`a "${it.list}" list at ${where} ${path}`, r, it.list);
         continue;
       }
       if (it.id === undefined) continue;
       if (pub.has(it.id)) continue;
       if (mine.has(it.id)) continue;
-      leak(`card ${it.id} at ${where} ${path} is in no empire and not the audience's own`, r, it.id);
+      leak(
+        `card ${it.id} at ${where} ${path} is in no empire and not the audience's own`,
+        r,
+        it.id,
+      );
     }
   };
 
   for (const r of ctx.W.cap.records) {
-    if (r.game !== id || !(r.src === 'rest' || r.src === 'ws' || r.src === 'hook') || !r.json) continue;
+    if (r.game !== id || !(r.src === 'rest' || r.src === 'ws' || r.src === 'hook') || !r.json)
+      continue;
     const a = r.aud;
     if (r.kind === 'export') continue;
     if (r.kind === 'hook' && Number.isInteger(r.version)) {
@@ -237,7 +297,13 @@ export function checkSprint(ctx) {
     } else if (r.kind === 'legal' && Number.isInteger(r.version)) {
       checkDoc(r, a, r.version, cardIds(r.json), 'legal');
     } else if (r.kind === 'ws-snapshot') {
-      checkDoc(r, a, r.version, cardIds({ view: r.json.view, windows: r.json.windows }), 'snapshot');
+      checkDoc(
+        r,
+        a,
+        r.version,
+        cardIds({ view: r.json.view, windows: r.json.windows }),
+        'snapshot',
+      );
       catalogue(r, r.json.view, leak);
     } else if (r.kind === 'ws-patch') {
       const items = [];
@@ -248,7 +314,11 @@ export function checkSprint(ctx) {
         const v = op.value;
         if (typeof last === 'number' && ID_LISTS.has(p[p.length - 2]) && Number.isInteger(v)) {
           items.push({ path: p, id: v, list: p[p.length - 2] });
-        } else if (typeof last === 'string' && (ID_KEYS.has(last) || last === 'id') && Number.isInteger(v)) {
+        } else if (
+          typeof last === 'string' &&
+          (ID_KEYS.has(last) || last === 'id') &&
+          Number.isInteger(v)
+        ) {
           items.push({ path: p, id: v });
         } else if (typeof last === 'string' && ID_LISTS.has(last) && Array.isArray(v)) {
           items.push(...cardIds({ [last]: v }, p.slice(0, -1)));
@@ -274,7 +344,8 @@ export function checkSprint(ctx) {
         }
         for (const it of cardIds(e.entry, ['entry'])) {
           if (it.whole) leak(`a "${it.list}" list in a public log entry`, r, it.list);
-          else if (it.id !== undefined && !pub.has(it.id)) leak(`card ${it.id} in a public log entry is in no empire`, r, it.id);
+          else if (it.id !== undefined && !pub.has(it.id))
+            leak(`card ${it.id} in a public log entry is in no empire`, r, it.id);
         }
       }
     }
@@ -297,10 +368,15 @@ export function checkSprint(ctx) {
 // The design catalogue of a view names only designs the view references.
 function catalogue(r, view, leak) {
   if (!view || !view.cards) return;
-  const refs = new Set(cardIds(view).filter((x) => x.card).map((x) => x.card));
+  const refs = new Set(
+    cardIds(view)
+      .filter((x) => x.card)
+      .map((x) => x.card),
+  );
   if (view.survey_card) refs.add(view.survey_card);
   for (const key of Object.keys(view.cards)) {
-    if (!refs.has(key)) leak(`the catalogue names design "${key}" that nothing in the view shows`, r, key);
+    if (!refs.has(key))
+      leak(`the catalogue names design "${key}" that nothing in the view shows`, r, key);
   }
 }
 
@@ -311,12 +387,27 @@ export default {
     return [
       { ruleset: 'sprint', humans: 1, options: {}, tag: 'S1' },
       { ruleset: 'sprint', humans: 2, bots: [bot()], options: { target_vp: target() }, tag: 'S3' },
-      { ruleset: 'sprint', humans: 2, bots: [bot(), bot()], options: { target_vp: target() }, tag: 'S4' },
-      ...(QUICK ? [] : [
-        { ruleset: 'sprint', humans: 2, options: { target_vp: target() }, tag: 'S2' },
-        { ruleset: 'sprint', humans: 3, bots: [bot()], options: { target_vp: target() }, tag: 'S5', isPrivate: true },
-        { ruleset: 'sprint', humans: 1, options: {}, tag: 'S6' },
-      ]),
+      {
+        ruleset: 'sprint',
+        humans: 2,
+        bots: [bot(), bot()],
+        options: { target_vp: target() },
+        tag: 'S4',
+      },
+      ...(QUICK
+        ? []
+        : [
+            { ruleset: 'sprint', humans: 2, options: { target_vp: target() }, tag: 'S2' },
+            {
+              ruleset: 'sprint',
+              humans: 3,
+              bots: [bot()],
+              options: { target_vp: target() },
+              tag: 'S5',
+              isPrivate: true,
+            },
+            { ruleset: 'sprint', humans: 1, options: {}, tag: 'S6' },
+          ]),
     ];
   },
   drive: driveSprint,

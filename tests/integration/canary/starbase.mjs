@@ -15,7 +15,8 @@ export function checkStarbase(ctx, leak) {
   const cardObjs = (v, out = []) => {
     if (Array.isArray(v)) v.forEach((x) => cardObjs(x, out));
     else if (v && typeof v === 'object') {
-      if (Number.isInteger(v.id) && typeof v.key === 'string' && Number.isInteger(v.price)) out.push(v);
+      if (Number.isInteger(v.id) && typeof v.key === 'string' && Number.isInteger(v.price))
+        out.push(v);
       for (const x of Object.values(v)) cardObjs(x, out);
     }
     return out;
@@ -29,13 +30,19 @@ export function checkStarbase(ctx, leak) {
     return pubIds.get(v);
   };
   const everPublic = new Set();
-  for (const d of [...pubHist.values(), ...specHist.values()]) for (const c of cardObjs(d.view)) everPublic.add(c.id);
+  for (const d of [...pubHist.values(), ...specHist.values()])
+    for (const c of cardObjs(d.view)) everPublic.add(c.id);
   let checked = 0;
   let skipped = 0;
   for (const a of ctx.auds) {
     const seat = a.seats.get(id);
     const own = seat !== undefined ? ctx.taps.get(a).games.get(id).hist : null;
-    const mineAt = (v) => (own ? (own.get(v) ? new Set((own.get(v).view.hand || []).map((c) => c.id)) : null) : new Set());
+    const mineAt = (v) =>
+      own
+        ? own.get(v)
+          ? new Set((own.get(v).view.hand || []).map((c) => c.id))
+          : null
+        : new Set();
     const check = (ids, v, r, where) => {
       const pub = pubAt(v);
       const mine = mineAt(v);
@@ -44,23 +51,47 @@ export function checkStarbase(ctx, leak) {
         return;
       }
       checked++;
-      for (const c of ids) if (!pub.has(c) && !mine.has(c)) leak(`card ${c} in ${where} at version ${v} is neither public nor in ${a.label}'s hand`, r, c);
+      for (const c of ids)
+        if (!pub.has(c) && !mine.has(c))
+          leak(
+            `card ${c} in ${where} at version ${v} is neither public nor in ${a.label}'s hand`,
+            r,
+            c,
+          );
     };
     eachDoc(ctx, a, (d, v, r, where) => {
       const view = d?.view;
       if (!view) return;
-      if (Array.isArray(view.hand) && seat === undefined) leak(`a hand list in a spectator ${where}`, r, v);
+      if (Array.isArray(view.hand) && seat === undefined)
+        leak(`a hand list in a spectator ${where}`, r, v);
       const count = (view.players || []).find((p) => p.seat === seat)?.hand;
-      if (Array.isArray(view.hand) && Number.isInteger(count) && view.hand.length !== count) leak(`${a.label}'s hand lists ${view.hand.length} cards, its count is ${count}`, r, v);
-      for (const p of view.players || []) if (!Number.isInteger(p.hand) || !Number.isInteger(p.market)) leak(`player ${p.seat}'s hand or market is not a count`, r, v);
-      check(cardObjs(view).map((c) => c.id), v, r, where);
+      if (Array.isArray(view.hand) && Number.isInteger(count) && view.hand.length !== count)
+        leak(`${a.label}'s hand lists ${view.hand.length} cards, its count is ${count}`, r, v);
+      for (const p of view.players || [])
+        if (!Number.isInteger(p.hand) || !Number.isInteger(p.market))
+          leak(`player ${p.seat}'s hand or market is not a count`, r, v);
+      check(
+        cardObjs(view).map((c) => c.id),
+        v,
+        r,
+        where,
+      );
     });
     for (const r of ctx.W.cap.records) {
-      if (r.game !== id || r.aud !== a || r.kind !== 'legal' || !r.json || !Number.isInteger(r.version)) continue;
+      if (
+        r.game !== id ||
+        r.aud !== a ||
+        r.kind !== 'legal' ||
+        !r.json ||
+        !Number.isInteger(r.version)
+      )
+        continue;
       const ids = [];
-      for (const w of r.json.windows || []) for (const c of w.choices || []) if (Number.isInteger(c.card)) ids.push(c.card);
+      for (const w of r.json.windows || [])
+        for (const c of w.choices || []) if (Number.isInteger(c.card)) ids.push(c.card);
       check(ids, r.version, r, 'legal');
-      if (seat === undefined && (r.json.windows || []).length) leak('legal moves for a spectator', r, r.version);
+      if (seat === undefined && (r.json.windows || []).length)
+        leak('legal moves for a spectator', r, r.version);
     }
   }
   // Where a public card of a human seat came from: a market card is drawn
@@ -74,17 +105,24 @@ export function checkStarbase(ctx, leak) {
     for (const [cid, c] of cur) {
       if (prev?.set.has(cid)) continue;
       if (!prev) {
-        if (c.kind !== 'outer_region') leak(`card ${cid} (${c.kind}) public at the first version ${v}`, null, cid);
+        if (c.kind !== 'outer_region')
+          leak(`card ${cid} (${c.kind}) public at the first version ${v}`, null, cid);
         continue;
       }
       const a = ctx.seatAud.get(c.owner);
       if (!a) continue; // a bot's hand is not seen
       const h = ctx.taps.get(a).games.get(id).hist;
       const seen = [];
-      for (let u = prev.v; u < v; u++) if (h.has(u)) seen.push((h.get(u).view.hand || []).some((x) => x.id === cid));
+      for (let u = prev.v; u < v; u++)
+        if (h.has(u)) seen.push((h.get(u).view.hand || []).some((x) => x.id === cid));
       // Only when the seat's tap held every version in between (the hub may
       // send one patch for several versions).
-      if (seen.length === v - prev.v && !seen.some(Boolean)) leak(`card ${cid} of seat ${c.owner} public at version ${v} without passing through its hand`, null, cid);
+      if (seen.length === v - prev.v && !seen.some(Boolean))
+        leak(
+          `card ${cid} of seat ${c.owner} public at version ${v} without passing through its hand`,
+          null,
+          cid,
+        );
     }
     prev = { v, set: new Set(cur.keys()) };
   }
@@ -95,7 +133,12 @@ export function checkStarbase(ctx, leak) {
       if (!owner.has(v)) owner.set(v, new Map());
       for (const c of d.view?.hand || []) {
         const o = owner.get(v);
-        if (o.has(c.id)) leak(`card ${c.id} in the hands of seats ${o.get(c.id)} and ${seat} at version ${v}`, null, c.id);
+        if (o.has(c.id))
+          leak(
+            `card ${c.id} in the hands of seats ${o.get(c.id)} and ${seat} at version ${v}`,
+            null,
+            c.id,
+          );
         o.set(c.id, seat);
       }
     }
@@ -104,8 +147,11 @@ export function checkStarbase(ctx, leak) {
     if (r.game !== id || r.kind !== 'log' || !r.json) continue;
     for (const e of r.json.entries || []) {
       if (e.seat !== null && e.seat !== undefined) continue;
-      for (const c of cardObjs(e.entry)) if (!everPublic.has(c.id)) leak(`card ${c.id} in a public log entry was never public`, r, c.id);
-      if (Number.isInteger(e.entry?.card) && !everPublic.has(e.entry.card)) leak(`card ${e.entry.card} in a public log entry was never public`, r, e.entry.card);
+      for (const c of cardObjs(e.entry))
+        if (!everPublic.has(c.id))
+          leak(`card ${c.id} in a public log entry was never public`, r, c.id);
+      if (Number.isInteger(e.entry?.card) && !everPublic.has(e.entry.card))
+        leak(`card ${e.entry.card} in a public log entry was never public`, r, e.entry.card);
     }
   }
   return { checked, skipped };

@@ -18,7 +18,10 @@ async function driveTictactoe(ctx) {
     }
     const free = g.view.board.map((c, i) => (c === null ? i : -1)).filter((i) => i >= 0);
     const r = await W.call(a, 'POST', `/api/v1/games/${id}/plays`, {
-      game: id, kind: 'ack', body: { window: w.id, cell: pick(free) }, headers: { 'idempotency-key': `c-${hex(8)}` },
+      game: id,
+      kind: 'ack',
+      body: { window: w.id, cell: pick(free) },
+      headers: { 'idempotency-key': `c-${hex(8)}` },
     });
     assert.equal(r.status, 200, r.text);
     W.stats.actions++;

@@ -35,7 +35,10 @@ function resolve(obj) {
   let pointer = null;
   while (obj && obj.$ref) {
     pointer = obj.$ref;
-    obj = obj.$ref.split('/').slice(1).reduce((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+    obj = obj.$ref
+      .split('/')
+      .slice(1)
+      .reduce((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
   }
   return { obj, pointer };
 }
@@ -53,7 +56,10 @@ export function checkAgainstSpec(method, p, res) {
   const op = spec.paths[tpl][method.toLowerCase()];
   assert.ok(op, `${method} ${tpl}: method not in the spec`);
   const code = String(res.status);
-  assert.ok(op.responses[code], `${method} ${tpl}: status ${code} is not documented (${res.text.slice(0, 300)})`);
+  assert.ok(
+    op.responses[code],
+    `${method} ${tpl}: status ${code} is not documented (${res.text.slice(0, 300)})`,
+  );
   const { obj: response, pointer } = resolve(op.responses[code]);
   const base = pointer ?? `#/paths/${escape(tpl)}/${method.toLowerCase()}/responses/${code}`;
   const type = (res.headers.get('content-type') || '').split(';')[0].trim();
@@ -61,12 +67,17 @@ export function checkAgainstSpec(method, p, res) {
     assert.equal(res.text, '', `${method} ${tpl} ${code}: expected no body`);
     return;
   }
-  assert.ok(response.content[type], `${method} ${tpl} ${code}: content type ${type} not documented`);
+  assert.ok(
+    response.content[type],
+    `${method} ${tpl} ${code}: content type ${type} not documented`,
+  );
   if (type.endsWith('json')) {
     const validate = validatorFor(`${base}/content/${escape(type)}/schema`);
     assert.ok(validate, `${method} ${tpl} ${code}: no schema`);
     if (!validate(res.body)) {
-      assert.fail(`${method} ${p} ${code}: body does not match the spec: ${ajv.errorsText(validate.errors)}\n${res.text.slice(0, 500)}`);
+      assert.fail(
+        `${method} ${p} ${code}: body does not match the spec: ${ajv.errorsText(validate.errors)}\n${res.text.slice(0, 500)}`,
+      );
     }
   }
   for (const [name, h] of Object.entries(response.headers || {})) {
@@ -101,7 +112,9 @@ export function uniqueName(prefix = 'p') {
 export async function newPlayer(call, { guest = false, prefix = 'p' } = {}) {
   const name = uniqueName(prefix);
   const password = guest ? undefined : `pw-${name}-secret`;
-  const r = await call('POST', '/api/v1/players', { body: password ? { name, password } : { name } });
+  const r = await call('POST', '/api/v1/players', {
+    body: password ? { name, password } : { name },
+  });
   assert.equal(r.status, 201, r.text);
   return { ...r.body, password };
 }
@@ -132,7 +145,10 @@ export async function newGame(call, ruleset, players, { options, bots = [] } = {
     rest,
   );
   for (const level of bots) {
-    const b = await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, { token: host.token, body: { level } });
+    const b = await call('POST', `/api/v1/lobbies/${lobby.id}/bots`, {
+      token: host.token,
+      body: { level },
+    });
     assert.equal(b.status, 200, b.text);
   }
   const s = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token });
@@ -145,7 +161,10 @@ export function receiptOf(gameId, window, seat, order, nonceHex) {
   const canonical = (v) => {
     if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
     if (v && typeof v === 'object') {
-      return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+      return `{${Object.keys(v)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+        .join(',')}}`;
     }
     return JSON.stringify(v);
   };

@@ -11,7 +11,9 @@ export function smtpSink() {
     sink.sockets.add(sock);
     sock.on('close', () => sink.sockets.delete(sock));
     sock.on('error', () => {});
-    let buf = '', mail = null, inData = false;
+    let buf = '',
+      mail = null,
+      inData = false;
     sock.write('220 sink ESMTP\r\n');
     sock.on('data', (chunk) => {
       buf += chunk.toString('utf8');
@@ -32,16 +34,34 @@ export function smtpSink() {
         buf = buf.slice(i + 2);
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === 'EHLO' || verb === 'HELO') sock.write('250 sink\r\n');
-        else if (verb === 'MAIL') { mail = { from: line, to: [], data: '' }; sock.write('250 ok\r\n'); }
-        else if (verb === 'RCPT') { mail.to.push(line.replace(/^RCPT TO:\s*<?([^>]*)>?.*$/i, '$1')); sock.write('250 ok\r\n'); }
-        else if (verb === 'DATA') { inData = true; sock.write('354 go on\r\n'); }
-        else if (verb === 'QUIT') { sock.end('221 bye\r\n'); return; }
-        else sock.write('250 ok\r\n');
+        else if (verb === 'MAIL') {
+          mail = { from: line, to: [], data: '' };
+          sock.write('250 ok\r\n');
+        } else if (verb === 'RCPT') {
+          mail.to.push(line.replace(/^RCPT TO:\s*<?([^>]*)>?.*$/i, '$1'));
+          sock.write('250 ok\r\n');
+        } else if (verb === 'DATA') {
+          inData = true;
+          sock.write('354 go on\r\n');
+        } else if (verb === 'QUIT') {
+          sock.end('221 bye\r\n');
+          return;
+        } else sock.write('250 ok\r\n');
       }
     });
   });
-  sink.listen = (port = 0) => new Promise((r) => srv.listen(port, '127.0.0.1', () => { sink.port = srv.address().port; r(); }));
-  sink.close = () => new Promise((r) => { for (const s of sink.sockets) s.destroy(); srv.close(() => r()); });
+  sink.listen = (port = 0) =>
+    new Promise((r) =>
+      srv.listen(port, '127.0.0.1', () => {
+        sink.port = srv.address().port;
+        r();
+      }),
+    );
+  sink.close = () =>
+    new Promise((r) => {
+      for (const s of sink.sockets) s.destroy();
+      srv.close(() => r());
+    });
   return sink;
 }
 
@@ -52,14 +72,27 @@ export function hookSink() {
     let text = '';
     req.on('data', (c) => (text += c));
     req.on('end', () => {
-      if (sink.down) { res.writeHead(503); res.end(); return; }
+      if (sink.down) {
+        res.writeHead(503);
+        res.end();
+        return;
+      }
       sink.posts.push({ url: req.url, headers: req.headers, text, body: JSON.parse(text) });
       res.writeHead(204);
       res.end();
     });
   });
-  sink.listen = () => new Promise((r) => srv.listen(0, '127.0.0.1', () => { sink.port = srv.address().port; r(); }));
-  sink.close = () => new Promise((r) => { srv.closeAllConnections?.(); srv.close(() => r()); });
+  sink.listen = () =>
+    new Promise((r) =>
+      srv.listen(0, '127.0.0.1', () => {
+        sink.port = srv.address().port;
+        r();
+      }),
+    );
+  sink.close = () =>
+    new Promise((r) => {
+      srv.closeAllConnections?.();
+      srv.close(() => r());
+    });
   return sink;
 }
-

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const BIN = process.env.CONCLAVE_BIN || path.join(ROOT, process.env.BUILD || 'build', 'conclave');
+export const BIN =
+  process.env.CONCLAVE_BIN || path.join(ROOT, process.env.BUILD || 'build', 'conclave');
 export const BASE_URL = process.env.DATABASE_URL;
 
 if (!BASE_URL) throw new Error('DATABASE_URL is not set: run the tests through `make test`');
@@ -58,7 +59,14 @@ export const TEST_QUOTAS = {
 // Start `conclave serve` on free ports. Resolves once it logs "listening".
 // bin and cwd: another build's binary, run in its own tree (the plug-in path
 // test serves a scratch copy).
-export async function startServer({ db, env = {}, args = [], realQuotas = false, bin = BIN, cwd = ROOT } = {}) {
+export async function startServer({
+  db,
+  env = {},
+  args = [],
+  realQuotas = false,
+  bin = BIN,
+  cwd = ROOT,
+} = {}) {
   const proc = spawn(bin, ['serve', ...args], {
     cwd,
     env: {
@@ -74,7 +82,9 @@ export async function startServer({ db, env = {}, args = [], realQuotas = false,
   });
   const lines = [];
   let buffered = '';
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const listening = new Promise((resolve, reject) => {
     proc.stderr.on('data', (chunk) => {
       buffered += chunk;
@@ -92,7 +102,9 @@ export async function startServer({ db, env = {}, args = [], realQuotas = false,
       }
     });
     exited.then(({ code, signal }) =>
-      reject(new Error(`conclave exited (${code ?? signal}) before listening:\n${lines.join('\n')}`)),
+      reject(
+        new Error(`conclave exited (${code ?? signal}) before listening:\n${lines.join('\n')}`),
+      ),
     );
   });
   proc.stdout.resume();

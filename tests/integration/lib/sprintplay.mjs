@@ -36,9 +36,17 @@ export async function playOut(call, id, human, rnd) {
     const view = await call('GET', `/api/v1/games/${id}/view`, { token: human.token });
     const hand = view.body.hand.map((c) => c.id);
     let body = w.shape.required?.includes('discard')
-      ? { discard: w.shape.properties.discard.items.enum.slice(0, w.shape.properties.discard.minItems) }
+      ? {
+          discard: w.shape.properties.discard.items.enum.slice(
+            0,
+            w.shape.properties.discard.minItems,
+          ),
+        }
       : placement(w.choices, hand, rnd);
-    let r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, { token: human.token, body });
+    let r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, {
+      token: human.token,
+      body,
+    });
     if (r.status === 422 && !body.discard) {
       body = { action: 'explore' };
       r = await call('PUT', `/api/v1/games/${id}/orders/${w.window}`, { token: human.token, body });
@@ -46,4 +54,3 @@ export async function playOut(call, id, human, rnd) {
     assert.equal(r.status, 200, r.text);
   }
 }
-

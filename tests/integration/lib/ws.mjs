@@ -216,7 +216,10 @@ export function order(base, game, token, window, body) {
 export async function stopClean(server) {
   const { code, signal } = await server.stop();
   if (code !== 0) {
-    const tail = server.lines.filter((l) => !l.includes('"http_request"')).slice(-40).join('\n');
+    const tail = server.lines
+      .filter((l) => !l.includes('"http_request"'))
+      .slice(-40)
+      .join('\n');
     throw new Error(`conclave exited with ${code ?? signal}:\n${tail}`);
   }
 }

@@ -89,14 +89,18 @@ function one() {
 
 function rest() {
   return new Promise((resolve) => {
-    const req = httpGet(`${cfg.http}/api/v1/games/${id()}`, { localAddress: cfg.from, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        stats.answers[res.statusCode] = (stats.answers[res.statusCode] || 0) + 1;
-        stats.sent++;
-        resolve();
-      });
-    });
+    const req = httpGet(
+      `${cfg.http}/api/v1/games/${id()}`,
+      { localAddress: cfg.from, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          stats.answers[res.statusCode] = (stats.answers[res.statusCode] || 0) + 1;
+          stats.sent++;
+          resolve();
+        });
+      },
+    );
     req.on('error', () => resolve());
   });
 }

@@ -40,7 +40,10 @@ export function spyText(e, who, roleOf) {
 export function outcomeText(kind, outcome, who) {
   if (outcome === -3) return 'There was no agenda to vote on.';
   if (outcome === -2) return 'The agenda was tabled: no vote.';
-  if (kind === 'election') return outcome >= 0 ? `${who(outcome)} ${who(outcome) === 'You' ? 'were' : 'was'} elected.` : 'No one was elected.';
+  if (kind === 'election')
+    return outcome >= 0
+      ? `${who(outcome)} ${who(outcome) === 'You' ? 'were' : 'was'} elected.`
+      : 'No one was elected.';
   return outcome === 1 ? 'The law passed.' : 'The law was rejected.';
 }
 
@@ -52,9 +55,13 @@ export function outcomeText(kind, outcome, who) {
 export function tieText(reps, totals, best, speaker, law, who) {
   const sr = speaker !== null ? reps.find((r) => r.seat === speaker) : null;
   const name = speaker !== null ? `the speaker (${who(speaker)})` : 'the speaker';
-  if (!sr || sr.vote === undefined) return `Tied: ${name}'s vote decides; without it a law fails and an election goes to the first tied player clockwise from the speaker.`;
-  if (sr.vote !== null && totals[sr.vote] === best) return `Tied: ${name} voted ${law ? (sr.vote ? 'for' : 'against') : `for ${who(sr.vote)}`}, which breaks the tie.`;
-  return law ? `Tied, and ${name} did not vote for either side: the law fails.` : `Tied, and ${name} did not vote for a tied player: the first tied player clockwise from the speaker is elected.`;
+  if (!sr || sr.vote === undefined)
+    return `Tied: ${name}'s vote decides; without it a law fails and an election goes to the first tied player clockwise from the speaker.`;
+  if (sr.vote !== null && totals[sr.vote] === best)
+    return `Tied: ${name} voted ${law ? (sr.vote ? 'for' : 'against') : `for ${who(sr.vote)}`}, which breaks the tie.`;
+  return law
+    ? `Tied, and ${name} did not vote for either side: the law fails.`
+    : `Tied, and ${name} did not vote for a tied player: the first tied player clockwise from the speaker is elected.`;
 }
 
 // A council log entry in words, or undefined when the entry is not the
@@ -87,7 +94,10 @@ export function describeCouncilEntry(e, m, names) {
       // Councils seat 3 or more: two totals are a law's (against, for).
       const t = e.totals || [];
       const kind = t.length === 2 ? 'law' : 'election';
-      const totals = kind === 'law' ? `for ${t[1]}, against ${t[0]}` : t.map((n, i) => `${who(i)} ${n}`).join(', ');
+      const totals =
+        kind === 'law'
+          ? `for ${t[1]}, against ${t[0]}`
+          : t.map((n, i) => `${who(i)} ${n}`).join(', ');
       return `Vote on ${agenda(e.agenda)}: ${totals}. ${outcomeText(kind, e.outcome, who)}`;
     }
     case 'markers_bought':
@@ -105,7 +115,11 @@ export function councilPartText(p, who, galaxyName, cardName) {
     case 'representative':
       return p.role === 'spy' ? `Send your spy against ${who(p.target)}.` : `Send your ${p.role}.`;
     case 'vote':
-      return p.seat !== undefined ? `Vote to elect ${who(p.seat)}.` : p.for ? 'Vote for.' : 'Vote against.';
+      return p.seat !== undefined
+        ? `Vote to elect ${who(p.seat)}.`
+        : p.for
+          ? 'Vote for.'
+          : 'Vote against.';
     case 'markers':
       return `Buy ${plural(p.count, 'command marker')}.`;
     case 'capture':
@@ -113,7 +127,9 @@ export function councilPartText(p, who, galaxyName, cardName) {
     case 'give':
       return `Give ${who(p.seat)} ${plural(p.trade_goods, 'trade good')}.`;
     case 'play':
-      return cap(`play ${(cardName && cardName(p.card)) || humanize(p.card)}${p.seat !== undefined ? ` on ${who(p.seat)}` : ''}${p.amount ? ` paying ${plural(p.amount, 'trade good')}` : ''}.`);
+      return cap(
+        `play ${(cardName && cardName(p.card)) || humanize(p.card)}${p.seat !== undefined ? ` on ${who(p.seat)}` : ''}${p.amount ? ` paying ${plural(p.amount, 'trade good')}` : ''}.`,
+      );
     case 'objective':
       return `Open the ${p.pick ? 'second' : 'first'} of the next two public objectives.`;
     default:

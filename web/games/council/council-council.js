@@ -23,7 +23,8 @@ import { councilPartText, outcomeText, spyText, tieText } from './council-agenda
 const READY = 'ready';
 const SEAT_CARDS = new Set(['gag_order']);
 const AMOUNT_CARDS = new Set(['bribe', 'backroom_deal']);
-const hexDistance = (a, b) => (Math.abs(a[0] - b[0]) + Math.abs(a[0] + a[1] - b[0] - b[1]) + Math.abs(a[1] - b[1])) / 2;
+const hexDistance = (a, b) =>
+  (Math.abs(a[0] - b[0]) + Math.abs(a[0] + a[1] - b[0] - b[1]) + Math.abs(a[1] - b[1])) / 2;
 
 export const isCouncilWindow = (id) => /\.(agenda|lobby|council)$/.test(id || '');
 
@@ -32,21 +33,38 @@ export const isCouncilWindow = (id) => /\.(agenda|lobby|council)$/.test(id || ''
 // system next to one where it holds a planet. The engine decides.
 export function captureChoices(galaxy, seat) {
   const sectors = (galaxy && galaxy.sectors) || [];
-  const mine = sectors.filter((s) => (s.planets || []).some((p) => p.owner === seat)).map((s) => [s.q, s.r]);
+  const mine = sectors
+    .filter((s) => (s.planets || []).some((p) => p.owner === seat))
+    .map((s) => [s.q, s.r]);
   const out = [];
   for (const s of sectors) {
     if (!s.explored || s.kind === 'capital' || (s.home !== null && s.home !== undefined)) continue;
     if (!mine.some((h2) => hexDistance(h2, [s.q, s.r]) === 1)) continue;
     (s.planets || []).forEach((p, i) => {
       if (p.owner === seat || p.troops > 0 || (p.marker && p.marker !== 'hidden')) return;
-      out.push({ index: sectors.indexOf(s), sector: [s.q, s.r], planet: i, name: p.name, owner: p.owner, influence: p.influence, resources: p.resources });
+      out.push({
+        index: sectors.indexOf(s),
+        sector: [s.q, s.r],
+        planet: i,
+        name: p.name,
+        owner: p.owner,
+        influence: p.influence,
+        resources: p.resources,
+      });
     });
   }
   return out;
 }
 
 export function createCouncil(c) {
-  const state = { busy: false, target: {}, give: { seat: null, tg: 1 }, amount: {}, silence: {}, shown: 0 };
+  const state = {
+    busy: false,
+    target: {},
+    give: { seat: null, tg: 1 },
+    amount: {},
+    silence: {},
+    shown: 0,
+  };
 
   async function call(fn, done) {
     if (state.busy) return false;
@@ -75,21 +93,61 @@ export function createCouncil(c) {
     const speaker = co.speaker !== null && co.speaker !== undefined ? co.speaker : vw.speaker;
     return h(
       'div.cn-facts',
-      h('p', h('strong', 'Speaker: '), speaker === m.you ? 'you' : who(speaker), h('span.muted', ' — puts the agenda, acts first, and breaks tied votes.')),
+      h(
+        'p',
+        h('strong', 'Speaker: '),
+        speaker === m.you ? 'you' : who(speaker),
+        h('span.muted', ' — puts the agenda, acts first, and breaks tied votes.'),
+      ),
       a
         ? h(
             'div.cn-agenda',
             { 'aria-label': 'The agenda' },
-            h('p.cn-agenda-name', h('span.tag', a.kind === 'election' ? 'Election' : a.lasting ? 'Law (lasting)' : 'Law'), ' ', h('strong', a.name), co.tabled ? h('span.tag.tag-warn', 'tabled') : null),
+            h(
+              'p.cn-agenda-name',
+              h(
+                'span.tag',
+                a.kind === 'election' ? 'Election' : a.lasting ? 'Law (lasting)' : 'Law',
+              ),
+              ' ',
+              h('strong', a.name),
+              co.tabled ? h('span.tag.tag-warn', 'tabled') : null,
+            ),
             h('p.cn-agenda-text', a.text),
-            h('p.hint', a.kind === 'election' ? 'Each player votes for one player; the one with the most votes is elected.' : 'Each player votes for or against; the law passes with more votes for than against.'),
+            h(
+              'p.hint',
+              a.kind === 'election'
+                ? 'Each player votes for one player; the one with the most votes is elected.'
+                : 'Each player votes for or against; the law passes with more votes for than against.',
+            ),
           )
         : vw.phase === 'agenda'
-          ? h('p', speaker === m.you ? 'You choose the agenda.' : `${who(speaker)} is choosing the agenda.`)
+          ? h(
+              'p',
+              speaker === m.you
+                ? 'You choose the agenda.'
+                : `${who(speaker)} is choosing the agenda.`,
+            )
           : h('p.muted', 'No agenda on the table.'),
-      h('p', h('strong', 'Laws in force: '), (co.laws || []).length ? co.laws.map((l, i) => [i ? '; ' : '', h('span.cn-law', { title: l.text }, l.name), ` (${l.text})`]) : 'none.'),
-      h('p', h('strong', `A public objective opened this round is worth ${co.objective_value || 1} VP`), h('span.muted', ' (rounds 1–5: 1 VP, 6–9: 2 VP, from round 10: 3 VP).')),
-      co.secret_votes ? h('p.hint', 'Secret votes: only the totals are shown, not who voted how.') : null,
+      h(
+        'p',
+        h('strong', 'Laws in force: '),
+        (co.laws || []).length
+          ? co.laws.map((l, i) => [
+              i ? '; ' : '',
+              h('span.cn-law', { title: l.text }, l.name),
+              ` (${l.text})`,
+            ])
+          : 'none.',
+      ),
+      h(
+        'p',
+        h('strong', `A public objective opened this round is worth ${co.objective_value || 1} VP`),
+        h('span.muted', ' (rounds 1–5: 1 VP, 6–9: 2 VP, from round 10: 3 VP).'),
+      ),
+      co.secret_votes
+        ? h('p.hint', 'Secret votes: only the totals are shown, not who voted how.')
+        : null,
     );
   }
 
@@ -106,7 +164,13 @@ export function createCouncil(c) {
         held.map((a) =>
           h(
             'button.button.cn-card',
-            { type: 'button', 'data-key': `agenda-${a.key}`, disabled: state.busy, onclick: () => call(() => c.play({ window: w.id, agenda: a.key }), `${a.name} is on the agenda`) },
+            {
+              type: 'button',
+              'data-key': `agenda-${a.key}`,
+              disabled: state.busy,
+              onclick: () =>
+                call(() => c.play({ window: w.id, agenda: a.key }), `${a.name} is on the agenda`),
+            },
             h('span', h('strong', a.name), h('span.muted', ` (${a.kind})`)),
             h('span.cn-card-text', a.text),
           ),
@@ -119,14 +183,26 @@ export function createCouncil(c) {
     return h(
       'label.cn-num',
       h('span', label),
-      h('input', { type: 'number', min, max, value: String(value), inputmode: 'numeric', 'data-key': key, oninput: (e) => onInput(Math.max(min, Math.min(max, parseInt(e.target.value, 10) || min))) }),
+      h('input', {
+        type: 'number',
+        min,
+        max,
+        value: String(value),
+        inputmode: 'numeric',
+        'data-key': key,
+        oninput: (e) => onInput(Math.max(min, Math.min(max, parseInt(e.target.value, 10) || min))),
+      }),
     );
   }
 
   function seatSelect(label, value, seats, onChange, key, names, none) {
     return h(
       'select',
-      { 'aria-label': label, 'data-key': key, onchange: (e) => onChange(e.target.value === '' ? null : Number(e.target.value)) },
+      {
+        'aria-label': label,
+        'data-key': key,
+        onchange: (e) => onChange(e.target.value === '' ? null : Number(e.target.value)),
+      },
       none ? h('option', { value: '', selected: value === null }, none) : null,
       seats.map((s) => h('option', { value: String(s), selected: s === value }, names.seat(s))),
     );
@@ -143,13 +219,58 @@ export function createCouncil(c) {
       'div.cn-give',
       { role: 'group', 'aria-labelledby': 'cn-give-h' },
       h('h3#cn-give-h', 'Give trade goods'),
-      h('p.hint', 'A bribe, a payment, a promise kept: trade goods you give are handed over when the window closes. Nothing binds the other player.'),
+      h(
+        'p.hint',
+        'A bribe, a payment, a promise kept: trade goods you give are handed over when the window closes. Nothing binds the other player.',
+      ),
       tg
         ? h(
             'div.row.cn-give-row',
-            h('label.cn-field', h('span', 'To'), seatSelect('Give to', state.give.seat, others, (s) => { state.give.seat = s; c.draw(); }, 'give-seat', ctx.names)),
-            numberInput(`Trade goods (of ${tg})`, Math.min(state.give.tg, tg), 1, Math.min(99, tg), (n) => { state.give.tg = n; }, 'give-tg'),
-            h('button.button', { type: 'button', 'data-key': 'give-add', disabled: state.busy, onclick: () => put(w, key, { type: 'give', seat: state.give.seat, trade_goods: Math.min(state.give.tg, tg) }, 'Gift added') }, held[key] ? 'Change the gift' : 'Add the gift'),
+            h(
+              'label.cn-field',
+              h('span', 'To'),
+              seatSelect(
+                'Give to',
+                state.give.seat,
+                others,
+                (s) => {
+                  state.give.seat = s;
+                  c.draw();
+                },
+                'give-seat',
+                ctx.names,
+              ),
+            ),
+            numberInput(
+              `Trade goods (of ${tg})`,
+              Math.min(state.give.tg, tg),
+              1,
+              Math.min(99, tg),
+              (n) => {
+                state.give.tg = n;
+              },
+              'give-tg',
+            ),
+            h(
+              'button.button',
+              {
+                type: 'button',
+                'data-key': 'give-add',
+                disabled: state.busy,
+                onclick: () =>
+                  put(
+                    w,
+                    key,
+                    {
+                      type: 'give',
+                      seat: state.give.seat,
+                      trade_goods: Math.min(state.give.tg, tg),
+                    },
+                    'Gift added',
+                  ),
+              },
+              held[key] ? 'Change the gift' : 'Add the gift',
+            ),
           )
         : h('p.muted', 'You have no trade goods to give.'),
     );
@@ -161,7 +282,10 @@ export function createCouncil(c) {
     const others = (vw.players || []).map((p) => p.seat).filter((s) => s !== m.you);
     const me = ctx.me;
     const out = [
-      h('p.hint', `The lobby: play action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and give trade goods. Talk it over: ${(vw.council || {}).mode === 'every_round' ? 'the vote comes at the end of the round, after the action phase' : 'the vote follows this window'}.`),
+      h(
+        'p.hint',
+        `The lobby: play action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and give trade goods. Talk it over: ${(vw.council || {}).mode === 'every_round' ? 'the vote comes at the end of the round, after the action phase' : 'the vote follows this window'}.`,
+      ),
     ];
     out.push(
       h(
@@ -178,12 +302,36 @@ export function createCouncil(c) {
                 if (SEAT_CARDS.has(a.key)) {
                   if (state.silence[a.key] === undefined) state.silence[a.key] = others[0];
                   part.seat = state.silence[a.key];
-                  extra.push(seatSelect(`${a.name}: which player`, part.seat, others, (s) => { state.silence[a.key] = s; c.draw(); }, `card-seat-${a.key}`, ctx.names));
+                  extra.push(
+                    seatSelect(
+                      `${a.name}: which player`,
+                      part.seat,
+                      others,
+                      (s) => {
+                        state.silence[a.key] = s;
+                        c.draw();
+                      },
+                      `card-seat-${a.key}`,
+                      ctx.names,
+                    ),
+                  );
                 }
                 if (AMOUNT_CARDS.has(a.key)) {
                   const max = Math.max(1, Math.min(9, me ? me.trade_goods : 1));
                   part.amount = Math.min(state.amount[a.key] || 1, max);
-                  extra.push(numberInput('Trade goods to pay', part.amount, 1, max, (n) => { state.amount[a.key] = n; part.amount = n; }, `card-amount-${a.key}`));
+                  extra.push(
+                    numberInput(
+                      'Trade goods to pay',
+                      part.amount,
+                      1,
+                      max,
+                      (n) => {
+                        state.amount[a.key] = n;
+                        part.amount = n;
+                      },
+                      `card-amount-${a.key}`,
+                    ),
+                  );
                 }
                 return h(
                   'li.cn-card-row',
@@ -194,7 +342,16 @@ export function createCouncil(c) {
                     extra,
                     held[key]
                       ? h('span.tag.tag-done', 'to be played')
-                      : h('button.button', { type: 'button', 'data-key': `play-${a.key}`, disabled: state.busy, onclick: () => put(w, key, part, `${a.name} will be played`) }, `Play ${a.name}`),
+                      : h(
+                          'button.button',
+                          {
+                            type: 'button',
+                            'data-key': `play-${a.key}`,
+                            disabled: state.busy,
+                            onclick: () => put(w, key, part, `${a.name} will be played`),
+                          },
+                          `Play ${a.name}`,
+                        ),
                   ),
                 );
               }),
@@ -208,8 +365,27 @@ export function createCouncil(c) {
           'div.cn-objective-pick',
           { role: 'group', 'aria-label': 'The new public objective' },
           h('h3', 'The new public objective'),
-          h('p.hint', 'You hold Chancery: choose which of the next two public objectives opens this round (otherwise the first).'),
-          h('div.row', [0, 1].map((p) => h('button.button', { type: 'button', 'data-key': `objective-${p}`, 'aria-pressed': held.objective && held.objective.pick === p ? 'true' : 'false', disabled: state.busy, onclick: () => put(w, 'objective', { type: 'objective', pick: p }, 'Objective chosen') }, p ? 'The second' : 'The first'))),
+          h(
+            'p.hint',
+            'You hold Chancery: choose which of the next two public objectives opens this round (otherwise the first).',
+          ),
+          h(
+            'div.row',
+            [0, 1].map((p) =>
+              h(
+                'button.button',
+                {
+                  type: 'button',
+                  'data-key': `objective-${p}`,
+                  'aria-pressed': held.objective && held.objective.pick === p ? 'true' : 'false',
+                  disabled: state.busy,
+                  onclick: () =>
+                    put(w, 'objective', { type: 'objective', pick: p }, 'Objective chosen'),
+                },
+                p ? 'The second' : 'The first',
+              ),
+            ),
+          ),
         ),
       );
     out.push(giveBox(m, vw, w, ctx, held));
@@ -219,7 +395,12 @@ export function createCouncil(c) {
   // The votes the seat would cast with representative r.
   function weightOf(me, r) {
     if (!me) return 0;
-    return (me.influence || 0) + r.influence + (r.ability === 'orator' ? Math.floor(me.trade_goods / 3) : 0) + (me.vote_bonus || 0);
+    return (
+      (me.influence || 0) +
+      r.influence +
+      (r.ability === 'orator' ? Math.floor(me.trade_goods / 3) : 0) +
+      (me.vote_bonus || 0)
+    );
   }
 
   function repChoice(m, vw, w, ctx, held) {
@@ -227,17 +408,45 @@ export function createCouncil(c) {
     const reps = repsOf(vw.you && vw.you.representatives);
     const cur = held.representative || null;
     const others = (vw.players || []).map((p) => p.seat).filter((s) => s !== m.you);
-    const target = cur && cur.role === 'spy' ? cur.target : state.target[w.id] !== undefined ? state.target[w.id] : others[0];
-    const send = (role, t) => put(w, 'representative', role === 'spy' ? { type: 'representative', role, target: t } : { type: 'representative', role }, 'Representative chosen (secret until the reveal)');
+    const target =
+      cur && cur.role === 'spy'
+        ? cur.target
+        : state.target[w.id] !== undefined
+          ? state.target[w.id]
+          : others[0];
+    const send = (role, t) =>
+      put(
+        w,
+        'representative',
+        role === 'spy'
+          ? { type: 'representative', role, target: t }
+          : { type: 'representative', role },
+        'Representative chosen (secret until the reveal)',
+      );
     return h(
       'fieldset.cn-reps',
-      h('legend', h('strong', 'Your representative'), h('span.muted', ' — secret until the council window closes')),
-      h('p.hint', 'Your votes are your planets\' influence plus your representative\'s. Choose one to send; no choice sends a clerk.'),
+      h(
+        'legend',
+        h('strong', 'Your representative'),
+        h('span.muted', ' — secret until the council window closes'),
+      ),
+      h(
+        'p.hint',
+        "Your votes are your planets' influence plus your representative's. Choose one to send; no choice sends a clerk.",
+      ),
       reps.map((r) =>
         h(
           'label.cn-rep',
           { class: cur && cur.role === r.role ? 'cn-rep-on' : null },
-          h('input', { type: 'radio', name: `cn-rep-${w.id}`, value: r.role, 'data-key': `rep-${r.role}`, checked: !!(cur && cur.role === r.role), disabled: state.busy, onchange: () => send(r.role, target) }),
+          h('input', {
+            type: 'radio',
+            name: `cn-rep-${w.id}`,
+            value: r.role,
+            'data-key': `rep-${r.role}`,
+            checked: !!(cur && cur.role === r.role),
+            disabled: state.busy,
+            onchange: () => send(r.role, target),
+          }),
           h(
             'span.cn-rep-body',
             h('strong', `${r.name}`),
@@ -250,12 +459,19 @@ export function createCouncil(c) {
       ),
       h(
         'label.cn-field',
-        h('span', 'Spy\'s target'),
-        seatSelect('Spy\'s target', target, others, (s) => {
-          state.target[w.id] = s;
-          if (cur && cur.role === 'spy') send('spy', s);
-          else c.draw();
-        }, 'rep-target', ctx.names),
+        h('span', "Spy's target"),
+        seatSelect(
+          "Spy's target",
+          target,
+          others,
+          (s) => {
+            state.target[w.id] = s;
+            if (cur && cur.role === 'spy') send('spy', s);
+            else c.draw();
+          },
+          'rep-target',
+          ctx.names,
+        ),
       ),
     );
   }
@@ -271,12 +487,50 @@ export function createCouncil(c) {
         'div.cn-vote',
         { role: 'group', 'aria-labelledby': 'cn-vote-h' },
         h('h3#cn-vote-h', `Your vote: ${a.name}`),
-        h('label.cn-field', h('span', 'Elect'), seatSelect('Elect', cur ? cur.seat : null, seats, (s) => (s === null ? del(w, 'vote', 'No vote') : put(w, 'vote', { type: 'vote', seat: s }, 'Vote saved')), 'vote-seat', ctx.names, 'no vote (abstain)')),
+        h(
+          'label.cn-field',
+          h('span', 'Elect'),
+          seatSelect(
+            'Elect',
+            cur ? cur.seat : null,
+            seats,
+            (s) =>
+              s === null
+                ? del(w, 'vote', 'No vote')
+                : put(w, 'vote', { type: 'vote', seat: s }, 'Vote saved'),
+            'vote-seat',
+            ctx.names,
+            'no vote (abstain)',
+          ),
+        ),
       );
     }
     const opt = (label, val, key) =>
-      h('label.cn-radio', h('input', { type: 'radio', name: `cn-vote-${w.id}`, 'data-key': key, checked: val === null ? !cur : !!(cur && cur.for === val), disabled: state.busy, onchange: () => (val === null ? del(w, 'vote', 'No vote') : put(w, 'vote', { type: 'vote', for: val }, 'Vote saved')) }), ` ${label}`);
-    return h('fieldset.cn-vote', h('legend', h('strong', `Your vote: ${a.name}`)), h('div.row', opt('For', true, 'vote-for'), opt('Against', false, 'vote-against'), opt('Abstain', null, 'vote-none')));
+      h(
+        'label.cn-radio',
+        h('input', {
+          type: 'radio',
+          name: `cn-vote-${w.id}`,
+          'data-key': key,
+          checked: val === null ? !cur : !!(cur && cur.for === val),
+          disabled: state.busy,
+          onchange: () =>
+            val === null
+              ? del(w, 'vote', 'No vote')
+              : put(w, 'vote', { type: 'vote', for: val }, 'Vote saved'),
+        }),
+        ` ${label}`,
+      );
+    return h(
+      'fieldset.cn-vote',
+      h('legend', h('strong', `Your vote: ${a.name}`)),
+      h(
+        'div.row',
+        opt('For', true, 'vote-for'),
+        opt('Against', false, 'vote-against'),
+        opt('Abstain', null, 'vote-none'),
+      ),
+    );
   }
 
   function markerChoice(m, vw, w, ctx, held) {
@@ -286,15 +540,34 @@ export function createCouncil(c) {
       'div.cn-markers',
       { role: 'group', 'aria-labelledby': 'cn-markers-h' },
       h('h3#cn-markers-h', 'Buy command markers'),
-      h('p.hint', 'Each marker costs one more influence than the last: the first 1, the second 2, the third 3… Paid from your planets\' influence, then trade goods; they go to your tactic pool.'),
+      h(
+        'p.hint',
+        "Each marker costs one more influence than the last: the first 1, the second 2, the third 3… Paid from your planets' influence, then trade goods; they go to your tactic pool.",
+      ),
       h(
         'label.cn-field',
         h('span', 'Markers'),
         h(
           'select',
-          { 'aria-label': 'Command markers to buy', 'data-key': 'markers', disabled: state.busy, onchange: (e) => { const n = Number(e.target.value); return n ? put(w, 'markers', { type: 'markers', count: n }, 'Markers saved') : del(w, 'markers', 'No markers'); } },
+          {
+            'aria-label': 'Command markers to buy',
+            'data-key': 'markers',
+            disabled: state.busy,
+            onchange: (e) => {
+              const n = Number(e.target.value);
+              return n
+                ? put(w, 'markers', { type: 'markers', count: n }, 'Markers saved')
+                : del(w, 'markers', 'No markers');
+            },
+          },
           h('option', { value: '0', selected: cur === 0 }, 'none'),
-          costs.map((cost, i) => h('option', { value: String(i + 1), selected: cur === i + 1 }, `${i + 1} for ${cost} influence`)),
+          costs.map((cost, i) =>
+            h(
+              'option',
+              { value: String(i + 1), selected: cur === i + 1 },
+              `${i + 1} for ${cost} influence`,
+            ),
+          ),
         ),
       ),
     );
@@ -307,7 +580,10 @@ export function createCouncil(c) {
       'div.cn-capture',
       { role: 'group', 'aria-labelledby': 'cn-capture-h' },
       h('h3#cn-capture-h', 'Diplomatic capture'),
-      h('p.hint', 'Spend 1 command marker and 3 influence to take an empty planet (no troops, no buildings, no neutral marker turned face up) next to one of your systems. Not home worlds or Concordia. Captures go in initiative order.'),
+      h(
+        'p.hint',
+        'Spend 1 command marker and 3 influence to take an empty planet (no troops, no buildings, no neutral marker turned face up) next to one of your systems. Not home worlds or Concordia. Captures go in initiative order.',
+      ),
       law ? h('p.cn-stale-note', 'A law in force forbids diplomatic capture.') : null,
       list.length
         ? h(
@@ -317,7 +593,25 @@ export function createCouncil(c) {
               const on = !!held[key];
               return h(
                 'li',
-                h('label', h('input', { type: 'checkbox', 'data-key': `cap-${x.sector[0]},${x.sector[1]},${x.planet}`, checked: on, disabled: state.busy, onchange: () => (on ? del(w, key, 'Capture removed') : put(w, key, { type: 'capture', sector: x.sector, planet: x.planet }, 'Capture added')) }), ` ${x.name} at (${x.sector[0]}, ${x.sector[1]}), influence ${x.influence}${x.owner !== null && x.owner !== undefined ? `, held by ${ctx.names.seat(x.owner)}` : ', neutral'}`),
+                h(
+                  'label',
+                  h('input', {
+                    type: 'checkbox',
+                    'data-key': `cap-${x.sector[0]},${x.sector[1]},${x.planet}`,
+                    checked: on,
+                    disabled: state.busy,
+                    onchange: () =>
+                      on
+                        ? del(w, key, 'Capture removed')
+                        : put(
+                            w,
+                            key,
+                            { type: 'capture', sector: x.sector, planet: x.planet },
+                            'Capture added',
+                          ),
+                  }),
+                  ` ${x.name} at (${x.sector[0]}, ${x.sector[1]}), influence ${x.influence}${x.owner !== null && x.owner !== undefined ? `, held by ${ctx.names.seat(x.owner)}` : ', neutral'}`,
+                ),
               );
             }),
           )
@@ -328,15 +622,42 @@ export function createCouncil(c) {
   function heldList(m, vw, w, ctx, held, sent) {
     const keys = Object.keys(held).sort();
     if (!keys.length) return null;
-    const hand = Object.fromEntries((((vw.you && vw.you.hand) || [])).map((a) => [a.key, a.name]));
+    const hand = Object.fromEntries(((vw.you && vw.you.hand) || []).map((a) => [a.key, a.name]));
     const galaxyName = (hex, i) => {
-      const s = ((ctx.galaxy && ctx.galaxy.sectors) || []).find((x) => x.q === hex[0] && x.r === hex[1]);
+      const s = ((ctx.galaxy && ctx.galaxy.sectors) || []).find(
+        (x) => x.q === hex[0] && x.r === hex[1],
+      );
       return `${(s && s.planets && s.planets[i] && s.planets[i].name) || `planet ${i + 1}`} at (${hex[0]}, ${hex[1]})`;
     };
     return h(
       'ol.cn-parts',
       { 'aria-label': 'Your choices' },
-      keys.map((k) => h('li.cn-part', { dataset: { part: k } }, h('span.cn-part-text', councilPartText(held[k], ctx.names.seat, galaxyName, (k2) => hand[k2])), sent ? null : h('span.cn-part-act', h('button.link.danger', { type: 'button', 'data-key': `del-${k}`, 'aria-label': `Remove: ${councilPartText(held[k], ctx.names.seat, galaxyName, (k2) => hand[k2])}`, disabled: state.busy, onclick: () => del(w, k, 'Removed') }, 'Remove')))),
+      keys.map((k) =>
+        h(
+          'li.cn-part',
+          { dataset: { part: k } },
+          h(
+            'span.cn-part-text',
+            councilPartText(held[k], ctx.names.seat, galaxyName, (k2) => hand[k2]),
+          ),
+          sent
+            ? null
+            : h(
+                'span.cn-part-act',
+                h(
+                  'button.link.danger',
+                  {
+                    type: 'button',
+                    'data-key': `del-${k}`,
+                    'aria-label': `Remove: ${councilPartText(held[k], ctx.names.seat, galaxyName, (k2) => hand[k2])}`,
+                    disabled: state.busy,
+                    onclick: () => del(w, k, 'Removed'),
+                  },
+                  'Remove',
+                ),
+              ),
+        ),
+      ),
     );
   }
 
@@ -347,20 +668,66 @@ export function createCouncil(c) {
     const mine = (vw.my_orders || {})[w.id] || {};
     const sent = mine[READY] === true;
     const held = Object.fromEntries(Object.entries(mine).filter(([k]) => k !== READY));
-    const body = sent ? [] : lobby ? lobbyParts(m, vw, w, ctx, held) : [repChoice(m, vw, w, ctx, held), voteChoice(m, vw, w, ctx, held), markerChoice(m, vw, w, ctx, held), captureBox(m, vw, w, ctx, held), giveBox(m, vw, w, ctx, held)];
+    const body = sent
+      ? []
+      : lobby
+        ? lobbyParts(m, vw, w, ctx, held)
+        : [
+            repChoice(m, vw, w, ctx, held),
+            voteChoice(m, vw, w, ctx, held),
+            markerChoice(m, vw, w, ctx, held),
+            captureBox(m, vw, w, ctx, held),
+            giveBox(m, vw, w, ctx, held),
+          ];
     return h(
       'div.cn-window',
       { 'data-window': w.id },
-      h('h3', lobby ? 'The lobby: action cards and gifts' : 'The council: representatives and the vote'),
-      w.deadline ? countdown(w.deadline, lobby ? 'The card window closes in' : 'The council window closes in') : h('p.muted', 'No time limit: the window closes once every player has sent.'),
-      h('p.cn-sent', { role: 'status' }, sent ? 'Sent. Your choices stay secret until every player has sent (or time runs out).' : Object.keys(held).length ? 'Saved on the server, not sent yet.' : lobby ? 'Nothing chosen: you may simply send.' : 'Nothing chosen yet: without a choice a clerk goes and you do not vote.'),
+      h(
+        'h3',
+        lobby ? 'The lobby: action cards and gifts' : 'The council: representatives and the vote',
+      ),
+      w.deadline
+        ? countdown(
+            w.deadline,
+            lobby ? 'The card window closes in' : 'The council window closes in',
+          )
+        : h('p.muted', 'No time limit: the window closes once every player has sent.'),
+      h(
+        'p.cn-sent',
+        { role: 'status' },
+        sent
+          ? 'Sent. Your choices stay secret until every player has sent (or time runs out).'
+          : Object.keys(held).length
+            ? 'Saved on the server, not sent yet.'
+            : lobby
+              ? 'Nothing chosen: you may simply send.'
+              : 'Nothing chosen yet: without a choice a clerk goes and you do not vote.',
+      ),
       heldList(m, vw, w, ctx, held, sent),
       body,
       h(
         'div.row.cn-send',
         sent
-          ? h('button.button', { type: 'button', 'data-key': 'council-edit', disabled: state.busy, onclick: () => del(w, READY, 'You can change your choices') }, 'Change my choices')
-          : h('button.button.primary', { type: 'button', 'data-key': 'council-send', disabled: state.busy, onclick: () => put(w, READY, true, 'Choices sent') }, 'Send'),
+          ? h(
+              'button.button',
+              {
+                type: 'button',
+                'data-key': 'council-edit',
+                disabled: state.busy,
+                onclick: () => del(w, READY, 'You can change your choices'),
+              },
+              'Change my choices',
+            )
+          : h(
+              'button.button.primary',
+              {
+                type: 'button',
+                'data-key': 'council-send',
+                disabled: state.busy,
+                onclick: () => put(w, READY, true, 'Choices sent'),
+              },
+              'Send',
+            ),
       ),
     );
   }
@@ -395,7 +762,12 @@ export function createCouncil(c) {
       spies = [];
       for (let i = 0; i < n; i++) {
         const r = reps[(from + i) % n];
-        if (r && r.role === 'spy' && r.target !== null && r.fate !== 'struck_down') spies.push({ seat: r.seat, target: r.target, result: (reps[r.target] || {}).fate === 'killed' ? 'killed' : 'no_effect' });
+        if (r && r.role === 'spy' && r.target !== null && r.fate !== 'struck_down')
+          spies.push({
+            seat: r.seat,
+            target: r.target,
+            result: (reps[r.target] || {}).fate === 'killed' ? 'killed' : 'no_effect',
+          });
       }
     }
     const a = last.agenda;
@@ -403,13 +775,48 @@ export function createCouncil(c) {
     const law = a && a.kind !== 'election';
     const best = t.length ? Math.max(...t) : 0;
     const tied = t.filter((x) => x === best).length > 1 && best > 0;
-    const seq = [h('li', h('strong', 'Revealed: '), reps.map((r, i) => [i ? '; ' : '', `${who(r.seat)}: ${r.name} (${r.role}${r.role === 'spy' && r.target !== null ? `, against ${r.target === m.you ? 'you' : who(r.target)}` : ''})`]))];
-    if (spies.length) for (const e of spies) seq.push(h('li', { class: e.result === 'killed' || e.result === 'struck_down' ? 'cn-seq-hit' : null }, h('strong', 'Spy: '), spyText(e, who, role)));
+    const seq = [
+      h(
+        'li',
+        h('strong', 'Revealed: '),
+        reps.map((r, i) => [
+          i ? '; ' : '',
+          `${who(r.seat)}: ${r.name} (${r.role}${r.role === 'spy' && r.target !== null ? `, against ${r.target === m.you ? 'you' : who(r.target)}` : ''})`,
+        ]),
+      ),
+    ];
+    if (spies.length)
+      for (const e of spies)
+        seq.push(
+          h(
+            'li',
+            { class: e.result === 'killed' || e.result === 'struck_down' ? 'cn-seq-hit' : null },
+            h('strong', 'Spy: '),
+            spyText(e, who, role),
+          ),
+        );
     else seq.push(h('li', 'No spy acted.'));
     const gone = reps.filter((r) => r.fate !== 'seated');
-    if (gone.length) seq.push(h('li', `${gone.map((r) => `${poss(r.seat)} ${r.role} was ${r.fate === 'killed' ? 'killed' : 'struck down'}`).join('; ')}: ${gone.length > 1 ? 'those players do' : who(gone[0].seat) === 'You' ? 'you do' : 'that player does'} not vote.`));
-    const totalsText = law ? `For ${t[1] || 0}, against ${t[0] || 0}.` : t.map((n, i) => `${who(i)} ${n}`).join(', ');
-    if (a) seq.push(h('li', { class: tied ? 'cn-tie' : null }, h('strong', 'Vote: '), totalsText, tied ? ` ${tieText(reps, t, best, speaker, law, who)}` : ''));
+    if (gone.length)
+      seq.push(
+        h(
+          'li',
+          `${gone.map((r) => `${poss(r.seat)} ${r.role} was ${r.fate === 'killed' ? 'killed' : 'struck down'}`).join('; ')}: ${gone.length > 1 ? 'those players do' : who(gone[0].seat) === 'You' ? 'you do' : 'that player does'} not vote.`,
+        ),
+      );
+    const totalsText = law
+      ? `For ${t[1] || 0}, against ${t[0] || 0}.`
+      : t.map((n, i) => `${who(i)} ${n}`).join(', ');
+    if (a)
+      seq.push(
+        h(
+          'li',
+          { class: tied ? 'cn-tie' : null },
+          h('strong', 'Vote: '),
+          totalsText,
+          tied ? ` ${tieText(reps, t, best, speaker, law, who)}` : '',
+        ),
+      );
     seq.push(h('li.cn-outcome', h('strong', outcomeText(a ? a.kind : 'law', last.outcome, who))));
     const fresh = state.shown !== last.round;
     state.shown = last.round;
@@ -418,13 +825,25 @@ export function createCouncil(c) {
       'div.cn-last',
       { 'aria-labelledby': 'cn-last-h' },
       h('h3#cn-last-h', `Council of round ${last.round}${a ? `: ${a.name}` : ''}`),
-      h('ol.cn-seq', { class: fresh ? 'cn-anim' : null, 'aria-live': 'polite' }, seq.map((li, i) => (li.style.setProperty('--i', String(i)), li))),
+      h(
+        'ol.cn-seq',
+        { class: fresh ? 'cn-anim' : null, 'aria-live': 'polite' },
+        seq.map((li, i) => (li.style.setProperty('--i', String(i)), li)),
+      ),
       h(
         'div.cn-table-wrap',
         { tabindex: '0', role: 'region', 'aria-label': 'The vote, player by player' },
         h(
           'table.cn-table.cn-vote-table',
-          h('thead', h('tr', ['Player', 'Representative', 'Fate', ...(secret ? [] : ['Vote', 'Votes'])].map((x) => h('th', { scope: 'col' }, x)))),
+          h(
+            'thead',
+            h(
+              'tr',
+              ['Player', 'Representative', 'Fate', ...(secret ? [] : ['Vote', 'Votes'])].map((x) =>
+                h('th', { scope: 'col' }, x),
+              ),
+            ),
+          ),
           h(
             'tbody',
             reps.map((r) =>
@@ -433,8 +852,22 @@ export function createCouncil(c) {
                 { class: r.seat === m.you ? 'cn-me' : null },
                 h('th', { scope: 'row' }, ctx.names.seat(r.seat)),
                 h('td', `${r.name} (${r.role})`),
-                h('td', r.fate === 'seated' ? 'seated' : r.fate === 'killed' ? 'killed' : 'struck down'),
-                secret ? null : h('td', r.vote === null || r.vote === undefined ? '—' : law ? (r.vote ? 'for' : 'against') : ctx.names.seat(r.vote)),
+                h(
+                  'td',
+                  r.fate === 'seated' ? 'seated' : r.fate === 'killed' ? 'killed' : 'struck down',
+                ),
+                secret
+                  ? null
+                  : h(
+                      'td',
+                      r.vote === null || r.vote === undefined
+                        ? '—'
+                        : law
+                          ? r.vote
+                            ? 'for'
+                            : 'against'
+                          : ctx.names.seat(r.vote),
+                    ),
                 secret ? null : h('td', String(r.weight || 0)),
               ),
             ),
@@ -466,11 +899,26 @@ export function createCouncil(c) {
         h('summary', 'How the council works'),
         h(
           'ol',
-          h('li', 'The speaker (Forum\'s holder, else the lowest initiative) puts an agenda: a law (for or against) or an election of a player.'),
-          h('li', 'The lobby: players may play council action cards (a veto replaces the agenda) and give trade goods. Then comes the action phase.'),
-          h('li', 'At the end of the round each player secretly sends one representative — spy, bodyguard, councillor or a plain clerk — and votes. Spies then act one by one from the speaker clockwise; a removed representative\'s player does not vote.'),
-          h('li', 'Votes: your planets\' influence plus your representative\'s. The side with more votes wins; the speaker breaks ties. Lasting laws stay in force until repealed.'),
-          h('li', 'In the same window you may buy command markers (1, then 2, then 3 influence…) and capture empty planets next to yours by diplomacy.'),
+          h(
+            'li',
+            "The speaker (Forum's holder, else the lowest initiative) puts an agenda: a law (for or against) or an election of a player.",
+          ),
+          h(
+            'li',
+            'The lobby: players may play council action cards (a veto replaces the agenda) and give trade goods. Then comes the action phase.',
+          ),
+          h(
+            'li',
+            "At the end of the round each player secretly sends one representative — spy, bodyguard, councillor or a plain clerk — and votes. Spies then act one by one from the speaker clockwise; a removed representative's player does not vote.",
+          ),
+          h(
+            'li',
+            "Votes: your planets' influence plus your representative's. The side with more votes wins; the speaker breaks ties. Lasting laws stay in force until repealed.",
+          ),
+          h(
+            'li',
+            'In the same window you may buy command markers (1, then 2, then 3 influence…) and capture empty planets next to yours by diplomacy.',
+          ),
         ),
       ),
     );

@@ -17,8 +17,11 @@ const SQ3 = Math.sqrt(3);
 
 function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined && v !== false) el.setAttribute(k, String(v));
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  for (const [k, v] of Object.entries(attrs))
+    if (v !== null && v !== undefined && v !== false) el.setAttribute(k, String(v));
+  for (const c of children.flat())
+    if (c !== null && c !== undefined && c !== false)
+      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return el;
 }
 
@@ -43,20 +46,48 @@ export function sectorSummary(x, you, round, names) {
   if (!x.explored) return `Unexplored sector ${at}`;
   const bits = [`${x.name} ${at}`];
   if (x.kind === 'capital') bits.push('the capital');
-  if (x.home !== null && x.home !== undefined) bits.push(x.home === you ? 'your home' : `home of ${names.seat(x.home)}`);
+  if (x.home !== null && x.home !== undefined)
+    bits.push(x.home === you ? 'your home' : `home of ${names.seat(x.home)}`);
   else if (x.type && x.type !== 'planets') bits.push(x.type.replace(/_/g, ' '));
   const planets = x.planets || [];
   if (planets.length) bits.push(`${planets.length} planet${planets.length > 1 ? 's' : ''}`);
   const fleets = x.fleets || [];
-  for (const f of fleets) bits.push(`${f.seat === you ? 'your' : `${names.seat(f.seat)}'s`} fleet: ${unitsText(f.units)}`);
-  if (x.seen_round !== null && x.seen_round !== undefined && !x.live && x.seen_round < round) bits.push(`last seen in round ${x.seen_round}`);
+  for (const f of fleets)
+    bits.push(
+      `${f.seat === you ? 'your' : `${names.seat(f.seat)}'s`} fleet: ${unitsText(f.units)}`,
+    );
+  if (x.seen_round !== null && x.seen_round !== undefined && !x.live && x.seen_round < round)
+    bits.push(`last seen in round ${x.seen_round}`);
   return bits.join(', ');
 }
 
 export function createMap({ onSelect }) {
-  const svg = s('svg', { class: 'cn-map-svg', role: 'group', 'aria-label': 'Galaxy map', preserveAspectRatio: 'xMidYMid meet' });
+  const svg = s('svg', {
+    class: 'cn-map-svg',
+    role: 'group',
+    'aria-label': 'Galaxy map',
+    preserveAspectRatio: 'xMidYMid meet',
+  });
   const layer = s('g');
-  svg.append(s('defs', {}, s('pattern', { id: 'cn-fog', width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, s('rect', { width: 8, height: 8, class: 'cn-fog-bg' }), s('line', { x1: 0, y1: 0, x2: 0, y2: 8, class: 'cn-fog-line' }))), layer);
+  svg.append(
+    s(
+      'defs',
+      {},
+      s(
+        'pattern',
+        {
+          id: 'cn-fog',
+          width: 8,
+          height: 8,
+          patternUnits: 'userSpaceOnUse',
+          patternTransform: 'rotate(45)',
+        },
+        s('rect', { width: 8, height: 8, class: 'cn-fog-bg' }),
+        s('line', { x1: 0, y1: 0, x2: 0, y2: 8, class: 'cn-fog-line' }),
+      ),
+    ),
+    layer,
+  );
   let home = null; // the full view box
   let vb = null; // the current one
   const apply = () => vb && svg.setAttribute('viewBox', vb.map((n) => n.toFixed(1)).join(' '));
@@ -116,7 +147,12 @@ export function createMap({ onSelect }) {
   svg.addEventListener('pointerup', endDrag);
   svg.addEventListener('pointercancel', endDrag);
 
-  const btn = (label, text, fn, key) => h('button.cn-map-btn', { type: 'button', 'aria-label': label, title: label, 'data-key': key, onclick: fn }, text);
+  const btn = (label, text, fn, key) =>
+    h(
+      'button.cn-map-btn',
+      { type: 'button', 'aria-label': label, title: label, 'data-key': key, onclick: fn },
+      text,
+    );
   const controls = h(
     'div.cn-map-controls',
     { role: 'group', 'aria-label': 'Map view' },
@@ -126,10 +162,15 @@ export function createMap({ onSelect }) {
     btn('Pan up', '↑', () => pan(0, -0.2), 'pan-up'),
     btn('Pan down', '↓', () => pan(0, 0.2), 'pan-down'),
     btn('Pan right', '→', () => pan(0.2, 0), 'pan-right'),
-    btn('Show the whole galaxy', '⤢', () => {
-      vb = home && home.slice();
-      apply();
-    }, 'zoom-reset'),
+    btn(
+      'Show the whole galaxy',
+      '⤢',
+      () => {
+        vb = home && home.slice();
+        apply();
+      },
+      'zoom-reset',
+    ),
   );
   const el = h('div.cn-map', svg, controls);
 
@@ -140,11 +181,20 @@ export function createMap({ onSelect }) {
     const selected = o.selected && o.selected[0] === x.q && o.selected[1] === x.r;
     const cls = ['cn-sector'];
     if (!x.explored) cls.push('cn-unexplored');
-    else cls.push(`cn-t-${x.kind === 'planets' || !x.kind ? 'system' : x.kind}`, `cn-y-${x.type || 'planets'}`);
+    else
+      cls.push(
+        `cn-t-${x.kind === 'planets' || !x.kind ? 'system' : x.kind}`,
+        `cn-y-${x.type || 'planets'}`,
+      );
     if (x.home !== null && x.home !== undefined) cls.push(`cn-home cn-s${x.home}`);
     if (selected) cls.push('cn-selected');
     if (o.targets && o.targets.has(key)) cls.push('cn-target');
-    const stale = x.explored && x.seen_round !== null && x.seen_round !== undefined && !x.live && x.seen_round < o.round;
+    const stale =
+      x.explored &&
+      x.seen_round !== null &&
+      x.seen_round !== undefined &&
+      !x.live &&
+      x.seen_round < o.round;
     if (stale) cls.push('cn-stale');
     let g = s('g', {
       class: cls.join(' '),
@@ -152,7 +202,9 @@ export function createMap({ onSelect }) {
       tabindex: '0',
       'data-hex': key,
       'aria-pressed': selected ? 'true' : 'false',
-      'aria-label': sectorSummary(x, o.you, o.round, o.names) + (o.targets && o.targets.has(key) ? ', a target you can pick' : ''),
+      'aria-label':
+        sectorSummary(x, o.you, o.round, o.names) +
+        (o.targets && o.targets.has(key) ? ', a target you can pick' : ''),
     });
     const choose = () => {
       if (svg.dataset.dragged) return;
@@ -165,7 +217,13 @@ export function createMap({ onSelect }) {
         choose();
       }
     });
-    g.append(s('polygon', { points: hexPoints(cx, cy), class: 'cn-hex', fill: x.explored ? null : 'url(#cn-fog)' }));
+    g.append(
+      s('polygon', {
+        points: hexPoints(cx, cy),
+        class: 'cn-hex',
+        fill: x.explored ? null : 'url(#cn-fog)',
+      }),
+    );
     const top = g;
     g = s('g', { class: 'cn-sector-labels' });
     if (!x.explored) {
@@ -173,16 +231,30 @@ export function createMap({ onSelect }) {
       g.append(s('text', { x: cx, y: cy + 36, class: 'cn-coord' }, `${x.q},${x.r}`));
       return [top, g];
     }
-    if (x.kind === 'capital') g.append(s('polygon', { points: hexPoints(cx, cy, SIZE - 6), class: 'cn-capital-ring' }));
+    if (x.kind === 'capital')
+      g.append(s('polygon', { points: hexPoints(cx, cy, SIZE - 6), class: 'cn-capital-ring' }));
     const name = (x.name || '').replace(/ System$/, '');
-    g.append(s('text', { x: cx, y: cy - 30, class: 'cn-name' }, name.length > 11 ? `${name.slice(0, 10)}…` : name));
+    g.append(
+      s(
+        'text',
+        { x: cx, y: cy - 30, class: 'cn-name' },
+        name.length > 11 ? `${name.slice(0, 10)}…` : name,
+      ),
+    );
     // Planets along the middle.
     const planets = x.planets || [];
     planets.forEach((p, i) => {
       const px = cx + (i - (planets.length - 1) / 2) * 26;
       const py = cy - 6;
       const owned = p.owner !== null && p.owner !== undefined;
-      g.append(s('circle', { cx: px, cy: py, r: 9, class: `cn-planet${owned ? ` cn-fill-s${p.owner}` : ''}` }));
+      g.append(
+        s('circle', {
+          cx: px,
+          cy: py,
+          r: 9,
+          class: `cn-planet${owned ? ` cn-fill-s${p.owner}` : ''}`,
+        }),
+      );
       if (p.troops) g.append(s('text', { x: px, y: py + 4, class: 'cn-troops' }, p.troops));
       const mk = markerGlyph(p.marker);
       if (mk) g.append(s('text', { x: px + 9, y: py - 6, class: `cn-mk ${mk.cls}` }, mk.text));
@@ -194,12 +266,37 @@ export function createMap({ onSelect }) {
     fleets.forEach((f, i) => {
       const fx = cx + (i - (fleets.length - 1) / 2) * 24;
       const fy = cy + 17;
-      g.append(s('rect', { x: fx - 10, y: fy - 8, width: 20, height: 15, rx: 4, class: `cn-fleet cn-fill-s${f.seat}` }));
+      g.append(
+        s('rect', {
+          x: fx - 10,
+          y: fy - 8,
+          width: 20,
+          height: 15,
+          rx: 4,
+          class: `cn-fleet cn-fill-s${f.seat}`,
+        }),
+      );
       // Ships, or fighters left on their own ("2f").
-      g.append(s('text', { x: fx, y: fy + 4, class: 'cn-fleet-n' }, shipCount(f.units) || `${f.units.fighter || 0}f`));
+      g.append(
+        s(
+          'text',
+          { x: fx, y: fy + 4, class: 'cn-fleet-n' },
+          shipCount(f.units) || `${f.units.fighter || 0}f`,
+        ),
+      );
     });
-    if (o.tokens && o.tokens.has(key)) g.append(s('rect', { x: cx - 32, y: cy - 24, width: 9, height: 9, class: `cn-token cn-fill-s${o.you}` }));
-    if (stale) g.append(s('text', { x: cx, y: cy + 38, class: 'cn-seen' }, `seen r${x.seen_round}`));
+    if (o.tokens && o.tokens.has(key))
+      g.append(
+        s('rect', {
+          x: cx - 32,
+          y: cy - 24,
+          width: 9,
+          height: 9,
+          class: `cn-token cn-fill-s${o.you}`,
+        }),
+      );
+    if (stale)
+      g.append(s('text', { x: cx, y: cy + 38, class: 'cn-seen' }, `seen r${x.seen_round}`));
     else g.append(s('text', { x: cx, y: cy + 38, class: 'cn-coord' }, `${x.q},${x.r}`));
     return [top, g];
   }
@@ -229,11 +326,19 @@ export function createMap({ onSelect }) {
         const w = home[2] * 0.6;
         const ht = home[3] * 0.6;
         const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
-        vb = [clamp(hx - w / 2, home[0], home[0] + home[2] - w), clamp(hy - ht / 2, home[1], home[1] + home[3] - ht), w, ht];
+        vb = [
+          clamp(hx - w / 2, home[0], home[0] + home[2] - w),
+          clamp(hy - ht / 2, home[1], home[1] + home[3] - ht),
+          w,
+          ht,
+        ];
         apply();
       }
     }
-    const focused = document.activeElement && svg.contains(document.activeElement) ? document.activeElement.getAttribute('data-hex') : null;
+    const focused =
+      document.activeElement && svg.contains(document.activeElement)
+        ? document.activeElement.getAttribute('data-hex')
+        : null;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     // The hexes, the highlighted ones last (their outline on top), then
     // the labels over all of them.
@@ -246,7 +351,11 @@ export function createMap({ onSelect }) {
       else bases.append(base);
       labels.append(label);
     }
-    late.sort((a, b) => /cn-selected|cn-target/.test(a.getAttribute('class')) - /cn-selected|cn-target/.test(b.getAttribute('class')));
+    late.sort(
+      (a, b) =>
+        /cn-selected|cn-target/.test(a.getAttribute('class')) -
+        /cn-selected|cn-target/.test(b.getAttribute('class')),
+    );
     bases.append(...late);
     layer.append(bases, labels);
     if (focused) {

@@ -19,27 +19,52 @@ const READY = 'ready';
 const OPTIONS = { intelligence: ['exploration', 'sabotage'] };
 const LANDINGS = {
   hold: { text: 'stay there', steps: () => [] },
-  land_all: { text: 'land all troopers on every planet', steps: () => [{ type: 'land', planet: 'all', troops: 'all' }] },
-  land_influence: { text: 'land all troopers on the planet with the highest influence', steps: () => [{ type: 'land', planet: 'highest_influence', troops: 'all' }] },
-  land_resources: { text: 'land all troopers on the planet with the most resources', steps: () => [{ type: 'land', planet: 'highest_resources', troops: 'all' }] },
+  land_all: {
+    text: 'land all troopers on every planet',
+    steps: () => [{ type: 'land', planet: 'all', troops: 'all' }],
+  },
+  land_influence: {
+    text: 'land all troopers on the planet with the highest influence',
+    steps: () => [{ type: 'land', planet: 'highest_influence', troops: 'all' }],
+  },
+  land_resources: {
+    text: 'land all troopers on the planet with the most resources',
+    steps: () => [{ type: 'land', planet: 'highest_resources', troops: 'all' }],
+  },
   cond: { text: 'inspect the marker, then decide', steps: null },
 };
 const CONDS = {
   hostile: { text: 'the marker is hostile', cond: { type: 'marker_is', is: 'hostile' } },
   friendly: { text: 'the marker is friendly', cond: { type: 'marker_is', is: 'friendly' } },
   enemy_ships: { text: 'enemy ships are present', cond: { type: 'enemy_ships' } },
-  no_planets: { text: 'the sector holds no planets', cond: { type: 'holds', what: 'planets', not: true } },
-  enemy_troops: { text: 'enemy troopers hold a planet', cond: { type: 'holds', what: 'enemy_troops' } },
+  no_planets: {
+    text: 'the sector holds no planets',
+    cond: { type: 'holds', what: 'planets', not: true },
+  },
+  enemy_troops: {
+    text: 'enemy troopers hold a planet',
+    cond: { type: 'holds', what: 'enemy_troops' },
+  },
 };
 const BRANCHES = {
-  retreat: { text: 'retreat to where the fleet came from', steps: (d) => [{ type: 'retreat', to: d.from }] },
-  land_all: { text: 'land all troopers on every planet', steps: () => [{ type: 'land', planet: 'all', troops: 'all' }] },
-  land_influence: { text: 'land all troopers on the planet with the highest influence', steps: () => [{ type: 'land', planet: 'highest_influence', troops: 'all' }] },
+  retreat: {
+    text: 'retreat to where the fleet came from',
+    steps: (d) => [{ type: 'retreat', to: d.from }],
+  },
+  land_all: {
+    text: 'land all troopers on every planet',
+    steps: () => [{ type: 'land', planet: 'all', troops: 'all' }],
+  },
+  land_influence: {
+    text: 'land all troopers on the planet with the highest influence',
+    steps: () => [{ type: 'land', planet: 'highest_influence', troops: 'all' }],
+  },
   hold: { text: 'hold position', steps: () => [{ type: 'hold' }] },
 };
 
 const sameHex = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-const hexDistance = (a, b) => (Math.abs(a[0] - b[0]) + Math.abs(a[0] + a[1] - b[0] - b[1]) + Math.abs(a[1] - b[1])) / 2;
+const hexDistance = (a, b) =>
+  (Math.abs(a[0] - b[0]) + Math.abs(a[0] + a[1] - b[0] - b[1]) + Math.abs(a[1] - b[1])) / 2;
 const pad2 = (n) => String(n).padStart(2, '0');
 
 export function sectorIndex(galaxy, hex) {
@@ -69,9 +94,19 @@ function draftOfMove(part) {
   const list = Array.isArray(part) ? part : [part];
   const mv = list[0];
   if (!mv || mv.type !== 'move') return null;
-  const d = { kind: 'move', from: mv.from, to: mv.to, units: { ...mv.units }, arrive: 'hold', cond: 'hostile', then: 'retreat', otherwise: 'land_all' };
+  const d = {
+    kind: 'move',
+    from: mv.from,
+    to: mv.to,
+    units: { ...mv.units },
+    arrive: 'hold',
+    cond: 'hostile',
+    then: 'retreat',
+    otherwise: 'land_all',
+  };
   const rest = JSON.stringify(list.slice(1));
-  for (const k of ['hold', 'land_all', 'land_influence', 'land_resources']) if (JSON.stringify(LANDINGS[k].steps(d)) === rest) return { ...d, arrive: k };
+  for (const k of ['hold', 'land_all', 'land_influence', 'land_resources'])
+    if (JSON.stringify(LANDINGS[k].steps(d)) === rest) return { ...d, arrive: k };
   for (const c of Object.keys(CONDS))
     for (const t of Object.keys(BRANCHES))
       for (const o of ['nothing', ...Object.keys(BRANCHES)]) {
@@ -101,7 +136,8 @@ export function createComposer(c) {
     }
   }
 
-  const putPart = (w, key, value, done) => call(() => api.putOrderPart(c.id, w.id, key, value), done);
+  const putPart = (w, key, value, done) =>
+    call(() => api.putOrderPart(c.id, w.id, key, value), done);
   const deletePart = (w, key, done) => call(() => api.deleteOrderPart(c.id, w.id, key), done);
 
   // "Send orders": the ready part after the others. A server that does not
@@ -137,7 +173,10 @@ export function createComposer(c) {
   // planets beyond one each, up to the carriers' and dreadnoughts' room.
   function liftable(x, you) {
     const f = myFleet(x, you) || {};
-    const ground = (x.planets || []).reduce((n, p) => n + (p.owner === you && p.troops > 1 ? p.troops - 1 : 0), 0);
+    const ground = (x.planets || []).reduce(
+      (n, p) => n + (p.owner === you && p.troops > 1 ? p.troops - 1 : 0),
+      0,
+    );
     const room = (f.carrier || 0) * 4 + (f.dreadnought || 0);
     return Math.min(room, (f.trooper || 0) + ground);
   }
@@ -146,14 +185,31 @@ export function createComposer(c) {
     const units = { ...myFleet(x, you) };
     const lift = liftable(x, you);
     if (lift) units.trooper = lift;
-    state.draft = { kind: 'move', from: [x.q, x.r], to: null, units, arrive: 'cond', cond: 'hostile', then: 'retreat', otherwise: 'land_all' };
+    state.draft = {
+      kind: 'move',
+      from: [x.q, x.r],
+      to: null,
+      units,
+      arrive: 'cond',
+      cond: 'hostile',
+      then: 'retreat',
+      otherwise: 'land_all',
+    };
   }
 
   function numberField(label, value, onInput, key, max = 30) {
     return h(
       'label.cn-num',
       h('span', label),
-      h('input', { type: 'number', min: 0, max, value: String(value), inputmode: 'numeric', 'data-key': key, oninput: (e) => onInput(Math.max(0, Math.min(max, parseInt(e.target.value, 10) || 0))) }),
+      h('input', {
+        type: 'number',
+        min: 0,
+        max,
+        value: String(value),
+        inputmode: 'numeric',
+        'data-key': key,
+        oninput: (e) => onInput(Math.max(0, Math.min(max, parseInt(e.target.value, 10) || 0))),
+      }),
     );
   }
 
@@ -161,7 +217,9 @@ export function createComposer(c) {
     return h(
       'select',
       { 'aria-label': label, 'data-key': key, onchange: (e) => onChange(e.target.value) },
-      Object.entries(options).map(([k, o]) => h('option', { value: k, selected: k === value }, o.text || o)),
+      Object.entries(options).map(([k, o]) =>
+        h('option', { value: k, selected: k === value }, o.text || o),
+      ),
     );
   }
 
@@ -172,9 +230,14 @@ export function createComposer(c) {
     const have = { ...(myFleet(here, ctx.you) || {}) };
     const lift = liftable(here, ctx.you);
     if (lift > (have.trooper || 0)) have.trooper = lift;
-    const reach = (g.sectors || []).filter((s) => !sameHex([s.q, s.r], d.from) && hexDistance([s.q, s.r], d.from) <= 2);
+    const reach = (g.sectors || []).filter(
+      (s) => !sameHex([s.q, s.r], d.from) && hexDistance([s.q, s.r], d.from) <= 2,
+    );
     const dests = { '': { text: 'choose on the map or here…' } };
-    for (const s of reach) dests[`${s.q},${s.r}`] = { text: hexLabel(g, [s.q, s.r]) + (s.explored ? '' : ' (unexplored)') };
+    for (const s of reach)
+      dests[`${s.q},${s.r}`] = {
+        text: hexLabel(g, [s.q, s.r]) + (s.explored ? '' : ' (unexplored)'),
+      };
     const rerender = () => c.draw();
     const ready = d.to && Object.entries(d.units).some(([k, n]) => n > 0 && SHIPS.includes(k));
     const sentence = d.to ? partSentence(moveSteps(d), g) : null;
@@ -185,59 +248,118 @@ export function createComposer(c) {
       h(
         'div.cn-units',
         UNITS.filter((k) => have[k]).map((k) =>
-          numberField(`${humanize(k)}s (of ${have[k]})`, d.units[k] || 0, (n) => {
-            d.units[k] = n;
-            rerender();
-          }, `mv-${k}`, have[k]),
+          numberField(
+            `${humanize(k)}s (of ${have[k]})`,
+            d.units[k] || 0,
+            (n) => {
+              d.units[k] = n;
+              rerender();
+            },
+            `mv-${k}`,
+            have[k],
+          ),
         ),
       ),
       h(
         'label.cn-field',
         h('span', 'Move to'),
-        select('Destination', d.to ? `${d.to[0]},${d.to[1]}` : '', dests, (v) => {
-          d.to = v ? v.split(',').map(Number) : null;
-          rerender();
-        }, 'mv-to'),
+        select(
+          'Destination',
+          d.to ? `${d.to[0]},${d.to[1]}` : '',
+          dests,
+          (v) => {
+            d.to = v ? v.split(',').map(Number) : null;
+            rerender();
+          },
+          'mv-to',
+        ),
       ),
-      h('label.cn-field', h('span', 'On arrival'), select('On arrival', d.arrive, LANDINGS, (v) => {
-        d.arrive = v;
-        rerender();
-      }, 'mv-arrive')),
+      h(
+        'label.cn-field',
+        h('span', 'On arrival'),
+        select(
+          'On arrival',
+          d.arrive,
+          LANDINGS,
+          (v) => {
+            d.arrive = v;
+            rerender();
+          },
+          'mv-arrive',
+        ),
+      ),
       d.arrive === 'cond'
         ? h(
             'p.cn-cond',
             'Inspect the marker; if ',
-            select('Condition', d.cond, CONDS, (v) => {
-              d.cond = v;
-              rerender();
-            }, 'mv-cond'),
+            select(
+              'Condition',
+              d.cond,
+              CONDS,
+              (v) => {
+                d.cond = v;
+                rerender();
+              },
+              'mv-cond',
+            ),
             ', then ',
-            select('Then', d.then, BRANCHES, (v) => {
-              d.then = v;
-              rerender();
-            }, 'mv-then'),
+            select(
+              'Then',
+              d.then,
+              BRANCHES,
+              (v) => {
+                d.then = v;
+                rerender();
+              },
+              'mv-then',
+            ),
             ', otherwise ',
-            select('Otherwise', d.otherwise, { nothing: { text: 'do nothing more' }, ...BRANCHES }, (v) => {
-              d.otherwise = v;
-              rerender();
-            }, 'mv-else'),
+            select(
+              'Otherwise',
+              d.otherwise,
+              { nothing: { text: 'do nothing more' }, ...BRANCHES },
+              (v) => {
+                d.otherwise = v;
+                rerender();
+              },
+              'mv-else',
+            ),
             '.',
           )
         : null,
-      h('p.cn-sentence', { 'aria-live': 'polite' }, sentence || 'Choose where the fleet goes (click a sector on the map).'),
+      h(
+        'p.cn-sentence',
+        { 'aria-live': 'polite' },
+        sentence || 'Choose where the fleet goes (click a sector on the map).',
+      ),
       h(
         'div.row',
-        h('button.button.primary', {
-          type: 'button',
-          'data-key': 'draft-add',
-          disabled: !ready || state.busy,
-          onclick: async () => {
-            const key = `f${pad2(sectorIndex(g, d.from))}`;
-            if (await putPart(w, key, moveSteps(d), 'Fleet order added')) state.draft = null;
-            c.draw();
+        h(
+          'button.button.primary',
+          {
+            type: 'button',
+            'data-key': 'draft-add',
+            disabled: !ready || state.busy,
+            onclick: async () => {
+              const key = `f${pad2(sectorIndex(g, d.from))}`;
+              if (await putPart(w, key, moveSteps(d), 'Fleet order added')) state.draft = null;
+              c.draw();
+            },
           },
-        }, 'Add to orders'),
-        h('button.button', { type: 'button', 'data-key': 'draft-cancel', onclick: () => { state.draft = null; c.draw(); } }, 'Cancel'),
+          'Add to orders',
+        ),
+        h(
+          'button.button',
+          {
+            type: 'button',
+            'data-key': 'draft-cancel',
+            onclick: () => {
+              state.draft = null;
+              c.draw();
+            },
+          },
+          'Cancel',
+        ),
       ),
     );
   }
@@ -246,26 +368,65 @@ export function createComposer(c) {
     const d = state.draft;
     const g = ctx.galaxy;
     const total = Object.values(d.units).reduce((a, b) => a + b, 0);
-    const steps = [{ type: 'produce', sector: d.sector, units: Object.fromEntries(Object.entries(d.units).filter(([, n]) => n > 0)) }];
+    const steps = [
+      {
+        type: 'produce',
+        sector: d.sector,
+        units: Object.fromEntries(Object.entries(d.units).filter(([, n]) => n > 0)),
+      },
+    ];
     return h(
       'div.cn-draft',
       { role: 'group', 'aria-labelledby': 'cn-draft-h' },
       h('h3#cn-draft-h', `Production at ${hexLabel(g, d.sector)}`),
-      h('p.hint', 'Costs: carrier 3, cruiser 2, destroyer 1, dreadnought 4, two fighters or two troopers 1. At most 4 units.'),
-      h('div.cn-units', UNITS.map((k) => numberField(`${humanize(k)}s`, d.units[k] || 0, (n) => { d.units[k] = n; c.draw(); }, `pr-${k}`, 8))),
+      h(
+        'p.hint',
+        'Costs: carrier 3, cruiser 2, destroyer 1, dreadnought 4, two fighters or two troopers 1. At most 4 units.',
+      ),
+      h(
+        'div.cn-units',
+        UNITS.map((k) =>
+          numberField(
+            `${humanize(k)}s`,
+            d.units[k] || 0,
+            (n) => {
+              d.units[k] = n;
+              c.draw();
+            },
+            `pr-${k}`,
+            8,
+          ),
+        ),
+      ),
       h('p.cn-sentence', total ? partSentence(steps, g) : 'Choose what to build.'),
       h(
         'div.row',
-        h('button.button.primary', {
-          type: 'button',
-          'data-key': 'draft-add',
-          disabled: !total || state.busy,
-          onclick: async () => {
-            if (await putPart(w, `p${pad2(sectorIndex(g, d.sector))}`, steps, 'Production added')) state.draft = null;
-            c.draw();
+        h(
+          'button.button.primary',
+          {
+            type: 'button',
+            'data-key': 'draft-add',
+            disabled: !total || state.busy,
+            onclick: async () => {
+              if (await putPart(w, `p${pad2(sectorIndex(g, d.sector))}`, steps, 'Production added'))
+                state.draft = null;
+              c.draw();
+            },
           },
-        }, 'Add to orders'),
-        h('button.button', { type: 'button', 'data-key': 'draft-cancel', onclick: () => { state.draft = null; c.draw(); } }, 'Cancel'),
+          'Add to orders',
+        ),
+        h(
+          'button.button',
+          {
+            type: 'button',
+            'data-key': 'draft-cancel',
+            onclick: () => {
+              state.draft = null;
+              c.draw();
+            },
+          },
+          'Cancel',
+        ),
       ),
     );
   }
@@ -278,31 +439,88 @@ export function createComposer(c) {
     const acts = [];
     const fleet = myFleet(x, ctx.you);
     if (fleet && SHIPS.some((k) => fleet[k]))
-      acts.push(h('button.button', { type: 'button', 'data-key': 'act-move', onclick: () => { startMove(x, ctx.you); c.draw(); } }, 'Move the fleet from here'));
+      acts.push(
+        h(
+          'button.button',
+          {
+            type: 'button',
+            'data-key': 'act-move',
+            onclick: () => {
+              startMove(x, ctx.you);
+              c.draw();
+            },
+          },
+          'Move the fleet from here',
+        ),
+      );
     if ((x.planets || []).some((p) => p.owner === ctx.you))
-      acts.push(h('button.button', { type: 'button', 'data-key': 'act-produce', onclick: () => { state.draft = { kind: 'produce', sector: [x.q, x.r], units: {} }; c.draw(); } }, 'Produce here'));
-    const frontier = !x.explored && (g.sectors || []).some((s) => s.explored && hexDistance([s.q, s.r], [x.q, x.r]) === 1);
+      acts.push(
+        h(
+          'button.button',
+          {
+            type: 'button',
+            'data-key': 'act-produce',
+            onclick: () => {
+              state.draft = { kind: 'produce', sector: [x.q, x.r], units: {} };
+              c.draw();
+            },
+          },
+          'Produce here',
+        ),
+      );
+    const frontier =
+      !x.explored &&
+      (g.sectors || []).some((s) => s.explored && hexDistance([s.q, s.r], [x.q, x.r]) === 1);
     if (frontier)
       acts.push(
-        h('button.button', {
-          type: 'button',
-          'data-key': 'act-explore',
-          disabled: state.busy,
-          onclick: () => putPart(w, `x${pad2(idx)}`, [{ type: 'explore', sector: [x.q, x.r] }], 'Exploration added'),
-        }, `Pay to explore (${g.explore_cost} trade good${g.explore_cost === 1 ? '' : 's'} or more)`),
+        h(
+          'button.button',
+          {
+            type: 'button',
+            'data-key': 'act-explore',
+            disabled: state.busy,
+            onclick: () =>
+              putPart(
+                w,
+                `x${pad2(idx)}`,
+                [{ type: 'explore', sector: [x.q, x.r] }],
+                'Exploration added',
+              ),
+          },
+          `Pay to explore (${g.explore_cost} trade good${g.explore_cost === 1 ? '' : 's'} or more)`,
+        ),
       );
     const me = ctx.me;
-    const near = (n) => (g.sectors || []).some((s) => s.explored && hexDistance([s.q, s.r], [x.q, x.r]) <= n);
-    const hiddenHere = x.explored && (x.marker === 'hidden' || (x.planets || []).some((p) => p.marker === 'hidden'));
+    const near = (n) =>
+      (g.sectors || []).some((s) => s.explored && hexDistance([s.q, s.r], [x.q, x.r]) <= n);
+    const hiddenHere =
+      x.explored && (x.marker === 'hidden' || (x.planets || []).some((p) => p.marker === 'hidden'));
     if (me && me.techs.includes('deep_scanners') && ((!x.explored && near(2)) || hiddenHere)) {
       const step = { type: 'scan', sector: [x.q, x.r] };
-      if (x.explored && x.marker !== 'hidden') step.planet = x.planets.find((p) => p.marker === 'hidden').key;
+      if (x.explored && x.marker !== 'hidden')
+        step.planet = x.planets.find((p) => p.marker === 'hidden').key;
       acts.push(
-        h('button.button', { type: 'button', 'data-key': 'act-scan', disabled: state.busy, onclick: () => putPart(w, `s${pad2(idx)}`, [step], 'Scan added') }, x.explored ? 'Scan the hidden marker (free, once a round)' : 'Scan this sector (free, once a round)'),
+        h(
+          'button.button',
+          {
+            type: 'button',
+            'data-key': 'act-scan',
+            disabled: state.busy,
+            onclick: () => putPart(w, `s${pad2(idx)}`, [step], 'Scan added'),
+          },
+          x.explored
+            ? 'Scan the hidden marker (free, once a round)'
+            : 'Scan this sector (free, once a round)',
+        ),
       );
     }
-    if (!acts.length) return h('p.muted', `Nothing of yours to order at ${hexLabel(g, [x.q, x.r])}.`);
-    return h('div.cn-acts', { role: 'group', 'aria-label': `Orders at ${hexLabel(g, [x.q, x.r])}` }, acts);
+    if (!acts.length)
+      return h('p.muted', `Nothing of yours to order at ${hexLabel(g, [x.q, x.r])}.`);
+    return h(
+      'div.cn-acts',
+      { role: 'group', 'aria-label': `Orders at ${hexLabel(g, [x.q, x.r])}` },
+      acts,
+    );
   }
 
   function cardAction(w, ctx, held) {
@@ -314,17 +532,21 @@ export function createComposer(c) {
       'div.cn-acts',
       { role: 'group', 'aria-label': 'Strategy card' },
       opts.map((opt) =>
-        h('button.button', {
-          type: 'button',
-          'data-key': `act-card-${opt || 'primary'}`,
-          disabled: state.busy,
-          onclick: () => {
-            const step = { type: 'strategy', card: me.card };
-            if (opt) step.option = opt;
-            if (target) step.targets = [target];
-            putPart(w, 'card', [step], 'Strategy card order added');
+        h(
+          'button.button',
+          {
+            type: 'button',
+            'data-key': `act-card-${opt || 'primary'}`,
+            disabled: state.busy,
+            onclick: () => {
+              const step = { type: 'strategy', card: me.card };
+              if (opt) step.option = opt;
+              if (target) step.targets = [target];
+              putPart(w, 'card', [step], 'Strategy card order added');
+            },
           },
-        }, `Use ${ctx.cardName(me.card)}${opt ? ` (${opt})` : ''}${target ? ` on ${hexLabel(ctx.galaxy, target)}` : ''}`),
+          `Use ${ctx.cardName(me.card)}${opt ? ` (${opt})` : ''}${target ? ` on ${hexLabel(ctx.galaxy, target)}` : ''}`,
+        ),
       ),
     );
   }
@@ -351,14 +573,19 @@ export function createComposer(c) {
       h(
         'p.cn-sent',
         { role: 'status' },
-        sent ? 'Sent. The orders resolve once every player has sent theirs (or time runs out).' : keys.length ? 'Saved on the server, not sent yet.' : 'No orders yet: fleets without orders hold.',
+        sent
+          ? 'Sent. The orders resolve once every player has sent theirs (or time runs out).'
+          : keys.length
+            ? 'Saved on the server, not sent yet.'
+            : 'No orders yet: fleets without orders hold.',
       ),
       keys.length
         ? h(
             'ol.cn-parts',
             { 'aria-label': 'Order parts' },
             keys.map((k) => {
-              const editable = !sent && (draftOfMove(held[k]) || (held[k][0] && held[k][0].type === 'produce'));
+              const editable =
+                !sent && (draftOfMove(held[k]) || (held[k][0] && held[k][0].type === 'produce'));
               return h(
                 'li.cn-part',
                 { dataset: { part: k } },
@@ -368,34 +595,77 @@ export function createComposer(c) {
                   : h(
                       'span.cn-part-act',
                       editable
-                        ? h('button.link', {
-                            type: 'button',
-                            'data-key': `edit-${k}`,
-                            'aria-label': `Edit order ${k}`,
-                            onclick: () => {
-                              const d = draftOfMove(held[k]);
-                              if (d) state.draft = { ...d, window: w.id };
-                              else {
-                                const p = held[k][0];
-                                state.draft = { kind: 'produce', sector: p.sector, units: { ...p.units }, window: w.id };
-                              }
-                              c.draw();
+                        ? h(
+                            'button.link',
+                            {
+                              type: 'button',
+                              'data-key': `edit-${k}`,
+                              'aria-label': `Edit order ${k}`,
+                              onclick: () => {
+                                const d = draftOfMove(held[k]);
+                                if (d) state.draft = { ...d, window: w.id };
+                                else {
+                                  const p = held[k][0];
+                                  state.draft = {
+                                    kind: 'produce',
+                                    sector: p.sector,
+                                    units: { ...p.units },
+                                    window: w.id,
+                                  };
+                                }
+                                c.draw();
+                              },
                             },
-                          }, 'Edit')
+                            'Edit',
+                          )
                         : null,
-                      h('button.link.danger', { type: 'button', 'data-key': `del-${k}`, 'aria-label': `Delete order ${k}`, disabled: state.busy, onclick: () => deletePart(w, k, 'Order deleted') }, 'Delete'),
+                      h(
+                        'button.link.danger',
+                        {
+                          type: 'button',
+                          'data-key': `del-${k}`,
+                          'aria-label': `Delete order ${k}`,
+                          disabled: state.busy,
+                          onclick: () => deletePart(w, k, 'Order deleted'),
+                        },
+                        'Delete',
+                      ),
                     ),
               );
             }),
           )
         : null,
-      sent ? null : state.draft && state.draft.kind === 'move' ? moveEditor(w, ctx) : state.draft ? produceEditor(w, ctx) : sectorActions(w, ctx, x),
+      sent
+        ? null
+        : state.draft && state.draft.kind === 'move'
+          ? moveEditor(w, ctx)
+          : state.draft
+            ? produceEditor(w, ctx)
+            : sectorActions(w, ctx, x),
       sent || state.draft ? null : cardAction(w, ctx, held),
       h(
         'div.row.cn-send',
         sent
-          ? h('button.button', { type: 'button', 'data-key': 'edit-orders', disabled: state.busy, onclick: () => deletePart(w, READY, 'You can change your orders') }, 'Edit orders')
-          : h('button.button.primary', { type: 'button', 'data-key': 'send-orders', disabled: state.busy || !!state.draft, onclick: () => send(w, held) }, 'Send orders'),
+          ? h(
+              'button.button',
+              {
+                type: 'button',
+                'data-key': 'edit-orders',
+                disabled: state.busy,
+                onclick: () => deletePart(w, READY, 'You can change your orders'),
+              },
+              'Edit orders',
+            )
+          : h(
+              'button.button.primary',
+              {
+                type: 'button',
+                'data-key': 'send-orders',
+                disabled: state.busy || !!state.draft,
+                onclick: () => send(w, held),
+              },
+              'Send orders',
+            ),
       ),
     );
   }

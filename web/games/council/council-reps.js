@@ -6,11 +6,13 @@
 export const ROLES = ['spy', 'bodyguard', 'councillor', 'clerk'];
 
 export const ABILITIES = {
-  assassinate: 'Assassinate: removes the target\'s representative from this council, unless it is a bodyguard or protected by a card. That player then does not vote.',
-  blackmail: 'Blackmail: the target\'s votes go to your side this council.',
-  sabotage: 'Sabotage: the target\'s votes count 0 this council.',
+  assassinate:
+    "Assassinate: removes the target's representative from this council, unless it is a bodyguard or protected by a card. That player then does not vote.",
+  blackmail: "Blackmail: the target's votes go to your side this council.",
+  sabotage: "Sabotage: the target's votes count 0 this council.",
   shield: 'Shield: cannot be assassinated.',
-  retaliate: 'Retaliate: cannot be assassinated, and a spy aimed at it is struck down before it acts.',
+  retaliate:
+    'Retaliate: cannot be assassinated, and a spy aimed at it is struck down before it acts.',
   orator: 'Orator: +1 vote for every 3 trade goods you hold.',
   none: 'No special ability.',
 };
@@ -19,7 +21,8 @@ export const ROLE_TEXT = {
   spy: 'Acts against the representative of the player you name. Spies act one by one from the speaker clockwise; a spy removed before its turn does nothing.',
   bodyguard: 'Safe from spies; few votes.',
   councillor: 'The most votes, and the most exposed: a spy can kill it.',
-  clerk: 'A plain clerk: 0 votes of its own, no ability, and a spy can kill it. Your planets still vote.',
+  clerk:
+    'A plain clerk: 0 votes of its own, no ability, and a spy can kill it. Your planets still vote.',
 };
 
 // The representatives of the view's seat (you.representatives: {spy,

@@ -50,7 +50,8 @@ function planetsText(sel, galaxy) {
     case 'system':
       return 'the system';
     default: {
-      for (const s of (galaxy && galaxy.sectors) || []) for (const p of s.planets || []) if (p.key === sel) return p.name;
+      for (const s of (galaxy && galaxy.sectors) || [])
+        for (const p of s.planets || []) if (p.key === sel) return p.name;
       return humanize(sel);
     }
   }
@@ -65,7 +66,9 @@ export function condText(c, galaxy) {
       break;
     case 'marker_is': {
       const what = c.is === 'hostile' || c.is === 'friendly' ? c.is : humanize(c.is);
-      t = c.planet ? `the marker on ${planetsText(c.planet, galaxy)} is${neg} ${what}` : `it is${neg} ${what}`;
+      t = c.planet
+        ? `the marker on ${planetsText(c.planet, galaxy)} is${neg} ${what}`
+        : `it is${neg} ${what}`;
       break;
     }
     case 'enemy_ships':
@@ -98,7 +101,10 @@ function stepText(s, galaxy) {
       if (s.targets && s.targets.length) t += ` on ${s.targets.map(at).join(', ')}`;
       return t;
     case 'inspect':
-      t = !s.planet || s.planet === 'system' ? 'inspect the marker there' : `inspect the marker on ${planetsText(s.planet, galaxy)}`;
+      t =
+        !s.planet || s.planet === 'system'
+          ? 'inspect the marker there'
+          : `inspect the marker on ${planetsText(s.planet, galaxy)}`;
       break;
     case 'retreat':
       return `retreat to ${at(s.to)}`;
@@ -107,7 +113,9 @@ function stepText(s, galaxy) {
     case 'explore':
       return `pay to explore ${at(s.sector)}`;
     case 'scan':
-      return !s.planet || s.planet === 'system' ? `scan ${at(s.sector)}` : `scan the marker on ${planetsText(s.planet, galaxy)} at ${at(s.sector)}`;
+      return !s.planet || s.planet === 'system'
+        ? `scan ${at(s.sector)}`
+        : `scan the marker on ${planetsText(s.planet, galaxy)} at ${at(s.sector)}`;
     case 'if':
       t = `if ${condText(s.cond || {}, galaxy)} then ${listText(s.then, galaxy)}`;
       if (s.else && s.else.length) t += `, otherwise ${listText(s.else, galaxy)}`;
@@ -120,7 +128,9 @@ function stepText(s, galaxy) {
 
 function listText(steps, galaxy) {
   const list = Array.isArray(steps) ? steps : steps ? [steps] : [];
-  return list.map((s, i) => (i === 0 ? '' : s.type === 'if' ? '; ' : ' and then ') + stepText(s, galaxy)).join('');
+  return list
+    .map((s, i) => (i === 0 ? '' : s.type === 'if' ? '; ' : ' and then ') + stepText(s, galaxy))
+    .join('');
 }
 
 // The sentence of one order part: "Move 1 carrier from ... ."
@@ -129,7 +139,11 @@ export function partSentence(part, galaxy) {
   return t ? `${t.charAt(0).toUpperCase()}${t.slice(1)}.` : '(empty)';
 }
 
-const REASONS = { target: 'someone reached the victory point target', last_round: 'the last round was played', objectives: 'no public objective was left' };
+const REASONS = {
+  target: 'someone reached the victory point target',
+  last_round: 'the last round was played',
+  objectives: 'no public objective was left',
+};
 
 // One log entry in plain words (null to leave it out).
 export function describeEntry(entry, m, names) {

@@ -51,31 +51,69 @@ export function councilRenderer(c) {
     const open = m.windows[0];
     const phase = m.status !== 'running' ? null : v.phase;
     const mode = v.council ? v.council.mode : 'off';
-    const shown = mode === 'every_round' ? PHASES : mode === 'after_status' && v.council_convened ? [...PHASES.filter((p) => !COUNCIL_PHASES.includes(p)), ...COUNCIL_PHASES] : PHASES.filter((p) => !COUNCIL_PHASES.includes(p));
+    const shown =
+      mode === 'every_round'
+        ? PHASES
+        : mode === 'after_status' && v.council_convened
+          ? [...PHASES.filter((p) => !COUNCIL_PHASES.includes(p)), ...COUNCIL_PHASES]
+          : PHASES.filter((p) => !COUNCIL_PHASES.includes(p));
     const steps = h(
       'ol.cn-steps',
       { 'aria-label': 'Phases of the round' },
-      shown.map((p) => h('li', { class: p === phase ? 'cn-now' : null, 'aria-current': p === phase ? 'step' : null }, humanize(p))),
+      shown.map((p) =>
+        h(
+          'li',
+          { class: p === phase ? 'cn-now' : null, 'aria-current': p === phase ? 'step' : null },
+          humanize(p),
+        ),
+      ),
     );
     let line;
     if (m.status !== 'running') line = 'The game is over.';
-    else if (v.phase === 'strategy') line = v.picker === m.you ? 'Your turn to pick a strategy card.' : `${names.seat(v.picker)} is picking a strategy card.`;
-    else if (v.phase === 'agenda' && v.council) line = v.council.speaker === m.you ? 'Your turn to choose the agenda.' : `${names.seat(v.council.speaker)} is choosing the agenda.`;
+    else if (v.phase === 'strategy')
+      line =
+        v.picker === m.you
+          ? 'Your turn to pick a strategy card.'
+          : `${names.seat(v.picker)} is picking a strategy card.`;
+    else if (v.phase === 'agenda' && v.council)
+      line =
+        v.council.speaker === m.you
+          ? 'Your turn to choose the agenda.'
+          : `${names.seat(v.council.speaker)} is choosing the agenda.`;
     else if (open) {
       const sent = open.submitted || [];
       const waiting = open.seats.filter((s) => !sent.includes(s));
       line = `Orders sent: ${sent.length ? sent.map(names.seat).join(', ') : 'no one yet'}.${waiting.length ? ` Waiting for ${waiting.map(names.seat).join(', ')}.` : ''}`;
     }
-    const picks = (v.strategy_cards || []).filter((k) => k.owner !== null && k.owner !== undefined).sort((a, b) => a.initiative - b.initiative);
+    const picks = (v.strategy_cards || [])
+      .filter((k) => k.owner !== null && k.owner !== undefined)
+      .sort((a, b) => a.initiative - b.initiative);
     return h(
       'section.panel.cn-head',
       { 'aria-labelledby': 'game-h' },
-      h('div.panel-head', h('h1#game-h', 'Galactic Council'), m.spectator ? h('span.tag.tag-watch', 'watching') : null),
-      h('p.cn-round', `Round ${v.round} of ${v.last_round} · first to ${v.vp_target} VP · speaker: ${names.seat(v.speaker)}`),
+      h(
+        'div.panel-head',
+        h('h1#game-h', 'Galactic Council'),
+        m.spectator ? h('span.tag.tag-watch', 'watching') : null,
+      ),
+      h(
+        'p.cn-round',
+        `Round ${v.round} of ${v.last_round} · first to ${v.vp_target} VP · speaker: ${names.seat(v.speaker)}`,
+      ),
       steps,
       h('p.status', { role: 'status', 'aria-live': 'polite' }, line),
       open ? countdown(open.deadline) : null,
-      picks.length ? h('p.cn-picks', 'Picks this round (initiative order): ', picks.map((k, i) => [i ? ', ' : '', h('strong', `${k.initiative} ${k.name}`), ` ${names.seat(k.owner)}`])) : null,
+      picks.length
+        ? h(
+            'p.cn-picks',
+            'Picks this round (initiative order): ',
+            picks.map((k, i) => [
+              i ? ', ' : '',
+              h('strong', `${k.initiative} ${k.name}`),
+              ` ${names.seat(k.owner)}`,
+            ]),
+          )
+        : null,
     );
   }
 
@@ -88,15 +126,25 @@ export function councilRenderer(c) {
       'section.panel.cn-pick',
       { 'aria-labelledby': 'cn-pick-h' },
       h('h2#cn-pick-h', 'Pick your strategy card'),
-      h('p.hint', 'Its number is your initiative: lower acts first in the action phase. You use the card once in your orders.'),
+      h(
+        'p.hint',
+        'Its number is your initiative: lower acts first in the action phase. You use the card once in your orders.',
+      ),
       h(
         'div.cn-cards',
         (v.strategy_cards || []).map((k) =>
           h(
             'button.button.cn-card',
-            { type: 'button', 'data-key': `pick-${k.key}`, disabled: picking || !choices.includes(k.key), onclick: () => pick(w, k.key) },
+            {
+              type: 'button',
+              'data-key': `pick-${k.key}`,
+              disabled: picking || !choices.includes(k.key),
+              onclick: () => pick(w, k.key),
+            },
             h('strong', `${k.initiative} ${k.name}`),
-            k.owner !== null && k.owner !== undefined ? h('span.muted', ` (${k.owner === m.you ? 'yours' : seatName(m.seats, k.owner)})`) : null,
+            k.owner !== null && k.owner !== undefined
+              ? h('span.muted', ` (${k.owner === m.you ? 'yours' : seatName(m.seats, k.owner)})`)
+              : null,
           ),
         ),
       ),
@@ -106,11 +154,34 @@ export function councilRenderer(c) {
   function systemPanel(m, g, names) {
     const sel = composer.state.selected;
     const x = sel ? sectorAt(g, sel) : null;
-    if (!x) return h('section.panel.cn-system', { 'aria-labelledby': 'cn-sys-h' }, h('h2#cn-sys-h', 'System'), h('p.muted', 'Select a sector on the map (click it, or Tab to it and press Enter).'));
+    if (!x)
+      return h(
+        'section.panel.cn-system',
+        { 'aria-labelledby': 'cn-sys-h' },
+        h('h2#cn-sys-h', 'System'),
+        h('p.muted', 'Select a sector on the map (click it, or Tab to it and press Enter).'),
+      );
     const rows = [];
-    if (!x.explored) rows.push(h('p', 'Unexplored: no one knows what lies here. Ships that move in explore it for free; you may also pay trade goods to explore it when it borders explored space.'));
+    if (!x.explored)
+      rows.push(
+        h(
+          'p',
+          'Unexplored: no one knows what lies here. Ships that move in explore it for free; you may also pay trade goods to explore it when it borders explored space.',
+        ),
+      );
     else {
-      rows.push(h('p', [x.kind === 'capital' ? 'The capital. ' : '', x.home !== null && x.home !== undefined ? (x.home === m.you ? 'Your home. ' : `Home of ${names.seat(x.home)}. `) : '', `Explored in round ${x.explored_round}.`, x.type && x.type !== 'planets' ? ` ${humanize(x.type)}.` : '']));
+      rows.push(
+        h('p', [
+          x.kind === 'capital' ? 'The capital. ' : '',
+          x.home !== null && x.home !== undefined
+            ? x.home === m.you
+              ? 'Your home. '
+              : `Home of ${names.seat(x.home)}. `
+            : '',
+          `Explored in round ${x.explored_round}.`,
+          x.type && x.type !== 'planets' ? ` ${humanize(x.type)}.` : '',
+        ]),
+      );
       if (x.marker) rows.push(h('p', 'System marker: ', markerText(x.marker)));
       if ((x.planets || []).length)
         rows.push(
@@ -121,19 +192,36 @@ export function councilRenderer(c) {
                 'li',
                 h('strong', p.name),
                 ` resources ${p.resources}, influence ${p.influence}${p.trait && p.trait !== 'none' ? `, ${p.trait}` : ''}; `,
-                p.owner === null || p.owner === undefined ? 'uncontrolled' : `held by ${p.owner === m.you ? 'you' : names.seat(p.owner)}`,
+                p.owner === null || p.owner === undefined
+                  ? 'uncontrolled'
+                  : `held by ${p.owner === m.you ? 'you' : names.seat(p.owner)}`,
                 p.troops ? `, ${p.troops} trooper${p.troops > 1 ? 's' : ''}` : '',
                 p.marker ? ['; marker: ', markerText(p.marker)] : '',
               ),
             ),
           ),
         );
-      const stale = x.seen_round !== null && x.seen_round !== undefined && !x.live && x.seen_round < v(m).round;
-      if (x.seen_round === null || x.seen_round === undefined) rows.push(h('p.muted', 'Out of your sensors: you have never seen the units here.'));
-      else if (stale) rows.push(h('p.cn-stale-note', `As you last saw it in round ${x.seen_round}.`));
-      for (const f of x.fleets || []) rows.push(h('p', h('strong', f.seat === m.you ? 'Your fleet: ' : `${names.seat(f.seat)}'s fleet: `), unitsText(f.units)));
+      const stale =
+        x.seen_round !== null && x.seen_round !== undefined && !x.live && x.seen_round < v(m).round;
+      if (x.seen_round === null || x.seen_round === undefined)
+        rows.push(h('p.muted', 'Out of your sensors: you have never seen the units here.'));
+      else if (stale)
+        rows.push(h('p.cn-stale-note', `As you last saw it in round ${x.seen_round}.`));
+      for (const f of x.fleets || [])
+        rows.push(
+          h(
+            'p',
+            h('strong', f.seat === m.you ? 'Your fleet: ' : `${names.seat(f.seat)}'s fleet: `),
+            unitsText(f.units),
+          ),
+        );
     }
-    return h('section.panel.cn-system', { 'aria-labelledby': 'cn-sys-h' }, h('h2#cn-sys-h', hexLabel(g, sel)), rows);
+    return h(
+      'section.panel.cn-system',
+      { 'aria-labelledby': 'cn-sys-h' },
+      h('h2#cn-sys-h', hexLabel(g, sel)),
+      rows,
+    );
   }
 
   const v = (m) => m.view || {};
@@ -164,7 +252,17 @@ export function councilRenderer(c) {
             'thead',
             h(
               'tr',
-              ['Player', 'Card', 'VP', 'Trade goods', 'Resources / influence', 'Tactic / fleet / strategy', 'Cards', 'Planets', 'Technologies'].map((t) => h('th', { scope: 'col' }, t)),
+              [
+                'Player',
+                'Card',
+                'VP',
+                'Trade goods',
+                'Resources / influence',
+                'Tactic / fleet / strategy',
+                'Cards',
+                'Planets',
+                'Technologies',
+              ].map((t) => h('th', { scope: 'col' }, t)),
             ),
           ),
           h(
@@ -186,7 +284,10 @@ export function councilRenderer(c) {
                 h('td', p.card ? `${names.card(p.card)}${p.card_used ? ' (used)' : ''}` : '—'),
                 h('td', String(p.vp)),
                 h('td', String(p.trade_goods)),
-                h('td', `${worth[p.seat] ? worth[p.seat].r : 0} / ${worth[p.seat] ? worth[p.seat].i : 0}`),
+                h(
+                  'td',
+                  `${worth[p.seat] ? worth[p.seat].r : 0} / ${worth[p.seat] ? worth[p.seat].i : 0}`,
+                ),
                 h('td', `${p.tactic} / ${p.fleet} / ${p.strategy}`),
                 h('td', String(p.hand_size)),
                 h('td', String(p.planets)),
@@ -208,15 +309,45 @@ export function councilRenderer(c) {
       h(
         'ul.cn-obj',
         (vw.objectives || []).map((o) =>
-          h('li', h('strong', `${o.name} (${o.vp} VP, stage ${o.stage})`), ` ${o.text}`, o.scored_by.length ? h('span.muted', ` Scored by ${o.scored_by.map(names.seat).join(', ')}.`) : null),
+          h(
+            'li',
+            h('strong', `${o.name} (${o.vp} VP, stage ${o.stage})`),
+            ` ${o.text}`,
+            o.scored_by.length
+              ? h('span.muted', ` Scored by ${o.scored_by.map(names.seat).join(', ')}.`)
+              : null,
+          ),
         ),
       ),
       you
         ? [
             h('h3', 'Your secret objectives'),
-            you.secret_objectives.length ? h('ul.cn-obj', you.secret_objectives.map((o) => h('li', h('strong', o.name), ` ${o.text}`, o.scored ? h('span.tag.tag-done', 'scored') : null))) : h('p.muted', 'None.'),
+            you.secret_objectives.length
+              ? h(
+                  'ul.cn-obj',
+                  you.secret_objectives.map((o) =>
+                    h(
+                      'li',
+                      h('strong', o.name),
+                      ` ${o.text}`,
+                      o.scored ? h('span.tag.tag-done', 'scored') : null,
+                    ),
+                  ),
+                )
+              : h('p.muted', 'None.'),
             h('h3', 'Your action cards'),
-            you.hand.length ? h('ul.cn-obj', you.hand.map((a) => h('li', h('strong', `${a.name}${a.count > 1 ? ` ×${a.count}` : ''}`), ` ${a.text}`))) : h('p.muted', 'None yet (one is drawn each status phase).'),
+            you.hand.length
+              ? h(
+                  'ul.cn-obj',
+                  you.hand.map((a) =>
+                    h(
+                      'li',
+                      h('strong', `${a.name}${a.count > 1 ? ` ×${a.count}` : ''}`),
+                      ` ${a.text}`,
+                    ),
+                  ),
+                )
+              : h('p.muted', 'None yet (one is drawn each status phase).'),
           ]
         : null,
     );
@@ -228,13 +359,31 @@ export function councilRenderer(c) {
       h('summary', h('h2', 'How to play')),
       h(
         'ol',
-        h('li', 'Each round, pick a strategy card. Its number is your initiative: lower numbers act first.'),
-        h('li', 'Then give your orders, all at once and in secret: select a sector on the map, then move a fleet, produce, or pay to explore. Each order is saved as you add it.'),
-        h('li', 'A fleet may move into the unknown: "inspect the marker; if it is hostile, retreat, otherwise land on every planet". The condition is decided when the orders resolve.'),
-        h('li', 'Press "Send orders" when you are done. When everyone has sent (or time runs out) the orders resolve in initiative order.'),
-        h('li', 'In the status phase objectives are scored, cards drawn and command tokens returned. Reach the VP target to win.'),
+        h(
+          'li',
+          'Each round, pick a strategy card. Its number is your initiative: lower numbers act first.',
+        ),
+        h(
+          'li',
+          'Then give your orders, all at once and in secret: select a sector on the map, then move a fleet, produce, or pay to explore. Each order is saved as you add it.',
+        ),
+        h(
+          'li',
+          'A fleet may move into the unknown: "inspect the marker; if it is hostile, retreat, otherwise land on every planet". The condition is decided when the orders resolve.',
+        ),
+        h(
+          'li',
+          'Press "Send orders" when you are done. When everyone has sent (or time runs out) the orders resolve in initiative order.',
+        ),
+        h(
+          'li',
+          'In the status phase objectives are scored, cards drawn and command tokens returned. Reach the VP target to win.',
+        ),
       ),
-      h('p.hint', 'On the map: ? is unexplored or a hidden marker, ! a hostile marker you know of, ✓ a friendly one; the chips are fleets (ship counts), filled circles planets in their owner\'s colour; "seen rN" marks what you last saw in round N.'),
+      h(
+        'p.hint',
+        'On the map: ? is unexplored or a hidden marker, ! a hostile marker you know of, ✓ a friendly one; the chips are fleets (ship counts), filled circles planets in their owner\'s colour; "seen rN" marks what you last saw in round N.',
+      ),
     );
   }
 
@@ -243,30 +392,85 @@ export function councilRenderer(c) {
       const vw = v(m);
       const g = vw.galaxy || { sectors: [] };
       const cards = Object.fromEntries((vw.strategy_cards || []).map((k) => [k.key, k.name]));
-      const agendas = Object.fromEntries([vw.council && vw.council.agenda, ...((vw.council && vw.council.laws) || []), vw.council && vw.council.last && vw.council.last.agenda].filter(Boolean).map((a) => [a.key, a.name]));
-      const actions = Object.fromEntries(((vw.you && vw.you.hand) || []).map((a) => [a.key, a.name]));
-      const names = { seat: (i) => (i === m.you ? 'you' : seatName(m.seats, i)), card: (k) => cards[k] || humanize(k), agenda: (k) => agendas[k] || humanize(k), action: (k) => actions[k] || humanize(k) };
+      const agendas = Object.fromEntries(
+        [
+          vw.council && vw.council.agenda,
+          ...((vw.council && vw.council.laws) || []),
+          vw.council && vw.council.last && vw.council.last.agenda,
+        ]
+          .filter(Boolean)
+          .map((a) => [a.key, a.name]),
+      );
+      const actions = Object.fromEntries(
+        ((vw.you && vw.you.hand) || []).map((a) => [a.key, a.name]),
+      );
+      const names = {
+        seat: (i) => (i === m.you ? 'you' : seatName(m.seats, i)),
+        card: (k) => cards[k] || humanize(k),
+        agenda: (k) => agendas[k] || humanize(k),
+        action: (k) => actions[k] || humanize(k),
+      };
       const me = (vw.players || []).find((p) => p.seat === m.you) || null;
       const tokens = new Set(((vw.you && vw.you.tokens) || []).map((t) => `${t[0]},${t[1]}`));
       ctx = { galaxy: g, you: m.you, me, cardName: names.card, sending: false };
       const composed = composer.panel(m, ctx);
-      const councilPanel = council.panel(m, { galaxy: g, you: m.you, me, names: { seat: (i) => seatName(m.seats, i) } });
+      const councilPanel = council.panel(m, {
+        galaxy: g,
+        you: m.you,
+        me,
+        names: { seat: (i) => seatName(m.seats, i) },
+      });
       const d = composer.state.draft;
       const targets = new Set();
       if (d && d.kind === 'move' && d.to) targets.add(`${d.to[0]},${d.to[1]}`);
-      map.update(g, { you: m.you, round: vw.round, selected: d && d.kind === 'move' ? d.from : composer.state.selected, targets, tokens, names: { seat: (i) => seatName(m.seats, i) } });
-      const lines = m.log.map((e) => ({ seq: e.seq, text: describeEntry(e, m, names), kind: e.seat !== null && e.seat !== undefined ? 'private' : null })).filter((l) => l.text);
+      map.update(g, {
+        you: m.you,
+        round: vw.round,
+        selected: d && d.kind === 'move' ? d.from : composer.state.selected,
+        targets,
+        tokens,
+        names: { seat: (i) => seatName(m.seats, i) },
+      });
+      const lines = m.log
+        .map((e) => ({
+          seq: e.seq,
+          text: describeEntry(e, m, names),
+          kind: e.seat !== null && e.seat !== undefined ? 'private' : null,
+        }))
+        .filter((l) => l.text);
       const over = m.status !== 'running';
       render(
         root,
         h(
           'div.cn-layout',
           timeline(m, vw, names),
-          over ? h('section.panel.cn-over', h('h2', resultText(m, vw)), h('p.result-actions', h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies'))) : null,
+          over
+            ? h(
+                'section.panel.cn-over',
+                h('h2', resultText(m, vw)),
+                h(
+                  'p.result-actions',
+                  h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies'),
+                ),
+              )
+            : null,
           h(
             'div.cn-main',
-            h('section.panel.cn-map-panel', { 'aria-labelledby': 'cn-map-h' }, h('h2#cn-map-h', 'Galaxy'), map.el),
-            COUNCIL_PHASES.includes(vw.phase) ? h('div.cn-side', councilPanel, pickPanel(m, vw), composed, systemPanel(m, g, names)) : h('div.cn-side', pickPanel(m, vw), composed, systemPanel(m, g, names), councilPanel),
+            h(
+              'section.panel.cn-map-panel',
+              { 'aria-labelledby': 'cn-map-h' },
+              h('h2#cn-map-h', 'Galaxy'),
+              map.el,
+            ),
+            COUNCIL_PHASES.includes(vw.phase)
+              ? h('div.cn-side', councilPanel, pickPanel(m, vw), composed, systemPanel(m, g, names))
+              : h(
+                  'div.cn-side',
+                  pickPanel(m, vw),
+                  composed,
+                  systemPanel(m, g, names),
+                  councilPanel,
+                ),
           ),
           playersPanel(m, vw, names),
           h('div.cn-bottom', objectivesPanel(m, vw, names), logPanel(lines)),
@@ -284,6 +488,8 @@ function markerText(mk) {
 
 function resultText(m, v) {
   const best = Math.max(...(v.players || []).map((p) => p.vp));
-  const top = (v.players || []).filter((p) => p.vp === best).map((p) => (p.seat === m.you ? 'You' : seatName(m.seats, p.seat)));
+  const top = (v.players || [])
+    .filter((p) => p.vp === best)
+    .map((p) => (p.seat === m.you ? 'You' : seatName(m.seats, p.seat)));
   return `Game over. Most victory points (${best}): ${top.join(', ')}.`;
 }

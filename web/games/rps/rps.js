@@ -27,7 +27,10 @@ export function rpsRenderer(c) {
   function describe(entry, m) {
     const e = entry.entry || {};
     if (e.type === 'round') {
-      const who = e.winner === null ? 'a tie' : `${e.winner === m.you ? 'you win' : `${seatName(m.seats, e.winner)} wins`}`;
+      const who =
+        e.winner === null
+          ? 'a tie'
+          : `${e.winner === m.you ? 'you win' : `${seatName(m.seats, e.winner)} wins`}`;
       return `Round ${e.round}: ${e.throws[0]} against ${e.throws[1]} – ${who} (${e.scores[0]}:${e.scores[1]}).`;
     }
     if (e.type === 'reveal' || e.type === 'your_order') return null;
@@ -44,8 +47,17 @@ export function rpsRenderer(c) {
       const done = w && w.submitted.includes(m.you);
       const over = m.status !== 'running';
       let status;
-      if (over) status = v.winner === null || v.winner === undefined ? 'The match is drawn.' : v.winner === m.you ? 'You won the match!' : `${seatName(m.seats, v.winner)} won the match.`;
-      else if (w) status = done ? `You threw ${mine || 'your hand'}; you can change it until the other player throws.` : `Round ${v.round} of ${v.rounds}: choose your throw.`;
+      if (over)
+        status =
+          v.winner === null || v.winner === undefined
+            ? 'The match is drawn.'
+            : v.winner === m.you
+              ? 'You won the match!'
+              : `${seatName(m.seats, v.winner)} won the match.`;
+      else if (w)
+        status = done
+          ? `You threw ${mine || 'your hand'}; you can change it until the other player throws.`
+          : `Round ${v.round} of ${v.rounds}: choose your throw.`;
       else status = `Round ${v.round} of ${v.rounds}.`;
       const lines = m.log.map((e) => ({ seq: e.seq, text: describe(e, m) })).filter((l) => l.text);
       render(
@@ -55,7 +67,11 @@ export function rpsRenderer(c) {
           h(
             'section.panel.rps',
             { 'aria-labelledby': 'game-h' },
-            h('div.panel-head', h('h1#game-h', 'Rock-paper-scissors'), m.spectator ? h('span.tag.tag-watch', 'watching') : null),
+            h(
+              'div.panel-head',
+              h('h1#game-h', 'Rock-paper-scissors'),
+              m.spectator ? h('span.tag.tag-watch', 'watching') : null,
+            ),
             h(
               'p.players',
               [0, 1].map((s) =>
@@ -64,8 +80,14 @@ export function rpsRenderer(c) {
                   { class: `seat-c${s}` },
                   seatName(m.seats, s),
                   s === m.you ? h('span.tag.tag-you', 'you') : null,
-                  h('strong.score', { 'aria-label': `score ${(v.scores || [0, 0])[s]}` }, ` ${(v.scores || [0, 0])[s]}`),
-                  open && open.submitted.includes(s) && !over ? h('span.tag.tag-done', 'thrown') : null,
+                  h(
+                    'strong.score',
+                    { 'aria-label': `score ${(v.scores || [0, 0])[s]}` },
+                    ` ${(v.scores || [0, 0])[s]}`,
+                  ),
+                  open && open.submitted.includes(s) && !over
+                    ? h('span.tag.tag-done', 'thrown')
+                    : null,
                 ),
               ),
             ),
@@ -78,7 +100,13 @@ export function rpsRenderer(c) {
                   THROWS.map((t) =>
                     h(
                       'button.rps-throw',
-                      { type: 'button', 'data-key': `throw-${t}`, 'aria-pressed': String(mine === t && done), disabled: busy, onclick: () => send(m, t) },
+                      {
+                        type: 'button',
+                        'data-key': `throw-${t}`,
+                        'aria-pressed': String(mine === t && done),
+                        disabled: busy,
+                        onclick: () => send(m, t),
+                      },
                       h('span', { 'aria-hidden': 'true' }, GLYPH[t]),
                       ` ${t}`,
                     ),
@@ -89,14 +117,29 @@ export function rpsRenderer(c) {
               ? h(
                   'table.rps-history',
                   h('caption', 'Rounds'),
-                  h('thead', h('tr', h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, seatName(m.seats, 0)), h('th', { scope: 'col' }, seatName(m.seats, 1)))),
+                  h(
+                    'thead',
+                    h(
+                      'tr',
+                      h('th', { scope: 'col' }, '#'),
+                      h('th', { scope: 'col' }, seatName(m.seats, 0)),
+                      h('th', { scope: 'col' }, seatName(m.seats, 1)),
+                    ),
+                  ),
                   h(
                     'tbody',
-                    v.history.map((r, i) => h('tr', h('td', String(i + 1)), h('td', r[0]), h('td', r[1]))),
+                    v.history.map((r, i) =>
+                      h('tr', h('td', String(i + 1)), h('td', r[0]), h('td', r[1])),
+                    ),
                   ),
                 )
               : null,
-            over ? h('p.result-actions', h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies')) : null,
+            over
+              ? h(
+                  'p.result-actions',
+                  h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies'),
+                )
+              : null,
           ),
           logPanel(lines),
         ),

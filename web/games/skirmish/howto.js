@@ -7,7 +7,10 @@ export const HOWTO = {
   sections: [
     {
       title: 'Before the fight',
-      items: ['Muster: in secret, pick a squad of creatures within the budget.', 'Deploy: in secret, place them on your own half of the field.'],
+      items: [
+        'Muster: in secret, pick a squad of creatures within the budget.',
+        'Deploy: in secret, place them on your own half of the field.',
+      ],
     },
     {
       title: 'A turn',

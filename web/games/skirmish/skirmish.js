@@ -14,7 +14,16 @@ import { api } from '../../api.js';
 import { seatName, countdown, logPanel } from '../../gamekit.js';
 import { fieldGrid, fullCard, unitSpeech } from './skirmishfield.js';
 import { newMusterState, musterPanel, deployPanel } from './skirmishmuster.js';
-import { STEP, describe, logKind, unitLabel, choiceText, targetsText, hintText, howToPlay } from './skirmishtext.js';
+import {
+  STEP,
+  describe,
+  logKind,
+  unitLabel,
+  choiceText,
+  targetsText,
+  hintText,
+  howToPlay,
+} from './skirmishtext.js';
 
 const FACE = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
 const STRENGTH = (roll) => (roll <= 2 ? 'weak' : roll <= 4 ? 'medium' : 'strong');
@@ -41,7 +50,11 @@ export function skirmishRenderer(c) {
 
   function narrow(list) {
     if (selAbility === null) return list;
-    return list.filter((ch) => (selAbility === 'attack' ? ch.action === 'attack' : ch.action === 'ability' && ch.ability === selAbility));
+    return list.filter((ch) =>
+      selAbility === 'attack'
+        ? ch.action === 'attack'
+        : ch.action === 'ability' && ch.ability === selAbility,
+    );
   }
 
   // ---------------------------------------------------------- actions --
@@ -76,7 +89,9 @@ export function skirmishRenderer(c) {
   function clickSquare(m, choices, sq, u) {
     if (sel !== null) {
       const mine = narrow(forUnit(choices, sel));
-      const hits = mine.filter((ch) => (ch.action === 'move' && ch.to === sq) || (u && ch.target === u.id));
+      const hits = mine.filter(
+        (ch) => (ch.action === 'move' && ch.to === sq) || (u && ch.target === u.id),
+      );
       if (hits.length) {
         const pick = hits.find((ch) => ch.action === 'attack') || hits[0];
         return play(m, pick, choiceText(m.view, pick));
@@ -95,7 +110,9 @@ export function skirmishRenderer(c) {
     const mine = sel !== null ? narrow(forUnit(choices, sel)) : [];
     const moves = new Set(mine.filter((ch) => ch.action === 'move').map((ch) => ch.to));
     const targets = new Set(mine.filter((ch) => ch.target !== undefined).map((ch) => ch.target));
-    const active = new Set((choices || []).filter((ch) => ch.action !== 'pass').map((ch) => ch.unit));
+    const active = new Set(
+      (choices || []).filter((ch) => ch.action !== 'pass').map((ch) => ch.unit),
+    );
     return (sq, u) => {
       const cls = [];
       let mark = null;
@@ -113,24 +130,57 @@ export function skirmishRenderer(c) {
         cls.push('can-target');
         label = `${unitSpeech(u, (m.view.cards || {})[u.key], m.you, m.seats)}; target of ${unitLabel(m.view, sel)}`;
       }
-      if (u && u.reserved && (u.reserved.close || u.reserved.move || u.reserved.tokens || u.reserved.life)) cls.push('reserved');
-      return { cls: cls.join(' '), disabled: busy || (!u && !moves.has(sq)), onclick: () => clickSquare(m, choices, sq, u), label: label && `${label}`, mark, seats: m.seats, pressed: u ? u.id === sel : undefined };
+      if (
+        u &&
+        u.reserved &&
+        (u.reserved.close || u.reserved.move || u.reserved.tokens || u.reserved.life)
+      )
+        cls.push('reserved');
+      return {
+        cls: cls.join(' '),
+        disabled: busy || (!u && !moves.has(sq)),
+        onclick: () => clickSquare(m, choices, sq, u),
+        label: label && `${label}`,
+        mark,
+        seats: m.seats,
+        pressed: u ? u.id === sel : undefined,
+      };
     };
   }
 
   function detailPanel(m, choices) {
     const v = m.view;
     const u = sel !== null ? v.units[sel] : null;
-    if (!u) return h('section.panel.sk-detail', { 'aria-labelledby': 'sk-detail-h' }, h('h2#sk-detail-h', 'Creature'), h('p.muted', 'Select a creature on the field to see its card and what it can do.'));
+    if (!u)
+      return h(
+        'section.panel.sk-detail',
+        { 'aria-labelledby': 'sk-detail-h' },
+        h('h2#sk-detail-h', 'Creature'),
+        h('p.muted', 'Select a creature on the field to see its card and what it can do.'),
+      );
     const d = (v.cards || {})[u.key] || null;
     const list = forUnit(choices, u.id);
     const kinds = [];
     if (list.some((ch) => ch.action === 'attack')) kinds.push(['attack', 'Attack']);
-    for (const ch of list) if (ch.action === 'ability' && !kinds.some(([k]) => k === ch.ability)) kinds.push([ch.ability, `Ability ${ch.ability + 1}`]);
+    for (const ch of list)
+      if (ch.action === 'ability' && !kinds.some(([k]) => k === ch.ability))
+        kinds.push([ch.ability, `Ability ${ch.ability + 1}`]);
     return h(
       'section.panel.sk-detail',
       { 'aria-labelledby': 'sk-detail-h' },
-      h('div.panel-head', h('h2#sk-detail-h', u.name), h('button.link', { type: 'button', 'data-key': 'deselect', onclick: () => ((sel = null), (selAbility = null), c.draw()) }, 'Deselect')),
+      h(
+        'div.panel-head',
+        h('h2#sk-detail-h', u.name),
+        h(
+          'button.link',
+          {
+            type: 'button',
+            'data-key': 'deselect',
+            onclick: () => ((sel = null), (selAbility = null), c.draw()),
+          },
+          'Deselect',
+        ),
+      ),
       fullCard(d, u, m.seats, m.you),
       list.length
         ? h(
@@ -140,13 +190,46 @@ export function skirmishRenderer(c) {
               ? h(
                   'div.sk-filter',
                   { role: 'group', 'aria-label': 'Show on the field' },
-                  h('button', { type: 'button', 'aria-pressed': String(selAbility === null), onclick: () => ((selAbility = null), c.draw()) }, 'All'),
-                  kinds.map(([k, t]) => h('button', { type: 'button', 'aria-pressed': String(selAbility === k), onclick: () => ((selAbility = k), c.draw()) }, t)),
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      'aria-pressed': String(selAbility === null),
+                      onclick: () => ((selAbility = null), c.draw()),
+                    },
+                    'All',
+                  ),
+                  kinds.map(([k, t]) =>
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        'aria-pressed': String(selAbility === k),
+                        onclick: () => ((selAbility = k), c.draw()),
+                      },
+                      t,
+                    ),
+                  ),
                 )
               : null,
             h(
               'ul.sk-choices',
-              narrow(list).map((ch, i) => h('li', h('button', { type: 'button', 'data-key': `choice-${i}`, class: `sk-choice ch-${ch.action}`, disabled: busy, onclick: () => play(m, ch, choiceText(v, ch)) }, choiceText(v, ch)))),
+              narrow(list).map((ch, i) =>
+                h(
+                  'li',
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      'data-key': `choice-${i}`,
+                      class: `sk-choice ch-${ch.action}`,
+                      disabled: busy,
+                      onclick: () => play(m, ch, choiceText(v, ch)),
+                    },
+                    choiceText(v, ch),
+                  ),
+                ),
+              ),
             ),
           )
         : u.owner === m.you && choices
@@ -172,12 +255,31 @@ export function skirmishRenderer(c) {
               return h(
                 'li.sk-item',
                 { class: `seat-c${it.owner}${i === 0 ? ' top' : ''}`, dataset: { item: it.id } },
-                h('div.sk-item-head', h('span.sk-item-id', `#${it.id}`), h('strong', src), h('span.tag', p.kind || 'item'), i === 0 ? h('span.tag.tag-live', 'resolves next') : null),
+                h(
+                  'div.sk-item-head',
+                  h('span.sk-item-id', `#${it.id}`),
+                  h('strong', src),
+                  h('span.tag', p.kind || 'item'),
+                  i === 0 ? h('span.tag.tag-live', 'resolves next') : null,
+                ),
                 h('p.sk-item-text', p.text || ''),
-                h('p.sk-item-targets.muted', `${seatName(m.seats, it.owner)} · ${targetsText(v, it.targets)}`),
+                h(
+                  'p.sk-item-targets.muted',
+                  `${seatName(m.seats, it.owner)} · ${targetsText(v, it.targets)}`,
+                ),
                 answers
                   .filter((ch) => ch.item === it.id)
-                  .map((ch) => h('button.sk-answer', { type: 'button', disabled: busy, onclick: () => play(m, ch, choiceText(v, ch)) }, `${unitLabel(v, ch.unit)}: ${choiceText(v, ch)}`)),
+                  .map((ch) =>
+                    h(
+                      'button.sk-answer',
+                      {
+                        type: 'button',
+                        disabled: busy,
+                        onclick: () => play(m, ch, choiceText(v, ch)),
+                      },
+                      `${unitLabel(v, ch.unit)}: ${choiceText(v, ch)}`,
+                    ),
+                  ),
               );
             }),
           )
@@ -196,17 +298,65 @@ export function skirmishRenderer(c) {
       'section.panel.sk-priority',
       { 'aria-labelledby': 'sk-prio-h' },
       h('h2#sk-prio-h', 'Priority'),
-      h('p', h('strong', STEP[step] || step || '—'), v.active !== null && v.active !== undefined ? ` · ${seatName(m.seats, v.active)}’s turn` : ''),
-      h('p', { 'data-testid': 'sk-holder' }, p.holder === null || p.holder === undefined ? 'Nobody holds priority.' : p.holder === m.you ? h('strong', 'You hold priority.') : `${seatName(m.seats, p.holder)} holds priority.`),
+      h(
+        'p',
+        h('strong', STEP[step] || step || '—'),
+        v.active !== null && v.active !== undefined
+          ? ` · ${seatName(m.seats, v.active)}’s turn`
+          : '',
+      ),
+      h(
+        'p',
+        { 'data-testid': 'sk-holder' },
+        p.holder === null || p.holder === undefined
+          ? 'Nobody holds priority.'
+          : p.holder === m.you
+            ? h('strong', 'You hold priority.')
+            : `${seatName(m.seats, p.holder)} holds priority.`,
+      ),
       holding
         ? h(
             'div.sk-pass',
-            h('button.primary', { type: 'button', 'data-key': 'pass', 'data-testid': 'sk-pass', disabled: busy || !choices, onclick: () => play(m, { action: 'pass' }, 'Passed') }, step === 'choice' ? 'Pass: hand the turn over' : 'Pass'),
-            h('button', { type: 'button', 'data-key': 'pass-eot', disabled: busy || !choices, onclick: () => play(m, { action: 'pass', until: 'end_of_turn' }, 'Passing until the end of the turn') }, 'Pass until end of turn'),
+            h(
+              'button.primary',
+              {
+                type: 'button',
+                'data-key': 'pass',
+                'data-testid': 'sk-pass',
+                disabled: busy || !choices,
+                onclick: () => play(m, { action: 'pass' }, 'Passed'),
+              },
+              step === 'choice' ? 'Pass: hand the turn over' : 'Pass',
+            ),
+            h(
+              'button',
+              {
+                type: 'button',
+                'data-key': 'pass-eot',
+                disabled: busy || !choices,
+                onclick: () =>
+                  play(
+                    m,
+                    { action: 'pass', until: 'end_of_turn' },
+                    'Passing until the end of the turn',
+                  ),
+              },
+              'Pass until end of turn',
+            ),
           )
         : null,
-      rule ? h('p.sk-rule', `Auto-pass is on (until ${rule.until.replace(/_/g, ' ')}). `, h('button.link', { type: 'button', onclick: stopRule }, 'Stop auto-passing')) : null,
-      h('p.sk-hint', { role: 'status', 'data-testid': 'sk-hint' }, hintText(m, { holding, choices: choices || [], step })),
+      rule
+        ? h(
+            'p.sk-rule',
+            `Auto-pass is on (until ${rule.until.replace(/_/g, ' ')}). `,
+            h('button.link', { type: 'button', onclick: stopRule }, 'Stop auto-passing'),
+          )
+        : null,
+      h(
+        'p.sk-hint',
+        { role: 'status', 'data-testid': 'sk-hint' },
+        hintText(m, { holding, choices: choices || [], step }),
+      ),
     );
   }
 
@@ -223,7 +373,11 @@ export function skirmishRenderer(c) {
         'ul',
         [0, 1].map((i) =>
           d.rolls[i] > 0
-            ? h('li', h('span.sk-die', { 'aria-hidden': 'true' }, FACE[d.rolls[i] - 1]), ` ${unitLabel(v, who[i])} ${i ? 'struck back' : 'attacked'}: rolled ${d.rolls[i]}, ${STRENGTH(d.rolls[i])} strike for ${d.strikes[i]}`)
+            ? h(
+                'li',
+                h('span.sk-die', { 'aria-hidden': 'true' }, FACE[d.rolls[i] - 1]),
+                ` ${unitLabel(v, who[i])} ${i ? 'struck back' : 'attacked'}: rolled ${d.rolls[i]}, ${STRENGTH(d.rolls[i])} strike for ${d.strikes[i]}`,
+              )
             : h('li', `${unitLabel(v, who[i])} did not strike back.`),
         ),
       ),
@@ -258,7 +412,8 @@ export function skirmishRenderer(c) {
     if (v.phase === 'over' || m.status === 'finished') {
       if (!r) return 'The game is over.';
       const sc = r.scores ? ` (scores ${r.scores.join(' : ')})` : '';
-      if (r.draw || !(r.winners || []).length) return `A draw after ${r.turns || v.turn} turns${sc}.`;
+      if (r.draw || !(r.winners || []).length)
+        return `A draw after ${r.turns || v.turn} turns${sc}.`;
       const wnr = r.winners[0];
       return `${wnr === m.you ? 'You won' : `${seatName(m.seats, wnr)} won`} after ${r.turns || v.turn} turns${sc}.`;
     }
@@ -279,20 +434,47 @@ export function skirmishRenderer(c) {
       }
       if (sel !== null && (!v.units || !v.units[sel] || !v.units[sel].square)) sel = null;
       const choices = myChoices(m);
-      const lines = m.log.map((e) => ({ seq: e.seq, text: describe(e, m), kind: logKind(e) })).filter((l) => l.text);
+      const lines = m.log
+        .map((e) => ({ seq: e.seq, text: describe(e, m), kind: logKind(e) }))
+        .filter((l) => l.text);
       const open = m.windows[0];
       const head = h(
         'section.panel.sk-head',
         { 'aria-labelledby': 'game-h' },
-        h('div.panel-head', h('h1#game-h', 'Skirmish'), m.spectator ? h('span.tag.tag-watch', 'watching') : null),
+        h(
+          'div.panel-head',
+          h('h1#game-h', 'Skirmish'),
+          m.spectator ? h('span.tag.tag-watch', 'watching') : null,
+        ),
         header(m),
-        h('p.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'sk-status' }, statusText(m)),
+        h(
+          'p.status',
+          { role: 'status', 'aria-live': 'polite', 'data-testid': 'sk-status' },
+          statusText(m),
+        ),
         open && open.deadline ? countdown(open.deadline) : null,
-        m.status !== 'running' ? h('p.result-actions', h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies')) : null,
+        m.status !== 'running'
+          ? h('p.result-actions', h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies'))
+          : null,
       );
       if (v.phase === 'muster' || v.phase === 'deploy') {
         const body = v.phase === 'muster' ? musterPanel(c, m, st) : deployPanel(c, m, st);
-        render(root, h('div.sk-layout.sk-pre', h('div.sk-main', head, h('section.panel.sk-setup', { 'aria-label': v.phase === 'muster' ? 'Muster' : 'Deployment' }, body)), h('div.sk-side', howToPlay(), logPanel(lines))));
+        render(
+          root,
+          h(
+            'div.sk-layout.sk-pre',
+            h(
+              'div.sk-main',
+              head,
+              h(
+                'section.panel.sk-setup',
+                { 'aria-label': v.phase === 'muster' ? 'Muster' : 'Deployment' },
+                body,
+              ),
+            ),
+            h('div.sk-side', howToPlay(), logPanel(lines)),
+          ),
+        );
         return;
       }
       const field = fieldGrid(v, m.you, squareCell(m, choices), { caption: 'Field' });
@@ -300,8 +482,17 @@ export function skirmishRenderer(c) {
         root,
         h(
           'div.sk-layout',
-          { 'data-testid': 'sk-table', dataset: { window: w ? w.id : '', ready: choices ? '1' : '0' } },
-          h('div.sk-main', head, v.phase === 'play' ? priorityPanel(m, choices) : null, h('section.panel.sk-board', { 'aria-label': 'Field' }, field), detailPanel(m, choices)),
+          {
+            'data-testid': 'sk-table',
+            dataset: { window: w ? w.id : '', ready: choices ? '1' : '0' },
+          },
+          h(
+            'div.sk-main',
+            head,
+            v.phase === 'play' ? priorityPanel(m, choices) : null,
+            h('section.panel.sk-board', { 'aria-label': 'Field' }, field),
+            detailPanel(m, choices),
+          ),
           h('div.sk-side', stackPanel(m, choices), dicePanel(m), howToPlay(), logPanel(lines)),
         ),
       );

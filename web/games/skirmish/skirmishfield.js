@@ -34,7 +34,8 @@ function tagsOf(d) {
   const tags = [];
   let more = 0;
   for (const a of (d && d.abilities) || []) {
-    if (KEYWORD[a.kind] && a.timing === 'static') tags.push(a.amount ? `${KEYWORD[a.kind]} ${a.amount}` : KEYWORD[a.kind]);
+    if (KEYWORD[a.kind] && a.timing === 'static')
+      tags.push(a.amount ? `${KEYWORD[a.kind]} ${a.amount}` : KEYWORD[a.kind]);
     else if (a.kind !== 'strike_mod' && a.kind !== 'armour') more += 1;
   }
   if (more) tags.push(`✦${more}`);
@@ -48,7 +49,12 @@ export function strikeText(d) {
 // Screen-reader text for a creature on a square.
 export function unitSpeech(u, d, you, seats) {
   const whose = u.owner === you ? 'yours' : seatName(seats, u.owner);
-  const bits = [`${u.name} (${whose})`, `life ${u.life} of ${u.max_life}`, `move ${u.move}`, `strike ${strikeText(d)}`];
+  const bits = [
+    `${u.name} (${whose})`,
+    `life ${u.life} of ${u.max_life}`,
+    `move ${u.move}`,
+    `strike ${strikeText(d)}`,
+  ];
   if (u.armour) bits.push(`armour ${u.armour}`);
   if (u.tokens) bits.push(`${u.tokens} tokens`);
   if (u.poison) bits.push(`poisoned ${u.poison}`);
@@ -131,7 +137,14 @@ export function fullCard(d, u, seats, you) {
       h('strong', d ? d.name : u.name),
       d ? h('span.sk-cost', { 'aria-label': `cost ${d.cost}` }, `cost ${d.cost}`) : null,
     ),
-    u ? h('p.sk-card-owner', u.owner === you ? 'Yours' : seatName(seats, u.owner), u.square ? ` · on ${u.square}` : u.alive === false ? ' · destroyed' : '', u.closed ? ' · closed' : ' · open') : null,
+    u
+      ? h(
+          'p.sk-card-owner',
+          u.owner === you ? 'Yours' : seatName(seats, u.owner),
+          u.square ? ` · on ${u.square}` : u.alive === false ? ' · destroyed' : '',
+          u.closed ? ' · closed' : ' · open',
+        )
+      : null,
     h(
       'dl.sk-card-stats',
       h('dt', 'Life'),
@@ -141,10 +154,24 @@ export function fullCard(d, u, seats, you) {
       h('dt', 'Strike'),
       h('dd', d ? `${d.strike[0]} weak / ${d.strike[1]} medium / ${d.strike[2]} strong` : '?'),
       u && u.armour ? [h('dt', 'Armour'), h('dd', String(u.armour))] : null,
-      (u ? u.tokens : d && d.tokens) ? [h('dt', 'Tokens'), h('dd', String(u ? u.tokens : d.tokens))] : null,
-      u && u.poison ? [h('dt', 'Poison'), h('dd', `loses ${u.poison} life at the end of its controller's turn`)] : null,
-      auras.length ? [h('dt', 'Until end of turn'), h('dd', auras.map(([k, x]) => `${x > 0 ? '+' : ''}${x} ${k}`).join(', '))] : null,
+      (u ? u.tokens : d && d.tokens)
+        ? [h('dt', 'Tokens'), h('dd', String(u ? u.tokens : d.tokens))]
+        : null,
+      u && u.poison
+        ? [h('dt', 'Poison'), h('dd', `loses ${u.poison} life at the end of its controller's turn`)]
+        : null,
+      auras.length
+        ? [
+            h('dt', 'Until end of turn'),
+            h('dd', auras.map(([k, x]) => `${x > 0 ? '+' : ''}${x} ${k}`).join(', ')),
+          ]
+        : null,
     ),
-    d && d.abilities && d.abilities.length ? h('ul.sk-abilities', d.abilities.map((a) => h('li', a.text))) : h('p.muted', 'No abilities besides its attack.'),
+    d && d.abilities && d.abilities.length
+      ? h(
+          'ul.sk-abilities',
+          d.abilities.map((a) => h('li', a.text)),
+        )
+      : h('p.muted', 'No abilities besides its attack.'),
   );
 }

@@ -45,7 +45,17 @@ function ready(m) {
   if (!w) return null;
   return h(
     'p.players.sk-ready',
-    [0, 1].map((s) => h('span.seat-badge', { class: `seat-c${s}` }, seatName(m.seats, s), s === m.you ? h('span.tag.tag-you', 'you') : null, w.submitted.includes(s) ? h('span.tag.tag-done', 'ready') : h('span.tag.tag-wait', 'choosing'))),
+    [0, 1].map((s) =>
+      h(
+        'span.seat-badge',
+        { class: `seat-c${s}` },
+        seatName(m.seats, s),
+        s === m.you ? h('span.tag.tag-you', 'you') : null,
+        w.submitted.includes(s)
+          ? h('span.tag.tag-done', 'ready')
+          : h('span.tag.tag-wait', 'choosing'),
+      ),
+    ),
   );
 }
 
@@ -65,7 +75,11 @@ function savedText(saved, cat) {
 // The muster step.
 export function musterPanel(c, m, st) {
   const w = m.myWindow;
-  if (!w) return waiting(m, 'Both players are choosing their squads in secret. Nothing of either squad is shown until both have chosen.');
+  if (!w)
+    return waiting(
+      m,
+      'Both players are choosing their squads in secret. Nothing of either squad is shown until both have chosen.',
+    );
   const legal = c.legalFor(w.id);
   if (legal && legal.catalog) st.catalog = legal.catalog;
   const cat = st.catalog;
@@ -75,7 +89,14 @@ export function musterPanel(c, m, st) {
   const saved = c.savedOrder(w.id);
   const { cost, n } = squadCost(cat, st.counts);
   const over = cost > lim.budget || n > lim.max_creatures;
-  const problem = n === 0 ? 'Pick creatures, or take a prebuilt squad.' : cost > lim.budget ? `Over the budget by ${cost - lim.budget}.` : n > lim.max_creatures ? `At most ${lim.max_creatures} creatures.` : '';
+  const problem =
+    n === 0
+      ? 'Pick creatures, or take a prebuilt squad.'
+      : cost > lim.budget
+        ? `Over the budget by ${cost - lim.budget}.`
+        : n > lim.max_creatures
+          ? `At most ${lim.max_creatures} creatures.`
+          : '';
   const change = (key, delta) => {
     const x = (st.counts.get(key) || 0) + delta;
     if (x <= 0) st.counts.delete(key);
@@ -90,15 +111,44 @@ export function musterPanel(c, m, st) {
   return h(
     'div.sk-muster',
     ready(m),
-    done ? h('p.sk-done', { role: 'status' }, `Submitted: ${savedText(saved, cat) || 'your squad'}. Waiting for the other player; you can still change it.`) : h('p', `Choose your squad in secret: a prebuilt squad, or your own (total cost at most ${lim.budget}, at most ${lim.max_creatures} creatures, at most ${lim.max_copies} of each).`),
+    done
+      ? h(
+          'p.sk-done',
+          { role: 'status' },
+          `Submitted: ${savedText(saved, cat) || 'your squad'}. Waiting for the other player; you can still change it.`,
+        )
+      : h(
+          'p',
+          `Choose your squad in secret: a prebuilt squad, or your own (total cost at most ${lim.budget}, at most ${lim.max_creatures} creatures, at most ${lim.max_copies} of each).`,
+        ),
     h('h2', 'Prebuilt squads'),
     h(
       'ul.sk-squads',
       cat.squads.map((q) =>
         h(
           'li',
-          h('div', h('strong', q.name), h('span.muted', ` · cost ${q.cost} · ${q.cards.length} creatures`), h('p.sk-squad-list', q.cards.map((k) => (cat.cards.find((d) => d.key === k) || { name: k }).name).join(', '))),
-          h('button', { type: 'button', 'data-key': `squad-${q.key}`, 'data-squad': q.key, disabled: st.busy, onclick: () => send(c, st, w, { squad: q.key }) }, `Take ${q.name}`),
+          h(
+            'div',
+            h('strong', q.name),
+            h('span.muted', ` · cost ${q.cost} · ${q.cards.length} creatures`),
+            h(
+              'p.sk-squad-list',
+              q.cards
+                .map((k) => (cat.cards.find((d) => d.key === k) || { name: k }).name)
+                .join(', '),
+            ),
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-key': `squad-${q.key}`,
+              'data-squad': q.key,
+              disabled: st.busy,
+              onclick: () => send(c, st, w, { squad: q.key }),
+            },
+            `Take ${q.name}`,
+          ),
         ),
       ),
     ),
@@ -108,15 +158,42 @@ export function musterPanel(c, m, st) {
       { role: 'status', class: over ? 'over' : null },
       h('span', { 'data-testid': 'sk-cost' }, `Cost ${cost} of ${lim.budget}`),
       h('span', `${n} of ${lim.max_creatures} creatures`),
-      h('button.primary', { type: 'button', 'data-key': 'submit-squad', disabled: st.busy || !!problem, onclick: () => send(c, st, w, { cards }) }, 'Submit this squad'),
-      n ? h('button', { type: 'button', 'data-key': 'clear-squad', onclick: () => (st.counts.clear(), c.draw()) }, 'Clear') : null,
+      h(
+        'button.primary',
+        {
+          type: 'button',
+          'data-key': 'submit-squad',
+          disabled: st.busy || !!problem,
+          onclick: () => send(c, st, w, { cards }),
+        },
+        'Submit this squad',
+      ),
+      n
+        ? h(
+            'button',
+            {
+              type: 'button',
+              'data-key': 'clear-squad',
+              onclick: () => (st.counts.clear(), c.draw()),
+            },
+            'Clear',
+          )
+        : null,
       problem && n ? h('span.sk-problem', problem) : null,
     ),
     cat.factions.map((f) =>
       h(
         'details.sk-faction',
-        { open: st.open === f.key ? '' : null, ontoggle: (e) => (e.target.open ? (st.open = f.key) : st.open === f.key && (st.open = null)) },
-        h('summary', h('strong', factionName(f.key)), h('span.muted', ` · ${cat.cards.filter((d) => d.faction === f.key).length} creatures`)),
+        {
+          open: st.open === f.key ? '' : null,
+          ontoggle: (e) =>
+            e.target.open ? (st.open = f.key) : st.open === f.key && (st.open = null),
+        },
+        h(
+          'summary',
+          h('strong', factionName(f.key)),
+          h('span.muted', ` · ${cat.cards.filter((d) => d.faction === f.key).length} creatures`),
+        ),
         h(
           'ul.sk-catalog',
           cat.cards
@@ -127,13 +204,36 @@ export function musterPanel(c, m, st) {
                 'li.sk-pick',
                 { class: x ? 'picked' : null },
                 h('div.sk-pick-head', h('strong', d.name), h('span.sk-cost', `cost ${d.cost}`)),
-                h('p.sk-pick-stats', `♥${d.life} · ➜${d.move} · ⚔${strikeText(d)}${d.tokens ? ` · ◆${d.tokens}` : ''}`),
+                h(
+                  'p.sk-pick-stats',
+                  `♥${d.life} · ➜${d.move} · ⚔${strikeText(d)}${d.tokens ? ` · ◆${d.tokens}` : ''}`,
+                ),
                 d.text ? h('p.sk-pick-text', d.text) : null,
                 h(
                   'div.sk-count',
-                  h('button', { type: 'button', 'data-key': `minus-${d.key}`, 'aria-label': `Remove ${d.name}`, disabled: !x, onclick: () => change(d.key, -1) }, '−'),
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      'data-key': `minus-${d.key}`,
+                      'aria-label': `Remove ${d.name}`,
+                      disabled: !x,
+                      onclick: () => change(d.key, -1),
+                    },
+                    '−',
+                  ),
                   h('span', { 'aria-label': `${x} ${d.name} in your squad` }, String(x)),
-                  h('button', { type: 'button', 'data-key': `plus-${d.key}`, 'aria-label': `Add ${d.name}`, disabled: x >= lim.max_copies, onclick: () => change(d.key, 1) }, '+'),
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      'data-key': `plus-${d.key}`,
+                      'aria-label': `Add ${d.name}`,
+                      disabled: x >= lim.max_copies,
+                      onclick: () => change(d.key, 1),
+                    },
+                    '+',
+                  ),
                 ),
               );
             }),
@@ -147,13 +247,20 @@ export function musterPanel(c, m, st) {
 export function deployPanel(c, m, st) {
   const v = m.view;
   const w = m.myWindow;
-  if (!w || m.you === null || m.you === undefined) return waiting(m, 'Both players are placing their squads in secret. The placements are shown when both have placed.');
+  if (!w || m.you === null || m.you === undefined)
+    return waiting(
+      m,
+      'Both players are placing their squads in secret. The placements are shown when both have placed.',
+    );
   const mine = (v.units || []).filter((u) => u.owner === m.you);
   const home = homeSquares(m.you);
   const saved = c.savedOrder(w.id);
   if (!st.place || st.place.length !== mine.length || st.placeWindow !== w.id) {
     st.placeWindow = w.id;
-    st.place = saved && saved.order && saved.order.squares && saved.order.squares.length === mine.length ? [...saved.order.squares] : mine.map(() => null);
+    st.place =
+      saved && saved.order && saved.order.squares && saved.order.squares.length === mine.length
+        ? [...saved.order.squares]
+        : mine.map(() => null);
     st.pick = st.place.indexOf(null);
   }
   const done = w.submitted.includes(m.you);
@@ -183,7 +290,13 @@ export function deployPanel(c, m, st) {
         cls: ok ? 'deployable' : 'off',
         disabled: !ok || st.busy,
         onclick: () => clickSquare(sq),
-        label: u ? `${u.name}, placed (press to pick it up)` : ok ? (st.pick >= 0 ? `empty, place ${mine[st.pick].name} here` : 'empty') : 'the other player’s rows',
+        label: u
+          ? `${u.name}, placed (press to pick it up)`
+          : ok
+            ? st.pick >= 0
+              ? `empty, place ${mine[st.pick].name} here`
+              : 'empty'
+            : 'the other player’s rows',
       };
     },
     { caption: 'Your home rows' },
@@ -193,7 +306,16 @@ export function deployPanel(c, m, st) {
   return h(
     'div.sk-deploy',
     ready(m),
-    done ? h('p.sk-done', { role: 'status' }, 'Placement submitted. Waiting for the other player; you can still change it.') : h('p', 'Place every creature of your squad on your home rows (the three rows at the bottom), in secret. Pick a creature, then a square; press a placed creature to pick it up again.'),
+    done
+      ? h(
+          'p.sk-done',
+          { role: 'status' },
+          'Placement submitted. Waiting for the other player; you can still change it.',
+        )
+      : h(
+          'p',
+          'Place every creature of your squad on your home rows (the three rows at the bottom), in secret. Pick a creature, then a square; press a placed creature to pick it up again.',
+        ),
     h(
       'div.sk-deploy-grid',
       field,
@@ -207,7 +329,13 @@ export function deployPanel(c, m, st) {
               'li',
               h(
                 'button.sk-roster-btn',
-                { type: 'button', 'data-key': `roster-${i}`, 'aria-pressed': String(st.pick === i), class: st.place[i] ? 'placed' : null, onclick: () => ((st.pick = i), c.draw()) },
+                {
+                  type: 'button',
+                  'data-key': `roster-${i}`,
+                  'aria-pressed': String(st.pick === i),
+                  class: st.place[i] ? 'placed' : null,
+                  onclick: () => ((st.pick = i), c.draw()),
+                },
                 h('span', u.name),
                 h('span.muted', st.place[i] ? ` on ${st.place[i]}` : ' · not placed'),
               ),
@@ -233,8 +361,25 @@ export function deployPanel(c, m, st) {
         },
         'Place the rest (front row first)',
       ),
-      h('button', { type: 'button', 'data-key': 'clear-place', onclick: () => ((st.place = mine.map(() => null)), (st.pick = 0), c.draw()) }, 'Clear'),
-      h('button.primary', { type: 'button', 'data-key': 'submit-place', disabled: !all || st.busy, onclick: () => send(c, st, w, { squares: [...st.place] }) }, 'Submit placement'),
+      h(
+        'button',
+        {
+          type: 'button',
+          'data-key': 'clear-place',
+          onclick: () => ((st.place = mine.map(() => null)), (st.pick = 0), c.draw()),
+        },
+        'Clear',
+      ),
+      h(
+        'button.primary',
+        {
+          type: 'button',
+          'data-key': 'submit-place',
+          disabled: !all || st.busy,
+          onclick: () => send(c, st, w, { squares: [...st.place] }),
+        },
+        'Submit placement',
+      ),
     ),
   );
 }

@@ -29,7 +29,12 @@ export function withNames(text, seats, you) {
 export function describe(entry, m) {
   const e = entry.entry || {};
   if (e.type === 'pass' || e.type === 'your_order') return null;
-  if (e.type === 'reveal') return e.window === 'muster' ? 'Both squads are revealed.' : e.window === 'deploy' ? 'Both placements are revealed.' : 'The orders are revealed.';
+  if (e.type === 'reveal')
+    return e.window === 'muster'
+      ? 'Both squads are revealed.'
+      : e.window === 'deploy'
+        ? 'Both placements are revealed.'
+        : 'The orders are revealed.';
   if (typeof e.text === 'string') return withNames(e.text, m.seats, m.you);
   return describeEngineEntry(e, m.seats, m.you);
 }
@@ -81,7 +86,8 @@ export function targetsText(v, t) {
 // What you can do now, in a sentence or two.
 export function hintText(m, { holding, choices, step }) {
   const v = m.view || {};
-  if (m.spectator) return 'You are watching. The field, the stack and the log are public; the squads were chosen and placed in secret.';
+  if (m.spectator)
+    return 'You are watching. The field, the stack and the log are public; the squads were chosen and placed in secret.';
   if (!holding) {
     const p = v.priority || {};
     if (p.holder === null || p.holder === undefined) return 'Waiting for the game.';
@@ -92,8 +98,10 @@ export function hintText(m, { holding, choices, step }) {
     if (!n) return 'Nothing of yours can move or act now: pass to hand the turn over.';
     return 'Your turn. Select one of your creatures: green squares are where it can move, red rings what it can attack or target. Or pass to hand the turn over.';
   }
-  if (n) return `You hold priority. Creatures marked ● can use a sudden ability now (select one to see it). Pass to let the top of the stack resolve${step === 'exec' ? '' : ' or the step end'}.`;
-  if ((v.stack || []).length) return 'You hold priority, with nothing to answer: pass and the top item resolves when both have passed.';
+  if (n)
+    return `You hold priority. Creatures marked ● can use a sudden ability now (select one to see it). Pass to let the top of the stack resolve${step === 'exec' ? '' : ' or the step end'}.`;
+  if ((v.stack || []).length)
+    return 'You hold priority, with nothing to answer: pass and the top item resolves when both have passed.';
   return 'You hold priority with nothing to play: pass. "Pass until end of turn" passes for you until the turn ends.';
 }
 
@@ -103,12 +111,30 @@ export function howToPlay() {
     h('summary', h('strong', 'How to play Skirmish')),
     h(
       'ul',
-      h('li', 'Each player musters a squad (total cost at most the budget) and places it on their three home rows, both in secret.'),
-      h('li', 'In your turn, declare one thing at a time: move a creature (one square per movement point, walking along sides, flying in any direction) or use an action: attack an adjacent enemy, or an ability marked "Close". A declaration goes on the stack.'),
-      h('li', 'Both players may answer with sudden abilities (parries, counterspells …). When both pass in a row, the top item of the stack resolves, then its source pays: closing, movement points, tokens or life.'),
-      h('li', 'An attack rolls a die: 1–2 weak, 3–4 medium, 5–6 strong strike. An open target strikes back the same way. Armour lowers the damage.'),
-      h('li', 'Closed creatures (dimmed, "closed") cannot move or attack until your next turn. Pass in your choice step to hand the turn over.'),
-      h('li', 'Destroy the other squad to win. At the turn limit, the higher total cost still on the field wins.'),
+      h(
+        'li',
+        'Each player musters a squad (total cost at most the budget) and places it on their three home rows, both in secret.',
+      ),
+      h(
+        'li',
+        'In your turn, declare one thing at a time: move a creature (one square per movement point, walking along sides, flying in any direction) or use an action: attack an adjacent enemy, or an ability marked "Close". A declaration goes on the stack.',
+      ),
+      h(
+        'li',
+        'Both players may answer with sudden abilities (parries, counterspells …). When both pass in a row, the top item of the stack resolves, then its source pays: closing, movement points, tokens or life.',
+      ),
+      h(
+        'li',
+        'An attack rolls a die: 1–2 weak, 3–4 medium, 5–6 strong strike. An open target strikes back the same way. Armour lowers the damage.',
+      ),
+      h(
+        'li',
+        'Closed creatures (dimmed, "closed") cannot move or attack until your next turn. Pass in your choice step to hand the turn over.',
+      ),
+      h(
+        'li',
+        'Destroy the other squad to win. At the turn limit, the higher total cost still on the field wins.',
+      ),
     ),
   );
 }

@@ -8,9 +8,17 @@ import { h, render, toast } from '../../ui.js';
 
 const CONDITIONS = [
   { id: 'magnate', title: 'Magnate', need: '65 or more VP chips' },
-  { id: 'warlord', title: 'Warlord', need: '4 or more military worlds in your empire, and 45+ VP chips' },
+  {
+    id: 'warlord',
+    title: 'Warlord',
+    need: '4 or more military worlds in your empire, and 45+ VP chips',
+  },
   { id: 'tycoon', title: 'Tycoon', need: 'empire income of 9 or more, and 45+ VP chips' },
-  { id: 'pathfinder', title: 'Pathfinder', need: 'worlds of all four colours azure, jade, amber and violet, and 45+ VP chips' },
+  {
+    id: 'pathfinder',
+    title: 'Pathfinder',
+    need: 'worlds of all four colours azure, jade, amber and violet, and 45+ VP chips',
+  },
 ];
 
 function titleOf(id) {
@@ -54,7 +62,10 @@ export function campaignScreen(main, ctx) {
       'section.campaign-choice',
       { 'aria-labelledby': 'choice-h', 'data-testid': 'campaign-choice' },
       h('h2#choice-h', 'Which condition should your last game count for?'),
-      h('p', `It met ${camp.choice.map(titleOf).join(' and ')}; one game checks off one condition. It counts for ${titleOf(last.checked)} unless you pick another before your next campaign game.`),
+      h(
+        'p',
+        `It met ${camp.choice.map(titleOf).join(' and ')}; one game checks off one condition. It counts for ${titleOf(last.checked)} unless you pick another before your next campaign game.`,
+      ),
       h(
         'div.row',
         camp.choice.map((id) =>
@@ -88,14 +99,22 @@ export function campaignScreen(main, ctx) {
 
   async function draw() {
     if (!session.token) {
-      render(root, h('h1#camp-h', 'Solitaire campaign'), h('p', h('a', { href: ctx.href('/') }, 'Pick a name'), ' to play the campaign.'));
+      render(
+        root,
+        h('h1#camp-h', 'Solitaire campaign'),
+        h('p', h('a', { href: ctx.href('/') }, 'Pick a name'), ' to play the campaign.'),
+      );
       return;
     }
     const me = await ctx.refreshMe();
     if (destroyed) return;
     const camp = me && me.campaign;
     if (!camp) {
-      render(root, h('h1#camp-h', 'Solitaire campaign'), h('p.muted', 'The campaign cannot be loaded right now.'));
+      render(
+        root,
+        h('h1#camp-h', 'Solitaire campaign'),
+        h('p.muted', 'The campaign cannot be loaded right now.'),
+      );
       return;
     }
     // /me's campaign: {status, met: [condition ids], games: [{conditions_met,
@@ -105,12 +124,26 @@ export function campaignScreen(main, ctx) {
     const nplayed = played.length;
     const active = camp.status === 'active';
     const next = (camp.next_options && camp.next_options.campaign_conditions_met) || [];
-    const running = (me.games || []).filter((g) => g.ruleset === 'sprint' && g.status === 'running');
+    const running = (me.games || []).filter(
+      (g) => g.ruleset === 'sprint' && g.status === 'running',
+    );
     render(
       root,
       h('h1#camp-h', 'Galactic Sprint: solitaire campaign'),
-      h('p', 'Four solitaire games in a row. Each game must meet one victory condition you have not met before; a game that meets none loses the campaign.'),
-      h('p.campaign-status', { 'data-testid': 'campaign-status', 'data-status': camp.status }, h('strong', STATUS[camp.status] || camp.status), active ? ` Game ${nplayed + 1} of 4 is next.` : nplayed ? ` ${nplayed} game${nplayed === 1 ? '' : 's'} played.` : ''),
+      h(
+        'p',
+        'Four solitaire games in a row. Each game must meet one victory condition you have not met before; a game that meets none loses the campaign.',
+      ),
+      h(
+        'p.campaign-status',
+        { 'data-testid': 'campaign-status', 'data-status': camp.status },
+        h('strong', STATUS[camp.status] || camp.status),
+        active
+          ? ` Game ${nplayed + 1} of 4 is next.`
+          : nplayed
+            ? ` ${nplayed} game${nplayed === 1 ? '' : 's'} played.`
+            : '',
+      ),
       h(
         'ol.campaign-track',
         { 'aria-label': 'Conditions' },
@@ -126,14 +159,58 @@ export function campaignScreen(main, ctx) {
         }),
       ),
       Array.isArray(camp.choice) && camp.choice.length > 1 ? choicePanel(camp) : null,
-      nplayed ? h('div', h('h2', 'Games of this campaign'), h('ol.list.campaign-games', { 'data-testid': 'campaign-games' }, played.map((g, i) => h('li.list-row', h('span', `Game ${i + 1}: ${g.chips} VP chips`), h('span', g.checked ? `counted for ${titleOf(g.checked)}` : 'met no new condition'))))) : null,
+      nplayed
+        ? h(
+            'div',
+            h('h2', 'Games of this campaign'),
+            h(
+              'ol.list.campaign-games',
+              { 'data-testid': 'campaign-games' },
+              played.map((g, i) =>
+                h(
+                  'li.list-row',
+                  h('span', `Game ${i + 1}: ${g.chips} VP chips`),
+                  h(
+                    'span',
+                    g.checked ? `counted for ${titleOf(g.checked)}` : 'met no new condition',
+                  ),
+                ),
+              ),
+            ),
+          )
+        : null,
       h(
         'div.row',
-        h('button.primary', { type: 'button', 'data-key': 'camp-next', onclick: () => startGame({ campaign_conditions_met: next }) }, active ? `Play campaign game ${nplayed + 1}` : 'Start a new campaign'),
-        h('button', { type: 'button', 'data-key': 'camp-single', onclick: () => startGame(undefined) }, 'Single solitaire game'),
+        h(
+          'button.primary',
+          {
+            type: 'button',
+            'data-key': 'camp-next',
+            onclick: () => startGame({ campaign_conditions_met: next }),
+          },
+          active ? `Play campaign game ${nplayed + 1}` : 'Start a new campaign',
+        ),
+        h(
+          'button',
+          { type: 'button', 'data-key': 'camp-single', onclick: () => startGame(undefined) },
+          'Single solitaire game',
+        ),
       ),
       running.length
-        ? h('div', h('h2', 'Sprint games in progress'), h('ul.list', running.map((g) => h('li.list-row', h('span', `Game ${g.id}`), h('a.button', { href: ctx.href(`/game/${g.id}`) }, 'Resume')))))
+        ? h(
+            'div',
+            h('h2', 'Sprint games in progress'),
+            h(
+              'ul.list',
+              running.map((g) =>
+                h(
+                  'li.list-row',
+                  h('span', `Game ${g.id}`),
+                  h('a.button', { href: ctx.href(`/game/${g.id}`) }, 'Resume'),
+                ),
+              ),
+            ),
+          )
         : null,
     );
   }

@@ -13,18 +13,24 @@ const ICONS = {
     '<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><circle cx="8" cy="8" r="6.3" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M10.8 5.2 9 9 5.2 10.8 7 7z" fill="currentColor"/></svg>',
   military:
     '<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M8 1.2l2 4.3 4.7.5-3.5 3.2 1 4.6L8 11.4l-4.2 2.4 1-4.6L1.3 6l4.7-.5z" fill="currentColor"/></svg>',
-  hand:
-    '<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><rect x="2" y="3" width="7" height="10" rx="1.2" fill="none" stroke="currentColor" stroke-width="1.3" transform="rotate(-10 5.5 8)"/><rect x="7" y="3" width="7" height="10" rx="1.2" fill="currentColor" transform="rotate(8 10.5 8)"/></svg>',
+  hand: '<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><rect x="2" y="3" width="7" height="10" rx="1.2" fill="none" stroke="currentColor" stroke-width="1.3" transform="rotate(-10 5.5 8)"/><rect x="7" y="3" width="7" height="10" rx="1.2" fill="currentColor" transform="rotate(8 10.5 8)"/></svg>',
 };
 
 export function icon(kind, n, label) {
   const text = label || `${n} ${kind}`;
-  return h('span.icon', { class: `icon-${kind}`, role: 'img', 'aria-label': text, title: text }, svg(ICONS[kind]), n !== undefined && n !== null ? h('span.icon-n', { 'aria-hidden': 'true' }, String(n)) : null);
+  return h(
+    'span.icon',
+    { class: `icon-${kind}`, role: 'img', 'aria-label': text, title: text },
+    svg(ICONS[kind]),
+    n !== undefined && n !== null ? h('span.icon-n', { 'aria-hidden': 'true' }, String(n)) : null,
+  );
 }
 
 export function kindText(d) {
   if (d.type !== 'world') return d.central ? 'Development · central' : 'Development';
-  const parts = [`${d.colour[0].toUpperCase()}${d.colour.slice(1)} ${d.military_world ? 'military world' : 'world'}`];
+  const parts = [
+    `${d.colour[0].toUpperCase()}${d.colour.slice(1)} ${d.military_world ? 'military world' : 'world'}`,
+  ];
   if (d.faction) parts.push(d.faction);
   return parts.join(' · ');
 }
@@ -46,9 +52,15 @@ export function cardLabel(d) {
 function art(d) {
   if (d.type === 'world') {
     const extra = [
-      d.military_world ? '<ellipse cx="60" cy="22" rx="27" ry="6" fill="none" stroke="var(--ring)" stroke-width="2" stroke-dasharray="4 3"/>' : '',
-      d.faction === 'rebel' ? '<path d="M92 8v22M92 9h12l-3 4 3 4H92" fill="var(--flag)" stroke="var(--ink-soft)" stroke-width="1.2"/>' : '',
-      d.faction === 'alien' ? '<path d="M16 22c4-6 14-6 18 0-4 6-14 6-18 0z" fill="none" stroke="var(--ink-soft)" stroke-width="1.5"/><circle cx="25" cy="22" r="2.4" fill="var(--ink-soft)"/>' : '',
+      d.military_world
+        ? '<ellipse cx="60" cy="22" rx="27" ry="6" fill="none" stroke="var(--ring)" stroke-width="2" stroke-dasharray="4 3"/>'
+        : '',
+      d.faction === 'rebel'
+        ? '<path d="M92 8v22M92 9h12l-3 4 3 4H92" fill="var(--flag)" stroke="var(--ink-soft)" stroke-width="1.2"/>'
+        : '',
+      d.faction === 'alien'
+        ? '<path d="M16 22c4-6 14-6 18 0-4 6-14 6-18 0z" fill="none" stroke="var(--ink-soft)" stroke-width="1.5"/><circle cx="25" cy="22" r="2.4" fill="var(--ink-soft)"/>'
+        : '',
     ].join('');
     return svg(
       `<svg class="card-art" viewBox="0 0 120 44" aria-hidden="true" focusable="false"><circle cx="14" cy="9" r="1" fill="currentColor" opacity=".5"/><circle cx="104" cy="36" r="1.2" fill="currentColor" opacity=".5"/><circle cx="76" cy="6" r=".9" fill="currentColor" opacity=".5"/><circle cx="60" cy="22" r="15" fill="var(--world)"/><circle cx="55" cy="17" r="5" fill="#fff" opacity=".25"/>${extra}</svg>`,
@@ -60,12 +72,29 @@ function art(d) {
 }
 
 function costBadge(d) {
-  if (isMilitaryWorld(d)) return h('span.badge.defence', { role: 'img', 'aria-label': `defence ${d.defence}`, title: 'Defence: conquer with this much military' }, String(d.defence));
-  return h('span.badge.cost', { role: 'img', 'aria-label': `cost ${d.cost}`, title: 'Cost: cards to discard' }, String(d.cost));
+  if (isMilitaryWorld(d))
+    return h(
+      'span.badge.defence',
+      {
+        role: 'img',
+        'aria-label': `defence ${d.defence}`,
+        title: 'Defence: conquer with this much military',
+      },
+      String(d.defence),
+    );
+  return h(
+    'span.badge.cost',
+    { role: 'img', 'aria-label': `cost ${d.cost}`, title: 'Cost: cards to discard' },
+    String(d.cost),
+  );
 }
 
 function vpBadge(d) {
-  return h('span.badge.vp', { role: 'img', 'aria-label': `${d.vp} VP`, title: 'Victory points' }, String(d.vp));
+  return h(
+    'span.badge.vp',
+    { role: 'img', 'aria-label': `${d.vp} VP`, title: 'Victory points' },
+    String(d.vp),
+  );
 }
 
 function icons(d) {
@@ -93,7 +122,16 @@ export function cardFace(d, opts = {}) {
   return h(
     tag,
     {
-      class: classes(d, [opts.role ? `role-${opts.role}` : '', opts.playable ? 'playable' : '', opts.dim ? 'dim' : ''].filter(Boolean).join(' ')),
+      class: classes(
+        d,
+        [
+          opts.role ? `role-${opts.role}` : '',
+          opts.playable ? 'playable' : '',
+          opts.dim ? 'dim' : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+      ),
       type: tag === 'button' ? 'button' : null,
       'data-card-id': opts.id,
       'data-card': d.key,
@@ -112,7 +150,9 @@ export function cardFace(d, opts = {}) {
     art(d),
     icons(d),
     h('p.card-text', d.text || ''),
-    opts.roleText ? h('span.card-role', tag === 'button' ? null : { 'aria-hidden': 'true' }, opts.roleText) : null,
+    opts.roleText
+      ? h('span.card-role', tag === 'button' ? null : { 'aria-hidden': 'true' }, opts.roleText)
+      : null,
     opts.note ? h('span.card-note', { 'aria-hidden': 'true' }, opts.note) : null,
   );
 }

@@ -6,11 +6,38 @@
 // the public view: no hand, no move.
 
 import { h, render, toast, announce, plural } from '../../ui.js';
-import { seatName, countdown, logPanel, describeEngineEntry, listText, OUTAGE_TEXT, isOutage } from '../../gamekit.js';
+import {
+  seatName,
+  countdown,
+  logPanel,
+  describeEngineEntry,
+  listText,
+  OUTAGE_TEXT,
+  isOutage,
+} from '../../gamekit.js';
 import { cardFace, cardMini, icon } from './cards.js';
-import { planCost, orderOf, planOf, choiceKey, designIndex, convoyWhat, isMilitaryWorld, defaultMode, whatMatches, exploreNumbers, timeoutDefaultText, resultLine, windowWords } from './sprintrules.js';
+import {
+  planCost,
+  orderOf,
+  planOf,
+  choiceKey,
+  designIndex,
+  convoyWhat,
+  isMilitaryWorld,
+  defaultMode,
+  whatMatches,
+  exploreNumbers,
+  timeoutDefaultText,
+  resultLine,
+  windowWords,
+} from './sprintrules.js';
 
-const PHASE = { place: 'Placement', explore: 'Explore: discards', limit: 'Hand limit: discards', over: 'Game over' };
+const PHASE = {
+  place: 'Placement',
+  explore: 'Explore: discards',
+  limit: 'Hand limit: discards',
+  over: 'Game over',
+};
 const ACTIONS = [
   { id: 'develop', title: 'Develop', help: 'one development, 1 cheaper' },
   { id: 'settle', title: 'Settle', help: 'one world, then draw 1 card' },
@@ -18,7 +45,13 @@ const ACTIONS = [
   { id: 'explore', title: 'Explore', help: '' },
 ];
 const ACTION_TITLE = Object.fromEntries(ACTIONS.map((a) => [a.id, a.title]));
-const PAST = { develop: 'developed', settle: 'settled', both: 'developed and settled', explore: 'explored', none: 'did nothing' };
+const PAST = {
+  develop: 'developed',
+  settle: 'settled',
+  both: 'developed and settled',
+  explore: 'explored',
+  none: 'did nothing',
+};
 const CONDITIONS = {
   magnate: '65 or more VP chips',
   warlord: '4 or more military worlds and 45+ VP chips',
@@ -26,7 +59,18 @@ const CONDITIONS = {
   pathfinder: 'azure, jade, amber and violet worlds and 45+ VP chips',
 };
 
-const blank = () => ({ action: null, dev: null, survey: false, world: null, worldMode: null, convoy: null, convoyMode: null, pay: [], discard: [], rival: null });
+const blank = () => ({
+  action: null,
+  dev: null,
+  survey: false,
+  world: null,
+  worldMode: null,
+  convoy: null,
+  convoyMode: null,
+  pay: [],
+  discard: [],
+  rival: null,
+});
 
 export function sprintRenderer(c) {
   const known = new Map(); // card id -> design, for every card this page has seen
@@ -46,7 +90,15 @@ export function sprintRenderer(c) {
   const cardName = (id) => (known.get(id) ? known.get(id).name : `card ${id}`);
 
   function plan() {
-    return { action: sel.action, dev: sel.dev, survey: sel.survey, world: sel.world, worldMode: sel.worldMode, convoy: sel.convoy, convoyMode: sel.convoyMode };
+    return {
+      action: sel.action,
+      dev: sel.dev,
+      survey: sel.survey,
+      world: sel.world,
+      worldMode: sel.worldMode,
+      convoy: sel.convoy,
+      convoyMode: sel.convoyMode,
+    };
   }
 
   function syncWindow(m) {
@@ -63,7 +115,8 @@ export function sprintRenderer(c) {
     const hand = new Set(((m.view && m.view.hand) || []).map((r) => r.id));
     const keep = (x) => x === null || hand.has(x);
     if (!keep(sel.dev)) sel.dev = null;
-    if (!keep(sel.world)) Object.assign(sel, { world: null, worldMode: null, convoy: null, convoyMode: null });
+    if (!keep(sel.world))
+      Object.assign(sel, { world: null, worldMode: null, convoy: null, convoyMode: null });
     if (!keep(sel.convoy)) Object.assign(sel, { convoy: null, convoyMode: null });
     sel.pay = sel.pay.filter((x) => hand.has(x));
     sel.discard = sel.discard.filter((x) => hand.has(x));
@@ -121,8 +174,14 @@ export function sprintRenderer(c) {
     }
     if (pc.ok && sel.action !== 'explore') {
       const have = sel.pay.length;
-      if (have < need) problems.push(`Select ${plural(need - have, 'more card')} in your hand to pay with (cost ${need}).`);
-      if (have > need) problems.push(`Too many cards to pay with: the cost is ${need}, ${have} selected. Deselect ${have - need}.`);
+      if (have < need)
+        problems.push(
+          `Select ${plural(need - have, 'more card')} in your hand to pay with (cost ${need}).`,
+        );
+      if (have > need)
+        problems.push(
+          `Too many cards to pay with: the cost is ${need}, ${have} selected. Deselect ${have - need}.`,
+        );
     }
     return { problems, need, ready: problems.length === 0, pc };
   }
@@ -131,7 +190,10 @@ export function sprintRenderer(c) {
     const me = m.view.players[m.you];
     // Only games of the first rules edition name a rival (their view has
     // one); later ones score each rival card against its best opponent.
-    const rival = !m.view.solitaire && sel.rival !== null && me && me.rival != null && sel.rival !== me.rival ? sel.rival : null;
+    const rival =
+      !m.view.solitaire && sel.rival !== null && me && me.rival != null && sel.rival !== me.rival
+        ? sel.rival
+        : null;
     return orderOf(plan(), sel.pay, rival);
   }
 
@@ -161,7 +223,8 @@ export function sprintRenderer(c) {
   function setAction(a) {
     sel.action = a;
     if (a === 'settle' || a === 'explore') Object.assign(sel, { dev: null, survey: false });
-    if (a === 'develop' || a === 'explore') Object.assign(sel, { world: null, worldMode: null, convoy: null, convoyMode: null });
+    if (a === 'develop' || a === 'explore')
+      Object.assign(sel, { world: null, worldMode: null, convoy: null, convoyMode: null });
     if (a === 'explore') sel.pay = [];
     serverError = null;
     redraw();
@@ -192,11 +255,13 @@ export function sprintRenderer(c) {
     }
     const info = legalInfo(m);
     if (sel.dev === id) sel.dev = null;
-    else if (sel.world === id) Object.assign(sel, { world: null, worldMode: null, convoy: null, convoyMode: null });
+    else if (sel.world === id)
+      Object.assign(sel, { world: null, worldMode: null, convoy: null, convoyMode: null });
     else if (sel.convoy === id) Object.assign(sel, { convoy: null, convoyMode: null });
     else if (sel.pay.includes(id)) sel.pay = sel.pay.filter((x) => x !== id);
     else {
-      if (!sel.action || sel.action === 'explore') sel.action = d.type === 'world' ? 'settle' : 'develop';
+      if (!sel.action || sel.action === 'explore')
+        sel.action = d.type === 'world' ? 'settle' : 'develop';
       const wantsDev = sel.action === 'develop' || sel.action === 'both';
       const wantsWorld = sel.action === 'settle' || sel.action === 'both';
       if (d.type === 'development' && wantsDev && sel.dev === null && !sel.survey) sel.dev = id;
@@ -204,9 +269,18 @@ export function sprintRenderer(c) {
       else if (sel.dev === null && sel.world === null && !sel.survey) {
         // Nothing is being placed yet, so there is nothing to pay for: say
         // what the chosen action places instead of marking the card paying.
-        const wants = wantsWorld && !wantsDev ? 'a world' : wantsDev && !wantsWorld ? 'a development' : 'a development or a world';
-        announce(`${d.name} is a ${d.type}: ${ACTION_TITLE[sel.action] || sel.action} places ${wants}. Pick one first, or choose another action.`);
-        toast(`${ACTION_TITLE[sel.action] || sel.action} places ${wants}: pick one first, then the cards to pay with.`);
+        const wants =
+          wantsWorld && !wantsDev
+            ? 'a world'
+            : wantsDev && !wantsWorld
+              ? 'a development'
+              : 'a development or a world';
+        announce(
+          `${d.name} is a ${d.type}: ${ACTION_TITLE[sel.action] || sel.action} places ${wants}. Pick one first, or choose another action.`,
+        );
+        toast(
+          `${ACTION_TITLE[sel.action] || sel.action} places ${wants}: pick one first, then the cards to pay with.`,
+        );
         return redraw();
       } else sel.pay.push(id);
     }
@@ -273,16 +347,24 @@ export function sprintRenderer(c) {
       h(
         'div.top-line',
         h('h1#game-h', 'Galactic Sprint'),
-        v.solitaire ? h('span.tag', v.campaign_conditions_met ? 'campaign game' : 'solitaire') : null,
+        v.solitaire
+          ? h('span.tag', v.campaign_conditions_met ? 'campaign game' : 'solitaire')
+          : null,
         m.spectator ? h('span.tag.tag-watch', 'watching') : null,
       ),
       h(
         'div.round-line',
-        h('span.round', { 'data-testid': 'round' }, v.solitaire ? `Round ${v.round} of ${v.max_rounds}` : `Round ${v.round}`),
+        h(
+          'span.round',
+          { 'data-testid': 'round' },
+          v.solitaire ? `Round ${v.round} of ${v.max_rounds}` : `Round ${v.round}`,
+        ),
         h('span.phase', { 'data-phase': v.phase }, PHASE[v.phase] || v.phase),
         w ? countdown(w.deadline) : null,
         h('span.muted', `Deck ${v.deck} · discard pile ${v.discard}`),
-        v.solitaire && v.phase !== 'over' ? h('span.muted', `Imaginary empire's military: ${v.imaginary_military}`) : null,
+        v.solitaire && v.phase !== 'over'
+          ? h('span.muted', `Imaginary empire's military: ${v.imaginary_military}`)
+          : null,
       ),
       vpTrack(m),
     );
@@ -294,14 +376,26 @@ export function sprintRenderer(c) {
     const top = Math.max(v.target_vp, ...chips);
     const scale = Math.ceil((top + 2) / 10) * 10;
     const ticks = [];
-    for (let t = 0; t <= scale; t += 10) ticks.push(h('span.tick', { style: { left: `${(t / scale) * 100}%` }, 'aria-hidden': 'true' }, String(t)));
+    for (let t = 0; t <= scale; t += 10)
+      ticks.push(
+        h(
+          'span.tick',
+          { style: { left: `${(t / scale) * 100}%` }, 'aria-hidden': 'true' },
+          String(t),
+        ),
+      );
     const seen = new Map();
     const markers = v.players.map((p) => {
       const n = seen.get(p.chips) || 0;
       seen.set(p.chips, n + 1);
       return h(
         'span.vp-marker',
-        { class: `seat-c${p.seat % 4}`, style: { left: `${(p.chips / scale) * 100}%`, '--stack': n }, title: `${seatName(m.seats, p.seat)}: ${p.chips} VP chips`, 'aria-hidden': 'true' },
+        {
+          class: `seat-c${p.seat % 4}`,
+          style: { left: `${(p.chips / scale) * 100}%`, '--stack': n },
+          title: `${seatName(m.seats, p.seat)}: ${p.chips} VP chips`,
+          'aria-hidden': 'true',
+        },
         String(p.chips),
       );
     });
@@ -309,7 +403,16 @@ export function sprintRenderer(c) {
     return h(
       'div.vp-track',
       { role: 'img', 'aria-label': label },
-      h('div.vp-rail', h('span.vp-target', { style: { left: `${(v.target_vp / scale) * 100}%` }, title: `Target: ${v.target_vp}` }, h('span', `${v.target_vp}`)), ticks, markers),
+      h(
+        'div.vp-rail',
+        h(
+          'span.vp-target',
+          { style: { left: `${(v.target_vp / scale) * 100}%` }, title: `Target: ${v.target_vp}` },
+          h('span', `${v.target_vp}`),
+        ),
+        ticks,
+        markers,
+      ),
     );
   }
 
@@ -317,19 +420,43 @@ export function sprintRenderer(c) {
     const v = m.view;
     const r = m.result;
     if (m.status === 'running' || !r) {
-      if (v.phase === 'over') return h('section.panel.result', { 'aria-live': 'polite' }, h('h2', 'Game over'), h('p.muted', 'Counting the result…'));
+      if (v.phase === 'over')
+        return h(
+          'section.panel.result',
+          { 'aria-live': 'polite' },
+          h('h2', 'Game over'),
+          h('p.muted', 'Counting the result…'),
+        );
       return null;
     }
     const you = m.you;
-    const order = v.players.map((p) => p.seat).sort((a, b) => r.scores[b] - r.scores[a] || r.tiebreak[b] - r.tiebreak[a]);
+    const order = v.players
+      .map((p) => p.seat)
+      .sort((a, b) => r.scores[b] - r.scores[a] || r.tiebreak[b] - r.tiebreak[a]);
     let headline;
-    if (r.solitaire) headline = r.won ? (r.campaign ? 'Campaign game won!' : 'Victory!') : r.campaign ? 'Campaign game lost' : 'Defeat';
-    else if (you !== null && you !== undefined) headline = r.winners.includes(you) ? (r.winners.length > 1 ? 'A shared win!' : 'You won!') : 'Game over';
+    if (r.solitaire)
+      headline = r.won
+        ? r.campaign
+          ? 'Campaign game won!'
+          : 'Victory!'
+        : r.campaign
+          ? 'Campaign game lost'
+          : 'Defeat';
+    else if (you !== null && you !== undefined)
+      headline = r.winners.includes(you)
+        ? r.winners.length > 1
+          ? 'A shared win!'
+          : 'You won!'
+        : 'Game over';
     else headline = `${listText(r.winners.map((s) => seatName(m.seats, s)))} won`;
     const sub = r.solitaire
       ? resultLine(r)
       : `After ${plural(r.rounds, 'round')}. Winner${r.winners.length > 1 ? 's' : ''}: ${listText(r.winners.map((s) => seatName(m.seats, s)))}.`;
-    const good = r.solitaire ? r.won : you !== null && you !== undefined ? r.winners.includes(you) : true;
+    const good = r.solitaire
+      ? r.won
+      : you !== null && you !== undefined
+        ? r.winners.includes(you)
+        : true;
     return h(
       'section.panel.result',
       { 'aria-labelledby': 'result-h', 'data-testid': 'result', class: good ? 'good' : 'plain' },
@@ -338,7 +465,17 @@ export function sprintRenderer(c) {
       h(
         'table.scores',
         h('caption.sr-only', 'Final scores'),
-        h('thead', h('tr', h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'VP chips'), h('th', { scope: 'col' }, 'Empire VP'), h('th', { scope: 'col' }, 'Tie-break'))),
+        h(
+          'thead',
+          h(
+            'tr',
+            h('th', { scope: 'col' }, '#'),
+            h('th', { scope: 'col' }, 'Player'),
+            h('th', { scope: 'col' }, 'VP chips'),
+            h('th', { scope: 'col' }, 'Empire VP'),
+            h('th', { scope: 'col' }, 'Tie-break'),
+          ),
+        ),
         h(
           'tbody',
           order.map((s, i) =>
@@ -346,7 +483,17 @@ export function sprintRenderer(c) {
               'tr',
               { class: r.winners.includes(s) ? 'winner' : null },
               h('td', String(i + 1)),
-              h('th', { scope: 'row' }, h('span.seat-badge', { class: `seat-c${s % 4}` }, h('span.seat-swatch', { 'aria-hidden': 'true' }), seatName(m.seats, s), s === you ? h('span.tag.tag-you', 'you') : null)),
+              h(
+                'th',
+                { scope: 'row' },
+                h(
+                  'span.seat-badge',
+                  { class: `seat-c${s % 4}` },
+                  h('span.seat-swatch', { 'aria-hidden': 'true' }),
+                  seatName(m.seats, s),
+                  s === you ? h('span.tag.tag-you', 'you') : null,
+                ),
+              ),
               h('td', String(r.scores[s])),
               h('td', String(r.vp[s])),
               h('td', { title: 'cards in hand plus income' }, String(r.tiebreak[s])),
@@ -357,13 +504,24 @@ export function sprintRenderer(c) {
       r.solitaire && r.conditions_met
         ? h(
             'div.conditions',
-            h('h3', r.campaign ? 'Campaign conditions' : 'Campaign conditions (they count in a campaign game)'),
+            h(
+              'h3',
+              r.campaign
+                ? 'Campaign conditions'
+                : 'Campaign conditions (they count in a campaign game)',
+            ),
             h(
               'ul.cond-list',
               Object.keys(CONDITIONS).map((k) => {
                 const met = r.conditions_met.includes(k);
                 const fresh = (r.new_conditions || []).includes(k);
-                return h('li', { class: met ? 'met' : 'unmet' }, h('strong', k), ` – ${CONDITIONS[k]}: `, met ? (fresh ? 'met (new!)' : 'met') : 'not met');
+                return h(
+                  'li',
+                  { class: met ? 'met' : 'unmet' },
+                  h('strong', k),
+                  ` – ${CONDITIONS[k]}: `,
+                  met ? (fresh ? 'met (new!)' : 'met') : 'not met',
+                );
               }),
             ),
           )
@@ -371,7 +529,13 @@ export function sprintRenderer(c) {
       h(
         'div.row',
         h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies'),
-        r.solitaire ? h('a.button.primary', { href: c.ctx.href('/campaign') }, r.campaign ? 'Campaign progress' : 'Solitaire campaign') : null,
+        r.solitaire
+          ? h(
+              'a.button.primary',
+              { href: c.ctx.href('/campaign') },
+              r.campaign ? 'Campaign progress' : 'Solitaire campaign',
+            )
+          : null,
       ),
     );
   }
@@ -386,7 +550,14 @@ export function sprintRenderer(c) {
         h(
           'label.action',
           { class: sel.action === a.id ? 'on' : null },
-          h('input', { type: 'radio', name: 'action', value: a.id, checked: sel.action === a.id, 'data-key': `action-${a.id}`, onchange: () => setAction(a.id) }),
+          h('input', {
+            type: 'radio',
+            name: 'action',
+            value: a.id,
+            checked: sel.action === a.id,
+            'data-key': `action-${a.id}`,
+            onchange: () => setAction(a.id),
+          }),
           h('span.action-title', a.title),
           h('small', a.id === 'explore' ? `draw ${ex.draw}, keep 2` : a.help),
         ),
@@ -397,7 +568,11 @@ export function sprintRenderer(c) {
   function slotSelect(key, label, options, value, onchange) {
     const s = h(
       'select',
-      { id: key, 'data-key': key, onchange: (e) => onchange(e.target.value === '' ? null : e.target.value) },
+      {
+        id: key,
+        'data-key': key,
+        onchange: (e) => onchange(e.target.value === '' ? null : e.target.value),
+      },
       h('option', { value: '' }, '— none —'),
       options.map((o) => h('option', { value: String(o.value), disabled: o.disabled }, o.label)),
     );
@@ -410,8 +585,30 @@ export function sprintRenderer(c) {
     return h(
       'fieldset.modes',
       h('legend.sr-only', `How to place ${d.name}`),
-      h('label', h('input', { type: 'radio', name: key, value: 'conquer', checked: cur === 'conquer', 'data-key': `${key}-conquer`, onchange: () => onchange('conquer') }), ` Conquer (military ${military} vs defence ${d.defence})`),
-      h('label', h('input', { type: 'radio', name: key, value: 'pay', checked: cur === 'pay', 'data-key': `${key}-pay`, onchange: () => onchange('pay') }), d.faction === 'alien' ? ' Pay (never for alien worlds)' : ` Pay (defence − 1)`),
+      h(
+        'label',
+        h('input', {
+          type: 'radio',
+          name: key,
+          value: 'conquer',
+          checked: cur === 'conquer',
+          'data-key': `${key}-conquer`,
+          onchange: () => onchange('conquer'),
+        }),
+        ` Conquer (military ${military} vs defence ${d.defence})`,
+      ),
+      h(
+        'label',
+        h('input', {
+          type: 'radio',
+          name: key,
+          value: 'pay',
+          checked: cur === 'pay',
+          'data-key': `${key}-pay`,
+          onchange: () => onchange('pay'),
+        }),
+        d.faction === 'alien' ? ' Pay (never for alien worlds)' : ` Pay (defence − 1)`,
+      ),
     );
   }
 
@@ -424,7 +621,8 @@ export function sprintRenderer(c) {
     const saved = c.savedOrder(w.id);
     const submitted = w.submitted.includes(m.you);
     const order = sel.action ? currentOrder(m) : null;
-    const changed = submitted && saved && order && JSON.stringify(saved.order) !== JSON.stringify(order);
+    const changed =
+      submitted && saved && order && JSON.stringify(saved.order) !== JSON.stringify(order);
     const devs = hand.filter((r) => known.get(r.id).type === 'development');
     const worlds = hand.filter((r) => known.get(r.id).type === 'world');
     const wantsDev = sel.action === 'develop' || sel.action === 'both';
@@ -432,8 +630,15 @@ export function sprintRenderer(c) {
     const survey = v.cards[v.survey_card];
     const slots = [];
     if (wantsDev) {
-      const opts = devs.map((r) => ({ value: r.id, label: `${cardName(r.id)} (cost ${known.get(r.id).cost})` }));
-      if (me.survey_available) opts.push({ value: 'S', label: `${survey.name} (central, once per game, cost ${survey.cost})` });
+      const opts = devs.map((r) => ({
+        value: r.id,
+        label: `${cardName(r.id)} (cost ${known.get(r.id).cost})`,
+      }));
+      if (me.survey_available)
+        opts.push({
+          value: 'S',
+          label: `${survey.name} (central, once per game, cost ${survey.cost})`,
+        });
       slots.push(
         slotSelect('slot-dev', 'Development', opts, sel.survey ? 'S' : sel.dev, (val) => {
           if (val === 'S') Object.assign(sel, { survey: true, dev: null });
@@ -449,10 +654,14 @@ export function sprintRenderer(c) {
         slotSelect(
           'slot-world',
           'World',
-          worlds.map((r) => ({ value: r.id, label: `${cardName(r.id)} (${isMilitaryWorld(known.get(r.id)) ? 'defence' : 'cost'} ${known.get(r.id).cost ?? known.get(r.id).defence})` })),
+          worlds.map((r) => ({
+            value: r.id,
+            label: `${cardName(r.id)} (${isMilitaryWorld(known.get(r.id)) ? 'defence' : 'cost'} ${known.get(r.id).cost ?? known.get(r.id).defence})`,
+          })),
           sel.world,
           (val) => {
-            if (val === null) Object.assign(sel, { world: null, worldMode: null, convoy: null, convoyMode: null });
+            if (val === null)
+              Object.assign(sel, { world: null, worldMode: null, convoy: null, convoyMode: null });
             else placeWorld(m, Number(val), info);
             serverError = null;
             redraw();
@@ -461,22 +670,47 @@ export function sprintRenderer(c) {
       );
       const wd = sel.world !== null ? known.get(sel.world) : null;
       if (wd && isMilitaryWorld(wd)) {
-        slots.push(modeRadios('mode-world', wd, sel.worldMode, militaryFor(m, wd, false), (mode) => ((sel.worldMode = mode), (serverError = null), redraw())));
+        slots.push(
+          modeRadios(
+            'mode-world',
+            wd,
+            sel.worldMode,
+            militaryFor(m, wd, false),
+            (mode) => ((sel.worldMode = mode), (serverError = null), redraw()),
+          ),
+        );
       }
       const cw = wd ? convoyWhat(wd) : null;
       if (cw) {
-        const eligible = worlds.filter((r) => r.id !== sel.world && whatMatches(cw, known.get(r.id)));
+        const eligible = worlds.filter(
+          (r) => r.id !== sel.world && whatMatches(cw, known.get(r.id)),
+        );
         slots.push(
-          slotSelect('slot-convoy', `Second world (convoy of ${wd.name})`, eligible.map((r) => ({ value: r.id, label: cardName(r.id) })), sel.convoy, (val) => {
-            sel.convoy = val === null ? null : Number(val);
-            sel.convoyMode = null;
-            sel.pay = sel.pay.filter((x) => x !== sel.convoy);
-            serverError = null;
-            redraw();
-          }),
+          slotSelect(
+            'slot-convoy',
+            `Second world (convoy of ${wd.name})`,
+            eligible.map((r) => ({ value: r.id, label: cardName(r.id) })),
+            sel.convoy,
+            (val) => {
+              sel.convoy = val === null ? null : Number(val);
+              sel.convoyMode = null;
+              sel.pay = sel.pay.filter((x) => x !== sel.convoy);
+              serverError = null;
+              redraw();
+            },
+          ),
         );
         const cd = sel.convoy !== null ? known.get(sel.convoy) : null;
-        if (cd && isMilitaryWorld(cd)) slots.push(modeRadios('mode-convoy', cd, sel.convoyMode, militaryFor(m, cd, true), (mode) => ((sel.convoyMode = mode), redraw())));
+        if (cd && isMilitaryWorld(cd))
+          slots.push(
+            modeRadios(
+              'mode-convoy',
+              cd,
+              sel.convoyMode,
+              militaryFor(m, cd, true),
+              (mode) => ((sel.convoyMode = mode), redraw()),
+            ),
+          );
       }
     }
     if (!v.solitaire && sel.action && me.rival != null) {
@@ -487,7 +721,14 @@ export function sprintRenderer(c) {
           'div.slot',
           h('label', { for: 'slot-rival' }, 'Rival (for rival VP cards)'),
           (() => {
-            const s = h('select#slot-rival', { 'data-key': 'slot-rival', onchange: (e) => ((sel.rival = Number(e.target.value)), redraw()) }, others.map((p) => h('option', { value: String(p.seat) }, seatName(m.seats, p.seat))));
+            const s = h(
+              'select#slot-rival',
+              {
+                'data-key': 'slot-rival',
+                onchange: (e) => ((sel.rival = Number(e.target.value)), redraw()),
+              },
+              others.map((p) => h('option', { value: String(p.seat) }, seatName(m.seats, p.seat))),
+            );
             s.value = String(cur);
             return s;
           })(),
@@ -499,14 +740,21 @@ export function sprintRenderer(c) {
         ? h(
             'table.bill',
             h('caption.sr-only', 'Cost'),
-            h('tbody', a.pc.lines.map((l) => h('tr', h('th', { scope: 'row' }, l.label), h('td', l.text))), h('tr.total', h('th', { scope: 'row' }, 'To pay'), h('td', plural(a.need, 'card')))),
+            h(
+              'tbody',
+              a.pc.lines.map((l) => h('tr', h('th', { scope: 'row' }, l.label), h('td', l.text))),
+              h('tr.total', h('th', { scope: 'row' }, 'To pay'), h('td', plural(a.need, 'card'))),
+            ),
           )
         : null;
     const needPay = a.pc && a.pc.ok && sel.action !== 'explore';
     const payStatus = needPay
       ? h(
           'p#pay-status.pay-status',
-          { dataset: { need: a.need, have: sel.pay.length }, class: sel.pay.length === a.need ? 'ok' : 'short' },
+          {
+            dataset: { need: a.need, have: sel.pay.length },
+            class: sel.pay.length === a.need ? 'ok' : 'short',
+          },
           a.need === 0
             ? 'Nothing to pay.'
             : sel.pay.length === a.need
@@ -514,21 +762,56 @@ export function sprintRenderer(c) {
               : `Pay ${plural(a.need, 'card')}: ${sel.pay.length} selected. Select cards in your hand below.`,
         )
       : sel.action === 'explore'
-        ? h('p.pay-status.ok', `You will draw ${exploreNumbers(me).draw} cards and discard ${exploreNumbers(me).discard} of your choice.`)
+        ? h(
+            'p.pay-status.ok',
+            `You will draw ${exploreNumbers(me).draw} cards and discard ${exploreNumbers(me).discard} of your choice.`,
+          )
         : null;
-    const problems = [...(sel.action ? a.problems.filter((p) => !(needPay && /^Select \d|^Too many/.test(p))) : [])];
+    const problems = [
+      ...(sel.action ? a.problems.filter((p) => !(needPay && /^Select \d|^Too many/.test(p))) : []),
+    ];
     if (needPay) problems.push(...a.problems.filter((p) => /^Select \d|^Too many/.test(p)));
     return h(
       'section.panel.move',
-      { 'aria-labelledby': 'move-h', 'data-window': w.id, 'data-legal': info ? 'yes' : 'no', ...MOVE_FOCUS },
-      h('div.panel-head', h('h2#move-h', `Your move – round ${v.round}`), submitted ? h('span.tag.tag-done', { 'data-testid': 'submitted' }, changed ? 'submitted (changed here)' : 'submitted') : h('span.tag.tag-wait', 'not submitted')),
-      h('p.muted.help', 'Choose an action, then click cards in your hand: the first click places a card, more clicks pick the cards you pay with. Orders stay secret until everyone has submitted.'),
+      {
+        'aria-labelledby': 'move-h',
+        'data-window': w.id,
+        'data-legal': info ? 'yes' : 'no',
+        ...MOVE_FOCUS,
+      },
+      h(
+        'div.panel-head',
+        h('h2#move-h', `Your move – round ${v.round}`),
+        submitted
+          ? h(
+              'span.tag.tag-done',
+              { 'data-testid': 'submitted' },
+              changed ? 'submitted (changed here)' : 'submitted',
+            )
+          : h('span.tag.tag-wait', 'not submitted'),
+      ),
+      h(
+        'p.muted.help',
+        'Choose an action, then click cards in your hand: the first click places a card, more clicks pick the cards you pay with. Orders stay secret until everyone has submitted.',
+      ),
       actionRadios(m),
       slots.length ? h('div.slots', slots) : null,
       bill,
       payStatus,
-      problems.length && sel.action ? h('ul.problems', { 'aria-live': 'polite', id: 'order-problems' }, problems.map((p) => h('li', p))) : null,
-      serverError ? h('p.error', { role: 'alert', 'data-testid': 'server-error' }, orderErrorText(serverError)) : null,
+      problems.length && sel.action
+        ? h(
+            'ul.problems',
+            { 'aria-live': 'polite', id: 'order-problems' },
+            problems.map((p) => h('li', p)),
+          )
+        : null,
+      serverError
+        ? h(
+            'p.error',
+            { role: 'alert', 'data-testid': 'server-error' },
+            orderErrorText(serverError),
+          )
+        : null,
       h(
         'div.row.move-buttons',
         h(
@@ -543,8 +826,27 @@ export function sprintRenderer(c) {
           },
           submitted ? (changed ? 'Replace my order' : 'Order submitted') : 'Submit order',
         ),
-        submitted ? h('button', { type: 'button', 'data-key': 'withdraw', disabled: busy, onclick: () => withdraw(m) }, 'Withdraw') : null,
-        h('button.link', { type: 'button', 'data-key': 'clear', onclick: () => ((sel = blank()), (serverError = null), redraw()) }, 'Clear'),
+        submitted
+          ? h(
+              'button',
+              {
+                type: 'button',
+                'data-key': 'withdraw',
+                disabled: busy,
+                onclick: () => withdraw(m),
+              },
+              'Withdraw',
+            )
+          : null,
+        h(
+          'button.link',
+          {
+            type: 'button',
+            'data-key': 'clear',
+            onclick: () => ((sel = blank()), (serverError = null), redraw()),
+          },
+          'Clear',
+        ),
       ),
       submitted ? h('p.muted', 'You can change your order until everyone has submitted.') : null,
     );
@@ -555,13 +857,15 @@ export function sprintRenderer(c) {
   function militaryFor(m, d, convoy) {
     const v = m.view;
     const base = v.players[m.you].empire.map((r) => v.cards[r.card]);
-    if (sel.action === 'both' && (sel.dev !== null || sel.survey)) base.push(sel.survey ? v.cards[v.survey_card] : known.get(sel.dev));
+    if (sel.action === 'both' && (sel.dev !== null || sel.survey))
+      base.push(sel.survey ? v.cards[v.survey_card] : known.get(sel.dev));
     if (convoy && sel.world !== null) base.push(known.get(sel.world));
     let mil = 0;
     const vs = {};
     for (const x of base) {
       mil += x.military || 0;
-      for (const ab of x.abilities || []) if (ab.type === 'military_vs') vs[ab.what] = (vs[ab.what] || 0) + ab.amount;
+      for (const ab of x.abilities || [])
+        if (ab.type === 'military_vs') vs[ab.what] = (vs[ab.what] || 0) + ab.amount;
     }
     for (const [what, n] of Object.entries(vs)) if (whatMatches(what, d)) mil += n;
     return mil;
@@ -583,19 +887,63 @@ export function sprintRenderer(c) {
     return h(
       'section.panel.move',
       { 'aria-labelledby': 'move-h', 'data-window': w.id, ...MOVE_FOCUS },
-      h('div.panel-head', h('h2#move-h', v.phase === 'explore' ? 'Explore: discard' : 'Hand limit: discard'), submitted ? h('span.tag.tag-done', { 'data-testid': 'submitted' }, changed ? 'submitted (changed here)' : 'submitted') : h('span.tag.tag-wait', 'not submitted')),
+      h(
+        'div.panel-head',
+        h('h2#move-h', v.phase === 'explore' ? 'Explore: discard' : 'Hand limit: discard'),
+        submitted
+          ? h(
+              'span.tag.tag-done',
+              { 'data-testid': 'submitted' },
+              changed ? 'submitted (changed here)' : 'submitted',
+            )
+          : h('span.tag.tag-wait', 'not submitted'),
+      ),
       h('p', why),
-      h('p#discard-status.pay-status', { dataset: { mustDiscard: need, have: sel.discard.length }, class: sel.discard.length === need ? 'ok' : 'short' }, `Selected ${sel.discard.length} of ${need}. Click cards in your hand to choose them.`),
-      serverError ? h('p.error', { role: 'alert', 'data-testid': 'server-error' }, orderErrorText(serverError)) : null,
+      h(
+        'p#discard-status.pay-status',
+        {
+          dataset: { mustDiscard: need, have: sel.discard.length },
+          class: sel.discard.length === need ? 'ok' : 'short',
+        },
+        `Selected ${sel.discard.length} of ${need}. Click cards in your hand to choose them.`,
+      ),
+      serverError
+        ? h(
+            'p.error',
+            { role: 'alert', 'data-testid': 'server-error' },
+            orderErrorText(serverError),
+          )
+        : null,
       h(
         'div.row.move-buttons',
         h(
           'button.primary',
-          { type: 'button', 'data-key': 'submit', 'data-testid': 'submit-order', disabled: sel.discard.length !== need || busy || (submitted && !changed), onclick: () => submit(m, order) },
+          {
+            type: 'button',
+            'data-key': 'submit',
+            'data-testid': 'submit-order',
+            disabled: sel.discard.length !== need || busy || (submitted && !changed),
+            onclick: () => submit(m, order),
+          },
           submitted ? (changed ? 'Replace my discards' : 'Discards submitted') : 'Discard these',
         ),
-        submitted ? h('button', { type: 'button', 'data-key': 'withdraw', disabled: busy, onclick: () => withdraw(m) }, 'Withdraw') : null,
-        h('button.link', { type: 'button', 'data-key': 'clear', onclick: () => ((sel.discard = []), redraw()) }, 'Clear'),
+        submitted
+          ? h(
+              'button',
+              {
+                type: 'button',
+                'data-key': 'withdraw',
+                disabled: busy,
+                onclick: () => withdraw(m),
+              },
+              'Withdraw',
+            )
+          : null,
+        h(
+          'button.link',
+          { type: 'button', 'data-key': 'clear', onclick: () => ((sel.discard = []), redraw()) },
+          'Clear',
+        ),
       ),
     );
   }
@@ -604,13 +952,19 @@ export function sprintRenderer(c) {
     const v = m.view;
     const w = m.windows[0];
     if (!w) return null;
-    const waiting = w.seats.filter((s) => !w.submitted.includes(s)).map((s) => seatName(m.seats, s));
+    const waiting = w.seats
+      .filter((s) => !w.submitted.includes(s))
+      .map((s) => seatName(m.seats, s));
     const what = v.phase === 'place' ? 'placing' : 'discarding';
     return h(
       'section.panel.move.waiting',
       { 'aria-labelledby': 'move-h' },
       h('h2#move-h', 'Waiting'),
-      h('p', { role: 'status' }, waiting.length ? `Waiting for ${listText(waiting)} (${what}).` : 'Resolving…'),
+      h(
+        'p',
+        { role: 'status' },
+        waiting.length ? `Waiting for ${listText(waiting)} (${what}).` : 'Resolving…',
+      ),
     );
   }
 
@@ -653,7 +1007,11 @@ export function sprintRenderer(c) {
                     Object.assign(sel, { survey: true, dev: null });
                   }
                   serverError = null;
-                  announce(sel.survey ? `${survey.name}: placing as development` : `${survey.name}: not placed`);
+                  announce(
+                    sel.survey
+                      ? `${survey.name}: placing as development`
+                      : `${survey.name}: not placed`,
+                  );
                   redraw();
                 }
               : null,
@@ -662,15 +1020,33 @@ export function sprintRenderer(c) {
     return h(
       'section.panel.hand',
       { 'aria-labelledby': 'hand-h' },
-      h('div.panel-head', h('h2#hand-h', `Your hand (${plural(hand.length, 'card')})`), placing ? h('span.legend', h('span.legend-item.placing', 'placing'), h('span.legend-item.paying', 'paying'), h('span.legend-item.playable', 'can be placed')) : null),
-      h('div.hand-cards', { role: placing || discarding ? 'group' : 'list', 'aria-label': 'Your hand' }, cards, centre ? h('div.centre-slot', centre) : null),
+      h(
+        'div.panel-head',
+        h('h2#hand-h', `Your hand (${plural(hand.length, 'card')})`),
+        placing
+          ? h(
+              'span.legend',
+              h('span.legend-item.placing', 'placing'),
+              h('span.legend-item.paying', 'paying'),
+              h('span.legend-item.playable', 'can be placed'),
+            )
+          : null,
+      ),
+      h(
+        'div.hand-cards',
+        { role: placing || discarding ? 'group' : 'list', 'aria-label': 'Your hand' },
+        cards,
+        centre ? h('div.centre-slot', centre) : null,
+      ),
     );
   }
 
   function lastText(m, p) {
     const l = p.last;
     if (!l) return null;
-    const placed = (l.placed || []).map((x) => `${cardName(x.id)}${x.conquered ? ' (conquered)' : ''}`);
+    const placed = (l.placed || []).map(
+      (x) => `${cardName(x.id)}${x.conquered ? ' (conquered)' : ''}`,
+    );
     const bits = [`Round ${l.round}: ${PAST[l.action] || l.action}`];
     if (placed.length) bits[0] += ` ${listText(placed)}`;
     if (l.paid) bits.push(`paid ${l.paid}`);
@@ -685,7 +1061,9 @@ export function sprintRenderer(c) {
   function empiresPanel(m) {
     const v = m.view;
     const w = m.windows[0];
-    const order = [...v.players].sort((a, b) => (a.seat === m.you ? -1 : b.seat === m.you ? 1 : a.seat - b.seat));
+    const order = [...v.players].sort((a, b) =>
+      a.seat === m.you ? -1 : b.seat === m.you ? 1 : a.seat - b.seat,
+    );
     return h(
       'section.panel.empires',
       { 'aria-labelledby': 'emp-h' },
@@ -694,27 +1072,61 @@ export function sprintRenderer(c) {
         let status = null;
         if (w && w.seats.includes(p.seat)) {
           const done = w.submitted.includes(p.seat);
-          status = h('span.tag', { class: done ? 'tag-done' : 'tag-wait', 'data-testid': `status-${p.seat}` }, done ? 'submitted' : v.phase === 'place' ? 'choosing' : `discarding ${p.must_discard}`);
+          status = h(
+            'span.tag',
+            { class: done ? 'tag-done' : 'tag-wait', 'data-testid': `status-${p.seat}` },
+            done ? 'submitted' : v.phase === 'place' ? 'choosing' : `discarding ${p.must_discard}`,
+          );
         }
         const name = seatName(m.seats, p.seat);
         return h(
           'article.empire',
-          { class: `seat-c${p.seat % 4}`, 'aria-labelledby': `emp-${p.seat}`, dataset: { seat: p.seat } },
-          h('header.empire-head', h('h3', { id: `emp-${p.seat}` }, h('span.seat-swatch', { 'aria-hidden': 'true' }), name, p.seat === m.you ? h('span.tag.tag-you', 'you') : null), status),
+          {
+            class: `seat-c${p.seat % 4}`,
+            'aria-labelledby': `emp-${p.seat}`,
+            dataset: { seat: p.seat },
+          },
+          h(
+            'header.empire-head',
+            h(
+              'h3',
+              { id: `emp-${p.seat}` },
+              h('span.seat-swatch', { 'aria-hidden': 'true' }),
+              name,
+              p.seat === m.you ? h('span.tag.tag-you', 'you') : null,
+            ),
+            status,
+          ),
           h(
             'ul.stats',
             { 'aria-label': `${name}'s empire` },
-            h('li.stat.chips', { title: 'VP chips' }, h('strong', String(p.chips)), h('span', ' VP chips')),
-            h('li.stat', { title: 'VP scored each round' }, h('span.badge.vp.small', { 'aria-hidden': 'true' }, String(p.vp)), h('span', ` VP/round`)),
+            h(
+              'li.stat.chips',
+              { title: 'VP chips' },
+              h('strong', String(p.chips)),
+              h('span', ' VP chips'),
+            ),
+            h(
+              'li.stat',
+              { title: 'VP scored each round' },
+              h('span.badge.vp.small', { 'aria-hidden': 'true' }, String(p.vp)),
+              h('span', ` VP/round`),
+            ),
             h('li.stat', icon('income', p.income, `${p.income} income`)),
             h('li.stat', icon('military', p.military, `${p.military} military`)),
             h('li.stat', icon('explore', p.explore, `${p.explore} explore`)),
             h('li.stat', icon('hand', p.hand, `${p.hand} cards in hand`)),
-            !v.solitaire && p.rival != null ? h('li.stat.muted', `rival: ${seatName(m.seats, p.rival)}`) : null,
+            !v.solitaire && p.rival != null
+              ? h('li.stat.muted', `rival: ${seatName(m.seats, p.rival)}`)
+              : null,
           ),
           p.last ? h('p.last', lastText(m, p)) : null,
           p.empire.length
-            ? h('div.empire-cards', { role: 'list', 'aria-label': `${name}'s cards` }, p.empire.map((r) => cardMini(v.cards[r.card], { id: r.id })))
+            ? h(
+                'div.empire-cards',
+                { role: 'list', 'aria-label': `${name}'s cards` },
+                p.empire.map((r) => cardMini(v.cards[r.card], { id: r.id })),
+              )
             : h('p.muted.empty', 'No cards placed yet.'),
         );
       }),
@@ -729,23 +1141,39 @@ export function sprintRenderer(c) {
     const name = (s) => (s === you ? 'You' : seatName(m.seats, s));
     switch (e.event) {
       case 'drew':
-        return { text: `You drew ${plural(e.cards.length, 'card')}: ${e.cards.map(cardName).join(', ')}.`, kind: 'private' };
+        return {
+          text: `You drew ${plural(e.cards.length, 'card')}: ${e.cards.map(cardName).join(', ')}.`,
+          kind: 'private',
+        };
       case 'placed':
         return {
           round: `R${e.round}`,
           text: e.players
-            .map((p) => `${name(p.seat)} ${PAST[p.action] || p.action}${p.placed.length ? ` ${listText(p.placed.map(cardName))}` : ''}${p.paid ? ` (paid ${p.paid})` : ''}`)
+            .map(
+              (p) =>
+                `${name(p.seat)} ${PAST[p.action] || p.action}${p.placed.length ? ` ${listText(p.placed.map(cardName))}` : ''}${p.paid ? ` (paid ${p.paid})` : ''}`,
+            )
             .join('; ')
             .concat('.'),
         };
       case 'explore':
-        return { text: `${name(e.seat)} drew ${e.drew} exploring and must discard ${e.must_discard}.` };
+        return {
+          text: `${name(e.seat)} drew ${e.drew} exploring and must discard ${e.must_discard}.`,
+        };
       case 'discarded':
-        return { text: `${e.players.map((p) => `${name(p.seat)} discarded ${p.discarded}`).join('; ')} (${e.phase === 'explore' ? 'explore' : 'hand limit'}).` };
+        return {
+          text: `${e.players.map((p) => `${name(p.seat)} discarded ${p.discarded}`).join('; ')} (${e.phase === 'explore' ? 'explore' : 'hand limit'}).`,
+        };
       case 'score':
-        return { round: `R${e.round}`, text: `Scored: ${e.vp.map((n, s) => `${name(s)} +${n} (${e.chips[s]})`).join(', ')}.`, kind: 'score' };
+        return {
+          round: `R${e.round}`,
+          text: `Scored: ${e.vp.map((n, s) => `${name(s)} +${n} (${e.chips[s]})`).join(', ')}.`,
+          kind: 'score',
+        };
       case 'income':
-        return { text: `Income: ${e.order.map((s, i) => `${name(s)} drew ${e.drew[i]}`).join(', ')}.` };
+        return {
+          text: `Income: ${e.order.map((s, i) => `${name(s)} drew ${e.drew[i]}`).join(', ')}.`,
+        };
       case 'reshuffle':
         return { text: `The discard pile was shuffled into a new deck (${e.cards} cards).` };
       case 'end':
@@ -755,14 +1183,21 @@ export function sprintRenderer(c) {
     }
     if (e.type === 'reveal') {
       const late = (e.orders || []).filter((o) => o.default).map((o) => name(o.seat));
-      return late.length ? { text: `Time ran out: ${listText(late)} ${timeoutDefaultText(e.window)}.` } : null;
+      return late.length
+        ? { text: `Time ran out: ${listText(late)} ${timeoutDefaultText(e.window)}.` }
+        : null;
     }
     if (e.type === 'your_order') {
       const ok = c.receiptOk(e);
       const short = (e.receipt || '').slice(0, 10);
       const what = windowWords(e.window);
       return {
-        text: ok === true ? `Your ${what} was resolved as sent.` : ok === false ? `Warning: your revealed ${what} does not match the receipt this browser was given!` : `Your ${what} was resolved.`,
+        text:
+          ok === true
+            ? `Your ${what} was resolved as sent.`
+            : ok === false
+              ? `Warning: your revealed ${what} does not match the receipt this browser was given!`
+              : `Your ${what} was resolved.`,
         detail: `Receipt ${e.receipt || ''}${ok === true ? ', checked against the reveal' : ok === false ? ', which does not match the reveal' : ''} (window ${e.window}; receipt ${short}…).`,
         kind: ok === false ? 'warn' : 'private',
       };

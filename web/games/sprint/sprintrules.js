@@ -74,7 +74,8 @@ export class Aggregate {
       if (a.type === 'discount') {
         this.discount[a.what] = (this.discount[a.what] || 0) + a.amount;
         (this.discountFrom[a.what] = this.discountFrom[a.what] || []).push(d.name);
-      } else if (a.type === 'military_vs') this.militaryVs[a.what] = (this.militaryVs[a.what] || 0) + a.amount;
+      } else if (a.type === 'military_vs')
+        this.militaryVs[a.what] = (this.militaryVs[a.what] || 0) + a.amount;
       else if (a.type === 'pay_military') this.payMilitary = this.payMilitary || d.name;
     }
     return this;
@@ -95,7 +96,8 @@ export class Aggregate {
 
   militaryAgainst(d) {
     let total = this.military;
-    for (const [what, amount] of Object.entries(this.militaryVs)) if (amount && whatMatches(what, d)) total += amount;
+    for (const [what, amount] of Object.entries(this.militaryVs))
+      if (amount && whatMatches(what, d)) total += amount;
     return total;
   }
 }
@@ -106,21 +108,50 @@ const clamp0 = (x) => (x < 0 ? 0 : x);
 function worldCost(g, d, mode, field, modeField) {
   const printed = printedCost(d);
   if (!isMilitaryWorld(d)) {
-    if (mode !== 'pay') return { error: `${d.name} is a non-military world: it is paid for, not conquered`, field: modeField };
+    if (mode !== 'pay')
+      return {
+        error: `${d.name} is a non-military world: it is paid for, not conquered`,
+        field: modeField,
+      };
     const disc = g.discountOn(d);
     const cost = clamp0(printed - disc.total);
-    return { cost, text: disc.total ? `cost ${printed} − ${disc.total} (${disc.from.join(', ')}) = ${cost}` : `cost ${cost}` };
+    return {
+      cost,
+      text: disc.total
+        ? `cost ${printed} − ${disc.total} (${disc.from.join(', ')}) = ${cost}`
+        : `cost ${cost}`,
+    };
   }
   if (mode === 'conquer') {
     const mil = g.militaryAgainst(d);
-    if (mil < printed) return { error: `military ${mil} is below defence ${printed} of ${d.name}`, field, military: mil };
-    return { cost: 0, text: `conquered: military ${mil} against defence ${printed}`, military: mil };
+    if (mil < printed)
+      return {
+        error: `military ${mil} is below defence ${printed} of ${d.name}`,
+        field,
+        military: mil,
+      };
+    return {
+      cost: 0,
+      text: `conquered: military ${mil} against defence ${printed}`,
+      military: mil,
+    };
   }
-  if (d.faction === 'alien') return { error: `${d.name} is an alien world: it must be conquered, never paid for`, field: modeField };
-  if (!g.payMilitary) return { error: `paying for the military world ${d.name} needs a card that allows it; otherwise conquer it`, field: modeField };
+  if (d.faction === 'alien')
+    return {
+      error: `${d.name} is an alien world: it must be conquered, never paid for`,
+      field: modeField,
+    };
+  if (!g.payMilitary)
+    return {
+      error: `paying for the military world ${d.name} needs a card that allows it; otherwise conquer it`,
+      field: modeField,
+    };
   const disc = g.discountOn(d);
   const cost = clamp0(printed - 1 - disc.total);
-  return { cost, text: `paid: defence ${printed} − 1 (${g.payMilitary})${disc.total ? ` − ${disc.total} (${disc.from.join(', ')})` : ''} = ${cost}` };
+  return {
+    cost,
+    text: `paid: defence ${printed} − 1 (${g.payMilitary})${disc.total ? ` − ${disc.total} (${disc.from.join(', ')})` : ''} = ${cost}`,
+  };
 }
 
 // The card designs of a view: id -> design, from the hand and the empires.
@@ -143,7 +174,8 @@ export function planCost(view, seat, plan) {
   const out = { ok: false, total: 0, lines: [], error: null, field: null };
   const fail = (error, field) => Object.assign(out, { error, field });
   const action = plan.action;
-  if (!['develop', 'settle', 'both', 'explore'].includes(action)) return fail('choose an action: develop, settle, both or explore', 'action');
+  if (!['develop', 'settle', 'both', 'explore'].includes(action))
+    return fail('choose an action: develop, settle, both or explore', 'action');
   if (action === 'explore') return Object.assign(out, { ok: true });
   const g = new Aggregate((player ? player.empire : []).map((r) => cards[r.card]).filter(Boolean));
   if (action === 'develop' || action === 'both') {
@@ -155,10 +187,15 @@ export function planCost(view, seat, plan) {
       }
       d = cards[view.survey_card];
     } else {
-      if (plan.dev === null || plan.dev === undefined) return fail(`action ${action} needs a development (or your ${cards[view.survey_card] ? cards[view.survey_card].name : 'survey card'})`, 'development');
+      if (plan.dev === null || plan.dev === undefined)
+        return fail(
+          `action ${action} needs a development (or your ${cards[view.survey_card] ? cards[view.survey_card].name : 'survey card'})`,
+          'development',
+        );
       if (!inHand.has(plan.dev)) return fail(`card ${plan.dev} is not in your hand`, 'development');
       d = byId.get(plan.dev);
-      if (d.type !== 'development') return fail(`card ${plan.dev} (${d.name}) is a world, not a development`, 'development');
+      if (d.type !== 'development')
+        return fail(`card ${plan.dev} (${d.name}) is a world, not a development`, 'development');
     }
     const disc = g.discountOn(d);
     const dev1 = action === 'develop' ? 1 : 0;
@@ -166,15 +203,21 @@ export function planCost(view, seat, plan) {
     const parts = [`cost ${d.cost}`];
     if (dev1) parts.push('− 1 (develop)');
     if (disc.total) parts.push(`− ${disc.total} (${disc.from.join(', ')})`);
-    out.lines.push({ label: d.name, cost, text: parts.length > 1 ? `${parts.join(' ')} = ${cost}` : `cost ${cost}` });
+    out.lines.push({
+      label: d.name,
+      cost,
+      text: parts.length > 1 ? `${parts.join(' ')} = ${cost}` : `cost ${cost}`,
+    });
     out.dev = cost;
     g.add(d); // it helps the world placed with it
   }
   if (action === 'settle' || action === 'both') {
-    if (plan.world === null || plan.world === undefined) return fail(`action ${action} needs a world`, 'world');
+    if (plan.world === null || plan.world === undefined)
+      return fail(`action ${action} needs a world`, 'world');
     if (!inHand.has(plan.world)) return fail(`card ${plan.world} is not in your hand`, 'world');
     const w = byId.get(plan.world);
-    if (w.type !== 'world') return fail(`card ${plan.world} (${w.name}) is a development, not a world`, 'world');
+    if (w.type !== 'world')
+      return fail(`card ${plan.world} (${w.name}) is a development, not a world`, 'world');
     const r = worldCost(g, w, plan.worldMode || defaultMode(w), 'world', 'world_mode');
     if (r.error) return fail(r.error, r.field);
     out.lines.push({ label: w.name, cost: r.cost, text: r.text });
@@ -182,21 +225,37 @@ export function planCost(view, seat, plan) {
     if (plan.convoy !== null && plan.convoy !== undefined) {
       const cw = convoyWhat(w);
       if (!cw) return fail(`${w.name} has no convoy ability`, 'convoy_world');
-      if (plan.convoy === plan.world || !inHand.has(plan.convoy)) return fail(`card ${plan.convoy} is not another card in your hand`, 'convoy_world');
+      if (plan.convoy === plan.world || !inHand.has(plan.convoy))
+        return fail(`card ${plan.convoy} is not another card in your hand`, 'convoy_world');
       const w2 = byId.get(plan.convoy);
       if (w2.type !== 'world' || !whatMatches(cw, w2))
-        return fail(`the convoy of ${w.name} allows a ${WHAT_TEXT[cw] || 'world'}, and card ${plan.convoy} (${w2.name}) is not one`, 'convoy_world');
+        return fail(
+          `the convoy of ${w.name} allows a ${WHAT_TEXT[cw] || 'world'}, and card ${plan.convoy} (${w2.name}) is not one`,
+          'convoy_world',
+        );
       g.add(w); // the first world helps the second
-      const r2 = worldCost(g, w2, plan.convoyMode || defaultMode(w2), 'convoy_world', 'convoy_mode');
+      const r2 = worldCost(
+        g,
+        w2,
+        plan.convoyMode || defaultMode(w2),
+        'convoy_world',
+        'convoy_mode',
+      );
       if (r2.error) return fail(r2.error, r2.field);
       out.lines.push({ label: `${w2.name} (convoy)`, cost: r2.cost, text: r2.text });
       out.convoy = r2.cost;
     }
   }
   out.total = out.lines.reduce((s, l) => s + l.cost, 0);
-  const placed = [plan.dev, plan.world, plan.convoy].filter((x) => x !== null && x !== undefined && !(plan.survey && x === plan.dev));
+  const placed = [plan.dev, plan.world, plan.convoy].filter(
+    (x) => x !== null && x !== undefined && !(plan.survey && x === plan.dev),
+  );
   const spare = (view.hand || []).length - placed.length;
-  if (out.total > spare) return fail(`the cost is ${out.total} but you hold only ${spare} other card${spare === 1 ? '' : 's'} to pay with`, 'pay');
+  if (out.total > spare)
+    return fail(
+      `the cost is ${out.total} but you hold only ${spare} other card${spare === 1 ? '' : 's'} to pay with`,
+      'pay',
+    );
   out.ok = true;
   return out;
 }
@@ -226,7 +285,7 @@ export function planOf(order) {
   return {
     action: order.action || null,
     survey: !!order.survey,
-    dev: order.survey ? null : order.development ?? null,
+    dev: order.survey ? null : (order.development ?? null),
     world: order.world ?? null,
     worldMode: order.world_mode || null,
     convoy: order.convoy_world ?? null,
@@ -239,10 +298,17 @@ export function planOf(order) {
 export function choiceKey(view, c) {
   const byId = designIndex(view);
   const mode = (id, m) => (id === null || id === undefined ? '' : m || defaultMode(byId.get(id)));
-  const dev = c.survey ? 'S' : c.development ?? c.dev ?? '';
+  const dev = c.survey ? 'S' : (c.development ?? c.dev ?? '');
   const world = c.world ?? '';
   const convoy = c.convoy_world ?? c.convoy ?? '';
-  return [c.action, c.action === 'develop' || c.action === 'both' ? dev : '', world, mode(c.world, c.world_mode || c.worldMode), convoy, mode(c.convoy_world ?? c.convoy, c.convoy_mode || c.convoyMode)].join('|');
+  return [
+    c.action,
+    c.action === 'develop' || c.action === 'both' ? dev : '',
+    world,
+    mode(c.world, c.world_mode || c.worldMode),
+    convoy,
+    mode(c.convoy_world ?? c.convoy, c.convoy_mode || c.convoyMode),
+  ].join('|');
 }
 
 // Explore: cards drawn and discarded for a player.
@@ -260,7 +326,12 @@ export function timeoutDefaultText(window) {
   return /\.place$/.test(window || '') ? 'explored' : 'kept the oldest cards';
 }
 
-const CONDITION_TITLES = { magnate: 'Magnate', warlord: 'Warlord', tycoon: 'Tycoon', pathfinder: 'Pathfinder' };
+const CONDITION_TITLES = {
+  magnate: 'Magnate',
+  warlord: 'Warlord',
+  tycoon: 'Tycoon',
+  pathfinder: 'Pathfinder',
+};
 
 // The line under a finished game's headline. A solitaire game is won by
 // reaching the target; a campaign game by meeting a condition not met
@@ -279,6 +350,10 @@ export function resultLine(r) {
 export function windowWords(window) {
   const m = /^r(\d+)\.(place|explore|limit)$/.exec(window || '');
   if (!m) return window || '';
-  const what = { place: 'placement', explore: 'discard after exploring', limit: 'hand-limit discard' }[m[2]];
+  const what = {
+    place: 'placement',
+    explore: 'discard after exploring',
+    limit: 'hand-limit discard',
+  }[m[2]];
   return `${what} in round ${m[1]}`;
 }

@@ -12,7 +12,14 @@ import { h, render, toast } from '../../ui.js';
 import { api } from '../../api.js';
 import { logPanel } from '../../gamekit.js';
 import { choiceLabel, describe } from './starbasetext.js';
-import { resultPanel, topPanel, handPanel, regionPanel, playerPanel, howTo } from './starbasepanels.js';
+import {
+  resultPanel,
+  topPanel,
+  handPanel,
+  regionPanel,
+  playerPanel,
+  howTo,
+} from './starbasepanels.js';
 
 // Every card object in the view, by id (names for targets and labels).
 function cardIndex(v) {
@@ -32,7 +39,10 @@ function cardIndex(v) {
   return { byId, card: (id) => cards.get(id) || null };
 }
 
-const choiceKey = (ch) => ['sb', ch.action, ch.card, ch.index, ch.target, ch.region].filter((x) => x !== undefined).join('-');
+const choiceKey = (ch) =>
+  ['sb', ch.action, ch.card, ch.index, ch.target, ch.region]
+    .filter((x) => x !== undefined)
+    .join('-');
 
 // Legal choices split by the card they act on; the rest stay general.
 function groupChoices(c, m) {
@@ -91,7 +101,9 @@ function autoPass(c) {
 // (defensive: every legal play stays reachable).
 function unplaced(v, g) {
   const shown = new Set();
-  for (const p of v.players) for (const z of [p.structures, p.news, p.dock, p.outer_regions]) z.forEach((x) => shown.add(x.id));
+  for (const p of v.players)
+    for (const z of [p.structures, p.news, p.dock, p.outer_regions])
+      z.forEach((x) => shown.add(x.id));
   for (const r of v.regions) {
     r.ships.forEach((x) => shown.add(x.id));
     r.locations.forEach((x) => shown.add(x.id));
@@ -124,7 +136,12 @@ export function starbaseRenderer(c) {
   const opened = new Map();
   function details(key, dflt, summary, ...body) {
     const isOpen = opened.has(key) ? opened.get(key) : dflt;
-    const el = h('details', { class: `sb-stack`, open: isOpen ? true : null, 'data-key': key }, h('summary', summary), ...body);
+    const el = h(
+      'details',
+      { class: `sb-stack`, open: isOpen ? true : null, 'data-key': key },
+      h('summary', summary),
+      ...body,
+    );
     el.addEventListener('toggle', () => opened.set(key, el.open));
     return el;
   }
@@ -157,7 +174,9 @@ export function starbaseRenderer(c) {
     else if (a && a !== document.body) focusKey = null;
     draw();
     if (!focusKey || root.contains(document.activeElement)) return;
-    const el = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) || (busy ? null : root.querySelector('[data-key="sb-hint"]'));
+    const el =
+      root.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) ||
+      (busy ? null : root.querySelector('[data-key="sb-hint"]'));
     if (el) {
       el.focus({ preventScroll: true });
       focusKey = el.dataset.key;
@@ -186,12 +205,22 @@ export function starbaseRenderer(c) {
         setAuto: (on) => auto.set(m, on),
       };
       const lines = m.log.map((e) => describe(e, m)).filter(Boolean);
-      const order = [...v.players].sort((a, b) => (a.seat === m.you ? -1 : b.seat === m.you ? 1 : a.seat - b.seat));
+      const order = [...v.players].sort((a, b) =>
+        a.seat === m.you ? -1 : b.seat === m.you ? 1 : a.seat - b.seat,
+      );
       const homes = v.regions.filter((r) => r.kind === 'home');
       const outers = v.regions.filter((r) => r.kind === 'outer');
       const table = h(
         'div.sb-layout',
-        { dataset: { window: g.loaded && m.myWindow ? m.myWindow.id : '', turn: v.turn, step: v.step, active: v.active, version: m.version } },
+        {
+          dataset: {
+            window: g.loaded && m.myWindow ? m.myWindow.id : '',
+            turn: v.turn,
+            step: v.step,
+            active: v.active,
+            version: m.version,
+          },
+        },
         h(
           'div.sb-main',
           resultPanel(t),
@@ -201,8 +230,17 @@ export function starbaseRenderer(c) {
             'section.panel.sb-regions',
             { 'aria-labelledby': 'sb-regions-h' },
             h('h2#sb-regions-h', 'Regions'),
-            h('div.sb-region-grid', homes.map((r) => regionPanel(t, r)), outers.map((r) => regionPanel(t, r))),
-            outers.length ? null : h('p.muted', 'No outer region is in play yet: put one into play from your outer region stack.'),
+            h(
+              'div.sb-region-grid',
+              homes.map((r) => regionPanel(t, r)),
+              outers.map((r) => regionPanel(t, r)),
+            ),
+            outers.length
+              ? null
+              : h(
+                  'p.muted',
+                  'No outer region is in play yet: put one into play from your outer region stack.',
+                ),
           ),
           order.map((p) => playerPanel(t, p)),
         ),

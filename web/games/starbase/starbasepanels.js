@@ -15,7 +15,13 @@ function phaseTrack(v) {
   return h(
     'ol.sb-phases',
     { 'aria-label': 'Phases of the turn' },
-    PHASES.map(([id, label]) => h('li', { class: id === cur ? 'sb-now' : null, 'aria-current': id === cur ? 'step' : null }, label)),
+    PHASES.map(([id, label]) =>
+      h(
+        'li',
+        { class: id === cur ? 'sb-now' : null, 'aria-current': id === cur ? 'step' : null },
+        label,
+      ),
+    ),
   );
 }
 
@@ -30,9 +36,16 @@ export function resultPanel(t) {
   else headline = `${listText(winners.map((s) => seatName(m.seats, s)))} won`;
   return h(
     'section.panel.result',
-    { 'aria-labelledby': 'result-h', 'data-testid': 'result', class: !m.spectator && winners.includes(m.you) ? 'good' : 'plain' },
+    {
+      'aria-labelledby': 'result-h',
+      'data-testid': 'result',
+      class: !m.spectator && winners.includes(m.you) ? 'good' : 'plain',
+    },
     h('h2#result-h', headline),
-    h('p.result-sub', `After ${r.turns} turns. ${winners.length ? `Winner: ${listText(winners.map((s) => seatName(m.seats, s)))}.` : ''}`),
+    h(
+      'p.result-sub',
+      `After ${r.turns} turns. ${winners.length ? `Winner: ${listText(winners.map((s) => seatName(m.seats, s)))}.` : ''}`,
+    ),
     h('p.result-actions', h('a.button', { href: t.c.ctx.href('/') }, 'Back to the lobbies')),
   );
 }
@@ -71,13 +84,28 @@ export function topPanel(t) {
         ),
       ),
     ),
-    h('p.status.sb-hint', { role: 'status', 'aria-live': 'polite', 'data-testid': 'sb-hint', 'data-key': 'sb-hint', tabindex: '-1', class: mine ? 'sb-yours' : null }, over ? 'The game is over.' : hint(m)),
+    h(
+      'p.status.sb-hint',
+      {
+        role: 'status',
+        'aria-live': 'polite',
+        'data-testid': 'sb-hint',
+        'data-key': 'sb-hint',
+        tabindex: '-1',
+        class: mine ? 'sb-yours' : null,
+      },
+      over ? 'The game is over.' : hint(m),
+    ),
     mine && !over
       ? h(
           'div.sb-bar',
           { role: 'group', 'aria-label': 'Your actions' },
           others.map((ch) => t.button(ch)),
-          pass ? t.button(pass, { primary: true }) : !g.loaded ? h('span.muted', 'Loading your choices…') : null,
+          pass
+            ? t.button(pass, { primary: true })
+            : !g.loaded
+              ? h('span.muted', 'Loading your choices…')
+              : null,
         )
       : null,
     !m.spectator && !over
@@ -85,10 +113,17 @@ export function topPanel(t) {
           'p.sb-rule',
           h(
             'label',
-            h('input', { type: 'checkbox', checked: t.auto, 'data-key': 'sb-auto', onchange: (e) => t.setAuto(e.target.checked) }),
+            h('input', {
+              type: 'checkbox',
+              checked: t.auto,
+              'data-key': 'sb-auto',
+              onchange: (e) => t.setAuto(e.target.checked),
+            }),
             ' Pass automatically in the other players’ turns',
           ),
-          rule && rule.until && rule.until !== 'never' ? h('span.muted', ' (on until your turn, unless you are attacked or targeted)') : null,
+          rule && rule.until && rule.until !== 'never'
+            ? h('span.muted', ' (on until your turn, unless you are attacked or targeted)')
+            : null,
         )
       : null,
   );
@@ -102,10 +137,18 @@ export function playerPanel(t, p) {
   const acts = (list) => (list || []).map((ch) => t.button(ch));
   const baseButtons = you && g.upgrade ? [t.button(g.upgrade)] : [];
   const row = (title, items, empty) =>
-    h('div.sb-zone', h('h4.sb-zone-h', title), items.length ? h('div.sb-cards', items) : h('p.muted.sb-empty', empty));
+    h(
+      'div.sb-zone',
+      h('h4.sb-zone-h', title),
+      items.length ? h('div.sb-cards', items) : h('p.muted.sb-empty', empty),
+    );
   return h(
     'section.panel.sb-player',
-    { class: `seat-c${p.seat % 4}${v.active === p.seat ? ' sb-active' : ''}${p.alive ? '' : ' sb-out'}`, 'aria-label': `${seatName(m.seats, p.seat)}'s starbase`, 'data-seat': p.seat },
+    {
+      class: `seat-c${p.seat % 4}${v.active === p.seat ? ' sb-active' : ''}${p.alive ? '' : ' sb-out'}`,
+      'aria-label': `${seatName(m.seats, p.seat)}'s starbase`,
+      'data-seat': p.seat,
+    },
     h(
       'div.sb-player-head',
       seatBadge(m.seats, p.seat, m.you),
@@ -123,16 +166,47 @@ export function playerPanel(t, p) {
       h('span', 'market ', h('strong', `${p.market}`)),
       h('span', 'scrapheap ', h('strong', `${p.scrapheap.length}`)),
     ),
-    h('div.sb-cards', starbaseCard(m, p, baseButtons), p.structures.map((s) => sbCard(m, s, { where: 'structure', buttons: acts(g.byCard.get(s.id)) }))),
-    p.news.length ? row('News in play', p.news.map((n) => sbCard(m, n, { where: 'news', buttons: acts(g.byCard.get(n.id)) })), '') : null,
-    row('Dock', p.dock.map((s) => sbCard(m, s, { where: 'dock', buttons: acts(g.byCard.get(s.id)) })), 'No ships in the dock.'),
-    p.scrapheap.length ? t.details(`scrap-${p.seat}`, false, `Scrapheap (${p.scrapheap.length})`, h('div.sb-cards', p.scrapheap.map((o) => sbCard(m, o, { where: 'scrap' })))) : null,
+    h(
+      'div.sb-cards',
+      starbaseCard(m, p, baseButtons),
+      p.structures.map((s) =>
+        sbCard(m, s, { where: 'structure', buttons: acts(g.byCard.get(s.id)) }),
+      ),
+    ),
+    p.news.length
+      ? row(
+          'News in play',
+          p.news.map((n) => sbCard(m, n, { where: 'news', buttons: acts(g.byCard.get(n.id)) })),
+          '',
+        )
+      : null,
+    row(
+      'Dock',
+      p.dock.map((s) => sbCard(m, s, { where: 'dock', buttons: acts(g.byCard.get(s.id)) })),
+      'No ships in the dock.',
+    ),
+    p.scrapheap.length
+      ? t.details(
+          `scrap-${p.seat}`,
+          false,
+          `Scrapheap (${p.scrapheap.length})`,
+          h(
+            'div.sb-cards',
+            p.scrapheap.map((o) => sbCard(m, o, { where: 'scrap' })),
+          ),
+        )
+      : null,
     p.outer_regions.length
       ? t.details(
           `stack-${p.seat}`,
           you && p.outer_regions.some((o) => g.byCard.has(o.id)),
           `Outer region stack (${p.outer_regions.length})`,
-          h('div.sb-cards', p.outer_regions.map((o) => sbCard(m, o, { where: 'stack', buttons: acts(g.byCard.get(o.id)) }))),
+          h(
+            'div.sb-cards',
+            p.outer_regions.map((o) =>
+              sbCard(m, o, { where: 'stack', buttons: acts(g.byCard.get(o.id)) }),
+            ),
+          ),
         )
       : null,
   );
@@ -142,13 +216,31 @@ export function regionPanel(t, r) {
   const { m, g } = t;
   const v = m.view;
   const attacked = (v.attacks || []).some((a) => a.region === r.id);
-  const ctrl = r.controller === null || r.controller === undefined ? 'uncontrolled' : `controlled by ${who(m, r.controller)}`;
+  const ctrl =
+    r.controller === null || r.controller === undefined
+      ? 'uncontrolled'
+      : `controlled by ${who(m, r.controller)}`;
   const cls = `${r.kind === 'home' ? `sb-home seat-c${r.id % 4}` : 'sb-outer'}${r.controller !== null && r.controller !== undefined ? ` sb-ctrl seat-c${r.controller % 4}` : ''}${attacked ? ' sb-under-attack' : ''}`;
   const items = [
-    ...r.locations.map((l) => sbCard(m, l, { where: 'location', buttons: (g.byCard.get(l.id) || []).map((ch) => t.button(ch)) })),
-    ...r.ships.map((s) => sbCard(m, s, { where: 'region', buttons: (g.byCard.get(s.id) || []).map((ch) => t.button(ch)) })),
+    ...r.locations.map((l) =>
+      sbCard(m, l, {
+        where: 'location',
+        buttons: (g.byCard.get(l.id) || []).map((ch) => t.button(ch)),
+      }),
+    ),
+    ...r.ships.map((s) =>
+      sbCard(m, s, {
+        where: 'region',
+        buttons: (g.byCard.get(s.id) || []).map((ch) => t.button(ch)),
+      }),
+    ),
   ];
-  const title = r.kind !== 'home' ? r.name : r.id === m.you ? 'Your home region' : `${who(m, r.id)}'s home region`;
+  const title =
+    r.kind !== 'home'
+      ? r.name
+      : r.id === m.you
+        ? 'Your home region'
+        : `${who(m, r.id)}'s home region`;
   const regionText = r.card && (v.cards || {})[r.card.key];
   return h(
     'section.sb-region',
@@ -161,7 +253,12 @@ export function regionPanel(t, r) {
       attacked ? h('span.tag.sb-attack-tag', 'under attack') : null,
     ),
     regionText && regionText.text ? h('p.sb-text', regionText.text) : null,
-    r.card && g.byCard.has(r.card.id) ? h('div.sb-acts', g.byCard.get(r.card.id).map((ch) => t.button(ch))) : null,
+    r.card && g.byCard.has(r.card.id)
+      ? h(
+          'div.sb-acts',
+          g.byCard.get(r.card.id).map((ch) => t.button(ch)),
+        )
+      : null,
     items.length ? h('div.sb-cards', items) : h('p.muted.sb-empty', 'No ships or locations.'),
   );
 }
@@ -177,7 +274,12 @@ export function handPanel(t) {
     v.hand.length
       ? h(
           'div.sb-cards',
-          v.hand.map((cd) => sbCard(m, cd, { where: 'hand', buttons: (g.byCard.get(cd.id) || []).map((ch) => t.button(ch)) })),
+          v.hand.map((cd) =>
+            sbCard(m, cd, {
+              where: 'hand',
+              buttons: (g.byCard.get(cd.id) || []).map((ch) => t.button(ch)),
+            }),
+          ),
         )
       : h('p.muted', 'Your hand is empty.'),
   );
@@ -192,7 +294,10 @@ export function howTo(t) {
       'ul',
       HOW_TO_PLAY.map((line) => h('li', line)),
     ),
-    h('p.muted', 'ATK attack, DEF defence, INC income; the tabs I–IV on a ship are its assembly countdown.'),
+    h(
+      'p.muted',
+      'ATK attack, DEF defence, INC income; the tabs I–IV on a ship are its assembly countdown.',
+    ),
   );
   el.className = 'panel sb-howto';
   return el;

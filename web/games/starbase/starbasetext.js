@@ -31,14 +31,28 @@ export function regionName(m, r) {
 
 // Seat names in an engine text: "Seat 1's" / "seat 1's" / "Seat 1".
 export function nameSeats(text, m) {
-  return text.replace(/\b[Ss]eat (\d)('s home region)?/g, (_, n, home) => (home ? `${who(m, Number(n))}'s home region` : who(m, Number(n))));
+  return text.replace(/\b[Ss]eat (\d)('s home region)?/g, (_, n, home) =>
+    home ? `${who(m, Number(n))}'s home region` : who(m, Number(n)),
+  );
 }
 
 export function describe(entry, m) {
   const e = entry.entry || {};
   if (e.type === 'response_rule')
-    return { seq: entry.seq, kind: 'private', text: e.until === 'never' ? 'You answer for yourself again.' : `You pass automatically until ${e.until === 'my_turn' ? 'your turn' : e.until.replace(/_/g, ' ')}${e.stop_if_targeted ? ', unless you are attacked or targeted' : ''}.` };
-  if (typeof e.text === 'string') return { seq: entry.seq, text: nameSeats(e.text, m), kind: entry.seat !== null && entry.seat !== undefined ? 'private' : kindOf(e.type) };
+    return {
+      seq: entry.seq,
+      kind: 'private',
+      text:
+        e.until === 'never'
+          ? 'You answer for yourself again.'
+          : `You pass automatically until ${e.until === 'my_turn' ? 'your turn' : e.until.replace(/_/g, ' ')}${e.stop_if_targeted ? ', unless you are attacked or targeted' : ''}.`,
+    };
+  if (typeof e.text === 'string')
+    return {
+      seq: entry.seq,
+      text: nameSeats(e.text, m),
+      kind: entry.seat !== null && entry.seat !== undefined ? 'private' : kindOf(e.type),
+    };
   const t = describeEngineEntry(e, m.seats, m.you);
   return t ? { seq: entry.seq, text: t } : null;
 }
@@ -62,11 +76,21 @@ export function chosenOf(design) {
 }
 
 function isChosen(t) {
-  return ['opponent', 'own_ship', 'enemy_ship', 'ship', 'enemy_location', 'enemy_structure', 'news', 'enemy_starbase'].includes(t);
+  return [
+    'opponent',
+    'own_ship',
+    'enemy_ship',
+    'ship',
+    'enemy_location',
+    'enemy_structure',
+    'news',
+    'enemy_starbase',
+  ].includes(t);
 }
 
 function targetName(m, ab, t, names) {
-  if (ab && SEAT_TARGETS.has(ab.target)) return ab.target === 'enemy_starbase' ? `${who(m, t)}'s starbase` : who(m, t);
+  if (ab && SEAT_TARGETS.has(ab.target))
+    return ab.target === 'enemy_starbase' ? `${who(m, t)}'s starbase` : who(m, t);
   return names.get(t) || `card ${t}`;
 }
 
@@ -83,7 +107,8 @@ export function choiceLabel(m, ch, names) {
     case 'play': {
       let s = `Play (${card ? card.price : '?'} ISK)`;
       if (ch.region !== undefined) s = `Play in ${regionName(m, ch.region)}`;
-      if (ch.target !== undefined) s = `Play on ${targetName(m, chosenOf(design), ch.target, names.byId)}`;
+      if (ch.target !== undefined)
+        s = `Play on ${targetName(m, chosenOf(design), ch.target, names.byId)}`;
       return s;
     }
     case 'outer':
@@ -106,8 +131,15 @@ export function choiceLabel(m, ch, names) {
       const a = abilityOf(design, ch.index);
       // A command by its name; another card's ability by what it does
       // ("Management, 2 ISK: draw 1 card." -> "draw 1 card").
-      const what = a && a.name ? a.name : a && a.text ? `"${a.text.replace(/^[^:]*:\s*/, '').replace(/\.$/, '')}"` : 'ability';
-      return ch.target !== undefined ? `Use ${what} on ${targetName(m, a, ch.target, names.byId)}` : `Use ${what}${a && a.cost ? ` (${a.cost} ISK)` : ''}`;
+      const what =
+        a && a.name
+          ? a.name
+          : a && a.text
+            ? `"${a.text.replace(/^[^:]*:\s*/, '').replace(/\.$/, '')}"`
+            : 'ability';
+      return ch.target !== undefined
+        ? `Use ${what} on ${targetName(m, a, ch.target, names.byId)}`
+        : `Use ${what}${a && a.cost ? ` (${a.cost} ISK)` : ''}`;
     }
     case 'discard':
       return 'Discard';
@@ -133,7 +165,13 @@ export function passLabel(m) {
   }
 }
 
-const STEP_WORDS = { setup: 'setup phase', management: 'management phase', battle: 'battle phase', discard: 'end phase (discard)', none: 'between steps' };
+const STEP_WORDS = {
+  setup: 'setup phase',
+  management: 'management phase',
+  battle: 'battle phase',
+  discard: 'end phase (discard)',
+  none: 'between steps',
+};
 
 // The hint line: whose turn, which step, who holds priority, what you may do.
 export function hint(m) {
@@ -145,7 +183,8 @@ export function hint(m) {
   const head = `Turn ${v.turn}: ${activeName} turn, ${step}.`;
   if (m.spectator) return `${head} ${who(m, p.holder)} holds priority.`;
   if (p.holder !== m.you) return `${head} Waiting for ${who(m, p.holder)}, who holds priority.`;
-  if (v.active !== m.you) return `${head} You hold priority: play an instant news or ability, or pass.`;
+  if (v.active !== m.you)
+    return `${head} You hold priority: play an instant news or ability, or pass.`;
   switch (v.step) {
     case 'setup':
       return `${head} You may forfeit this turn's income to draw a card, play an instant, or pass to collect your income.`;

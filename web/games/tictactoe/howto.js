@@ -7,7 +7,11 @@ export const HOWTO = {
   sections: [
     {
       title: 'Playing',
-      items: ['Two players take turns on a 3 by 3 grid; the first seat moves first.', 'On your turn, pick an empty cell.', 'Nine moves without a line is a draw.'],
+      items: [
+        'Two players take turns on a 3 by 3 grid; the first seat moves first.',
+        'On your turn, pick an empty cell.',
+        'Nine moves without a line is a draw.',
+      ],
     },
   ],
 };

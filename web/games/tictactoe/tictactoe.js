@@ -52,13 +52,21 @@ export function tictactoeRenderer(c) {
       const over = m.status !== 'running' || v.winner !== null || v.draw;
       const w = m.myWindow;
       const myTurn = !!w && !over;
-      const winLine = v.winner !== null && v.winner !== undefined ? LINES.find((l) => l.every((i) => board[i] === v.winner)) : null;
+      const winLine =
+        v.winner !== null && v.winner !== undefined
+          ? LINES.find((l) => l.every((i) => board[i] === v.winner))
+          : null;
       let status;
-      if (v.winner !== null && v.winner !== undefined) status = v.winner === m.you ? 'You won!' : `${seatName(m.seats, v.winner)} (${MARK[v.winner]}) won.`;
+      if (v.winner !== null && v.winner !== undefined)
+        status =
+          v.winner === m.you
+            ? 'You won!'
+            : `${seatName(m.seats, v.winner)} (${MARK[v.winner]}) won.`;
       else if (v.draw) status = 'A draw.';
       else if (m.status === 'aborted') status = 'The game was aborted.';
       else if (myTurn) status = `Your turn: place an ${MARK[m.you]}.`;
-      else if (v.turn !== null && v.turn !== undefined) status = `${seatName(m.seats, v.turn)} (${MARK[v.turn]}) to move.`;
+      else if (v.turn !== null && v.turn !== undefined)
+        status = `${seatName(m.seats, v.turn)} (${MARK[v.turn]}) to move.`;
       else status = '';
       const cells = board.map((mark, i) => {
         const free = mark === null;
@@ -70,7 +78,11 @@ export function tictactoeRenderer(c) {
             'data-key': `cell-${i}`,
             'data-cell': i,
             'aria-label': label,
-            class: [free ? 'free' : `mark-${MARK[mark]}`, winLine && winLine.includes(i) ? 'win' : '', pending === i ? 'sending' : ''].join(' '),
+            class: [
+              free ? 'free' : `mark-${MARK[mark]}`,
+              winLine && winLine.includes(i) ? 'win' : '',
+              pending === i ? 'sending' : '',
+            ].join(' '),
             disabled: !(myTurn && free && pending === null),
             onclick: () => playCell(m, i),
           },
@@ -85,18 +97,38 @@ export function tictactoeRenderer(c) {
           h(
             'section.panel.ttt',
             { 'aria-labelledby': 'game-h' },
-            h('div.panel-head', h('h1#game-h', 'Tic-tac-toe'), m.spectator ? h('span.tag.tag-watch', 'watching') : null),
+            h(
+              'div.panel-head',
+              h('h1#game-h', 'Tic-tac-toe'),
+              m.spectator ? h('span.tag.tag-watch', 'watching') : null,
+            ),
             h(
               'p.players',
               [0, 1].map((s) =>
-                h('span.seat-badge', { class: `seat-c${s}${v.turn === s && !over ? ' to-move' : ''}` }, h('strong.mark', MARK[s]), ' ', seatName(m.seats, s), s === m.you ? h('span.tag.tag-you', 'you') : null),
+                h(
+                  'span.seat-badge',
+                  { class: `seat-c${s}${v.turn === s && !over ? ' to-move' : ''}` },
+                  h('strong.mark', MARK[s]),
+                  ' ',
+                  seatName(m.seats, s),
+                  s === m.you ? h('span.tag.tag-you', 'you') : null,
+                ),
               ),
             ),
-            h('p.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'ttt-status' }, status),
-            w && w.deadline ? countdown(w.deadline) : (m.windows[0] && countdown(m.windows[0].deadline)) || null,
+            h(
+              'p.status',
+              { role: 'status', 'aria-live': 'polite', 'data-testid': 'ttt-status' },
+              status,
+            ),
+            w && w.deadline
+              ? countdown(w.deadline)
+              : (m.windows[0] && countdown(m.windows[0].deadline)) || null,
             h('div.ttt-board', { role: 'group', 'aria-label': 'Board' }, cells),
             over
-              ? h('p.result-actions', h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies'))
+              ? h(
+                  'p.result-actions',
+                  h('a.button', { href: c.ctx.href('/') }, 'Back to the lobbies'),
+                )
               : null,
           ),
           logPanel(lines),

@@ -12,7 +12,10 @@ export default {
     sections: [
       {
         title: 'Playing',
-        items: ['Players take turns, the first seat first.', 'On your turn, take one, two or three stones.'],
+        items: [
+          'Players take turns, the first seat first.',
+          'On your turn, take one, two or three stones.',
+        ],
       },
     ],
   },

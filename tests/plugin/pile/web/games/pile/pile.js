@@ -20,17 +20,34 @@ export function pileRenderer(c) {
       const mine = !!m.myWindow && m.status === 'running';
       let status = '';
       if (v.winner !== null && v.winner !== undefined)
-        status = v.winner === m.you ? 'You took the last stone: you won!' : `${seatName(m.seats, v.winner)} took the last stone.`;
+        status =
+          v.winner === m.you
+            ? 'You took the last stone: you won!'
+            : `${seatName(m.seats, v.winner)} took the last stone.`;
       else if (mine) status = 'Your turn: take one to three stones.';
-      else if (v.turn !== null && v.turn !== undefined) status = `${seatName(m.seats, v.turn)} to move.`;
+      else if (v.turn !== null && v.turn !== undefined)
+        status = `${seatName(m.seats, v.turn)} to move.`;
       const most = Math.min(3, v.left || 0);
       const buttons = [1, 2, 3].map((n) =>
-        h('button.pile-take', { type: 'button', 'data-take': n, disabled: !mine || n > most, onclick: () => takeStones(m, n) }, `Take ${n}`),
+        h(
+          'button.pile-take',
+          {
+            type: 'button',
+            'data-take': n,
+            disabled: !mine || n > most,
+            onclick: () => takeStones(m, n),
+          },
+          `Take ${n}`,
+        ),
       );
       const lines = m.log
         .map((e) => {
           const x = e.entry || {};
-          if (x.type === 'take') return { seq: e.seq, text: `${seatName(m.seats, x.seat)} took ${x.stones}; ${x.left} left.` };
+          if (x.type === 'take')
+            return {
+              seq: e.seq,
+              text: `${seatName(m.seats, x.seat)} took ${x.stones}; ${x.left} left.`,
+            };
           return { seq: e.seq, text: describeEngineEntry(x, m.seats, m.you) };
         })
         .filter((l) => l.text);
@@ -43,7 +60,11 @@ export function pileRenderer(c) {
             { 'aria-labelledby': 'game-h' },
             h('h1#game-h', 'Last Stone'),
             h('p.pile-left', { 'data-testid': 'pile-left' }, `${v.left} stones left`),
-            h('p.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'pile-status' }, status),
+            h(
+              'p.status',
+              { role: 'status', 'aria-live': 'polite', 'data-testid': 'pile-status' },
+              status,
+            ),
             h('div.pile-actions', buttons),
           ),
           logPanel(lines),
