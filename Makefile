@@ -138,7 +138,8 @@ format:
 	clang-format -i $(FORMAT_SRC)
 
 format-check:
-	clang-format --dry-run --Werror $(FORMAT_SRC)
+	@echo "clang-format: $(words $(FORMAT_SRC)) files"
+	@clang-format --dry-run --Werror $(FORMAT_SRC)
 
 bench: deps $(BUILD)/conclave
 	@bash bench/run.sh

@@ -12,8 +12,8 @@
 #ifndef CONCLAVE_API_H
 #define CONCLAVE_API_H
 
-#include "server/runtime/app.h"
 #include "common/errors.h"
+#include "server/runtime/app.h"
 
 #include <jansson.h>
 #include <stddef.h>

@@ -2,16 +2,17 @@
  * h_async.c - asynchronous play over REST: the caller's "your move" inbox
  * (GET /me/turns), their vacation (GET/POST/DELETE /me/vacation) and the
  * host's one extension of a window's deadline (POST /games/{id}/windows/
- * {window}/extend). The work is server/players/inbox.c's, server/game/vacation.c's and
- * server/game/clock_ops.c's; this file reads the request and writes the answer.
+ * {window}/extend). The work is server/players/inbox.c's,
+ * server/game/vacation.c's and server/game/clock_ops.c's; this file reads the
+ * request and writes the answer.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
 #include "server/game/actor.h"
 #include "server/game/clock_ops.h"
-#include "server/players/inbox.h"
 #include "server/game/vacation.h"
+#include "server/players/inbox.h"
 
 void api_h_me_turns(api_request *req, api_response *res)
 {

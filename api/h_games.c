@@ -274,7 +274,8 @@ void api_h_game_log(api_request *req, api_response *res)
     r.limit = (size_t)limit;
     if (read_game(req, res, &r))
         return;
-    /* What happened to the game outside its inputs (server/game/clock_ops.h). */
+    /* What happened to the game outside its inputs (server/game/clock_ops.h).
+     */
     json_t *events;
     srv_error e = {0};
     clock_events_get(req->app->db, req->params[0], &events, &e);

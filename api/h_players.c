@@ -1,8 +1,8 @@
 /*
  * h_players.c - players and sessions: sign-up (guest or with a password),
  * sign-in, sign-out (revoking the presented token) and GET /me. The work is
- * server/players/players.c's and server/players/tokens.c's; this file reads the request
- * and writes the answer.
+ * server/players/players.c's and server/players/tokens.c's; this file reads the
+ * request and writes the answer.
  */
 #include "api/handlers.h"
 

@@ -1,8 +1,8 @@
 /*
  * h_rematch.c - the rematch of a finished game: POST makes it (or returns
  * the one another player made), GET finds it; both for the game's players
- * only, with the invite code a private rematch needs. server/lobby/rematch.c owns
- * the rules.
+ * only, with the invite code a private rematch needs. server/lobby/rematch.c
+ * owns the rules.
  */
 #include "api/handlers.h"
 

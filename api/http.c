@@ -14,10 +14,10 @@
 #include "api/auth.h"
 #include "api/ratelimit.h"
 #include "api/suspend.h"
-#include "server/store/db.h"
 #include "server/hub/hub.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/store/db.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>

@@ -104,8 +104,8 @@ struct sock {
 int lg_loop_init(void)
 {
     ep = epoll_create1(EPOLL_CLOEXEC);
-    rng_state ^= (uint64_t)getpid() * 0x2545f4914f6cdd1dull ^
-                 (uint64_t)(lg_now() * 1e9);
+    rng_state ^=
+        (uint64_t)getpid() * 0x2545f4914f6cdd1dull ^ (uint64_t)(lg_now() * 1e9);
     return ep < 0 ? -1 : 0;
 }
 
@@ -201,8 +201,8 @@ static int sock_flush(sock *s)
     if (!s->connected)
         return 0; /* sent once the connect completes */
     while (buf_avail(&s->out)) {
-        ssize_t n = send(s->fd, buf_data(&s->out), buf_avail(&s->out),
-                         MSG_NOSIGNAL);
+        ssize_t n =
+            send(s->fd, buf_data(&s->out), buf_avail(&s->out), MSG_NOSIGNAL);
         if (n > 0) {
             buf_consume(&s->out, (size_t)n);
             continue;
@@ -302,7 +302,7 @@ struct lg_http {
     lg_addr a;
     int src;
     hreq *head, *tail;
-    int sent; /* head is on the wire */
+    int sent;    /* head is on the wire */
     lg_buf body; /* decoded chunked body */
 };
 
@@ -360,8 +360,8 @@ int lg_http_request(lg_http *h, const char *method, const char *path,
     if (!r)
         return -1;
     size_t blen = body ? strlen(body) : 0;
-    size_t cap = strlen(method) + strlen(path) + (headers ? strlen(headers) : 0) +
-                 blen + 160;
+    size_t cap = strlen(method) + strlen(path) +
+                 (headers ? strlen(headers) : 0) + blen + 160;
     r->text = malloc(cap);
     if (!r->text) {
         free(r);
@@ -378,7 +378,8 @@ int lg_http_request(lg_http *h, const char *method, const char *path,
         return -1;
     }
     if (body) /* r->text is counted by r->len, not NUL-terminated */
-        memcpy(r->text + n, body, blen); // NOLINT(bugprone-not-null-terminated-result)
+        memcpy(r->text + n, body,
+               blen); // NOLINT(bugprone-not-null-terminated-result)
     r->len = (size_t)n + blen;
     r->fn = fn;
     r->ctx = ctx;

@@ -26,9 +26,9 @@ int lg_run(int (*tick)(void *ctx, double now), void *ctx, int tick_ms);
  * `first`, `count` of them) so per-address limits of the server see
  * several clients, as they would in real use. count 0: no bind. */
 typedef struct lg_addr {
-    uint32_t dst;        /* IPv4, network order */
-    uint16_t port;       /* host order */
-    uint32_t src_first;  /* network order; 0: no bind */
+    uint32_t dst;       /* IPv4, network order */
+    uint16_t port;      /* host order */
+    uint32_t src_first; /* network order; 0: no bind */
     int src_count;
 } lg_addr;
 
@@ -39,8 +39,7 @@ int lg_addr_parse(const char *hostport, lg_addr *a);
 typedef struct lg_http lg_http;
 /* status 0: transport failure (connection lost before an answer). body is
  * NUL-terminated and valid only during the call. */
-typedef void (*lg_http_fn)(void *ctx, int status, const char *body,
-                           size_t len);
+typedef void (*lg_http_fn)(void *ctx, int status, const char *body, size_t len);
 
 lg_http *lg_http_new(const lg_addr *a, int src_index);
 /* Queue a request; sent when the connection is free. headers: extra
@@ -54,9 +53,10 @@ int lg_http_busy(const lg_http *h); /* requests queued or in flight */
 
 typedef struct lg_ws lg_ws;
 typedef struct lg_ws_handlers {
-    void (*open)(void *ctx);                              /* 101 accepted */
-    void (*message)(void *ctx, char *text, size_t len);   /* text, NUL-terminated */
-    void (*closed)(void *ctx, const char *why);           /* any failure */
+    void (*open)(void *ctx); /* 101 accepted */
+    void (*message)(void *ctx, char *text,
+                    size_t len);                /* text, NUL-terminated */
+    void (*closed)(void *ctx, const char *why); /* any failure */
 } lg_ws_handlers;
 
 lg_ws *lg_ws_new(const lg_addr *a, int src_index, const char *path,

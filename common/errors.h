@@ -14,17 +14,17 @@
 
 typedef enum srv_kind {
     SRV_OK = 0,
-    SRV_INVALID,       /* malformed or illegal input (the field is named) */
-    SRV_UNAUTHORIZED,  /* no identity, or a token that is unknown/revoked */
-    SRV_FORBIDDEN,     /* known identity, not allowed to do this */
-    SRV_NOT_FOUND,     /* no such game, lobby, player, window */
-    SRV_CONFLICT,      /* the state does not allow it now (window closed...) */
-    SRV_PRECONDITION,  /* an expected version (If-Match) did not hold */
-    SRV_GONE,          /* it existed and ended (a finished game's window) */
-    SRV_TOO_LARGE,     /* over a size limit */
-    SRV_TOO_MANY,      /* over a rate or a quota */
-    SRV_UNAVAILABLE,   /* the database is down or the server is stopping */
-    SRV_INTERNAL,      /* a bug or out of memory: never the client's fault */
+    SRV_INVALID,      /* malformed or illegal input (the field is named) */
+    SRV_UNAUTHORIZED, /* no identity, or a token that is unknown/revoked */
+    SRV_FORBIDDEN,    /* known identity, not allowed to do this */
+    SRV_NOT_FOUND,    /* no such game, lobby, player, window */
+    SRV_CONFLICT,     /* the state does not allow it now (window closed...) */
+    SRV_PRECONDITION, /* an expected version (If-Match) did not hold */
+    SRV_GONE,         /* it existed and ended (a finished game's window) */
+    SRV_TOO_LARGE,    /* over a size limit */
+    SRV_TOO_MANY,     /* over a rate or a quota */
+    SRV_UNAVAILABLE,  /* the database is down or the server is stopping */
+    SRV_INTERNAL,     /* a bug or out of memory: never the client's fault */
     SRV_MALFORMED,    /* the request itself cannot be read (not JSON...) */
     SRV_KIND_COUNT
 } srv_kind;

@@ -146,10 +146,10 @@ static int lock_window(engine_game *g, const engine_window *w,
     for (int s = 0; s < g->seats; s++) {
         if (!orders[s])
             continue;
-        json_t *pub = !seen[s]          ? NULL
-                      : rs->public_order ? rs->public_order(g->state, s, w->id,
-                                                            seen[s])
-                                         : json_deep_copy(orders[s]);
+        json_t *pub = !seen[s] ? NULL
+                      : rs->public_order
+                          ? rs->public_order(g->state, s, w->id, seen[s])
+                          : json_deep_copy(orders[s]);
         json_t *item = json_object();
         json_object_set_new(item, "seat", json_integer(s));
         json_object_set_new(item, "order", pub ? pub : json_null());

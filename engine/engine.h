@@ -130,9 +130,9 @@ typedef struct engine_window {
     engine_window_mode mode;
     uint32_t seats;     /* bitmask of seats that must/may act */
     uint32_t submitted; /* sealed: seats whose order is held; open: 0 */
-    int parts; /* sealed: 1 when the order may be built in keyed parts, the
-                  order's top-level members (the ruleset's windows sets it;
-                  the core clears it for open windows) */
+    int parts;      /* sealed: 1 when the order may be built in keyed parts, the
+                       order's top-level members (the ruleset's windows sets it;
+                       the core clears it for open windows) */
     int ready_part; /* parts window: an order counts toward the lock only
                        once it holds the reserved part "ready": true (the
                        ruleset sets it; the core strips "ready" before the

@@ -169,8 +169,7 @@ json_t *engine_record_next(const engine_ruleset *rs, const json_t *old,
 }
 
 int engine_record_choose(const engine_ruleset *rs, const json_t *record,
-                         const json_t *choice, json_t **next,
-                         engine_error *err)
+                         const json_t *choice, json_t **next, engine_error *err)
 {
     *next = NULL;
     if (!rs->record_choose)

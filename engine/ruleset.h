@@ -55,7 +55,8 @@ json_t *engine_data_load(const char *text, size_t len, const char *name,
  * and rewording keep saved games loadable while any change to what the
  * rules read makes old saves refuse to load. 0, or ENGINE_EINTERNAL (OOM). */
 int engine_data_identity(const json_t *root,
-                         char out[2 * ENGINE_HASH_BYTES + 1], engine_error *err);
+                         char out[2 * ENGINE_HASH_BYTES + 1],
+                         engine_error *err);
 
 /* ---------------------------------------------- priority and the stack --
  * The core keeps who holds priority, the passes in a row and the stack;

@@ -15,8 +15,8 @@
 #include "engine/engine.h"
 #include "server/game/actor.h"
 #include "server/runtime/config.h"
-#include "server/store/db.h"
 #include "server/runtime/log.h"
+#include "server/store/db.h"
 #include "server/store/migrate.h"
 #include "server/store/store.h"
 

@@ -38,8 +38,7 @@ static const engine_option options[] = {
     {"fleets", ENGINE_OPTION_INT, "fleets per seat", 1, MAX_FLEETS, 4, NULL},
     {"rounds", ENGINE_OPTION_INT, "rounds to play", 1, 20, 3, NULL},
     {"ready", ENGINE_OPTION_BOOL,
-     "a round locks only when every seat marks its order ready", 0, 0, 0,
-     NULL},
+     "a round locks only when every seat marks its order ready", 0, 0, 0, NULL},
     {0},
 };
 

@@ -52,11 +52,11 @@
 
 #include "server/game/clock.h"
 #include "server/game/clock_ops.h"
-#include "server/store/commit.h"
-#include "server/store/db.h"
+#include "server/game/order_cap.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
-#include "server/game/order_cap.h"
+#include "server/store/commit.h"
+#include "server/store/db.h"
 
 #include <openssl/rand.h>
 #include <pthread.h>

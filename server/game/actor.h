@@ -26,10 +26,10 @@
 #ifndef CONCLAVE_ACTOR_H
 #define CONCLAVE_ACTOR_H
 
-#include "engine/engine.h"
-#include "server/runtime/app.h"
 #include "common/errors.h"
+#include "engine/engine.h"
 #include "server/game/order_parts.h"
+#include "server/runtime/app.h"
 #include "server/store/store.h"
 
 #include <jansson.h>

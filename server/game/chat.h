@@ -25,8 +25,8 @@
 #ifndef CONCLAVE_CHAT_H
 #define CONCLAVE_CHAT_H
 
-#include "server/store/db.h"
 #include "common/errors.h"
+#include "server/store/db.h"
 
 #include <jansson.h>
 #include <stdint.h>

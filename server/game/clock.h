@@ -21,8 +21,8 @@
 #ifndef CONCLAVE_CLOCK_H
 #define CONCLAVE_CLOCK_H
 
-#include "engine/engine.h"
 #include "common/errors.h"
+#include "engine/engine.h"
 #include "server/store/store.h"
 
 #include <jansson.h>

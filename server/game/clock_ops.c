@@ -5,8 +5,8 @@
 #include "server/game/clock_ops.h"
 
 #include "server/game/clock.h"
-#include "server/store/db.h"
 #include "server/runtime/log.h"
+#include "server/store/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,8 +11,8 @@
 #ifndef CONCLAVE_CLOCK_OPS_H
 #define CONCLAVE_CLOCK_OPS_H
 
-#include "server/runtime/app.h"
 #include "common/errors.h"
+#include "server/runtime/app.h"
 #include "server/store/store.h"
 
 #include <jansson.h>

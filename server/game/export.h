@@ -9,8 +9,8 @@
 #ifndef CONCLAVE_EXPORT_H
 #define CONCLAVE_EXPORT_H
 
-#include "server/store/db.h"
 #include "common/errors.h"
+#include "server/store/db.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -27,8 +27,8 @@
  * anonymous) while the spectator delay still holds the game's last
  * versions back (server/game/spectate.h); SRV_UNAVAILABLE; SRV_INTERNAL
  * when out of memory. err is filled. */
-srv_kind export_game_page(db_pool *db, const char *game_id,
-                          const char *viewer, uint64_t after, size_t limit,
-                          json_t **out, srv_error *err);
+srv_kind export_game_page(db_pool *db, const char *game_id, const char *viewer,
+                          uint64_t after, size_t limit, json_t **out,
+                          srv_error *err);
 
 #endif

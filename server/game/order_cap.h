@@ -16,8 +16,8 @@
 #ifndef CONCLAVE_ORDER_CAP_H
 #define CONCLAVE_ORDER_CAP_H
 
-#include "engine/engine.h"
 #include "common/errors.h"
+#include "engine/engine.h"
 #include "server/store/store.h"
 
 #include <libpq-fe.h>

@@ -20,8 +20,8 @@
 #ifndef CONCLAVE_ORDER_PARTS_H
 #define CONCLAVE_ORDER_PARTS_H
 
-#include "engine/engine.h"
 #include "common/errors.h"
+#include "engine/engine.h"
 
 #include <jansson.h>
 

@@ -7,11 +7,11 @@
  */
 #include "server/game/scheduler.h"
 
-#include "server/store/db.h"
+#include "server/game/vacation.h"
 #include "server/lobby/idle_seats.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
-#include "server/game/vacation.h"
+#include "server/store/db.h"
 
 #include <pthread.h>
 #include <stdlib.h>

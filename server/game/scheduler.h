@@ -1,9 +1,9 @@
 /*
  * scheduler.h - the background thread that fires due deadlines, evicts
  * idle games and releases the lobby seats of idle players (once a second,
- * server/lobby/idle_seats.h). Every process runs one; FOR UPDATE SKIP LOCKED plus a short
- * lease lets several processes share the deadlines without firing one
- * twice (and the engine refuses a timeout for a window that has closed).
+ * server/lobby/idle_seats.h). Every process runs one; FOR UPDATE SKIP LOCKED
+ * plus a short lease lets several processes share the deadlines without firing
+ * one twice (and the engine refuses a timeout for a window that has closed).
  */
 #ifndef CONCLAVE_SCHEDULER_H
 #define CONCLAVE_SCHEDULER_H

@@ -38,7 +38,7 @@ uint32_t presence_elsewhere(PGconn *c, const char *game_id,
 /* What the planners ask (notify_active_fn): ctx is a presence_ctx. */
 typedef struct presence_ctx {
     const feed_hooks *feed; /* this process's hub, as the app reaches it */
-    uint32_t others; /* presence_elsewhere for the game being planned */
+    uint32_t others;        /* presence_elsewhere for the game being planned */
 } presence_ctx;
 int presence_seat_active(void *ctx, const char *game_id, int seat);
 

@@ -3,8 +3,8 @@
  */
 #include "server/game/vacation.h"
 
-#include "server/store/db.h"
 #include "server/runtime/log.h"
+#include "server/store/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,9 +19,9 @@
 #ifndef CONCLAVE_VACATION_H
 #define CONCLAVE_VACATION_H
 
+#include "common/errors.h"
 #include "server/game/actor.h"
 #include "server/runtime/app.h"
-#include "common/errors.h"
 
 #include <jansson.h>
 

@@ -1,13 +1,14 @@
 /*
  * hub_chat.c - table talk over the WebSocket: a stored chat message
- * (server/game/chat.h) sent as {"type":"chat","game","channel","seats","message"}
- * to the sockets subscribed to its game that may see it: for a private
- * channel, only those following the game with the view of one of its member
- * seats; for the public channel, every subscriber of the game, the
- * spectators of a game with a spectator delay late: the message waits in
- * their delayed audience's queue (hub_delay.c) until the rule REST applies
- * lets them see it (the version it was posted at is delay_versions old, or
- * the game is over, and the message is delay_seconds old).
+ * (server/game/chat.h) sent as
+ * {"type":"chat","game","channel","seats","message"} to the sockets subscribed
+ * to its game that may see it: for a private channel, only those following the
+ * game with the view of one of its member seats; for the public channel, every
+ * subscriber of the game, the spectators of a game with a spectator delay late:
+ * the message waits in their delayed audience's queue (hub_delay.c) until the
+ * rule REST applies lets them see it (the version it was posted at is
+ * delay_versions old, or the game is over, and the message is delay_seconds
+ * old).
  *
  * The listener calls hub_chat_posted for each NOTIFY conclave_chat (ids
  * only); the message is read back from the store here, on the listener's

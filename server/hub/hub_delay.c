@@ -22,10 +22,10 @@
  */
 #include "server/hub/hub_internal.h"
 
-#include "server/game/gamedoc.h"
 #include "common/jsonpatch.h"
-#include "server/runtime/log.h"
+#include "server/game/gamedoc.h"
 #include "server/game/spectate.h"
+#include "server/runtime/log.h"
 
 #include <stdlib.h>
 #include <string.h>

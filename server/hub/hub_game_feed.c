@@ -8,10 +8,10 @@
  * The document. For each game and audience (a seat, or the public) the hub
  * keeps D = gamedoc_render(game, audience) = {"view","windows"} at the
  * game's version: the same renderer as the REST game resource's, so the
- * two never disagree (server/game/gamedoc.h). A snapshot carries D's two members
- * next to "type", "game" and "version"; a patch {"from","to","ops"} is the RFC
- * 6902 diff from D at `from` to D at `to` (paths start with /view or /windows).
- * A client that builds {"view": s.view, "windows": s.windows} from a
+ * two never disagree (server/game/gamedoc.h). A snapshot carries D's two
+ * members next to "type", "game" and "version"; a patch {"from","to","ops"} is
+ * the RFC 6902 diff from D at `from` to D at `to` (paths start with /view or
+ * /windows). A client that builds {"view": s.view, "windows": s.windows} from a
  * snapshot and applies each patch whose `from` equals its version holds
  * exactly the next snapshot's document. Every committed version the hub
  * sees produces one patch per audience, even an empty one, so versions
@@ -30,14 +30,14 @@
  */
 #include "server/hub/hub_internal.h"
 
-#include "server/game/gamedoc.h"
-#include "server/hub/hub_render.h"
 #include "common/jsonpatch.h"
+#include "server/game/gamedoc.h"
+#include "server/game/spectate.h"
+#include "server/hub/hub_render.h"
 #include "server/lobby/lobby.h"
+#include "server/players/tokens.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
-#include "server/game/spectate.h"
-#include "server/players/tokens.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -647,4 +647,3 @@ void hub_token_revoked(void *ctx, const char *hash_hex)
     if (wake)
         hub_wake(h);
 }
-

@@ -41,11 +41,11 @@
 #ifndef CONCLAVE_HUB_INTERNAL_H
 #define CONCLAVE_HUB_INTERNAL_H
 
-#include "server/game/actor.h"
 #include "common/errors.h"
+#include "server/game/actor.h"
 #include "server/hub/hub.h"
-#include "server/store/store.h"
 #include "server/players/tokens.h"
+#include "server/store/store.h"
 
 #include <jansson.h>
 #include <libwebsockets.h>

@@ -163,4 +163,3 @@ void hub_lobbies_reload(hub *h)
     }
     lobbies_publish(h, NULL);
 }
-

@@ -4,8 +4,8 @@
  */
 #include "server/hub/hub_render.h"
 
-#include "server/game/gamedoc.h"
 #include "common/jsonpatch.h"
+#include "server/game/gamedoc.h"
 
 uint32_t hub_render_bit(int audience)
 {

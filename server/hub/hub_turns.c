@@ -1,8 +1,8 @@
 /*
  * hub_turns.c - the WebSocket hub's per-player inbox feed: a signed-in
  * connection that sends {"type":"subscribe_turns"} gets
- * {"type":"turns","count","turns":[...]} (server/players/inbox.h's list) at once
- * and again whenever a game one of its player's seats is in commits a
+ * {"type":"turns","count","turns":[...]} (server/players/inbox.h's list) at
+ * once and again whenever a game one of its player's seats is in commits a
  * version (in any process: every commit's NOTIFY reaches every process's
  * listener, which calls hub_turns_changed) and the list differs from the
  * one last sent.
@@ -13,9 +13,9 @@
  */
 #include "server/hub/hub_internal.h"
 
-#include "server/store/db.h"
 #include "server/players/inbox.h"
 #include "server/runtime/log.h"
+#include "server/store/db.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -110,7 +110,6 @@ void hub_job_done_locked(hub *h, hub_conn *c)
     pthread_cond_signal(&h->cv);
 }
 
-
 /* ------------------------------------------------------------ worker --- */
 
 /* Free games nobody has watched for HUB_GRACE_SECONDS (all of them when
@@ -252,4 +251,3 @@ void hub_feed_free(hub *h)
     hub_msg_unref(h->lobbies_msg);
     h->lobbies_msg = NULL;
 }
-

@@ -232,9 +232,8 @@ srv_kind lobby_load(PGconn *c, const char *lobby_id,
 
 /* Render the lobbies a LOBBY_COLUMNS query with params p found into *out
  * (NEW): SRV_OK, or SRV_UNAVAILABLE and NULL. */
-static srv_kind list_of(PGconn *c, const char *sql, int n,
-                        const char *const *p, const char *viewer_player_id,
-                        json_t **out)
+static srv_kind list_of(PGconn *c, const char *sql, int n, const char *const *p,
+                        const char *viewer_player_id, json_t **out)
 {
     *out = NULL;
     PGresult *l = query(c, sql, n, p);

@@ -8,8 +8,8 @@
 #include "server/players/reputation.h"
 
 #include "server/game/actor.h"
-#include "server/lobby/lobby.h"
 #include "server/game/spectate.h"
+#include "server/lobby/lobby.h"
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>

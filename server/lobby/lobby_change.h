@@ -24,8 +24,8 @@
 #ifndef CONCLAVE_LOBBY_CHANGE_H
 #define CONCLAVE_LOBBY_CHANGE_H
 
-#include "server/runtime/app.h"
 #include "common/errors.h"
+#include "server/runtime/app.h"
 #include "server/store/store.h"
 
 #include <jansson.h>
@@ -54,9 +54,9 @@ typedef struct lobby_spec {
  * quota of open lobbies (cfg->lobbies_per_player; SRV_TOO_MANY beyond).
  * The ruleset, the seat count, the clock (live 5..3600 s, async 60..1209600 s
  * per window, the shortest cfg->async_min_seconds; none with 0), the async
- * rules (server/game/clock.h) and the options (judged by the engine) are checked
- * first: SRV_INVALID naming "ruleset", "seats", "clock.mode", "clock.seconds",
- * "spectator_delay.versions", "spectator_delay.seconds" or
+ * rules (server/game/clock.h) and the options (judged by the engine) are
+ * checked first: SRV_INVALID naming "ruleset", "seats", "clock.mode",
+ * "clock.seconds", "spectator_delay.versions", "spectator_delay.seconds" or
  * "options.<field>". Fills id[STORE_ID_MAX]. With spec->rematch_of set,
  * SRV_CONFLICT when that game already has its rematch lobby (nothing is
  * written). */

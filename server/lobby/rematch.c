@@ -5,10 +5,10 @@
  */
 #include "server/lobby/rematch.h"
 
-#include "server/store/db.h"
 #include "server/lobby/lobby.h"
 #include "server/lobby/lobby_change.h"
 #include "server/runtime/log.h"
+#include "server/store/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>

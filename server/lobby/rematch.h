@@ -17,8 +17,8 @@
 #ifndef CONCLAVE_REMATCH_H
 #define CONCLAVE_REMATCH_H
 
-#include "server/runtime/app.h"
 #include "common/errors.h"
+#include "server/runtime/app.h"
 
 #include <jansson.h>
 

@@ -2,12 +2,12 @@
  * notify.c - the notifier's threads and its planner: facts from the outbox
  * become per-seat notifications (see notify.h).
  */
-#include "server/notify/notify_internal.h"
 #include "server/game/seat_presence.h"
+#include "server/notify/notify_internal.h"
 
+#include "server/notify/notify_send.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
-#include "server/notify/notify_send.h"
 
 #include <stdio.h>
 #include <stdlib.h>

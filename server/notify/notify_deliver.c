@@ -9,10 +9,10 @@
  */
 #include "server/notify/notify_internal.h"
 
-#include "server/runtime/log.h"
-#include "server/runtime/metrics.h"
 #include "server/notify/notify_rules.h"
 #include "server/notify/notify_send.h"
+#include "server/runtime/log.h"
+#include "server/runtime/metrics.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,9 +8,8 @@
  * queues it. A window shorter than the interval gets no reminders (they
  * would come as it opens).
  */
-#include "server/notify/notify_internal.h"
 #include "server/game/seat_presence.h"
-
+#include "server/notify/notify_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,9 +72,10 @@ static int remind_one(notifier *n, PGconn *c, PGresult *r, int i)
     int rc = 0;
     if (mine) {
         presence_ctx present = {
-            &n->app->feed, n->app->cfg->notify_when_active
-                             ? 0
-                             : presence_elsewhere(c, game, n->app->process_id)};
+            &n->app->feed,
+            n->app->cfg->notify_when_active
+                ? 0
+                : presence_elsewhere(c, game, n->app->process_id)};
         notify_input in = {.reminder_level = atoi(PQgetvalue(r, i, 4)),
                            .reminder_seat = atoi(PQgetvalue(r, i, 3)),
                            .reminder_window = window,

@@ -85,8 +85,7 @@ int notify_url_ok(const char *url)
         return 0;
     url_host(url + 7, host, sizeof host);
     struct in_addr v4;
-    return strcasecmp(host, "localhost") == 0 ||
-           strcmp(host, "[::1]") == 0 ||
+    return strcasecmp(host, "localhost") == 0 || strcmp(host, "[::1]") == 0 ||
            (inet_pton(AF_INET, host, &v4) == 1 &&
             (ntohl(v4.s_addr) >> 24) == 127);
 }

@@ -13,8 +13,8 @@
 #ifndef CONCLAVE_NOTIFY_SETTINGS_H
 #define CONCLAVE_NOTIFY_SETTINGS_H
 
-#include "server/store/db.h"
 #include "common/errors.h"
+#include "server/store/db.h"
 
 #include <jansson.h>
 

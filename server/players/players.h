@@ -16,10 +16,10 @@
 #ifndef CONCLAVE_PLAYERS_H
 #define CONCLAVE_PLAYERS_H
 
-#include "server/store/db.h"
 #include "common/errors.h"
-#include "server/store/store.h"
 #include "server/players/tokens.h"
+#include "server/store/db.h"
+#include "server/store/store.h"
 
 #include <jansson.h>
 

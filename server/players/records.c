@@ -204,8 +204,8 @@ static srv_kind choose_locked(PGconn *c, const engine_ruleset *rs,
     int rc = engine_record_choose(rs, old, choice, record, &e);
     json_decref(old);
     if (rc != 0)
-        return srv_fail(err, engine_kind(rc), e.field[0] ? e.field : NULL,
-                        "%s", e.msg);
+        return srv_fail(err, engine_kind(rc), e.field[0] ? e.field : NULL, "%s",
+                        e.msg);
     char *text = json_dumps(*record, JSON_COMPACT | JSON_SORT_KEYS);
     p[2] = text;
     r = text ? db_exec(c, PGRES_COMMAND_OK,
@@ -225,8 +225,7 @@ static srv_kind choose_locked(PGconn *c, const engine_ruleset *rs,
 }
 
 srv_kind records_choose(db_pool *db, const char *player_id, const char *key,
-                        const json_t *choice, json_t **record,
-                        srv_error *err)
+                        const json_t *choice, json_t **record, srv_error *err)
 {
     *record = NULL;
     const engine_ruleset *rs = ruleset_of_key(key);

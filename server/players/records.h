@@ -10,8 +10,8 @@
 #ifndef CONCLAVE_RECORDS_H
 #define CONCLAVE_RECORDS_H
 
-#include "server/store/db.h"
 #include "common/errors.h"
+#include "server/store/db.h"
 
 #include <jansson.h>
 #include <libpq-fe.h>
@@ -45,7 +45,6 @@ int records_backfill(PGconn *c);
  * record yet); SRV_INVALID (field named) for a choice the ruleset refuses;
  * SRV_UNAVAILABLE when the database fails. Nothing changes on failure. */
 srv_kind records_choose(db_pool *db, const char *player_id, const char *key,
-                        const json_t *choice, json_t **record,
-                        srv_error *err);
+                        const json_t *choice, json_t **record, srv_error *err);
 
 #endif

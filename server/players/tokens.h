@@ -23,8 +23,8 @@
 #ifndef CONCLAVE_TOKENS_H
 #define CONCLAVE_TOKENS_H
 
-#include "server/store/db.h"
 #include "common/errors.h"
+#include "server/store/db.h"
 
 #include <stddef.h>
 

@@ -11,9 +11,9 @@
 #ifndef CONCLAVE_APP_H
 #define CONCLAVE_APP_H
 
+#include "common/trusted_proxy.h"
 #include "server/runtime/config.h"
 #include "server/store/db.h"
-#include "common/trusted_proxy.h"
 
 #include <stdatomic.h>
 

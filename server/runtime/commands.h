@@ -1,8 +1,8 @@
 /*
  * commands.h - the server's own subcommands of the conclave binary
- * (the engine tools, selfplay and replay, are declared in server/runtime/cli.h).
- * Each takes argv with argv[0] the subcommand name and returns the exit
- * status.
+ * (the engine tools, selfplay and replay, are declared in
+ * server/runtime/cli.h). Each takes argv with argv[0] the subcommand name and
+ * returns the exit status.
  */
 #ifndef CONCLAVE_COMMANDS_H
 #define CONCLAVE_COMMANDS_H

@@ -15,8 +15,8 @@
 #define MAX_HTTP_SERIES 256
 #define MAX_SCALARS 64
 
-static const double bucket_bounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01,
-                                       0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5};
+static const double bucket_bounds[] = {
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5};
 #define NBUCKETS (sizeof bucket_bounds / sizeof bucket_bounds[0])
 
 typedef struct http_series {
@@ -172,9 +172,8 @@ char *metrics_render(void)
     }
     for (int i = 0; i < nscalars; i++) {
         const scalar *s = &scalars[i];
-        bprintf(&b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", s->name,
-                s->help, s->name, s->is_gauge ? "gauge" : "counter", s->name,
-                s->value);
+        bprintf(&b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", s->name, s->help,
+                s->name, s->is_gauge ? "gauge" : "counter", s->name, s->value);
     }
     pthread_mutex_unlock(&lock);
     return b.data;

@@ -7,18 +7,18 @@
 #include "engine/engine.h"
 #include "engine/examples/examples.h"
 #include "server/game/actor.h"
-#include "server/runtime/app.h"
-#include "server/runtime/commands.h"
-#include "server/store/db_stmt.h"
+#include "server/game/scheduler.h"
 #include "server/hub/hub.h"
-#include "server/store/listener.h"
-#include "server/runtime/log.h"
-#include "server/store/migrate.h"
 #include "server/notify/notify.h"
 #include "server/players/records.h"
-#include "server/game/scheduler.h"
-#include "server/store/store.h"
 #include "server/players/tokens.h"
+#include "server/runtime/app.h"
+#include "server/runtime/commands.h"
+#include "server/runtime/log.h"
+#include "server/store/db_stmt.h"
+#include "server/store/listener.h"
+#include "server/store/migrate.h"
+#include "server/store/store.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -162,8 +162,8 @@ static int prepare_app(app *a, const config *cfg)
     if (run_migrations(cfg, 30, 1) != 0)
         return -1;
     db_stmt_enable(cfg->db_prepare);
-    a->db =
-        db_pool_create(cfg->database_url, cfg->db_pool, cfg->db_connect_timeout);
+    a->db = db_pool_create(cfg->database_url, cfg->db_pool,
+                           cfg->db_connect_timeout);
     if (!a->db) {
         log_error("out_of_memory", NULL);
         return -1;

@@ -8,9 +8,9 @@
  */
 #include "server/store/commit.h"
 
-#include "server/store/db.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/store/db.h"
 
 #include <poll.h>
 #include <pthread.h>

@@ -3,9 +3,9 @@
  */
 #include "server/store/db.h"
 
-#include "server/store/db_stmt.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/store/db_stmt.h"
 
 #include <pthread.h>
 #include <stdio.h>

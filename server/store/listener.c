@@ -7,13 +7,13 @@
 #include "server/store/db.h"
 
 #include "server/game/chat.h"
+#include "server/game/seat_presence.h"
 #include "server/hub/hub.h"
 #include "server/lobby/lobby.h"
 #include "server/lobby/lobby_batch.h"
+#include "server/players/tokens.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
-#include "server/game/seat_presence.h"
-#include "server/players/tokens.h"
 
 #include <poll.h>
 #include <pthread.h>

@@ -45,8 +45,8 @@ static int list_migrations(const char *dir, migration **out, char *err,
         if (len < 9 || len >= sizeof list->name ||
             strcmp(name + len - 4, ".sql") != 0)
             continue;
-        if (name[0] < '0' || name[0] > '9' || name[1] < '0' ||
-            name[1] > '9' || name[2] < '0' || name[2] > '9' || name[3] != '_')
+        if (name[0] < '0' || name[0] > '9' || name[1] < '0' || name[1] > '9' ||
+            name[2] < '0' || name[2] > '9' || name[3] != '_')
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
@@ -199,9 +199,9 @@ int migrate_apply(PGconn *c, const char *dir, char *err, size_t errlen)
                                "VALUES ($1::integer, $2)",
                                2, NULL, params, NULL, NULL, 0),
                   PGRES_COMMAND_OK);
-        good = good && ok(PQexecParams(c, "COMMIT", 0, NULL, NULL, NULL, NULL,
-                                       0),
-                          PGRES_COMMAND_OK);
+        good =
+            good && ok(PQexecParams(c, "COMMIT", 0, NULL, NULL, NULL, NULL, 0),
+                       PGRES_COMMAND_OK);
         if (!good) {
             snprintf(err, errlen, "migration %s failed: %s", list[i].name,
                      PQerrorMessage(c));
@@ -217,10 +217,9 @@ int migrate_apply(PGconn *c, const char *dir, char *err, size_t errlen)
     return applied;
 fail:
     if (locked)
-        PQclear(PQexecParams(c,
-                             "SELECT pg_advisory_unlock(" MIGRATION_LOCK_KEY
-                             ")",
-                             0, NULL, NULL, NULL, NULL, 0));
+        PQclear(
+            PQexecParams(c, "SELECT pg_advisory_unlock(" MIGRATION_LOCK_KEY ")",
+                         0, NULL, NULL, NULL, NULL, 0));
     free(list);
     return -1;
 }

@@ -9,8 +9,8 @@
 #include "server/store/db.h"
 #include "server/store/db_stmt.h"
 
-#include "server/runtime/log.h"
 #include "server/players/records.h"
+#include "server/runtime/log.h"
 
 #include <inttypes.h>
 #include <openssl/rand.h>

@@ -117,8 +117,8 @@ int store_load_inputs_page(PGconn *c, const char *game_id, uint64_t after,
 void store_inputs_free(store_input *in, size_t n);
 /* Append (see store_append) and commit. STORE_ECONFLICT when the version
  * moved on or the idempotency key was used meanwhile. When the input
- * finishes the game, its players' records (server/players/records.h) are updated
- * in the same transaction. Sends no NOTIFY (store_notify_version). */
+ * finishes the game, its players' records (server/players/records.h) are
+ * updated in the same transaction. Sends no NOTIFY (store_notify_version). */
 int store_append_input(PGconn *c, const store_append *a);
 /* Append list[0..n-1] (appends of different games) and commit them
  * together, in one transaction: the group commit (server/store/commit.h). Each

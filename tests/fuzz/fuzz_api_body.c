@@ -137,8 +137,8 @@ static void add_rps_held(void)
     engine_window w;
     CHECK(engine_windows(p->g, &w, 1) == 1);
     json_t *order = json_pack("{ss ss}", "throw", "paper", "note", HELD_NOTE);
-    engine_input in = {.seat = 0, .kind = ENGINE_ORDER, .window = w.id,
-                       .payload = order};
+    engine_input in = {
+        .seat = 0, .kind = ENGINE_ORDER, .window = w.id, .payload = order};
     engine_error err;
     CHECK(engine_apply(p->g, &in, NULL, &err) == 0);
     json_decref(order);
@@ -230,7 +230,8 @@ static void check_problem(const api_response *res, int s1, int s2)
 {
     CHECK(res->status == s1 || res->status == s2);
     CHECK(json_is_object(res->json));
-    const char *detail = json_string_value(json_object_get(res->json, "detail"));
+    const char *detail =
+        json_string_value(json_object_get(res->json, "detail"));
     CHECK(detail && *detail);
     CHECK(json_integer_value(json_object_get(res->json, "status")) ==
           res->status);

@@ -37,10 +37,9 @@ static json_t *next_value(const uint8_t *data, size_t size, size_t *pos)
     json_error_t e;
     if (*pos >= size)
         return NULL;
-    json_t *v = json_loadb((const char *)data + *pos, size - *pos,
-                           JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK |
-                               JSON_ALLOW_NUL,
-                           &e);
+    json_t *v = json_loadb(
+        (const char *)data + *pos, size - *pos,
+        JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &e);
     if (v)
         *pos += (size_t)e.position;
     return v;

@@ -1,8 +1,8 @@
 /*
- * test_chat.c - unit tests for server/game/chat.c's text rule (chat_check_text):
- * 1 to CHAT_TEXT_MAX characters counted as code points, UTF-8 only (no
- * overlong forms, surrogates or values past U+10FFFF), no control
- * characters but newline and tab, not blank.
+ * test_chat.c - unit tests for server/game/chat.c's text rule
+ * (chat_check_text): 1 to CHAT_TEXT_MAX characters counted as code points,
+ * UTF-8 only (no overlong forms, surrogates or values past U+10FFFF), no
+ * control characters but newline and tab, not blank.
  */
 #include "server/game/chat.h"
 #include "tests/unit/test.h"

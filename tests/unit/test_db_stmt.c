@@ -1,6 +1,7 @@
 /*
- * test_db_stmt.c - each connection's prepared statements (server/store/db_stmt.h),
- * against the PostgreSQL of DATABASE_URL (no tables needed).
+ * test_db_stmt.c - each connection's prepared statements
+ * (server/store/db_stmt.h), against the PostgreSQL of DATABASE_URL (no tables
+ * needed).
  *
  * Covers: a text is prepared at its first use and then executed by name
  * (the backend's pg_prepared_statements shows it; its answers stay right);
@@ -12,9 +13,9 @@
  * STMT_MAX texts are prepared, the rest still run; with preparing off, no
  * statement is prepared.
  */
+#include "server/runtime/log.h"
 #include "server/store/db.h"
 #include "server/store/db_stmt.h"
-#include "server/runtime/log.h"
 #include "test.h"
 
 #include <stdio.h>

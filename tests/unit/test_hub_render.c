@@ -4,10 +4,10 @@
  * the same document and an equivalent patch as a full render and diff
  * would give; skipped versions and touched audiences render in full.
  */
+#include "common/jsonpatch.h"
 #include "engine/engine.h"
 #include "server/game/gamedoc.h"
 #include "server/hub/hub_render.h"
-#include "common/jsonpatch.h"
 #include "tests/rules/test_rules.h"
 #include "tests/unit/test.h"
 

@@ -29,8 +29,8 @@ static int start_with(run *r, const char *ruleset, int seats,
     engine_error err = {0};
     memset(r, 0, sizeof *r);
     r->options = options ? json_loads(options, 0, NULL) : json_object();
-    r->g = engine_create(ruleset, "g-parts", options ? r->options : NULL,
-                         seats, seed, &err);
+    r->g = engine_create(ruleset, "g-parts", options ? r->options : NULL, seats,
+                         seed, &err);
     r->inputs = json_array();
     if (!r->g)
         fprintf(stderr, "  create: %s\n", err.msg);
@@ -59,8 +59,8 @@ static void finish(run *r)
         json_pack("{s:s, s:s, s:s, s:O, s:i, s:s, s:O, s:s}", "format",
                   "conclave-export/1", "game_id", "g-parts", "ruleset",
                   engine_ruleset_id(engine_game_ruleset(r->g)), "options",
-                  r->options, "seats", engine_game_seats(r->g), "seed", seed_hex, "inputs",
-                  r->inputs, "final_hash", want);
+                  r->options, "seats", engine_game_seats(r->g), "seed",
+                  seed_hex, "inputs", r->inputs, "final_hash", want);
     uint8_t h[ENGINE_HASH_BYTES];
     int match = 0;
     engine_error err = {0};
@@ -265,7 +265,8 @@ static void test_ready_part(void)
                  SRV_OK);
     CHECK_EQ_INT(part(&r, 1, "r2", ORDER_PART_SET, "f3", "{\"to\":9}", &e),
                  SRV_OK);
-    engine_input t = {.seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .window = "r2"};
+    engine_input t = {
+        .seat = ENGINE_PUBLIC, .kind = ENGINE_TIMEOUT, .window = "r2"};
     REQUIRE(engine_apply(r.g, &t, NULL, &err) == 0);
     json_array_append_new(r.inputs, engine_input_to_json(&t, ++r.seq));
     v = engine_view(r.g, ENGINE_PUBLIC);

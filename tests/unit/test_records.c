@@ -1,6 +1,6 @@
 /*
- * test_records.c - per-player records across games (server/players/records.c with
- * the Galactic Sprint campaign hook) against the real Postgres
+ * test_records.c - per-player records across games (server/players/records.c
+ * with the Galactic Sprint campaign hook) against the real Postgres
  * (DATABASE_URL, a fresh database per run).
  *
  * Covers: a player without games shows the hook's empty record; finished
@@ -11,10 +11,10 @@
  * before records were stored are folded once, in the order they ended.
  */
 #include "engine/engine.h"
-#include "server/runtime/log.h"
-#include "server/store/migrate.h"
 #include "server/players/players.h"
 #include "server/players/records.h"
+#include "server/runtime/log.h"
+#include "server/store/migrate.h"
 #include "server/store/store.h"
 #include "tests/unit/test.h"
 

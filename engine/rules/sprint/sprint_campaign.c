@@ -216,7 +216,8 @@ static json_t *with_choice(json_t *progress)
     unsigned game = 0, met = 0;
     engine_error ignored = {0};
     if (!progress || !last ||
-        ids_mask(json_object_get(last, "conditions_met"), &game, "", &ignored) ||
+        ids_mask(json_object_get(last, "conditions_met"), &game, "",
+                 &ignored) ||
         ids_mask(json_object_get(progress, "met"), &met, "", &ignored))
         return progress;
     unsigned checked = sprint_condition_bit(
@@ -291,8 +292,9 @@ int sprint_campaign_choose(const json_t *record, const json_t *choice,
         json_string_value(json_object_get(last, "checked")));
     json_t *out = json_deep_copy(record);
     json_t *out_games = json_object_get(out, "games");
-    json_object_set_new(json_array_get(out_games, json_array_size(out_games) - 1),
-                        "checked", json_string(id));
+    json_object_set_new(
+        json_array_get(out_games, json_array_size(out_games) - 1), "checked",
+        json_string(id));
     json_object_set_new(out, "met", mask_ids((met & ~was) | pick));
     json_object_del(out, "choice");
     json_object_del(out, "next_options");

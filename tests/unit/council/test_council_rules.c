@@ -9,7 +9,6 @@
  */
 #include "tests/unit/council/council_test.h"
 
-
 static int frontier(const cnc_state *s, int skip)
 {
     for (int x = 0; x < s->g.nsectors; x++)

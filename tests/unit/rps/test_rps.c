@@ -163,8 +163,8 @@ static void test_order_checks(void)
     size_t len = (size_t)snprintf(ok_note, sizeof ok_note,
                                   "{\"throw\":\"rock\",\"note\":\"");
     for (int i = 0; i < 64; i++)
-        len += (size_t)snprintf(ok_note + len, sizeof ok_note - len,
-                                "\xc3\xa9");
+        len +=
+            (size_t)snprintf(ok_note + len, sizeof ok_note - len, "\xc3\xa9");
     snprintf(ok_note + len, sizeof ok_note - len, "\"}");
 
     static const struct {

@@ -116,10 +116,10 @@ static void test_campaign_choice(void)
     CHECK(json_object_get(next, "choice") == NULL);
     CHECK_EQ_INT(json_array_size(json_object_get(next, "met")), 1);
     CHECK_EQ_STR(str_at(json_object_get(next, "met"), 0), "tycoon");
-    CHECK_EQ_STR(json_string_value(json_object_get(
-                     json_array_get(json_object_get(next, "games"), 0),
-                     "checked")),
-                 "tycoon");
+    CHECK_EQ_STR(
+        json_string_value(json_object_get(
+            json_array_get(json_object_get(next, "games"), 0), "checked")),
+        "tycoon");
     CHECK_EQ_STR(str_at(json_object_get(json_object_get(next, "next_options"),
                                         "campaign_conditions_met"),
                         0),
