@@ -377,9 +377,10 @@ int lg_http_request(lg_http *h, const char *method, const char *path,
         free(r);
         return -1;
     }
-    if (body) /* r->text is counted by r->len, not NUL-terminated */
-        memcpy(r->text + n, body,
-               blen); // NOLINT(bugprone-not-null-terminated-result)
+    /* r->text is counted by r->len, not NUL-terminated */
+    if (body)
+        // NOLINTNEXTLINE(bugprone-not-null-terminated-result)
+        memcpy(r->text + n, body, blen);
     r->len = (size_t)n + blen;
     r->fn = fn;
     r->ctx = ctx;
