@@ -84,8 +84,24 @@ test(
     }
     assert.deepEqual(differs, [1, 1], 'one line changed in each registry');
 
-    // Build it: the server and the ruleset's unit test (O1: quicker than the usual O2).
-    run('make', ['-j2', 'OPT=-O1', 'build/conclave', 'build/tests/test_pile'], { cwd: dir });
+    // Build it: the server and the ruleset's unit test (O1: quicker than the
+    // usual O2), with none of the outer make's settings (make test runs this).
+    const makeEnv = { ...process.env };
+    for (const k of [
+      'BUILD',
+      'MAKEFLAGS',
+      'MFLAGS',
+      'MAKELEVEL',
+      'OPT',
+      'SAN',
+      'CFLAGS',
+      'LDFLAGS',
+    ])
+      delete makeEnv[k];
+    run('make', ['-j2', 'BUILD=build', 'OPT=-O1', 'build/conclave', 'build/tests/test_pile'], {
+      cwd: dir,
+      env: makeEnv,
+    });
     const unit = spawnSync(path.join(dir, 'build/tests/test_pile'), [], {
       cwd: dir,
       encoding: 'utf8',

@@ -20,21 +20,30 @@ const LINES = [
 const cellName = (i) => `row ${Math.floor(i / 3) + 1}, column ${(i % 3) + 1}`;
 
 export function tictactoeRenderer(c) {
-  let pending = null; // the cell being sent
+  // The cell being sent, and its window: it stays marked as sent until the
+  // game the page holds shows the move (the answer to the play can come
+  // before the feed's patch), so the board never offers it again meanwhile.
+  let pending = null;
+  let pendingWindow = null;
 
   async function playCell(m, cell) {
     const w = m.myWindow;
     if (!w || pending !== null) return;
     pending = cell;
+    pendingWindow = w.id;
     c.draw();
     try {
       await c.play({ window: w.id, cell });
     } catch (e) {
       toast(e.detail || e.message, 'error');
-    } finally {
       pending = null;
       c.draw();
     }
+  }
+
+  // The move has reached the page's copy of the game (its window closed).
+  function settle(m) {
+    if (pending !== null && (!m.myWindow || m.myWindow.id !== pendingWindow)) pending = null;
   }
 
   function describe(entry, m) {
@@ -47,6 +56,7 @@ export function tictactoeRenderer(c) {
 
   return {
     update(root, m) {
+      settle(m);
       const v = m.view || {};
       const board = v.board || Array(9).fill(null);
       const over = m.status !== 'running' || v.winner !== null || v.draw;
