@@ -537,7 +537,8 @@ static int same_windows(const engine_window *a, int na, const engine_window *b,
  * probe of the round is hashed every FULL_EVERY rounds; and after the
  * round's last probe the whole hash always. A probe that changed the state
  * changes that last hash unless a later probe put back exactly what it
- * changed; even then it is caught in the rounds that hash right after it. */
+ * changed; even then it is caught in every round whose sampled probe is
+ * that one (one round in eight). */
 #define FULL_EVERY 8
 
 /* Apply in to d->g expecting failure (with code `want`, or any failure
