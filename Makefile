@@ -4,6 +4,7 @@
 #   make run        install missing packages (root), build, private Postgres,
 #                   migrate, serve on :8080 (HTTP) and :8081 (WebSocket)
 #   make test       the same set-up, then every test; ends "N passed, N failed"
+#   make check      the quick tier (tests/check.txt), about 3 minutes
 #   make asan       unit and integration tests under ASan + UBSan
 #   make soak-skirmish  10,000 Skirmish self-play games with invariants, ASan
 #   make lint       cppcheck and clang-tidy (C), ESLint and Prettier (JavaScript)
@@ -40,7 +41,7 @@ UNIT_BIN   := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRC))))
 # Test-only rulesets (tests/rules), linked into unit tests and benchmarks.
 TRULES_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/rules/*.c))
 
-.PHONY: all run test unit asan lint lint-c lint-js format format-check bench clean deps db migrate mutants soak-skirmish
+.PHONY: all run test check unit asan lint lint-c lint-js format format-check bench clean deps db migrate mutants soak-skirmish
 all: $(BUILD)/conclave
 
 $(BUILD)/obj/%.o: %.c
@@ -84,6 +85,12 @@ run: deps $(BUILD)/conclave
 test: deps
 	@$(MAKE) --no-print-directory unit
 	@BUILD=$(BUILD) bash tests/run.sh
+
+# The quick tier (tests/check.txt): unit tests and the fastest integration tests.
+check: deps
+	@$(MAKE) --no-print-directory unit
+	@BUILD=$(BUILD) CONCLAVE_FUZZ_SMOKE=0 TESTS="$$(grep -v '^#' tests/check.txt | tr '\n' ' ')" \
+	    bash tests/run.sh
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
