@@ -413,9 +413,10 @@ static void test_deadlines_fire_once(void)
         peek p = {.seat = -1}; /* loading opens the first deadline */
         actors_read(i % 2 ? x.app.actors : y.app.actors, ids[i], peek_fn, &p);
     }
-    /* Nobody plays: every window times out, two rounds, then the end. */
+    /* Nobody plays: every window times out, two rounds, then the end
+     * (polled; 60 s only catches a hang). */
     long finished = 0;
-    for (int waited = 0; waited < 200; waited++) {
+    for (int waited = 0; waited < 600; waited++) {
         finished = count_rows("SELECT count(*) FROM games WHERE ruleset = "
                               "'rps' AND clock_mode = 'live' AND status = "
                               "'finished'",
@@ -458,7 +459,7 @@ static void test_overdue_deadlines_fire_after_restart(void)
     sys z;
     sys_start(&z, 1);
     long status = 0;
-    for (int waited = 0; waited < 100 && status != 1; waited++) {
+    for (int waited = 0; waited < 300 && status != 1; waited++) { /* 30 s */
         usleep(100000);
         status = count_rows("SELECT count(*) FROM games WHERE game_id = $1 "
                             "AND status = 'finished'",
