@@ -122,7 +122,9 @@ const figure = (xs) =>
 // blocks, so that the machine's own load weighs on both alike). Returns
 // the samples, the floods' stats, and how many floods were still running
 // when their honest block ended.
-async function interleaved(rounds, n, attack) {
+// hold(): awaited after the honest block, before the floods are stopped
+// (a condition the flood must have met by then, polled).
+async function interleaved(rounds, n, attack, hold = async () => {}) {
   const quiet = [];
   const loaded = [];
   const results = [];
@@ -136,6 +138,7 @@ async function interleaved(rounds, n, attack) {
     await sleep(400); // the flood under way
     loaded.push(...(await honest(n)));
     held += running.filter((f) => f.running()).length;
+    await hold();
     floods += running.length;
     results.push(await Promise.all(running.map((f) => f.stop())));
     // Burst 1000, 200/s (CONCLAVE_WS_IP_RATE*): an allowance that only
@@ -173,18 +176,36 @@ test(
     // 20 connections at 100 subscribes a second each for made-up ids, and
     // 10 loops of GET /api/v1/games/<made-up id>, all from 127.0.0.2.
     const rounds = 3;
-    const { quiet, loaded, results, held, floods, budget } = await interleaved(rounds, 40, () => [
-      flood({
-        url: srv.wsUrl,
-        from: '127.0.0.2',
-        conns: 20,
-        seconds: 120,
-        mode: 'phantom',
-        per: 2,
-        every: 20,
-      }),
-      flood({ http: srv.url, from: '127.0.0.2', conns: 10, seconds: 120, mode: 'rest' }),
-    ]);
+    // Each round's flood lasts until the server has closed one of its
+    // connections for flooding (1008), counted by
+    // conclave_ws_rate_closed_total: a count, not a number of seconds.
+    let rateClosed = await metric(srv, 'conclave_ws_rate_closed_total');
+    const closedOne = async () => {
+      const end = Date.now() + 60000; // only catches a flood never closed
+      for (;;) {
+        const now = await metric(srv, 'conclave_ws_rate_closed_total');
+        if (now > rateClosed) return void (rateClosed = now);
+        if (Date.now() > end) return;
+        await sleep(100);
+      }
+    };
+    const { quiet, loaded, results, held, floods, budget } = await interleaved(
+      rounds,
+      40,
+      () => [
+        flood({
+          url: srv.wsUrl,
+          from: '127.0.0.2',
+          conns: 20,
+          seconds: 120,
+          mode: 'phantom',
+          per: 2,
+          every: 20,
+        }),
+        flood({ http: srv.url, from: '127.0.0.2', conns: 10, seconds: 120, mode: 'rest' }),
+      ],
+      closedOne,
+    );
     flooding = false;
     await sampler;
     const stats = {
