@@ -486,7 +486,11 @@ test('a /readyz flood is answered from the cached probe, not by the database', a
   console.log(
     `# 300 /readyz in ${ms} ms: ${delta} transactions on the database (incl. the test's own and the scheduler's)`,
   );
-  assert.ok(delta < 100, `transactions during 300 /readyz: ${delta}`);
+  // Without the cache each /readyz is a query (300); with it, one per 250 ms
+  // at most: an allowance of 100 plus two per 250 ms the burst took, so a
+  // slow machine cannot fail it.
+  const cap = 100 + 2 * Math.ceil(ms / 250);
+  assert.ok(delta < cap, `transactions during 300 /readyz: ${delta} (cap ${cap})`);
 });
 
 test('the page carries a Content-Security-Policy with frame-ancestors', async () => {
