@@ -166,6 +166,12 @@ bench: $(BUILD)/bench/loadgen
 
 # Only the Sprint runs of bench/run.sh (`loadgen sprint`: 4-seat games,
 # sealed orders): BENCH_SPRINT="10 50" games, BENCH_DURATION seconds.
+# How much slowloris and hub floods slow an honest client (bench/abuse_latency.sh):
+# the latency figures of the hostile and abuse_ws tests, printed, not asserted.
+.PHONY: bench-abuse
+bench-abuse: deps $(BUILD)/conclave
+	@bash bench/abuse_latency.sh
+
 .PHONY: bench-sprint
 bench-sprint: deps $(BUILD)/conclave $(BUILD)/bench/loadgen
 	@BENCH_GAMES=" " BENCH_FANOUT=" " BENCH_PEER=0 BENCH_SELFPLAY=0 bash bench/run.sh

@@ -185,6 +185,16 @@ void committer_stop(committer *cm)
     free(cm);
 }
 
+int committer_queued(committer *cm)
+{
+    pthread_mutex_lock(&cm->lock);
+    int n = 0;
+    for (const pending *p = cm->head; p; p = p->next)
+        n++;
+    pthread_mutex_unlock(&cm->lock);
+    return n;
+}
+
 int committer_append(committer *cm, const store_append *a)
 {
     pending p = {.a = a, .rc = STORE_EDB};

@@ -36,5 +36,8 @@ void committer_stop(committer *cm);
  * version was stale (or its idempotency key was taken meanwhile);
  * STORE_EDB when it could not be committed (retry later). */
 int committer_append(committer *cm, const store_append *a);
+/* How many appends wait in the queue, not yet taken by a writer (for
+ * tests that wait until appends have queued). */
+int committer_queued(committer *cm);
 
 #endif

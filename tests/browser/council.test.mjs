@@ -25,6 +25,7 @@ import {
   createLobby,
   waitLive,
   startStack,
+  fixDeal,
   stopStack,
 } from './lib/browser.mjs';
 
@@ -32,7 +33,8 @@ const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (!skip) ({ db, server, chrome } = await startStack('council'));
+  // CONCLAVE_TEST_HOOKS: a game started from the page has a fixed deal (fixDeal).
+  if (!skip) ({ db, server, chrome } = await startStack('council', { CONCLAVE_TEST_HOOKS: '1' }));
 });
 after(() => stopStack({ db, server, chrome }));
 
@@ -93,9 +95,10 @@ async function pickCard(page, id) {
 const isOpen = async (page, id, wid) => (await game(page, id)).windows.some((w) => w.id === wid);
 
 // After "Send orders" (the bots have sent theirs): the window locks once the
-// server has the ready part; wait for that before looking at the next one.
+// server has the ready part; wait for that before looking at the next one
+// (polled for up to 30 s, which only catches a window that never locks).
 async function waitLocked(page, id, wid) {
-  for (let i = 0; i < 100 && (await isOpen(page, id, wid)); i++) await page.waitForTimeout(100);
+  for (let i = 0; i < 300 && (await isOpen(page, id, wid)); i++) await page.waitForTimeout(100);
   assert.ok(!(await isOpen(page, id, wid)), 'the window locked once the orders were sent');
 }
 
@@ -184,6 +187,7 @@ test(
   async (tc) => {
     const P = await openPage(chrome.browser);
     const page = P.page;
+    await fixDeal(P.context, 'council'); // the galaxy is the same on every run
     await signUpGuest(page, server, 'Cora-council');
 
     // The lobby offers Council for 3 to 8 seats, with bots.
@@ -493,8 +497,7 @@ test(
       );
       await page.locator('[data-key="send-orders"]').click();
       B.release();
-      for (let i = 0; i < 100 && (await isOpen(page, id, w)); i++) await page.waitForTimeout(100);
-      assert.ok(!(await isOpen(page, id, w)), 'the window locked');
+      await waitLocked(page, id, w);
       const log = (await rest(page, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries;
       const mine = log.find((e) => e.entry.type === 'your_order' && e.entry.window === w);
       assert.ok(mine, 'my order was revealed to me');

@@ -18,6 +18,7 @@ import {
   createLobby,
   waitLive,
   startStack,
+  fixDeal,
   stopStack,
 } from './lib/browser.mjs';
 import { pending, playMove, handCards } from './lib/sprint.mjs';
@@ -26,7 +27,9 @@ const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (!skip) ({ db, server, chrome } = await startStack());
+  // CONCLAVE_TEST_HOOKS: the game's deal is fixed (fixDeal); the moves come
+  // from GET /legal (lib/sprint.mjs).
+  if (!skip) ({ db, server, chrome } = await startStack('web', { CONCLAVE_TEST_HOOKS: '1' }));
 });
 after(() => stopStack({ db, server, chrome }));
 
@@ -45,6 +48,7 @@ test(
   { skip, timeout: 230000 },
   async () => {
     const A = await openPage(chrome.browser);
+    await fixDeal(A.context, 'multiplayer'); // the host starts: the deal is fixed
     const B = await openPage(chrome.browser);
     const S = await openPage(chrome.browser);
     const alice = A.page;

@@ -20,6 +20,7 @@ import {
   createLobby,
   waitLive,
   startStack,
+  fixDeal,
   stopStack,
 } from './lib/browser.mjs';
 import { assertAccessible, assertNoHorizontalScroll } from './lib/axe.mjs';
@@ -33,7 +34,8 @@ const PHONE = { width: 390, height: 844 };
 let db, server, chrome;
 
 before(async () => {
-  if (!skip) ({ db, server, chrome } = await startStack('players'));
+  // CONCLAVE_TEST_HOOKS: the Sprint deal of the phone table is fixed (fixDeal).
+  if (!skip) ({ db, server, chrome } = await startStack('players', { CONCLAVE_TEST_HOOKS: '1' }));
 });
 after(() => stopStack({ db, server, chrome }));
 
@@ -143,6 +145,7 @@ test(
   { skip, timeout: 120000 },
   async () => {
     const { page } = await openPage(chrome.browser, { viewport: PHONE, isMobile: true });
+    await fixDeal(page, 'players-phone');
     await signUpGuest(page, server, 'Zinnia');
     await page.getByRole('button', { name: 'Quick solitaire Sprint' }).click();
     await page.waitForURL(/\/game\//);

@@ -12,6 +12,7 @@ import {
   waitLive,
   startStack,
   stopStack,
+  fixDeal,
 } from './lib/browser.mjs';
 import { nextWindow, playMove, handCards } from './lib/sprint.mjs';
 
@@ -19,7 +20,7 @@ const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (!skip) ({ db, server, chrome } = await startStack());
+  if (!skip) ({ db, server, chrome } = await startStack('web', { CONCLAVE_TEST_HOOKS: '1' }));
 });
 after(() => stopStack({ db, server, chrome }));
 
@@ -48,6 +49,8 @@ test(
         );
       }
     });
+    // The deal is fixed, and every move is one GET /legal lists (lib/sprint.mjs).
+    await fixDeal(context, 'restart');
     await signUpGuest(page, server, 'Phoenix');
     await page.getByRole('button', { name: 'Quick solitaire Sprint' }).click();
     await page.waitForURL(/\/game\//);

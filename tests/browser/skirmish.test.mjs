@@ -19,6 +19,7 @@ import {
   signUpGuest,
   createLobby,
   startStack,
+  fixDeal,
   stopStack,
 } from './lib/browser.mjs';
 
@@ -27,7 +28,9 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true };
 let db, server, chrome;
 
 before(async () => {
-  if (!skip) ({ db, server, chrome } = await startStack('skweb'));
+  // CONCLAVE_TEST_HOOKS: the games' deals are fixed (fixDeal); the moves are
+  // what the page offers from GET /legal.
+  if (!skip) ({ db, server, chrome } = await startStack('skweb', { CONCLAVE_TEST_HOOKS: '1' }));
 });
 after(() => stopStack({ db, server, chrome }));
 
@@ -93,9 +96,10 @@ async function decide(page, budget) {
 
 test(
   'one player against the basic bot: muster, deploy and a whole game by clicking',
-  { skip, timeout: 180000 },
+  { skip, timeout: 300000 },
   async (t) => {
     const { context, page } = await openPage(chrome.browser);
+    await fixDeal(context, 'skirmish-bot');
     await signUpGuest(page, server, 'Skirmisher');
     // The lobby form offers Skirmish with its option.
     const form = page.locator('section.create');
@@ -154,7 +158,8 @@ test(
     );
     const stats = { declared: 0, passed: 0, eot: 0, untilEnd: null };
     const started = Date.now();
-    const deadline = started + 120000;
+    // Only catches a game that never ends (a hang), not a slow run.
+    const deadline = started + 240000;
     let w = null;
     let turn = '';
     const budget = { left: 0, moves: 0 };
@@ -218,6 +223,7 @@ test(
   { skip, timeout: 150000 },
   async () => {
     const A = await openPage(chrome.browser);
+    await fixDeal(A.context, 'skirmish-two');
     const B = await openPage(chrome.browser, PHONE);
     const S = await openPage(chrome.browser);
     const alice = A.page;

@@ -15,6 +15,7 @@ import {
   createLobby,
   waitLive,
   startStack,
+  fixDeal,
   stopStack,
   gameIdOf,
 } from './lib/browser.mjs';
@@ -27,7 +28,8 @@ const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (!skip) ({ db, server, chrome } = await startStack());
+  // CONCLAVE_TEST_HOOKS: the games' deals are fixed (fixDeal).
+  if (!skip) ({ db, server, chrome } = await startStack('web', { CONCLAVE_TEST_HOOKS: '1' }));
 });
 after(() => stopStack({ db, server, chrome }));
 
@@ -36,6 +38,7 @@ test(
   { skip, timeout: 180000 },
   async () => {
     const { page, context } = await openPage(chrome.browser);
+    await fixDeal(context, 'solitaire');
     await signUpGuest(page, server, 'Solveig');
     assert.equal(
       (await page.evaluate(() => localStorage.getItem('conclave.token'))) !== null,
@@ -201,6 +204,7 @@ test(
       viewport: { width: 390, height: 844 },
       isMobile: true,
     });
+    await fixDeal(context, 'solitaire-phone');
     await signUpGuest(page, server, 'Pocket');
     await page.getByRole('button', { name: 'Quick solitaire Sprint' }).click();
     await page.waitForURL(/\/game\//);
@@ -338,6 +342,7 @@ test(
   { skip, timeout: 90000 },
   async () => {
     const { page, context } = await openPage(chrome.browser);
+    await fixDeal(context, 'solitaire-payless');
     await signUpGuest(page, server, 'Payless');
     await page.getByRole('button', { name: 'Quick solitaire Sprint' }).click();
     await page.waitForURL(/\/game\//);

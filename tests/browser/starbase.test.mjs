@@ -18,6 +18,7 @@ import {
   waitLive,
   gameIdOf,
   startStack,
+  fixDeal,
   stopStack,
 } from './lib/browser.mjs';
 import { nextChoice, clickOne, handCards, seeded, cardRefs } from './lib/starbase.mjs';
@@ -26,7 +27,9 @@ const skip = chromiumPath() ? false : 'no Chromium installed';
 let db, server, chrome;
 
 before(async () => {
-  if (!skip) ({ db, server, chrome } = await startStack('sbweb'));
+  // CONCLAVE_TEST_HOOKS: the games' deals are fixed (fixDeal); the moves are
+  // the page's buttons, which are GET /legal's choices.
+  if (!skip) ({ db, server, chrome } = await startStack('sbweb', { CONCLAVE_TEST_HOOKS: '1' }));
 });
 after(() => stopStack({ db, server, chrome }));
 
@@ -48,9 +51,10 @@ async function tableInfo(page) {
 
 test(
   'a guest plays Starbase against the basic bot through the page until the game ends',
-  { skip, timeout: 240000 },
+  { skip, timeout: 300000 },
   async () => {
     const { context, page } = await openPage(chrome.browser);
+    await fixDeal(context, 'starbase-bot');
     await signUpGuest(page, server, 'Vega');
     const games = await page
       .locator('section.create')
@@ -100,7 +104,9 @@ test(
     let budgetTurn = -1;
     let budget = 0;
     let shots = 0;
-    while (Date.now() - started < 150000) {
+    // The deal and the clicks are fixed, so the game's length is too; the
+    // 240 s only catches a game that does not end (a hang), not a slow run.
+    while (Date.now() - started < 240000) {
       const w = await nextChoice(page, last, 15000);
       if (w === 'over') break;
       if (w === null) {
@@ -185,9 +191,10 @@ function publicOf(page) {
 
 test(
   'two players and a spectator: a hand never reaches anyone else',
-  { skip, timeout: 200000 },
+  { skip, timeout: 300000 },
   async () => {
     const A = await openPage(chrome.browser);
+    await fixDeal(A.context, 'starbase-two');
     const B = await openPage(chrome.browser, { viewport: PHONE, isMobile: true });
     const S = await openPage(chrome.browser);
     const alice = A.page;
@@ -222,7 +229,9 @@ test(
     const started = Date.now();
     let turn = 1;
     let othersTurn = 0;
-    while (turn < 5 && Date.now() - started < 80000) {
+    // Until turn 5 (or the end); the 180 s only catches a hang, so a slow
+    // run still reaches the turn it is asserted to reach.
+    while (turn < 5 && Date.now() - started < 180000) {
       let acted = false;
       for (const [seat, page] of [
         [0, alice],

@@ -229,8 +229,10 @@ test('password checks: 429 past the per-address rate (10 a minute, default) and 
     from: '127.0.0.6',
   });
   assert.equal(made.status, 201, made.text);
+  // Wrong passwords until the first 429 (at most 40: a count, whatever the
+  // machine's speed).
   const codes = [];
-  for (let i = 0; i < 12; i++) {
+  while (!codes.includes(429) && codes.length < 40) {
     const r = await call(def, 'POST', '/api/v1/sessions', {
       body: { name: n, password: 'wrong password!' },
       from: '127.0.0.6',
@@ -238,13 +240,14 @@ test('password checks: 429 past the per-address rate (10 a minute, default) and 
     codes.push(r.status);
     if (r.status === 429) assert.match(r.body.detail, /password checks from your address/);
   }
-  // The sign-up took one of the ten; one more comes back every 6 s (a
-  // slow machine may take that long for nine password hashes).
+  // The sign-up took one of the ten; one more comes back every 6 s, so a
+  // slow machine (nine password hashes take a while) may get a few more:
+  // the allowance only grows with the time taken, it never fails a slow run.
   const refills = Math.ceil((Date.now() - t0) / 6000);
   const answered = codes.filter((c) => c === 401).length;
   assert.ok(answered >= 9 && answered <= 9 + refills, codes.join(' '));
   assert.deepEqual(codes.slice(0, 9), Array(9).fill(401), codes.join(' '));
-  assert.equal(codes[11], 429, codes.join(' '));
+  assert.equal(codes.at(-1), 429, codes.join(' '));
   const lines = abuseLines(def, 'signin_failed').length; // one per 10 s at most
   assert.ok(
     lines >= 1 && lines <= 1 + Math.floor((Date.now() - t0) / 10000),
@@ -483,7 +486,11 @@ test('a /readyz flood is answered from the cached probe, not by the database', a
   console.log(
     `# 300 /readyz in ${ms} ms: ${delta} transactions on the database (incl. the test's own and the scheduler's)`,
   );
-  assert.ok(delta < 100, `transactions during 300 /readyz: ${delta}`);
+  // Without the cache each /readyz is a query (300); with it, one per 250 ms
+  // at most: an allowance of 100 plus two per 250 ms the burst took, so a
+  // slow machine cannot fail it.
+  const cap = 100 + 2 * Math.ceil(ms / 250);
+  assert.ok(delta < cap, `transactions during 300 /readyz: ${delta} (cap ${cap})`);
 });
 
 test('the page carries a Content-Security-Policy with frame-ancestors', async () => {
@@ -506,7 +513,8 @@ test('a body over the limit is refused from its Content-Length, before it is sen
     'POST /api/v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 20000000\r\n\r\n{"na',
   );
   const t0 = Date.now();
-  while (!got.includes('\r\n\r\n') && Date.now() - t0 < 3000) await sleep(20);
+  // Polled; 30 s only catches a server that waits for the body.
+  while (!got.includes('\r\n\r\n') && Date.now() - t0 < 30000) await sleep(20);
   sock.destroy();
   assert.match(
     got,

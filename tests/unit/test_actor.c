@@ -413,9 +413,10 @@ static void test_deadlines_fire_once(void)
         peek p = {.seat = -1}; /* loading opens the first deadline */
         actors_read(i % 2 ? x.app.actors : y.app.actors, ids[i], peek_fn, &p);
     }
-    /* Nobody plays: every window times out, two rounds, then the end. */
+    /* Nobody plays: every window times out, two rounds, then the end
+     * (polled; 60 s only catches a hang). */
     long finished = 0;
-    for (int waited = 0; waited < 200; waited++) {
+    for (int waited = 0; waited < 600; waited++) {
         finished = count_rows("SELECT count(*) FROM games WHERE ruleset = "
                               "'rps' AND clock_mode = 'live' AND status = "
                               "'finished'",
@@ -458,7 +459,7 @@ static void test_overdue_deadlines_fire_after_restart(void)
     sys z;
     sys_start(&z, 1);
     long status = 0;
-    for (int waited = 0; waited < 100 && status != 1; waited++) {
+    for (int waited = 0; waited < 300 && status != 1; waited++) { /* 30 s */
         usleep(100000);
         status = count_rows("SELECT count(*) FROM games WHERE game_id = $1 "
                             "AND status = 'finished'",
@@ -849,6 +850,20 @@ static void *append_thread(void *arg)
     return NULL;
 }
 
+/* Polls pg_stat_activity until n sessions of this database wait on a lock
+ * (10 s only catches a hang); 1 when they do. */
+static int wait_lock_waiters(int n)
+{
+    for (int tries = 0; tries < 1000; tries++) {
+        if (count_rows("SELECT count(*) FROM pg_stat_activity WHERE datname "
+                       "= current_database() AND wait_event_type = 'Lock'",
+                       NULL) >= n)
+            return 1;
+        usleep(10000);
+    }
+    return 0;
+}
+
 /* One writer: while its first append waits on a row lock, six appends of
  * other games queue and then commit together in the next transaction; the
  * stale ones among them are refused alone, and no append is answered
@@ -879,10 +894,13 @@ static void test_group_commit_takes_what_queued(void)
         jobs[i].rc = 99;
         bare_append(&jobs[i].ap, &jobs[i].in, id[i], i % 3 == 2 ? 4 : 0, 0);
         REQUIRE(pthread_create(&t[i], NULL, append_thread, &jobs[i]) == 0);
-        if (i == 0)
-            usleep(200 * 1000); /* the writer takes it and waits on the lock */
+        if (i == 0) /* the writer takes it and waits on the lock */
+            REQUIRE(wait_lock_waiters(1));
     }
-    usleep(300 * 1000); /* the other six queue meanwhile */
+    /* the other six queue meanwhile: polled (10 s only catches a hang) */
+    for (int tries = 0; tries < 1000 && committer_queued(cm) < N - 1; tries++)
+        usleep(10000);
+    REQUIRE(committer_queued(cm) == N - 1);
     for (int i = 0; i < N; i++)
         CHECK_EQ_INT(jobs[i].rc, 99); /* nothing answered before a commit */
     PQclear(PQexecParams(lock, "COMMIT", 0, NULL, NULL, NULL, NULL, 0));

@@ -5,6 +5,7 @@
 // created through the page itself.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT, createDatabase, dropDatabase, startServer } from '../../integration/lib/server.mjs';
@@ -145,6 +146,22 @@ export async function startStack(prefix = 'web', env = {}) {
   const server = await startServer({ db, env });
   const chrome = await launch();
   return { db, server, chrome };
+}
+
+// Fix the deal of every game a page (or a browser context) starts: its
+// lobby start (POST /api/v1/lobbies/ID/start, sent by the page without a
+// body) carries {"seed": HEX}, sha256 of `label`. The server takes a seed
+// only with CONCLAVE_TEST_HOOKS=1 (startStack(prefix, {CONCLAVE_TEST_HOOKS:
+// '1'})). The same label gives the same cards on every run.
+export async function fixDeal(target, label) {
+  const seed = createHash('sha256').update(`deal-${label}`).digest('hex');
+  await target.route('**/api/v1/lobbies/*/start', (route) =>
+    route.continue({
+      postData: JSON.stringify({ seed }),
+      headers: { ...route.request().headers(), 'content-type': 'application/json' },
+    }),
+  );
+  return seed;
 }
 
 export async function stopStack({ db, server, chrome }) {

@@ -1,6 +1,7 @@
 // sprint.mjs - playing Galactic Sprint through the page, as a player would:
 // read what the move panel asks for, click an action, click cards in the
-// hand to place and to pay, and submit. Nothing here talks to the server.
+// hand to place and to pay, and submit. The one thing read from the server
+// is GET /legal (legalChoices), to choose a move it allows.
 
 // The hand cards a page shows: [{id, key, name}].
 export async function handCards(page) {
@@ -56,10 +57,28 @@ async function clickPayCards(page, need) {
   }
 }
 
+// The legal choices of `windowId` for the player the page is signed in as:
+// GET /legal, with the page's own session. A move is chosen from these, so
+// it never depends on the deal: whatever the cards, the test plays a move
+// the server has said is possible (a military world is conquered only when
+// /legal lists it conquered, and paid for only when it lists it paid for).
+export async function legalChoices(page, windowId) {
+  return page.evaluate(async (w) => {
+    const id = location.pathname.split('/').pop();
+    const r = await fetch(`/api/v1/games/${encodeURIComponent(id)}/legal`, {
+      headers: { authorization: `Bearer ${localStorage.getItem('conclave.token')}` },
+    });
+    if (!r.ok) throw new Error(`GET /legal: HTTP ${r.status}`);
+    const mine = ((await r.json()).windows || []).find((x) => x.window === w);
+    return mine ? mine.choices || [] : [];
+  }, windowId);
+}
+
 // Choose the move the page asks for in `windowId`, without submitting it.
-// strategy: 'build' places an affordable card when the page shows one
-// (preferring worlds), else explores; 'explore' always explores. Returns
-// what was chosen.
+// strategy: 'build' places a card of the hand by itself, as GET /legal lists
+// it (a world settled alone preferred, then a development, each in the
+// listed world mode and payable with the other cards of the hand), else
+// explores; 'explore' always explores. Returns what was chosen.
 export async function chooseMove(page, windowId, { strategy = 'build' } = {}) {
   const move = page.locator(`section.move[data-window="${windowId}"]`);
   const discard = page.locator('#discard-status');
@@ -72,33 +91,44 @@ export async function chooseMove(page, windowId, { strategy = 'build' } = {}) {
     return { kind: 'discard', n: need };
   }
   if (strategy === 'build') {
-    const options = await page.locator('section.hand [data-can-place]').evaluateAll((els) =>
-      els.map((e) => ({
-        id: e.dataset.cardId || null,
-        key: e.dataset.key,
-        acts: e.dataset.canPlace.split(' '),
-      })),
-    );
+    const hand = (await handCards(page)).map((c) => c.id);
+    const inHand = (id) => id !== undefined && hand.includes(id);
+    const payable = (c) => c.cost <= hand.length - 1;
+    const choices = await legalChoices(page, windowId);
+    const alone = (c) =>
+      c.convoy_world === undefined &&
+      !c.survey &&
+      (c.action === 'settle' ? c.development === undefined : c.world === undefined);
+    const byHand = (a, b) =>
+      hand.indexOf(a.world ?? a.development) - hand.indexOf(b.world ?? b.development);
     const pick =
-      options.find((o) => o.id && o.acts.includes('settle')) ||
-      options.find((o) => o.acts.includes('develop'));
+      choices
+        .filter((c) => c.action === 'settle' && inHand(c.world) && alone(c) && payable(c))
+        .sort(byHand)[0] ||
+      choices
+        .filter((c) => c.action === 'develop' && inHand(c.development) && alone(c) && payable(c))
+        .sort(byHand)[0];
     if (pick) {
-      const action = pick.acts.includes('settle') && pick.id ? 'settle' : 'develop';
+      const action = pick.action;
+      const card = action === 'settle' ? pick.world : pick.development;
       await move.locator(`label.action:has(input[value="${action}"])`).click();
-      await page.locator(`[data-key="${pick.key}"]`).click();
+      await page.locator(`[data-key="card-${card}"]`).click();
+      // A military world shows how to place it: take the mode /legal lists.
+      const mode = page.locator(`input[data-key="mode-world-${pick.world_mode}"]`);
+      if (action === 'settle' && pick.world_mode && (await mode.count())) await mode.check();
       const status = page.locator('#pay-status');
       await status.waitFor({ timeout: 10000 }).catch(async () => {
         const why = await page
           .locator('#order-problems')
           .textContent()
           .catch(() => '(no problems listed)');
-        throw new Error(
-          `no payment shown after choosing ${action} ${JSON.stringify(pick)}: ${why}`,
-        );
+        throw new Error(`no payment shown after choosing ${JSON.stringify(pick)}: ${why}`);
       });
       const need = Number(await status.getAttribute('data-need'));
+      if (need !== pick.cost)
+        throw new Error(`the page asks ${need} cards for ${JSON.stringify(pick)}`);
       await clickPayCards(page, need);
-      return { kind: action, card: pick.key, paid: need };
+      return { kind: action, card: `card-${card}`, mode: pick.world_mode, paid: need };
     }
   }
   await move.locator('label.action:has(input[value="explore"])').click();

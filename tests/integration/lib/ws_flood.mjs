@@ -4,6 +4,7 @@
 //   node ws_flood.mjs CONFIG_JSON
 //
 // CONFIG: {url, from (local address), conns, seconds, mode, inflight?}
+//   (seconds at most: SIGTERM stops it sooner)
 //   mode "phantom": each connection sends subscribes for made-up game ids,
 //     `per` (20) every `every` ms (2), reconnecting when the server closes
 //     it;
@@ -18,7 +19,10 @@ import { get as httpGet } from 'node:http';
 
 const cfg = JSON.parse(process.argv[2]);
 const stats = { sent: 0, answers: {}, closes: {}, connections: 0, refusedUpgrades: 0 };
-const end = Date.now() + cfg.seconds * 1000;
+let end = Date.now() + cfg.seconds * 1000;
+// SIGTERM ends the flood early (the test stops it once its honest client is
+// done): the loops wind down and the stats are printed as at the end.
+process.on('SIGTERM', () => (end = Date.now()));
 const id = () => randomBytes(8).toString('hex').slice(0, 16);
 const token = () => randomBytes(32).toString('base64url');
 
