@@ -274,11 +274,17 @@ void api_h_game_log(api_request *req, api_response *res)
     r.limit = (size_t)limit;
     if (read_game(req, res, &r))
         return;
-    /* What happened to the game outside its inputs (server/game/clock_ops.h).
-     */
+    /* What happened to the game outside its inputs (server/game/clock_ops.h):
+     * a seat sees them all (they are public to the game's players: which
+     * seat a bot took over, and when); a spectator under a delay only those
+     * at versions it may see (r.version) and at least the delay's seconds
+     * old. */
     json_t *events;
     srv_error e = {0};
-    clock_events_get(req->app->db, req->params[0], &events, &e);
+    char upto[24];
+    snprintf(upto, sizeof upto, "%" PRIu64, r.version);
+    clock_events_get(req->app->db, req->params[0], r.delayed ? upto : NULL,
+                     r.delayed ? r.meta.delay_seconds : 0, &events, &e);
     json_object_set_new(r.out, "events", events ? events : json_array());
     api_json(res, 200, r.out);
 }

@@ -198,14 +198,20 @@ uint32_t clock_replace_missing(PGconn *c, store_game *meta, uint64_t version)
     return mask;
 }
 
-json_t *clock_game_events(PGconn *c, const char *game_id)
+json_t *clock_game_events(PGconn *c, const char *game_id, const char *upto,
+                          int min_age)
 {
-    const char *p[] = {game_id};
-    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
-                          "SELECT at_version, kind, detail::text, " TS(
-                              "created_at") " FROM game_events WHERE "
-                                            "game_id = $1 ORDER BY n",
-                          1, p);
+    char age[16];
+    snprintf(age, sizeof age, "%d", min_age);
+    const char *p[] = {game_id, upto, age};
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK,
+        "SELECT at_version, kind, detail::text, " TS(
+            "created_at") " FROM game_events WHERE game_id = $1 AND "
+                          "($2::bigint IS NULL OR at_version <= $2::bigint) "
+                          "AND created_at <= now() - make_interval(secs => "
+                          "$3::integer) ORDER BY n",
+        3, p);
     if (!r)
         return NULL;
     json_t *list = json_array();
@@ -226,11 +232,11 @@ json_t *clock_game_events(PGconn *c, const char *game_id)
     return list;
 }
 
-srv_kind clock_events_get(db_pool *db, const char *game_id, json_t **out,
-                          srv_error *err)
+srv_kind clock_events_get(db_pool *db, const char *game_id, const char *upto,
+                          int min_age, json_t **out, srv_error *err)
 {
     PGconn *c = db_acquire(db, DB_WAIT_MS);
-    *out = c ? clock_game_events(c, game_id) : NULL;
+    *out = c ? clock_game_events(c, game_id, upto, min_age) : NULL;
     if (c)
         db_release(db, c, db_conn_broken(c));
     return *out ? SRV_OK : srv_db_failed(err);

@@ -38,12 +38,17 @@ srv_kind clock_extend(app *a, const char *game_id, const char *window,
 uint32_t clock_replace_missing(PGconn *c, store_game *meta, uint64_t version);
 
 /* The game's events as the log shows them: [{"version","kind","seat",
- * "bot","missed","at"}]. NEW, or NULL on a database failure. */
-json_t *clock_game_events(PGconn *c, const char *game_id);
+ * "bot","missed","at"}], only those at versions up to upto (a decimal
+ * version; NULL: all) and recorded at least min_age seconds ago: a
+ * spectator under a spectator delay (server/game/spectate.h) is given the
+ * version it may see and the delay's seconds, every seat NULL and 0. NEW,
+ * or NULL on a database failure. */
+json_t *clock_game_events(PGconn *c, const char *game_id, const char *upto,
+                          int min_age);
 
 /* clock_game_events on a connection of db (the REST log): *out NEW and
  * SRV_OK, or NULL and SRV_UNAVAILABLE (err filled). */
-srv_kind clock_events_get(db_pool *db, const char *game_id, json_t **out,
-                          srv_error *err);
+srv_kind clock_events_get(db_pool *db, const char *game_id, const char *upto,
+                          int min_age, json_t **out, srv_error *err);
 
 #endif

@@ -391,3 +391,50 @@ test('on vacation in a "bot" game, a bot plays the windows; the seat comes back 
   );
   assert.equal((await throwIn(b, g, 'r3')).status, 200);
 });
+
+test("a delayed game's log events reach its spectators only at versions they may see", async () => {
+  const a = await newPlayer(call, { prefix: 'da' });
+  const b = await newPlayer(call, { prefix: 'db' });
+  const watcher = await newPlayer(call, { prefix: 'dw' });
+  const l = await call('POST', '/api/v1/lobbies', {
+    token: a.token,
+    body: {
+      ruleset: 'rps',
+      seats: 2,
+      options: { rounds: 5 },
+      clock: { mode: 'async', seconds: 3600 },
+      spectator_delay: { versions: 2 },
+    },
+  });
+  assert.equal(l.status, 201, l.text);
+  assert.equal(
+    (await call('POST', `/api/v1/lobbies/${l.body.id}/seats`, { token: b.token, body: {} })).status,
+    200,
+  );
+  const s = await call('POST', `/api/v1/lobbies/${l.body.id}/start`, { token: a.token });
+  assert.equal(s.status, 201, s.text);
+  const g = s.body.game;
+  assert.equal((await throwIn(a, g, 'r1')).status, 200);
+  assert.equal((await throwIn(b, g, 'r1')).status, 200);
+  const live = (await call('GET', `/api/v1/games/${g}`, { token: a.token })).body.version;
+  assert.ok(live >= 2, `live version ${live}`);
+  // An event of the live version (as a seat handed to a bot after a timeout
+  // records it) and one of version 0, straight into the store.
+  psql(
+    db,
+    `INSERT INTO game_events (game_id, at_version, kind, detail) VALUES ` +
+      `('${g}', 0, 'vacation_bot', '{"seat":0,"bot":"x"}'), ` +
+      `('${g}', ${live}, 'seat_replaced', '{"seat":1,"bot":"x","missed":2}')`,
+  );
+  const kinds = async (token) => {
+    const r = await call('GET', `/api/v1/games/${g}/log`, { token });
+    assert.equal(r.status, 200, r.text);
+    return r.body.events.map((e) => `${e.version}:${e.kind}`);
+  };
+  assert.deepEqual(await kinds(a.token), ['0:vacation_bot', `${live}:seat_replaced`]);
+  assert.deepEqual(await kinds(b.token), ['0:vacation_bot', `${live}:seat_replaced`]);
+  const seen = (await call('GET', `/api/v1/games/${g}`, { token: watcher.token })).body.version;
+  assert.ok(seen < live, `the spectator sees version ${seen} of ${live}`);
+  assert.deepEqual(await kinds(watcher.token), ['0:vacation_bot'], 'a signed-in spectator');
+  assert.deepEqual(await kinds(undefined), ['0:vacation_bot'], 'an anonymous spectator');
+});
