@@ -276,6 +276,7 @@ struct hub {
     json_t *lobbies; /* the open public lobbies, newest first */
     int lobbies_loaded;
     int lobbies_reload_due; /* a change could not be loaded: reload */
+    char lobbies_since[64]; /* lobby_released's mark (server/lobby/lobby.h) */
 
     hub_ip *ips[256]; /* lock */
 
@@ -412,6 +413,9 @@ void hub_lobbies_subscribe(hub *h, hub_job *j);
 void hub_lobby_feed_changed(hub *h, const char *id);
 /* Read the list again after a database failure and send it whole. */
 void hub_lobbies_reload(hub *h);
+/* Once a second (the sweep): announce the rematch lobbies held back by a
+ * spectator delay whose hold has ended (lobby_released), as changes. */
+void hub_lobbies_released(hub *h);
 /* Queue a job (takes ownership): on its connection's list (the
  * connection joins the turn ring) or, without one, on the lobby event
  * queue; wakes the worker. Under hub.lock. */

@@ -3,8 +3,10 @@
  * lobbies as one "lobbies" message to each subscriber that sent
  * {"type":"subscribe_lobbies"}, then a "lobby" message per change (the
  * coalesced changes of server/lobby/lobby_batch.h, read again from the
- * store). Private lobbies never reach it. Runs on the hub worker
- * (hub_worker.c) under hub.lobby_lock, so the list changes in order.
+ * store). Private lobbies never reach it, nor a rematch lobby held back by
+ * a spectator delay (server/lobby/lobby.h) until its hold ends: the sweep
+ * asks each second for those released and announces them. Runs on the hub
+ * worker (hub_worker.c) under hub.lobby_lock, so the list changes in order.
  */
 #include "server/hub/hub_internal.h"
 
@@ -54,8 +56,13 @@ static int lobbies_load(hub *h)
     PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
     if (!db)
         return -1;
-    json_t *list;
-    srv_kind k = lobby_list_open(db, NULL, &list);
+    json_t *list, *none;
+    /* The mark first: a lobby released meanwhile is announced again,
+     * never missed. */
+    h->lobbies_since[0] = '\0';
+    none = lobby_released(db, h->lobbies_since, sizeof h->lobbies_since);
+    json_decref(none);
+    srv_kind k = none ? lobby_list_open(db, NULL, &list) : SRV_UNAVAILABLE;
     db_release(h->app->db, db, k != SRV_OK && db_conn_broken(db));
     if (k != SRV_OK)
         return -1;
@@ -162,4 +169,23 @@ void hub_lobbies_reload(hub *h)
         return;
     }
     lobbies_publish(h, NULL);
+}
+
+void hub_lobbies_released(hub *h)
+{
+    if (!h->lobbies_loaded || !h->lobbies_since[0])
+        return;
+    PGconn *db = db_acquire(h->app->db, DB_WAIT_MS);
+    if (!db)
+        return; /* the next second tries again from the same mark */
+    json_t *ids = lobby_released(db, h->lobbies_since, sizeof h->lobbies_since);
+    db_release(h->app->db, db, !ids && db_conn_broken(db));
+    size_t i;
+    json_t *id;
+    json_array_foreach(ids, i, id)
+    {
+        if (json_is_string(id))
+            hub_lobby_feed_changed(h, json_string_value(id));
+    }
+    json_decref(ids);
 }

@@ -158,6 +158,8 @@ static void sweep(hub *h, int force)
     }
     if (!force && h->lobbies_reload_due)
         hub_lobbies_reload(h);
+    if (!force)
+        hub_lobbies_released(h);
 }
 
 static void run(hub *h, hub_job *j)

@@ -16,12 +16,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The rematch lobby of a game whose end its spectators may not see yet
+ * (server/game/spectate.h: a seconds delay holds a finished game's last
+ * versions for their time; the versions delay ends with the game) is held
+ * back from everyone but its members and the game's players, or it would
+ * tell the game's delayed spectators that the game is over. The column:
+ * '' when not held, else the game's players as " id id ... ". */
+#define HELD_WHERE                                                             \
+    "g.delay_seconds > 0 AND i.created_at > now() - make_interval(secs => "    \
+    "g.delay_seconds)"
+#define HELD_SQL                                                               \
+    "coalesce((SELECT ' ' || coalesce(string_agg(gs.player_id, ' '), '') || "  \
+    "' ' FROM game_rematches r JOIN games g ON g.game_id = r.game_id JOIN "    \
+    "game_inputs i ON i.game_id = g.game_id AND i.seq = g.version LEFT JOIN "  \
+    "game_seats gs ON gs.game_id = g.game_id WHERE r.lobby_id = l.id "         \
+    "AND " HELD_WHERE " GROUP BY r.game_id), '')"
+
 #define LOBBY_COLUMNS                                                          \
     "SELECT l.id, l.ruleset, l.options::text, l.host_id, hp.name, "            \
     "l.private, coalesce(l.invite_code, ''), l.clock_mode, l.clock_seconds, "  \
     "l.seat_count, l.status, coalesce(l.game_id, ''), l.delay_versions, "      \
-    "l.delay_seconds, l.clock_rules::text "                                    \
-    "FROM lobbies l JOIN players hp ON hp.id = l.host_id "
+    "l.delay_seconds, l.clock_rules::text, " HELD_SQL                          \
+    " FROM lobbies l JOIN players hp ON hp.id = l.host_id "
 
 enum {
     COL_ID,
@@ -38,8 +54,25 @@ enum {
     COL_GAME,
     COL_DELAY_VERSIONS,
     COL_DELAY_SECONDS,
-    COL_CLOCK_RULES
+    COL_CLOCK_RULES,
+    COL_HELD
 };
+
+/* Is row i of lobbies held back from viewer (see HELD_SQL), who is not a
+ * member? */
+static int held_from(PGresult *lobbies, int i, const char *viewer)
+{
+    const char *held = PQgetvalue(lobbies, i, COL_HELD);
+    if (!*held)
+        return 0;
+    if (!viewer || !*viewer)
+        return 1;
+    size_t n = strlen(viewer);
+    for (const char *p = strstr(held, viewer); p; p = strstr(p + 1, viewer))
+        if (p > held && p[-1] == ' ' && p[n] == ' ')
+            return 0;
+    return 1;
+}
 
 static PGresult *query(PGconn *c, const char *sql, int n,
                        const char *const *params)
@@ -193,8 +226,9 @@ srv_kind lobby_from_results(PGresult *l, PGresult *s,
     if (PQntuples(l) == 1) {
         o = render(l, 0, s, viewer_player_id, &member);
         int visible = force_visible || member ||
-                      strcmp(PQgetvalue(l, 0, COL_PRIVATE), "t") != 0 ||
-                      code_matches(PQgetvalue(l, 0, COL_CODE), code);
+                      ((strcmp(PQgetvalue(l, 0, COL_PRIVATE), "t") != 0 ||
+                        code_matches(PQgetvalue(l, 0, COL_CODE), code)) &&
+                       !held_from(l, 0, viewer_player_id));
         if (!visible) {
             json_decref(o);
             o = NULL;
@@ -248,6 +282,10 @@ static srv_kind list_of(PGconn *c, const char *sql, int n, const char *const *p,
     for (int i = 0; list && i < PQntuples(l); i++) {
         int member;
         json_t *o = render(l, i, s, viewer_player_id, &member);
+        if (o && !member && held_from(l, i, viewer_player_id)) {
+            json_decref(o);
+            continue;
+        }
         if (!o || json_array_append_new(list, o) != 0) {
             json_decref(list);
             list = NULL;
@@ -284,6 +322,28 @@ json_t *lobby_list_member(PGconn *c, const char *player_id)
             "$1) ORDER BY l.created_at DESC, l.id LIMIT 100",
             1, p, player_id, &list);
     return list;
+}
+
+json_t *lobby_released(PGconn *c, char *since, size_t n)
+{
+    const char *p[] = {*since ? since : NULL};
+    PGresult *r = query(
+        c,
+        "SELECT now()::text, coalesce(json_agg(r.lobby_id), '[]')::text FROM "
+        "game_rematches r JOIN games g ON g.game_id = r.game_id JOIN "
+        "game_inputs i ON i.game_id = g.game_id AND i.seq = g.version WHERE "
+        "g.delay_seconds > 0 AND r.made_at > now() - interval '1 day 1 hour' "
+        "AND i.created_at + make_interval(secs => g.delay_seconds) > "
+        "$1::timestamptz AND i.created_at + make_interval(secs => "
+        "g.delay_seconds) <= now()",
+        1, p);
+    if (!r)
+        return NULL;
+    json_t *ids = json_loads(PQgetvalue(r, 0, 1), 0, NULL);
+    if (ids)
+        snprintf(since, n, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return ids;
 }
 
 srv_kind lobby_list_open(PGconn *c, const char *ruleset, json_t **out)

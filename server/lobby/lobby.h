@@ -14,7 +14,11 @@
  *
  * Privacy: a private lobby is visible only to its members, or to a caller
  * presenting its invite code; to anyone else it does not exist
- * (SRV_NOT_FOUND), and it never appears in the public list.
+ * (SRV_NOT_FOUND), and it never appears in the public list. The rematch
+ * lobby of a game whose end its spectators may not see yet (a spectator
+ * delay in seconds, server/game/spectate.h) is held back the same way from
+ * everyone but its members and the game's players until the game's last
+ * version reaches spectators (then lobby_released names it).
  *
  * What it does not do: change lobbies (server/lobby/lobby_change.c does, each
  * change in one transaction followed by pg_notify('conclave_lobbies',
@@ -108,6 +112,13 @@ srv_kind lobby_load_ex(PGconn *c, const char *lobby_id,
  * member of. *out: a NEW array and SRV_OK, or NULL and SRV_UNAVAILABLE. */
 srv_kind lobby_list(PGconn *c, const char *status_filter, const char *ruleset,
                     const char *viewer_player_id, json_t **out);
+
+/* The rematch lobbies held back (see Privacy above) whose hold ended
+ * after since (a timestamp this returned before; "" for none: the answer
+ * is then empty) and by now: a NEW array of their ids, since set to now;
+ * or NULL on a database failure (since kept). For the hub's lobby feed,
+ * once a second. */
+json_t *lobby_released(PGconn *c, char *since, size_t n);
 
 /* The public open lobbies (any ruleset when ruleset is NULL), as the hub's
  * lobby feed shows them: lobby_list(c, "open", ruleset, NULL, out). */

@@ -2,12 +2,15 @@
 // one lobby per game whichever player asks first (also when two ask at
 // once), the game's settings and bots copied, the invite code of a private
 // rematch given to the game's players and to no one else, and nothing
-// before the game ends. Every answer is checked against api/openapi.yaml by
+// before the game ends, nor to anyone outside the game while a spectator
+// delay still holds the game's end back (REST and the lobby feed, which
+// announces it once the delay has passed). Every answer is checked against api/openapi.yaml by
 // the client.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDatabase, dropDatabase, startServer, psql, waitFor } from './lib/server.mjs';
 import { client, newPlayer, newLobby, newGame, NO_LIMITS } from './lib/api.mjs';
+import { HubClient } from './lib/ws.mjs';
 
 let db, srv, call, alice, bob, carol;
 
@@ -160,4 +163,54 @@ test("the game's bots come back to their seats; campaign options stay behind", a
   assert.equal(made.body.lobby.seats[1].bot, bot);
   assert.equal(made.body.lobby.seats[0].player.id, alice.id);
   assert.deepEqual(made.body.lobby.options, {});
+});
+
+test("a game's end held back by a spectator delay keeps its rematch lobby from outsiders until then", async () => {
+  const DELAY = 4;
+  const lobby = await newLobby(
+    call,
+    alice,
+    { ruleset: 'tictactoe', seats: 2, spectator_delay: { versions: 0, seconds: DELAY } },
+    [bob],
+  );
+  const s = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: alice.token });
+  assert.equal(s.status, 201, s.text);
+  const id = s.body.game;
+  const feed = await HubClient.connect(srv.wsUrl);
+  try {
+    feed.send({ type: 'subscribe_lobbies' });
+    await feed.next('lobbies');
+    await playOut(id, [alice, bob]);
+    const made = await offer(id, alice.token);
+    assert.equal(made.status, 201, made.text);
+    const r = made.body.lobby.id;
+    const endedAt = Date.now();
+    const inList = async (token) =>
+      (await call('GET', '/api/v1/lobbies?status=open', { token })).body.some((x) => x.id === r);
+    // While the game's end is inside the delay: its players and the lobby's
+    // members see the lobby, nobody else does.
+    assert.equal((await game(id, carol.token)).body.status, 'running', 'the delay holds the end');
+    assert.equal(await inList(carol.token), false, 'not in the public list (signed in)');
+    assert.equal(await inList(undefined), false, 'not in the public list (anonymous)');
+    assert.equal((await call('GET', `/api/v1/lobbies/${r}`, { token: carol.token })).status, 404);
+    assert.equal((await call('GET', `/api/v1/lobbies/${r}`)).status, 404);
+    assert.equal(await inList(alice.token), true, 'its host sees it');
+    assert.equal((await call('GET', `/api/v1/lobbies/${r}`, { token: bob.token })).status, 200);
+    await new Promise((ok) => setTimeout(ok, 1500)); // the hub's sweep has run meanwhile
+    if (Date.now() - endedAt < (DELAY - 1) * 1000) {
+      assert.ok(!feed.lobbies.has(r), 'not on the lobby feed');
+      assert.ok(
+        !feed.messages.some((m) => m.type === 'lobby' && m.lobby.id === r),
+        'no lobby message',
+      );
+    }
+    // Once the delay has passed: announced on the feed, listed, readable.
+    await feed.until(() => feed.lobbies.has(r), { timeout: 15000, what: 'the lobby on the feed' });
+    assert.ok(Date.now() - endedAt >= (DELAY - 1) * 1000, 'not before the delay');
+    assert.equal((await game(id, carol.token)).body.status, 'finished');
+    assert.equal(await inList(carol.token), true);
+    assert.equal((await call('GET', `/api/v1/lobbies/${r}`)).status, 200);
+  } finally {
+    feed.close();
+  }
 });
