@@ -17,13 +17,24 @@
 #include <libpq-fe.h>
 
 /* A subquery giving (median, missed, answered) for the player id the SQL
- * expression pid names; median NULL when nothing was answered. */
+ * expression pid names; median NULL when nothing was answered.
+ *
+ * Only the windows of games whose spectators may see them count: every
+ * window of a game without a spectator delay at once, those of a game with
+ * one once the game is over and its end has reached its spectators (its
+ * last change at least delay_seconds old; the versions delay ends with the
+ * game, server/game/spectate.h). Otherwise the figures, shown to anyone in
+ * a lobby, would move as the player answers in a delayed game and tell its
+ * spectators when. */
 #define REPUTATION_SQL(pid)                                                    \
     "SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY "                \
     "extract(epoch FROM w.closed_at - w.opened_at)) FILTER (WHERE NOT "        \
     "w.missed)::numeric, 1) AS median, count(*) FILTER (WHERE w.missed) AS "   \
     "missed, count(*) FILTER (WHERE NOT w.missed) AS answered FROM "           \
-    "seat_windows w WHERE w.player_id = " pid
+    "seat_windows w JOIN games rg ON rg.game_id = w.game_id WHERE "            \
+    "w.player_id = " pid " AND ((rg.delay_versions = 0 AND rg.delay_seconds "  \
+    "= 0) OR (rg.status <> 'running' AND rg.updated_at <= now() - "            \
+    "make_interval(secs => rg.delay_seconds)))"
 
 /* The reputation object from row of r, columns col (median text, "" for
  * none), col+1 (missed), col+2 (answered). NEW. */

@@ -438,3 +438,53 @@ test("a delayed game's log events reach its spectators only at versions they may
   assert.deepEqual(await kinds(watcher.token), ['0:vacation_bot'], 'a signed-in spectator');
   assert.deepEqual(await kinds(undefined), ['0:vacation_bot'], 'an anonymous spectator');
 });
+
+test("windows of a delayed game count in a player's reputation only once its end reaches spectators", async () => {
+  const a = await newPlayer(call, { prefix: 'ra' });
+  const b = await newPlayer(call, { prefix: 'rb' });
+  const watcher = await newPlayer(call, { prefix: 'rw' });
+  const l = await call('POST', '/api/v1/lobbies', {
+    token: a.token,
+    body: {
+      ruleset: 'rps',
+      seats: 2,
+      options: { rounds: 2 },
+      clock: { mode: 'async', seconds: 3600 },
+      spectator_delay: { versions: 1 },
+    },
+  });
+  assert.equal(l.status, 201, l.text);
+  assert.equal(
+    (await call('POST', `/api/v1/lobbies/${l.body.id}/seats`, { token: b.token, body: {} })).status,
+    200,
+  );
+  const s = await call('POST', `/api/v1/lobbies/${l.body.id}/start`, { token: a.token });
+  assert.equal(s.status, 201, s.text);
+  const g = s.body.game;
+  // a waits in another lobby, where anyone sees a's reputation
+  const shown = await call('POST', '/api/v1/lobbies', {
+    token: a.token,
+    body: { ruleset: 'rps', seats: 2 },
+  });
+  assert.equal(shown.status, 201, shown.text);
+  const answered = async () => {
+    const r = await call('GET', `/api/v1/lobbies/${shown.body.id}`, { token: watcher.token });
+    assert.equal(r.status, 200, r.text);
+    return r.body.seats[0].player.reputation.answered;
+  };
+  assert.equal((await throwIn(a, g, 'r1')).status, 200);
+  assert.equal((await throwIn(b, g, 'r1')).status, 200);
+  await waitFor(
+    () => psql(db, `SELECT count(*) FROM seat_windows WHERE game_id = '${g}' AND seat = 0`) === '1',
+    { timeout: 10000, what: "a's answered window in the store" },
+  );
+  assert.equal(await answered(), 0, 'the running delayed game counts not yet');
+  let st = 'running';
+  for (let i = 0; i < 5 && st === 'running'; i++) {
+    for (const t of await turns(a)) if (t.game === g) await throwIn(a, g, t.window);
+    for (const t of await turns(b)) if (t.game === g) await throwIn(b, g, t.window);
+    st = (await call('GET', `/api/v1/games/${g}`, { token: a.token })).body.status;
+  }
+  assert.notEqual(st, 'running', 'the game ended');
+  assert.ok((await answered()) >= 2, 'the windows count once the game is over');
+});
