@@ -8,6 +8,7 @@
  * database queries. /metrics renders the in-process registry only.
  */
 #include "api/api.h"
+#include "api/body.h"
 #include "api/suspend.h"
 
 #include "server/hub/hub.h"
@@ -92,8 +93,37 @@ void api_h_readyz(api_request *req, api_response *res)
              json_pack("{ss si}", "status", "ready", "migration", current));
 }
 
+/* /metrics is for the operator's scraper, not the public: its counters
+ * are per-process aggregates (inputs committed, request timings), and a
+ * process that hosts one game tells its move times, a side door around
+ * the spectator delay (server/game/spectate.h). So only clients on
+ * loopback or in CONCLAVE_METRICS_ALLOW read it (the client as the trusted
+ * proxies name it); a loopback client that comes with an X-Forwarded-For
+ * is someone forwarded by an untrusted local proxy, refused too. */
+static int metrics_allowed(const api_request *req)
+{
+    const app *a = req->app;
+    if (!trusted_proxies_has(&a->metrics_allow, req->client_ip))
+        return 0;
+    trusted_proxies loop = {0};
+    char err[64];
+    if (req_header(req, "X-Forwarded-For") &&
+        trusted_proxies_parse("127.0.0.0/8, ::1/128", &loop, err, sizeof err) ==
+            0 &&
+        trusted_proxies_has(&loop, req->client_ip))
+        return 0;
+    return 1;
+}
+
 void api_h_metrics(api_request *req, api_response *res)
 {
+    if (!metrics_allowed(req)) {
+        api_problem(res, 403,
+                    "metrics are served to loopback and the addresses of "
+                    "CONCLAVE_METRICS_ALLOW only",
+                    NULL);
+        return;
+    }
     metrics_gauge("conclave_http_suspended",
                   "HTTP requests suspended now, waiting for a game's actor.",
                   (double)api_server_suspended(req->srv));

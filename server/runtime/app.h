@@ -47,10 +47,12 @@ typedef struct app {
     feed_hooks feed;         /* the hub as the domain modules reach it */
     atomic_int draining;     /* set once on SIGTERM: /readyz says 503 */
     trusted_proxies proxies; /* cfg->trusted_proxies, parsed */
-    char base_url[600];      /* the server's address in links sent out
-                                (cfg public_url, or http://localhost:PORT) */
-    char process_id[40];     /* random, per start: this process's rows in
-                                seat_presence (server/game/seat_presence.h) */
+    /* who may read /metrics: loopback and cfg->metrics_allow, parsed */
+    trusted_proxies metrics_allow;
+    char base_url[600];  /* the server's address in links sent out
+                            (cfg public_url, or http://localhost:PORT) */
+    char process_id[40]; /* random, per start: this process's rows in
+                            seat_presence (server/game/seat_presence.h) */
 } app;
 
 #endif

@@ -160,6 +160,9 @@ static const setting settings[] = {
                 "comma list of CIDRs (10.0.0.0/8, ::1/128) whose "
                 "X-Forwarded-For names the client for per-address limits "
                 "(none)"),
+    STR_SETTING("metrics-allow", "CONCLAVE_METRICS_ALLOW", metrics_allow,
+                "comma list of CIDRs whose clients may read /metrics, "
+                "besides loopback (none: loopback only)"),
     STR_SETTING("smtp-url", "CONCLAVE_SMTP_URL", smtp_url,
                 "SMTP relay for notification mail, smtp://HOST:PORT (none: "
                 "email off)"),

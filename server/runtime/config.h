@@ -109,6 +109,9 @@ typedef struct config {
     /* CONCLAVE_TRUSTED_PROXIES: comma list of CIDRs whose X-Forwarded-For
      * is believed for per-address limits; "" none (common/trusted_proxy.h) */
     char trusted_proxies[1024];
+    /* CONCLAVE_METRICS_ALLOW: comma list of CIDRs (besides loopback) whose
+     * clients may read /metrics; "" loopback only */
+    char metrics_allow[1024];
     /* CONCLAVE_TEST_HOOKS: 1 accepts request fields meant for tests only
      * (a fixed game seed on POST .../start); never set in production (0) */
     int test_hooks;

@@ -148,6 +148,15 @@ static int prepare_app(app *a, const config *cfg)
         log_error("bad_config", json_pack("{ss}", "error", err));
         return -1;
     }
+    char allow[sizeof cfg->metrics_allow + 32];
+    snprintf(allow, sizeof allow, "127.0.0.0/8, ::1/128, %s",
+             cfg->metrics_allow);
+    if (trusted_proxies_parse(allow, &a->metrics_allow, err, sizeof err) != 0) {
+        log_error("bad_config",
+                  json_pack("{ss ss}", "setting", "CONCLAVE_METRICS_ALLOW",
+                            "error", err));
+        return -1;
+    }
     if (cfg->public_url[0])
         snprintf(a->base_url, sizeof a->base_url, "%s", cfg->public_url);
     else

@@ -224,3 +224,29 @@ test(
     c.close();
   },
 );
+
+test('/metrics answers loopback and CONCLAVE_METRICS_ALLOW only, the client as trusted proxies name it', async () => {
+  const metrics = (s, xff) =>
+    http(s.url, 'GET', '/metrics', { headers: xff ? { 'x-forwarded-for': xff } : {} });
+  const direct = await metrics(srv);
+  assert.equal(direct.status, 200, 'a scraper on loopback');
+  assert.match(direct.text, /conclave_/);
+  assert.equal(
+    (await metrics(srv, '203.0.113.5')).status,
+    403,
+    'loopback forwarding someone (no trusted proxy) is refused',
+  );
+  const proxied = await startServer({
+    db,
+    env: { CONCLAVE_TRUSTED_PROXIES: '127.0.0.1/32', CONCLAVE_METRICS_ALLOW: '203.0.113.0/24' },
+  });
+  try {
+    assert.equal((await metrics(proxied, '198.51.100.1')).status, 403, 'a client behind the proxy');
+    const allowed = await metrics(proxied, '203.0.113.5');
+    assert.equal(allowed.status, 200, 'an allowed client behind the proxy');
+    assert.match(allowed.text, /conclave_/);
+    assert.equal((await metrics(proxied)).status, 200, 'the proxy host itself is loopback');
+  } finally {
+    await stopClean(proxied);
+  }
+});
