@@ -189,13 +189,17 @@ static void log_vote(cnc_state *s, engine_ctx *ctx, int election)
                                                      : json_null());
         json_array_append_new(weights, json_integer(r->weight[p]));
     }
-    json_t *e = json_pack("{s:s, s:s, s:o, s:i}", "type", "vote", "agenda",
-                          cnc_data_get()->agendas[r->agenda].key, "totals",
-                          totals, "outcome", r->outcome);
+    json_t *e = json_pack("{s:s, s:s, s:s, s:i}", "type", "vote", "agenda",
+                          cnc_data_get()->agendas[r->agenda].key, "kind",
+                          election ? "election" : "law", "outcome", r->outcome);
+    /* Secret votes: the outcome alone. The totals with the public weights
+     * would give away every seat's vote. */
     if (s->c.secret_votes) {
+        json_decref(totals);
         json_decref(votes);
         json_decref(weights);
     } else {
+        json_object_set_new(e, "totals", totals);
         json_object_set_new(e, "votes", votes);
         json_object_set_new(e, "weights", weights);
     }

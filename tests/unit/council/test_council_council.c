@@ -402,8 +402,10 @@ static void test_speaker_breaks_ties(void)
     engine_free(g);
 }
 
-/* Secret votes: the log and views give the totals, never a seat's vote. */
-static void test_secret_vote_reveals_totals_only(void)
+/* Secret votes: the log and views give the outcome only. Leak: they gave
+ * the totals too, and with the public weights (planets, representatives)
+ * the totals gave away every seat's vote in a 3-seat game. */
+static void test_secret_vote_reveals_the_outcome_only(void)
 {
     const char *o[4] = {"{" VOTE_FOR(true) "}", "{" VOTE_FOR(false) "}",
                         "{" VOTE_FOR(true) "}", NULL};
@@ -416,7 +418,11 @@ static void test_secret_vote_reveals_totals_only(void)
         st.c.extra_votes[2] = 1;
         g = put_state(g, &st);
         CHECK_EQ_INT(send_all(g, o), 0);
-        CHECK(log_mentions(g, ENGINE_PUBLIC, "\"totals\":[1,4]"));
+        CHECK_EQ_INT(log_mentions(g, ENGINE_PUBLIC, "\"totals\":[1,4]"),
+                     !secret);
+        for (int a = 0; a < 4; a++)
+            CHECK_EQ_INT(log_mentions(g, a, "\"totals\""), !secret);
+        CHECK(log_mentions(g, ENGINE_PUBLIC, "\"outcome\""));
         CHECK_EQ_INT(log_mentions(g, 3, "\"votes\""), !secret);
         CHECK_EQ_INT(log_mentions(g, 3, "\"weights\""), !secret);
         json_t *v = engine_view(g, 3);
@@ -426,6 +432,14 @@ static void test_secret_vote_reveals_totals_only(void)
         CHECK_EQ_INT(json_array_size(reps), 4);
         CHECK_EQ_INT(json_object_get(json_array_get(reps, 0), "vote") != NULL,
                      !secret);
+        const json_t *last =
+            json_object_get(json_object_get(v, "council"), "last");
+        CHECK_EQ_INT(json_object_get(last, "totals") != NULL, !secret);
+        CHECK(json_is_integer(json_object_get(last, "outcome")));
+        json_decref(v);
+        v = engine_view(g, ENGINE_PUBLIC);
+        last = json_object_get(json_object_get(v, "council"), "last");
+        CHECK_EQ_INT(json_object_get(last, "totals") != NULL, !secret);
         json_decref(v);
         engine_free(g);
     }
@@ -851,7 +865,7 @@ int main(void)
     RUN(test_bodyguard_is_immune_and_may_strike_back);
     RUN(test_a_killed_representatives_player_does_not_vote);
     RUN(test_speaker_breaks_ties);
-    RUN(test_secret_vote_reveals_totals_only);
+    RUN(test_secret_vote_reveals_the_outcome_only);
     RUN(test_representatives_stay_secret_until_the_reveal);
     RUN(test_view_carries_the_seats_own_representatives);
     RUN(test_bribe_moves_trade_goods);
