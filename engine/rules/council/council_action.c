@@ -512,6 +512,38 @@ static void run_more(part_ctx *pc, const cnc_step *st, const char **why)
 
 static void run_list(part_ctx *pc, int i);
 
+/* Whether the seat can tell, at this point of resolution, if condition k
+ * holds in sector x: its tile once explored, a marker it knows, units where
+ * it sees them. A condition it cannot tell is not met, "not" or not (it
+ * runs the else steps whatever the galaxy hides). */
+static int cond_known(const part_ctx *pc, const cnc_cond *k, int x)
+{
+    const cnc_state *s = pc->s;
+    int explored = s->fog.explored[x], m = pc->inspected;
+    switch (k->type) {
+    case CNC_COND_FLEET_SURVIVED:
+        return 1;
+    case CNC_COND_MARKER_IS:
+        if (k->has_planet) {
+            int picked[CNC_MAX_PLANETS];
+            if (!explored)
+                return 0;
+            m = cnc_select_planets(pc->d, &s->g, x, &k->planet, picked) > 0
+                    ? s->g.sec[x].planet_marker[picked[0]]
+                    : -1;
+        }
+        return m < 0 || cnc_fog_knows_marker(&s->g, &s->fog, pc->seat, m);
+    case CNC_COND_ENEMY_SHIPS:
+        return explored && cnc_fog_visible(&s->g, &s->fog, pc->seat, x);
+    case CNC_COND_HOLDS:
+        if (k->what == CNC_HOLDS_ENEMY_TROOPS)
+            return explored && cnc_fog_visible(&s->g, &s->fog, pc->seat, x);
+        return explored;
+    default: /* influence_at_least */
+        return explored;
+    }
+}
+
 static void run_step(part_ctx *pc, const cnc_step *st)
 {
     cnc_state *s = pc->s;
@@ -556,9 +588,12 @@ static void run_step(part_ctx *pc, const cnc_step *st)
             !st->cond.has_planet && pc->inspected >= 0)
             where = (int)s->g.markers[pc->inspected].sector;
         cnc_cond_ctx c = {pc->seat, where, pc->inspected, pc->survived};
-        int yes = where >= 0 || st->cond.has_sector
+        int at =
+            st->cond.has_sector ? cnc_sector_at(&s->g, st->cond.sector) : where;
+        int yes = at < 0 ? st->cond.negate
+                  : cond_known(pc, &st->cond, at)
                       ? cnc_cond_eval(pc->d, &s->g, &st->cond, &c)
-                      : st->cond.negate;
+                      : 0;
         run_list(pc, yes ? st->then_first : st->else_first);
         break;
     }

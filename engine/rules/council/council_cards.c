@@ -58,6 +58,11 @@ int cnc_pay_influence(cnc_state *s, int seat, int cost)
     return pay(s, seat, cost, 1);
 }
 
+int cnc_can_pay_influence(const cnc_state *s, int seat, int cost)
+{
+    return available(s, seat, 1) >= cost;
+}
+
 /* 1 when seat has ships in x or next to it. */
 static int ships_near(const cnc_state *s, int seat, int x)
 {

@@ -3,7 +3,8 @@
  * view (cnc_council_json): public to every audience. Representatives sent
  * and votes of the council being prepared are never in it (they are held
  * orders until the council window resolves); the last council's result is,
- * without each seat's vote and weight when votes are secret.
+ * without each seat's vote and weight, and without the totals, when votes
+ * are secret.
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -46,10 +47,17 @@ static json_t *last_json(const cnc_state *s)
         r->agenda >= 0 && d->agendas[r->agenda].kind == CNC_AGENDA_ELECTION;
     for (int k = 0; r->outcome > -2 && k < (election ? s->seats : 2); k++)
         json_array_append_new(totals, json_integer(r->totals[k]));
-    return json_pack("{s:i, s:o, s:i, s:o, s:o}", "round", r->round, "agenda",
-                     r->agenda >= 0 ? cnc_agenda_json(r->agenda) : json_null(),
-                     "outcome", r->outcome, "representatives", reps, "totals",
-                     totals);
+    json_t *o =
+        json_pack("{s:i, s:o, s:i, s:o}", "round", r->round, "agenda",
+                  r->agenda >= 0 ? cnc_agenda_json(r->agenda) : json_null(),
+                  "outcome", r->outcome, "representatives", reps);
+    /* Secret votes: no totals (with the public weights they give away
+     * each seat's vote), the outcome alone. */
+    if (s->c.secret_votes)
+        json_decref(totals);
+    else
+        json_object_set_new(o, "totals", totals);
+    return o;
 }
 
 json_t *cnc_council_json(const cnc_state *s)

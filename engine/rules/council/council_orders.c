@@ -32,7 +32,14 @@ typedef struct octx {
     cnc_order *o;
     engine_error *err;
     char path[64]; /* of the step or condition being parsed */
+    /* The sector the steps so far act on (a condition naming a sector
+     * may name only this one): AT_NONE, AT_HEX (acts) or AT_UNSURE (the
+     * branches of an earlier if end in different sectors). */
+    uint8_t at;
+    cnc_hex acts;
 } octx;
+
+enum { AT_NONE = 0, AT_HEX, AT_UNSURE };
 
 static __attribute__((format(printf, 3, 4))) int
 bad(const octx *c, const char *field, const char *fmt, ...)
@@ -176,6 +183,14 @@ static int parse_cond(octx *c, const json_t *o, cnc_cond *k)
     rc = hex_field(c, o, "sector", 0, &k->has_sector, &k->sector);
     if (rc)
         return rc;
+    /* A condition reads only the sector its step acts on (else it would
+     * be an oracle on the true galaxy; docs/games/council.md). */
+    if (k->has_sector && (c->at != AT_HEX || c->acts.q != k->sector.q ||
+                          c->acts.r != k->sector.r))
+        return bad(c, "sector",
+                   "must be the sector the order acts on there (the one "
+                   "last activated, moved to, retreated to, produced in, "
+                   "landed on, inspected or scanned)");
     int wants_what = t == CNC_COND_HOLDS, wants_is = t == CNC_COND_MARKER_IS,
         wants_n = t == CNC_COND_INFLUENCE_AT_LEAST;
     if (!wants_what && json_object_get(o, "what"))
@@ -442,13 +457,51 @@ static int parse_step_body(octx *c, const json_t *o, cnc_step *s, int depth)
         return bad(c, "then", "must be a non-empty array of steps");
     if (el && !json_is_array(el))
         return bad(c, "else", "must be an array of steps");
+    uint8_t at0 = c->at;
+    cnc_hex acts0 = c->acts;
     snprintf(c->path + len, sizeof c->path - len, "%sthen", len ? "." : "");
     rc = parse_list(c, th, depth + 1, &s->then_first);
+    uint8_t at1 = c->at;
+    cnc_hex acts1 = c->acts;
+    c->at = at0;
+    c->acts = acts0;
     snprintf(c->path + len, sizeof c->path - len, "%selse", len ? "." : "");
     if (rc == 0 && el)
         rc = parse_list(c, el, depth + 1, &s->else_first);
+    if (at1 != c->at ||
+        (at1 == AT_HEX && (acts1.q != c->acts.q || acts1.r != c->acts.r)))
+        c->at = AT_UNSURE;
     c->path[len] = 0;
     return rc;
+}
+
+/* After step s: the sector the order acts on from there. */
+static void step_acts(octx *c, const cnc_step *s)
+{
+    int sets = 1;
+    cnc_hex h = s->sector;
+    switch (s->type) {
+    case CNC_STEP_MOVE:
+    case CNC_STEP_RETREAT:
+        h = s->to;
+        break;
+    case CNC_STEP_ACTIVATE:
+    case CNC_STEP_PRODUCE:
+    case CNC_STEP_SCAN:
+    case CNC_STEP_EXPLORE:
+    case CNC_STEP_LORE:
+        break;
+    case CNC_STEP_LAND:
+    case CNC_STEP_INSPECT:
+        sets = s->has_sector;
+        break;
+    default:
+        sets = 0;
+    }
+    if (sets) {
+        c->at = AT_HEX;
+        c->acts = h;
+    }
 }
 
 /* One step object into a new slot; *at gets its index. */
@@ -474,7 +527,10 @@ static int parse_step(octx *c, const json_t *o, int depth, int16_t *at)
     memset(s, 0, sizeof *s);
     s->type = (uint8_t)t;
     s->then_first = s->else_first = s->next = -1;
-    return parse_step_body(c, o, s, depth);
+    rc = parse_step_body(c, o, s, depth);
+    if (rc == 0)
+        step_acts(c, s);
+    return rc;
 }
 
 static int parse_list(octx *c, const json_t *a, int depth, int16_t *first)

@@ -24,7 +24,11 @@
  * holds {what: planets|anomaly|marker|enemy_troops}, marker_is {is:
  * hostile|friendly|<marker key>, planet?}, enemy_ships, fleet_survived,
  * influence_at_least {n, planet?}. Steps without a sector act where the
- * order stands: the last activated, moved-to or retreated-to sector.
+ * order stands: the last activated, moved-to or retreated-to sector. A
+ * condition's sector, when given, must be the one the steps before it act
+ * on (last activated, moved or retreated to, produced in, landed on,
+ * inspected or scanned): a condition is no window on the rest of the
+ * galaxy.
  *
  * Validation uses only public knowledge (the data tables and the galaxy's
  * shape), never what a sector holds: an order may name a sector nobody has

@@ -9,8 +9,8 @@
  * ("my_orders"). "council" holds the council phase's public state (the
  * agenda on the table, laws in force, the last council's representatives,
  * votes and weights, the secret-vote option keeping each seat's vote and
- * weight out); "you" adds the agenda cards the seat holds and its race's
- * representatives.
+ * weight and the totals out); "you" adds the agenda cards the seat holds and
+ * its race's representatives.
  */
 #include "engine/rules/council/council_internal.h"
 

@@ -189,13 +189,17 @@ static void log_vote(cnc_state *s, engine_ctx *ctx, int election)
                                                      : json_null());
         json_array_append_new(weights, json_integer(r->weight[p]));
     }
-    json_t *e = json_pack("{s:s, s:s, s:o, s:i}", "type", "vote", "agenda",
-                          cnc_data_get()->agendas[r->agenda].key, "totals",
-                          totals, "outcome", r->outcome);
+    json_t *e = json_pack("{s:s, s:s, s:s, s:i}", "type", "vote", "agenda",
+                          cnc_data_get()->agendas[r->agenda].key, "kind",
+                          election ? "election" : "law", "outcome", r->outcome);
+    /* Secret votes: the outcome alone. The totals with the public weights
+     * would give away every seat's vote. */
     if (s->c.secret_votes) {
+        json_decref(totals);
         json_decref(votes);
         json_decref(weights);
     } else {
+        json_object_set_new(e, "totals", totals);
         json_object_set_new(e, "votes", votes);
         json_object_set_new(e, "weights", weights);
     }
@@ -327,7 +331,10 @@ static int law_in_force(const cnc_state *s, int effect)
     return 0;
 }
 
-const char *cnc_capture_blocked(const cnc_state *s, int seat, int x, int p)
+/* Why seat may not capture planet p of sector x on public facts alone
+ * (laws, the kind of planet, who controls what, the captures logged),
+ * or NULL. */
+static const char *capture_public(const cnc_state *s, int seat, int x, int p)
 {
     const cnc_sector *sec = &s->g.sec[x];
     if (law_in_force(s, CNC_AGX_NO_CAPTURE))
@@ -343,33 +350,50 @@ const char *cnc_capture_blocked(const cnc_state *s, int seat, int x, int p)
         return "the planet is yours";
     if (s->c.taken[x] >> p & 1)
         return "the planet was captured at this council already";
-    if (sec->ground[p] > 0)
-        return "the planet has ground forces";
-    int m = sec->planet_marker[p];
-    if (m >= 0 && s->g.markers[m].state == CNC_MK_REVEALED)
-        return "the planet has a revealed neutral marker";
     int nb[6], n = cnc_sector_neighbors(&s->g, x, nb), next = 0;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < CNC_MAX_PLANETS; k++)
             next |= s->g.sec[nb[i]].owner[k] == seat;
     if (!next)
         return "the system is not next to one of yours";
+    int m = sec->planet_marker[p];
+    if (m >= 0 && s->g.markers[m].state == CNC_MK_REVEALED)
+        return "the planet has a revealed neutral marker";
     return NULL;
 }
 
+/* What only the attempt finds: troopers on the planet (the seat's
+ * sensors reach a system next to its own, so it sees them; they are
+ * still checked last, once every public reason and the payment pass). */
+static const char *capture_found(const cnc_state *s, int x, int p)
+{
+    return s->g.sec[x].ground[p] > 0 ? "the planet has ground forces" : NULL;
+}
+
+const char *cnc_capture_blocked(const cnc_state *s, int seat, int x, int p)
+{
+    const char *why = capture_public(s, seat, x, p);
+    return why ? why : capture_found(s, x, p);
+}
+
 /* 2.5: a command marker and 3 influence take an empty planet; a hidden
- * neutral marker on it is discarded unseen. */
+ * neutral marker on it is discarded unseen. The reasons for a refusal
+ * come in this order: public facts, the payment, then what the attempt
+ * finds (told to the seat alone, like every refusal). */
 static void capture(cnc_state *s, engine_ctx *ctx, int seat, const cnc_cpart *o)
 {
-    const char *why = cnc_capture_blocked(s, seat, o->sector, o->planet);
+    const char *why = capture_public(s, seat, o->sector, o->planet);
     if (!why && s->p[seat].tactic <= 0)
         why = "no command marker in the tactic pool";
-    if (!why && cnc_pay_influence(s, seat, CNC_CAPTURE_INFLUENCE))
+    if (!why && !cnc_can_pay_influence(s, seat, CNC_CAPTURE_INFLUENCE))
         why = "not enough influence (3)";
+    if (!why)
+        why = capture_found(s, o->sector, o->planet);
     if (why) {
         cnc_refuse(ctx, seat, "capture", why);
         return;
     }
+    cnc_pay_influence(s, seat, CNC_CAPTURE_INFLUENCE);
     cnc_sector *sec = &s->g.sec[o->sector];
     int m = sec->planet_marker[o->planet], from = (int)sec->owner[o->planet];
     if (m >= 0 && s->g.markers[m].state == CNC_MK_HIDDEN)

@@ -402,8 +402,10 @@ static void test_speaker_breaks_ties(void)
     engine_free(g);
 }
 
-/* Secret votes: the log and views give the totals, never a seat's vote. */
-static void test_secret_vote_reveals_totals_only(void)
+/* Secret votes: the log and views give the outcome only. Leak: they gave
+ * the totals too, and with the public weights (planets, representatives)
+ * the totals gave away every seat's vote in a 3-seat game. */
+static void test_secret_vote_reveals_the_outcome_only(void)
 {
     const char *o[4] = {"{" VOTE_FOR(true) "}", "{" VOTE_FOR(false) "}",
                         "{" VOTE_FOR(true) "}", NULL};
@@ -416,7 +418,11 @@ static void test_secret_vote_reveals_totals_only(void)
         st.c.extra_votes[2] = 1;
         g = put_state(g, &st);
         CHECK_EQ_INT(send_all(g, o), 0);
-        CHECK(log_mentions(g, ENGINE_PUBLIC, "\"totals\":[1,4]"));
+        CHECK_EQ_INT(log_mentions(g, ENGINE_PUBLIC, "\"totals\":[1,4]"),
+                     !secret);
+        for (int a = 0; a < 4; a++)
+            CHECK_EQ_INT(log_mentions(g, a, "\"totals\""), !secret);
+        CHECK(log_mentions(g, ENGINE_PUBLIC, "\"outcome\""));
         CHECK_EQ_INT(log_mentions(g, 3, "\"votes\""), !secret);
         CHECK_EQ_INT(log_mentions(g, 3, "\"weights\""), !secret);
         json_t *v = engine_view(g, 3);
@@ -426,6 +432,14 @@ static void test_secret_vote_reveals_totals_only(void)
         CHECK_EQ_INT(json_array_size(reps), 4);
         CHECK_EQ_INT(json_object_get(json_array_get(reps, 0), "vote") != NULL,
                      !secret);
+        const json_t *last =
+            json_object_get(json_object_get(v, "council"), "last");
+        CHECK_EQ_INT(json_object_get(last, "totals") != NULL, !secret);
+        CHECK(json_is_integer(json_object_get(last, "outcome")));
+        json_decref(v);
+        v = engine_view(g, ENGINE_PUBLIC);
+        last = json_object_get(json_object_get(v, "council"), "last");
+        CHECK_EQ_INT(json_object_get(last, "totals") != NULL, !secret);
         json_decref(v);
         engine_free(g);
     }
@@ -665,6 +679,63 @@ static void test_capture_exclusions(void)
     engine_free(g);
 }
 
+/* Leak: the ground-forces check came before adjacency and payment, so a
+ * seat aiming at a planet out of its sight was told, privately, whether it
+ * had ground forces. Public reasons and the payment come first; ground
+ * forces are a reason only for an attempt that could otherwise be made (on
+ * a system next to the seat's own, which its sensors see), and it costs
+ * nothing. */
+static void test_capture_refusal_gives_no_hidden_fact(void)
+{
+    for (int pays = 0; pays < 2; pays++) {
+        cnc_state st;
+        engine_game *g = council_game(23, NULL, 0, &st);
+        int x = capture_setup(&st);
+        REQUIRE(x >= 0);
+        int far = -1;
+        for (int y = 0; y < st.g.nsectors && far < 0; y++)
+            if (st.g.sec[y].kind == CNC_SEC_SYSTEM &&
+                !cnc_fog_visible(&st.g, &st.fog, 0, y))
+                far = y;
+        REQUIRE(far >= 0);
+        set_tile(&st, far, system_ix("sys_aster_hal"));
+        st.fog.explored[far] = 1;
+        st.g.sec[far].owner[0] = 2;
+        st.g.sec[far].ground[0] = 2;
+        st.g.sec[x].owner[0] = 2;
+        st.g.sec[x].ground[0] = 1;
+        if (!pays)
+            st.p[0].tactic = 0;
+        g = put_state(g, &st);
+        char order[256], fh[16], xh[16];
+        hex_text(&st, far, fh, sizeof fh);
+        hex_text(&st, x, xh, sizeof xh);
+        snprintf(order, sizeof order,
+                 "{\"a\": {\"type\": \"capture\", \"sector\": %s, \"planet\": "
+                 "0}, \"b\": {\"type\": \"capture\", \"sector\": %s, "
+                 "\"planet\": 0}}",
+                 fh, xh);
+        const char *o[4] = {order, NULL, NULL, NULL};
+        CHECK_EQ_INT(send_all(g, o), 0);
+        get_state(g, &st);
+        CHECK(log_mentions(g, 0, "not next to one of yours"));
+        CHECK_EQ_INT(log_mentions(g, 0, "no command marker"), !pays);
+        /* only the attempt next to its own system finds the troopers */
+        CHECK_EQ_INT(count_in_log(g, "ground forces"), 0);
+        json_t *log = engine_log_since(g, 0, 0);
+        char *text = json_dumps(log, JSON_COMPACT);
+        const char *gf = text ? strstr(text, "ground forces") : NULL;
+        CHECK_EQ_INT(gf != NULL, pays);
+        CHECK(!gf || !strstr(gf + 1, "ground forces")); /* once: x only */
+        free(text);
+        json_decref(log);
+        CHECK_EQ_INT(st.g.sec[x].owner[0], 2);
+        CHECK_EQ_INT(st.g.sec[far].owner[0], 2);
+        CHECK_EQ_INT(st.p[0].tg, 10); /* a refused capture costs nothing */
+        engine_free(g);
+    }
+}
+
 /* Two seats want the same planet: the lower initiative takes it, the
  * other is refused (a planet is taken once a council). */
 static void test_captures_go_in_initiative_order(void)
@@ -794,7 +865,7 @@ int main(void)
     RUN(test_bodyguard_is_immune_and_may_strike_back);
     RUN(test_a_killed_representatives_player_does_not_vote);
     RUN(test_speaker_breaks_ties);
-    RUN(test_secret_vote_reveals_totals_only);
+    RUN(test_secret_vote_reveals_the_outcome_only);
     RUN(test_representatives_stay_secret_until_the_reveal);
     RUN(test_view_carries_the_seats_own_representatives);
     RUN(test_bribe_moves_trade_goods);
@@ -802,6 +873,7 @@ int main(void)
     RUN(test_marker_cost_is_triangular);
     RUN(test_capture_takes_an_empty_planet_and_discards_its_marker);
     RUN(test_capture_exclusions);
+    RUN(test_capture_refusal_gives_no_hidden_fact);
     RUN(test_captures_go_in_initiative_order);
     RUN(test_every_action_card_has_an_effect);
     RUN(test_council_after_status_once_concordia_is_taken);

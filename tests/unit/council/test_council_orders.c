@@ -261,12 +261,19 @@ static void test_conditions_each_kind(void)
     CHECK_EQ_INT(eval_cond(c, 0, s, 1), 1);
     G.markers[m].state = CNC_MK_DISCARDED;
     CHECK_EQ_INT(eval_cond(c, 0, s, 1), 0);
-    /* an explicit sector elsewhere */
-    snprintf(c, sizeof c,
-             "{\"type\": \"holds\", \"what\": \"planets\", \"sector\": [%d, "
-             "%d]}",
-             G.sec[s].hex.q, G.sec[s].hex.r);
-    CHECK_EQ_INT(eval_cond(c, 0, G.capital, 1), 1);
+    /* an explicit sector: the one the order acts on, wherever it stands */
+    char text[300];
+    snprintf(text, sizeof text,
+             "[{\"type\": \"scan\", \"sector\": [%d, %d]}, {\"type\": "
+             "\"if\", \"cond\": {\"type\": \"holds\", \"what\": "
+             "\"planets\", \"sector\": [%d, %d]}, \"then\": [{\"type\": "
+             "\"hold\"}]}]",
+             G.sec[s].hex.q, G.sec[s].hex.r, G.sec[s].hex.q, G.sec[s].hex.r);
+    engine_error err = {0};
+    REQUIRE(parse(text, &err) == 0);
+    cnc_cond_ctx ctx = {0, G.capital, -1, 1};
+    CHECK_EQ_INT(
+        cnc_cond_eval(D, &G, &O.steps[O.steps[O.first].next].cond, &ctx), 1);
 }
 
 static void expect_error(const char *text, const char *field, const char *want)
@@ -342,14 +349,16 @@ static void test_order_sentences(void)
                   &err) == 0);
     CHECK_EQ_STR(sentence(),
                  "Use Intelligence (exploration) on (1, 0), (0, 1).");
-    REQUIRE(parse("{\"type\": \"if\", \"cond\": {\"type\": "
+    REQUIRE(parse("[{\"type\": \"activate\", \"sector\": [0, 1]}, "
+                  "{\"type\": \"if\", \"cond\": {\"type\": "
                   "\"influence_at_least\", \"n\": 3, \"sector\": [0, 1]}, "
                   "\"then\": [{\"type\": \"land\", \"planet\": "
                   "\"highest_influence\", \"troops\": 2}], \"else\": "
-                  "[{\"type\": \"hold\"}]}",
+                  "[{\"type\": \"hold\"}]}]",
                   &err) == 0);
     CHECK_EQ_STR(sentence(),
-                 "If the planet with the highest influence has influence 3 "
+                 "Activate (0, 1); if the planet with the highest influence "
+                 "has influence 3 "
                  "or more at (0, 1) then land 2 troopers on the planet with "
                  "the highest influence, otherwise hold position.");
     char small[20];

@@ -461,6 +461,109 @@ static void test_action_window_takes_parts(void)
     engine_free(g);
 }
 
+/* Leak: a condition naming a sector its step does not act on was an oracle
+ * on the true galaxy. Such a part is refused when it is saved, the error
+ * naming the condition's field; naming the sector acted on is accepted. */
+static void test_condition_naming_another_sector_is_refused(void)
+{
+    cnc_state st;
+    engine_game *g = ready_game(7, 0, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w) && w.mode == ENGINE_SEALED);
+    char home[16], far[16], order[512];
+    hex_text(&st, st.g.home[0], home, sizeof home);
+    hex_text(&st, st.g.home[1], far, sizeof far);
+    const char *fmt =
+        "{\"f1\": [{\"type\": \"activate\", \"sector\": %s}, {\"type\": "
+        "\"if\", \"cond\": {\"type\": \"enemy_ships\", \"sector\": %s}, "
+        "\"then\": [{\"type\": \"hold\"}]}]}";
+    snprintf(order, sizeof order, fmt, home, far);
+    json_t *j = json_loads(order, 0, NULL);
+    engine_input in = {
+        .seat = 0, .kind = ENGINE_ORDER, .window = w.id, .payload = j};
+    engine_error err = {0};
+    CHECK_EQ_INT(engine_apply(g, &in, NULL, &err), ENGINE_EINVALID);
+    CHECK_EQ_STR(err.field, "f1[1].cond.sector");
+    json_decref(j);
+    snprintf(order, sizeof order, fmt, far, far);
+    j = json_loads(order, 0, NULL);
+    CHECK_EQ_INT(apply(g, 0, ENGINE_ORDER, w.id, j, NULL), 0);
+    json_decref(j);
+    engine_free(g);
+}
+
+/* Activate sector x, then "if cond then share vision with seat 1 else with
+ * seat 2"; which branch ran (1: then, 2: else). */
+static int branch_at(engine_game *g, int x, const char *cond)
+{
+    cnc_state st;
+    get_state(g, &st);
+    char hex[16], order[512];
+    hex_text(&st, x, hex, sizeof hex);
+    snprintf(order, sizeof order,
+             "{\"p1\": [{\"type\": \"activate\", \"sector\": %s}, {\"type\": "
+             "\"if\", \"cond\": %s, \"then\": [{\"type\": \"share\", "
+             "\"seat\": 1}], \"else\": [{\"type\": \"share\", \"seat\": 2}]}]}",
+             hex, cond);
+    CHECK_EQ_INT(action_with(g, 0, order), 0);
+    get_state(g, &st);
+    return (st.fog.share[0] >> 1 & 1) | (st.fog.share[0] >> 2 & 1) << 1;
+}
+
+/* Leak: with the true galaxy behind every condition, a seat learned that
+ * enemy homes out of its sight held ships, that unexplored sectors held no
+ * planets, that a marker it never inspected was not hostile. A condition
+ * the seat cannot tell at resolution runs the else steps, whatever is
+ * there; one it can tell (enemy ships in its sight) decides. */
+static void test_condition_reads_nothing_the_seat_cannot_see(void)
+{
+    for (int hidden = 0; hidden < 2; hidden++) {
+        cnc_state st;
+        engine_game *g = ready_game(8, 0, &st);
+        int far = st.g.home[1];
+        REQUIRE(!cnc_fog_visible(&st.g, &st.fog, 0, far));
+        if (!hidden) /* no ships at all there */
+            memset(st.g.sec[far].units[1], 0, sizeof st.g.sec[far].units[1]);
+        g = put_state(g, &st);
+        CHECK_EQ_INT(branch_at(g, far, "{\"type\": \"enemy_ships\"}"), 2);
+        engine_free(g);
+
+        g = ready_game(9, 0, &st);
+        int x = unexplored_next_to_home(&st, 0);
+        set_tile(&st, x, system_ix(hidden ? "sys_cendra" : "empty"));
+        g = put_state(g, &st);
+        CHECK_EQ_INT(branch_at(g, x,
+                               "{\"type\": \"holds\", \"what\": \"planets\", "
+                               "\"not\": true}"),
+                     2);
+        engine_free(g);
+
+        g = ready_game(10, 0, &st);
+        x = unexplored_next_to_home(&st, 0);
+        set_tile(&st, x, system_ix("sys_cendra"));
+        st.fog.explored[x] = 1;
+        REQUIRE(put_marker(&st, x, 0,
+                           marker_kind(hidden ? "natives" : "riches")) >= 0);
+        g = put_state(g, &st);
+        CHECK_EQ_INT(branch_at(g, x,
+                               "{\"type\": \"marker_is\", \"is\": "
+                               "\"hostile\", \"planet\": \"all\", \"not\": "
+                               "true}"),
+                     2);
+        engine_free(g);
+
+        /* in its sight, the condition decides */
+        g = ready_game(11, 0, &st);
+        x = unexplored_next_to_home(&st, 0);
+        st.fog.explored[x] = 1;
+        st.g.sec[x].units[1][unit_ix("destroyer")] = (uint8_t)hidden;
+        g = put_state(g, &st);
+        CHECK_EQ_INT(branch_at(g, x, "{\"type\": \"enemy_ships\"}"),
+                     hidden ? 1 : 2);
+        engine_free(g);
+    }
+}
+
 int main(void)
 {
     council_test_init();
@@ -485,5 +588,7 @@ int main(void)
     RUN(test_last_round_ends_the_game);
     RUN(test_order_to_unexplored_sector_is_accepted);
     RUN(test_explore_and_scan_steps_parse_and_read);
+    RUN(test_condition_naming_another_sector_is_refused);
+    RUN(test_condition_reads_nothing_the_seat_cannot_see);
     return TEST_SUMMARY();
 }

@@ -91,8 +91,11 @@ export function describeCouncilEntry(e, m, names) {
     case 'spy':
       return spyText(e, who);
     case 'vote': {
+      // Secret votes: no totals, the outcome alone.
+      if (!e.totals)
+        return `Vote on ${agenda(e.agenda)} (secret ballot). ${outcomeText(e.kind, e.outcome, who)}`;
       // Councils seat 3 or more: two totals are a law's (against, for).
-      const t = e.totals || [];
+      const t = e.totals;
       const kind = t.length === 2 ? 'law' : 'election';
       const totals =
         kind === 'law'

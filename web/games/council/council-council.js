@@ -8,7 +8,7 @@
 // triangular cost, diplomatic captures, gifts) with the windows' deadline;
 // and the last council as a short sequence: representatives revealed,
 // spies acting from the speaker clockwise, the vote with each player's
-// weight (only totals when votes are secret) and the outcome.
+// weight (only the outcome when votes are secret) and the outcome.
 // Parts go to PUT .../orders/{window}/parts/{key} as they are chosen;
 // "Send" puts the reserved part "ready".
 //
@@ -146,7 +146,7 @@ export function createCouncil(c) {
         h('span.muted', ' (rounds 1–5: 1 VP, 6–9: 2 VP, from round 10: 3 VP).'),
       ),
       co.secret_votes
-        ? h('p.hint', 'Secret votes: only the totals are shown, not who voted how.')
+        ? h('p.hint', 'Secret votes: only the outcome is shown, not the totals or who voted how.')
         : null,
     );
   }
@@ -804,9 +804,12 @@ export function createCouncil(c) {
           `${gone.map((r) => `${poss(r.seat)} ${r.role} was ${r.fate === 'killed' ? 'killed' : 'struck down'}`).join('; ')}: ${gone.length > 1 ? 'those players do' : who(gone[0].seat) === 'You' ? 'you do' : 'that player does'} not vote.`,
         ),
       );
-    const totalsText = law
-      ? `For ${t[1] || 0}, against ${t[0] || 0}.`
-      : t.map((n, i) => `${who(i)} ${n}`).join(', ');
+    // Secret votes: no totals (they would give the votes away), the outcome alone.
+    const totalsText = !last.totals
+      ? 'secret ballot.'
+      : law
+        ? `For ${t[1] || 0}, against ${t[0] || 0}.`
+        : t.map((n, i) => `${who(i)} ${n}`).join(', ');
     if (a)
       seq.push(
         h(
@@ -874,7 +877,7 @@ export function createCouncil(c) {
           ),
         ),
       ),
-      secret ? h('p.hint', 'Votes are secret in this game: only the totals are known.') : null,
+      secret ? h('p.hint', 'Votes are secret in this game: only the outcome is known.') : null,
     );
   }
 
