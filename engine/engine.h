@@ -435,7 +435,8 @@ int engine_replay_export(const json_t *export_doc,
  * allow, in what seat may not know: the ruleset's twin hook varies the
  * state (other seats' hands, the deck order, unexplored space), and the
  * core replaces other seats' held sealed orders with random legal ones
- * unless flags has ENGINE_TWIN_KEEP_ORDERS. Draws only from rng (not the
+ * (with ENGINE_TWIN_KEEP_ORDERS in flags: only those the twin state makes
+ * illegal). Draws only from rng (not the
  * game's RNG, which the twin keeps). NULL when the ruleset has no hook,
  * the hook finds no twin for this state, seat is out of range or memory
  * runs out. */

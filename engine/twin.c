@@ -6,7 +6,10 @@
  * deck order, unexplored space); the core varies what it holds itself:
  * other seats' held sealed orders in windows still open, each replaced by
  * a random legal order of that seat's (the ruleset's "random" bot on the
- * twin state, kept only when check_order accepts it) with a fresh nonce.
+ * twin state, kept only when check_order accepts it) with a fresh nonce;
+ * with ENGINE_TWIN_KEEP_ORDERS only those the twin state makes illegal (an
+ * order paying with a card the twin moved to the deck). No twin when such
+ * an order can be neither kept nor replaced.
  * Which seats hold an order, and which are ready, stays as it was: windows
  * show those to everyone. The seat's own held orders, the log, the RNG and
  * the priority stack (hidden stack parts included) are copied unchanged.
@@ -28,6 +31,22 @@ static const engine_window *find_window(const engine_window *list, int n,
         if (strcmp(list[i].id, id) == 0)
             return &list[i];
     return NULL;
+}
+
+/* Whether p's held order is still legal in twin game c. */
+static int order_stands(engine_game *c, const engine_window *w,
+                        const pending_order *p)
+{
+    json_t *o = json_copy(p->order);
+    if (!o)
+        return 0;
+    if (w->ready_part)
+        json_object_del(o, ENGINE_READY_PART);
+    engine_error e = {0};
+    int ok = c->rs->check_order &&
+             c->rs->check_order(c->state, p->seat, w->id, o, &e) == 0;
+    json_decref(o);
+    return ok;
 }
 
 /* A random legal order for p's seat in its window of twin game c, or NULL
@@ -70,22 +89,31 @@ engine_game *engine_twin(const engine_game *g, int seat, engine_rng *rng,
     }
     g->rs->destroy(c->state);
     c->state = state;
-    if (flags & ENGINE_TWIN_KEEP_ORDERS || !c->npending)
+    if (!c->npending)
         return c;
     engine_window *list = NULL;
-    int n = game_windows(c, &list);
-    for (size_t i = 0; n > 0 && i < c->npending; i++) {
+    int n = game_windows(c, &list), ok = 1;
+    for (size_t i = 0; ok && n > 0 && i < c->npending; i++) {
         pending_order *p = &c->pending[i];
         const engine_window *w = find_window(list, n, p->window);
         if (p->seat == seat || !w)
             continue;
-        json_t *o = other_order(c, w, p, rng);
-        if (!o)
+        if (flags & ENGINE_TWIN_KEEP_ORDERS && order_stands(c, w, p))
             continue;
+        json_t *o = other_order(c, w, p, rng);
+        if (!o) {
+            /* No replacement: the held order must stand in the twin. */
+            ok = order_stands(c, w, p);
+            continue;
+        }
         json_decref(p->order);
         p->order = o;
         engine_rng_bytes(rng, p->nonce, sizeof p->nonce);
     }
     free(list);
+    if (!ok) {
+        engine_free(c);
+        return NULL;
+    }
     return c;
 }
