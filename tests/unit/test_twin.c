@@ -15,7 +15,8 @@
  * A twin whose view or legal inputs differ for its seat is a bug in the
  * hook, reported the same way.
  *
- * CONCLAVE_TEST_QUICK=1 (exactly "1") plays fewer games.
+ * CONCLAVE_TEST_QUICK=1 (exactly "1") plays fewer games;
+ * CONCLAVE_TWIN_REPORT_ALL=1 prints every difference, not the first 12.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,8 @@ typedef struct run_ctx {
     int seat;
     uint64_t game, step;
     int diffs, reported, probes, twins, states;
+    int tolerated; /* refusals that differ with what the seat learned */
+    int unmarked;  /* inputs that revealed without a draw or private entry */
 } run_ctx;
 
 static char *text(const json_t *j)
@@ -68,19 +71,21 @@ static void report(run_ctx *rc, const char *what, const engine_input *in,
                    const json_t *a, const json_t *b)
 {
     rc->diffs++;
-    if (rc->reported++ >= MAX_REPORT)
+    const char *all = getenv("CONCLAVE_TWIN_REPORT_ALL");
+    if (rc->reported++ >= MAX_REPORT && !(all && strcmp(all, "1") == 0))
         return;
+    int prec = all && strcmp(all, "1") == 0 ? 1 << 24 : 1500;
     char *p = in ? text(in->payload) : NULL;
     char *x = text(a), *y = text(b);
     fprintf(stderr,
             "TWIN DIFF %s seat %d (game %llu, step %llu): %s\n"
             "  input: %s window \"%s\" %s\n"
-            "  world: %.1500s\n"
-            "  twin:  %.1500s\n",
+            "  world: %.*s\n"
+            "  twin:  %.*s\n",
             rc->ruleset, rc->seat, (unsigned long long)rc->game,
             (unsigned long long)rc->step, what,
             in ? engine_input_kind_name(in->kind) : "-",
-            in && in->window ? in->window : "", p ? p : "", x, y);
+            in && in->window ? in->window : "", p ? p : "", prec, x, prec, y);
     free(p);
     free(x);
     free(y);
@@ -107,7 +112,8 @@ static json_t *gained(const engine_game *g, int seat, size_t after)
     return log;
 }
 
-/* Of those, the refusals told at resolution. */
+/* Of those, the refusals told at resolution: entries of type "refused"
+ * or "..._failed" (Council's refused parts and failed steps). */
 static json_t *refusals(const json_t *log)
 {
     json_t *out = json_array();
@@ -117,7 +123,9 @@ static json_t *refusals(const json_t *log)
     {
         const char *type = json_string_value(
             json_object_get(json_object_get(e, "entry"), "type"));
-        if (type && strcmp(type, "refused") == 0)
+        size_t n = type ? strlen(type) : 0;
+        if (type && (strcmp(type, "refused") == 0 ||
+                     (n > 7 && strcmp(type + n - 7, "_failed") == 0)))
             json_array_append(out, e);
     }
     return out;
@@ -145,25 +153,88 @@ static int revealing(const engine_game *g, const engine_rng *before,
     return 0;
 }
 
+/* The entries of log that are not refusals. */
+static json_t *not_refusals(const json_t *log)
+{
+    json_t *out = json_array(), *r = refusals(log);
+    size_t i, k = 0;
+    json_t *e;
+    json_array_foreach(log, i, e)
+    {
+        if (k < json_array_size(r) && json_array_get(r, k) == e)
+            k++;
+        else
+            json_array_append(out, e);
+    }
+    json_decref(r);
+    return out;
+}
+
+/* After an input that revealed something (a lock, a draw), the refusals
+ * told to the seat must agree whenever the seat learned the same thing in
+ * both worlds (its view after and its other new entries equal). Where it
+ * learned different things (its fleet entered an unexplored sector and saw
+ * what is there) refusals may follow that knowledge: counted, not failed. */
+static void compare_refusals(run_ctx *rc, const char *what,
+                             const engine_input *in, const engine_game *a,
+                             const engine_game *b, size_t nlog)
+{
+    json_t *la = gained(a, rc->seat, nlog), *lb = gained(b, rc->seat, nlog);
+    json_t *fa = refusals(la), *fb = refusals(lb);
+    if (!json_equal(fa, fb)) {
+        json_t *va = engine_view(a, rc->seat), *vb = engine_view(b, rc->seat);
+        json_t *ra = not_refusals(la), *rb = not_refusals(lb);
+        if (json_equal(va, vb) && json_equal(ra, rb))
+            report(rc, what, in, fa, fb);
+        else
+            rc->tolerated++;
+        json_decref(va);
+        json_decref(vb);
+        json_decref(ra);
+        json_decref(rb);
+    }
+    json_decref(fa);
+    json_decref(fb);
+    json_decref(la);
+    json_decref(lb);
+}
+
+/* Whether both worlds logged the same public entries after nlog: when
+ * they differ, the input revealed something hidden to everyone (an agenda
+ * card put on the table), though without a draw or a private entry. */
+static int same_public(const engine_game *a, const engine_game *b, size_t nlog)
+{
+    json_t *la = engine_log_since(a, ENGINE_PUBLIC, nlog),
+           *lb = engine_log_since(b, ENGINE_PUBLIC, nlog);
+    int same = json_equal(la, lb);
+    json_decref(la);
+    json_decref(lb);
+    return same;
+}
+
 /* Compare the gain of an accepted input in both worlds. */
 static void compare_gain(run_ctx *rc, const engine_input *in,
                          const engine_game *a, const engine_game *b,
                          const engine_rng *ra, const engine_rng *rb,
                          size_t nlog)
 {
+    if (revealing(a, ra, nlog) || revealing(b, rb, nlog) ||
+        !same_public(a, b, nlog)) {
+        compare_refusals(rc, "refusals told at resolution differ", in, a, b,
+                         nlog);
+        return;
+    }
     json_t *la = gained(a, rc->seat, nlog), *lb = gained(b, rc->seat, nlog);
-    if (revealing(a, ra, nlog) || revealing(b, rb, nlog)) {
-        json_t *fa = refusals(la), *fb = refusals(lb);
-        if (!json_equal(fa, fb))
-            report(rc, "refusals told at resolution differ", in, fa, fb);
-        json_decref(fa);
-        json_decref(fb);
-    } else {
+    {
         json_t *va = engine_view(a, rc->seat), *vb = engine_view(b, rc->seat);
-        if (!json_equal(la, lb))
-            report(rc, "log gained differs (nothing revealed)", in, la, lb);
-        else if (!json_equal(va, vb))
-            report(rc, "view after differs (nothing revealed)", in, va, vb);
+        /* The seat learned different things from an input that drew
+         * nothing from the RNG and logged nothing private: a card taken
+         * from a deck the twin shuffled (Council's Forum draws agendas).
+         * A reveal the ruleset did not mark; the refusals must agree. */
+        if (!json_equal(la, lb) || !json_equal(va, vb)) {
+            rc->unmarked++;
+            compare_refusals(rc, "refusals differ", in, a, b, nlog);
+        }
         json_decref(va);
         json_decref(vb);
     }
@@ -217,15 +288,7 @@ static void probe(run_ctx *rc, const engine_game *wa, const engine_game *wb,
         ca = engine_apply(a, &t, NULL, &ea);
         cb = engine_apply(b, &t, NULL, &eb);
         if (ca == 0 && cb == 0) {
-            json_t *la = gained(a, rc->seat, nlog),
-                   *lb = gained(b, rc->seat, nlog);
-            json_t *fa = refusals(la), *fb = refusals(lb);
-            if (!json_equal(fa, fb))
-                report(rc, "refusals at the lock differ", in, fa, fb);
-            json_decref(fa);
-            json_decref(fb);
-            json_decref(la);
-            json_decref(lb);
+            compare_refusals(rc, "refusals at the lock differ", in, a, b, nlog);
         } else if (ca != cb) {
             json_t *x = answer(ca, &ea), *y = answer(cb, &eb);
             report(rc, "timeout after the order answered differently", in, x,
@@ -245,6 +308,7 @@ typedef struct inputs {
     json_t *own[MAX_PROBES * 4]; /* payload references */
     char win[MAX_PROBES * 4][ENGINE_WINDOW_ID_MAX];
     int n;
+    int nlock; /* the first nlock also get a lock probe */
 } inputs;
 
 static void add(inputs *l, int seat, engine_input_kind kind, const char *win,
@@ -391,6 +455,79 @@ static void mutate(inputs *l, int seat, engine_input_kind kind, const char *win,
     json_decref(all);
 }
 
+/* The window of kind "order" in legal whose id ends with suffix. */
+static const char *order_window(const json_t *legal, const char *suffix)
+{
+    size_t i, n = strlen(suffix);
+    json_t *w;
+    json_array_foreach(json_object_get(legal, "windows"), i, w)
+    {
+        const char *id = json_string_value(json_object_get(w, "window"));
+        if (id && strlen(id) >= n && strcmp(id + strlen(id) - n, suffix) == 0)
+            return id;
+    }
+    return NULL;
+}
+
+/* Council: conditions on sectors the seat has not explored (the "then"
+ * branch explores the seat's own home, which fails at resolution, so the
+ * condition's answer shows in what the seat is told), and diplomatic
+ * captures of other seats' planets. */
+static void council_inputs(const engine_game *g, int seat, const json_t *view,
+                           const json_t *legal, engine_rng *rng, inputs *l)
+{
+    (void)g;
+    const json_t *secs =
+        json_object_get(json_object_get(view, "galaxy"), "sectors");
+    json_t *home = NULL, *unexplored = json_array(), *owned = json_array();
+    size_t i;
+    json_t *x;
+    json_array_foreach(secs, i, x)
+    {
+        json_t *hex = json_pack("[O, O]", json_object_get(x, "q"),
+                                json_object_get(x, "r"));
+        json_t *h = json_object_get(x, "home");
+        if (json_is_integer(h) && json_integer_value(h) == seat && !home)
+            home = json_incref(hex);
+        if (!json_is_true(json_object_get(x, "explored")))
+            json_array_append(unexplored, hex);
+        size_t k;
+        json_t *pl;
+        json_array_foreach(json_object_get(x, "planets"), k, pl)
+        {
+            json_t *o = json_object_get(pl, "owner");
+            if (json_is_integer(o) && json_integer_value(o) != seat)
+                json_array_append_new(owned, json_pack("[O, i]", hex, (int)k));
+        }
+        json_decref(hex);
+    }
+    const char *action = order_window(legal, ".action");
+    size_t nu = json_array_size(unexplored);
+    for (int t = 0; action && home && nu && t < 6; t++) {
+        json_t *hex = json_array_get(unexplored, engine_rng_below(rng, nu));
+        static const char *const what[] = {"planets", "anomaly", "marker"};
+        json_t *cond = t % 4 == 3
+                           ? json_pack("{s:s, s:s, s:O}", "type", "marker_is",
+                                       "is", "hostile", "sector", hex)
+                           : json_pack("{s:s, s:s, s:O}", "type", "holds",
+                                       "what", what[t % 4], "sector", hex);
+        add(l, seat, ENGINE_ORDER, action,
+            json_pack("{s:[{s:s, s:o, s:[{s:s, s:O}]}]}", "probe", "type", "if",
+                      "cond", cond, "then", "type", "explore", "sector", home));
+    }
+    const char *council = order_window(legal, ".council");
+    size_t no = json_array_size(owned);
+    for (int t = 0; council && no && t < 6; t++) {
+        json_t *o = json_array_get(owned, engine_rng_below(rng, no));
+        add(l, seat, ENGINE_ORDER, council,
+            json_pack("{s:{s:s, s:O, s:O}}", "c", "type", "capture", "sector",
+                      json_array_get(o, 0), "planet", json_array_get(o, 1)));
+    }
+    json_decref(home);
+    json_decref(unexplored);
+    json_decref(owned);
+}
+
 /* Everything to try for seat in world g. */
 static void build_inputs(const engine_game *g, int seat, engine_rng *rng,
                          inputs *l)
@@ -400,6 +537,9 @@ static void build_inputs(const engine_game *g, int seat, engine_rng *rng,
     json_t *strs = json_array();
     harvest(view, strs, 0);
     harvest(legal, strs, 0);
+    if (strcmp(engine_ruleset_id(engine_game_ruleset(g)), "council") == 0)
+        council_inputs(g, seat, view, legal, rng, l);
+    l->nlock = l->n + MAX_PROBES / 4;
     json_t *wins = json_object_get(legal, "windows");
     json_t *samples = json_array(); /* [kind, window, payload] */
     size_t i;
@@ -505,7 +645,7 @@ static void check_state(run_ctx *rc, const engine_game *g, engine_rng *rng)
             inputs *l = calloc(1, sizeof *l);
             build_inputs(g, seat, rng, l);
             for (int i = 0; i < l->n; i++)
-                probe(rc, g, t, tk, &l->in[i], i < MAX_PROBES / 4);
+                probe(rc, g, t, tk, &l->in[i], i < l->nlock);
             inputs_free(l);
             free(l);
         }
@@ -586,8 +726,10 @@ static void check_ruleset(const char *id, int games, int steps, int every)
     }
     fprintf(stderr,
             "%s: %d states, %d twins, %d inputs tried in both worlds, %d "
-            "differences\n",
-            id, rc.states, rc.twins, rc.probes, rc.diffs);
+            "differences (%d refusals differing with what the seat learned, "
+            "%d unmarked reveals)\n",
+            id, rc.states, rc.twins, rc.probes, rc.diffs, rc.tolerated,
+            rc.unmarked);
     CHECK(rc.twins > 0);
     CHECKF(rc.diffs == 0, "%s: %d differences between worlds", id, rc.diffs);
 }
@@ -619,7 +761,7 @@ static void test_twin_starbase(void)
 }
 static void test_twin_council(void)
 {
-    check_ruleset("council", scaled(6), 80, 8);
+    check_ruleset("council", scaled(6), 240, 10);
 }
 
 int main(void)
