@@ -429,6 +429,21 @@ int engine_replay_export(const json_t *export_doc,
                          uint8_t hash[ENGINE_HASH_BYTES], int *match,
                          engine_game **out, engine_error *err);
 
+/* A twin world for seat (tests: hidden information by construction, see
+ * engine/twin.c): a NEW game that seat cannot tell from g (its engine_view
+ * and the log it sees are the same) but that differs, where the rules
+ * allow, in what seat may not know: the ruleset's twin hook varies the
+ * state (other seats' hands, the deck order, unexplored space), and the
+ * core replaces other seats' held sealed orders with random legal ones
+ * (with ENGINE_TWIN_KEEP_ORDERS in flags: only those the twin state makes
+ * illegal). Draws only from rng (not the
+ * game's RNG, which the twin keeps). NULL when the ruleset has no hook,
+ * the hook finds no twin for this state, seat is out of range or memory
+ * runs out. */
+#define ENGINE_TWIN_KEEP_ORDERS 1u
+engine_game *engine_twin(const engine_game *g, int seat, engine_rng *rng,
+                         unsigned flags);
+
 /* Accessors (borrowed where pointers). Cannot fail. */
 const engine_ruleset *engine_game_ruleset(const engine_game *g);
 const char *engine_game_id(const engine_game *g);

@@ -237,6 +237,15 @@ struct engine_ruleset {
      * change. */
     int (*windows)(const void *state, engine_window *out, int max);
 
+    /* Hidden information by construction: a refusal (accepted or not, the
+     * error's code, text and field, and whether it comes now or at
+     * resolution) and a condition may depend only on the submitting seat's
+     * knowledge: its view, its own hidden facts, and what its units observe
+     * at the moment a step resolves. Never on other seats' hands or held
+     * orders, the deck order or unexplored space. tests/unit/test_twin.c
+     * checks it against the twin hook below. This holds for check_order,
+     * play, priority_play and for refusals and conditions inside resolve. */
+
     /* Sealed windows: is this order legal for seat in window now? Const, and
      * a pure function of the state: the core checks on submission and
      * relies on the answer at lock. The core has already checked that the
@@ -283,6 +292,16 @@ struct engine_ruleset {
 
     int (*is_over)(const void *state);
     json_t *(*result)(const void *state); /* NEW; NULL while running */
+
+    /* Optional, for tests (engine_twin): a NEW state that looks the same to
+     * seat (its view equal) but differs, where the rules allow, in what
+     * seat may not know: other seats' hands and hidden parts, the deck
+     * order, unexplored sectors and uninspected markers. Counts the seat
+     * sees stay equal. Draws only from rng. NULL: no twin of this state
+     * (or OOM). A ruleset with nothing hidden returns a clone. Other
+     * seats' held sealed orders are the core's and it varies them itself.
+     */
+    void *(*twin)(const void *state, int seat, engine_rng *rng);
 
     /* ---- Priority and the stack (engine/priority.c). All optional; a
      * ruleset that calls engine_ctx_priority_begin must set play, resolve

@@ -322,6 +322,7 @@ static json_t *cn_result(const void *state)
 static const engine_bot_level bot_levels[] = {
     {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
 
+void *cnc_twin(const void *state, int seat, engine_rng *rng); /* twin.c */
 const engine_ruleset council_ruleset = {
     .id = "council",
     .title = "Galactic Council",
@@ -351,5 +352,6 @@ const engine_ruleset council_ruleset = {
     .bot = cn_bot,
     .is_over = cn_is_over,
     .result = cn_result,
+    .twin = cnc_twin,
     .bot_levels = bot_levels,
 };

@@ -323,6 +323,15 @@ static json_t *result(const void *state)
 static const engine_bot_level bot_levels[] = {
     {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
 
+/* Nothing in the state is hidden (a held throw is the core's), so a twin is a
+ * clone. */
+static void *twin(const void *state, int seat, engine_rng *rng)
+{
+    (void)seat;
+    (void)rng;
+    return clone(state);
+}
+
 const engine_ruleset rps_ruleset = {
     .id = "rps",
     .title = "Rock-paper-scissors",
@@ -345,5 +354,6 @@ const engine_ruleset rps_ruleset = {
     .bot = bot,
     .is_over = is_over,
     .result = result,
+    .twin = twin,
     .bot_levels = bot_levels,
 };

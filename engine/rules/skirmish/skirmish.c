@@ -30,6 +30,15 @@ static int sk_play(void *state, engine_ctx *ctx, int seat, const char *window,
 static const engine_bot_level bot_levels[] = {
     {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
 
+/* Everything in the state is public (squads and squares are held by the
+ * core until their reveal), so a twin is a clone. */
+static void *sk_twin(const void *state, int seat, engine_rng *rng)
+{
+    (void)seat;
+    (void)rng;
+    return sk_clone(state);
+}
+
 const engine_ruleset skirmish_ruleset = {
     .id = "skirmish",
     .title = "Skirmish",
@@ -43,6 +52,7 @@ const engine_ruleset skirmish_ruleset = {
     .setup = sk_setup,
     .destroy = sk_destroy,
     .clone = sk_clone,
+    .twin = sk_twin,
     .save = sk_save,
     .load = sk_load,
     .windows = sk_windows,

@@ -343,6 +343,7 @@ const engine_ruleset sprint_ruleset = {
     .bot = sp_bot,
     .is_over = sp_is_over,
     .result = sp_result,
+    .twin = sprint_twin,
     .bot_levels = bot_levels,
     .record_key = "campaign",
     .record = sprint_campaign_record,

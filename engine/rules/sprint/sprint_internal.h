@@ -168,6 +168,8 @@ int sprint_empire_vp(const sprint_state *s, int seat);
 int sprint_empire_income(const sprint_state *s, int seat);
 int sprint_empire_military(const sprint_state *s, int seat);
 int sprint_empire_explore(const sprint_state *s, int seat);
+/* The twin hook (sprint_twin.c): other hands and the deck reshuffled. */
+void *sprint_twin(const void *state, int seat, engine_rng *rng);
 /* VP and income of an arbitrary list of instances (the bot's look-ahead);
  * rival_list may be NULL. */
 int sprint_list_vp(const sprint_cardset *cs, const uint8_t *list, int n,

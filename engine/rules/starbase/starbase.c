@@ -270,6 +270,7 @@ const engine_ruleset starbase_ruleset = {
     .bot = sb_bot,
     .is_over = sb_is_over,
     .result = sb_result,
+    .twin = sb_twin,
     .priority_play = sb_priority_play,
     .priority_resolve = sb_priority_resolve,
     .priority_end = sb_priority_end,

@@ -230,6 +230,8 @@ json_t *sb_priority_bot(const void *state, const engine_stack *stack, int seat,
 
 /* ------------------------------------------------ views, bots -- */
 json_t *sb_view(const sb_state *s, int seat);
+/* The twin hook (starbase_twin.c): hidden designs shuffled. */
+void *sb_twin(const void *state, int seat, engine_rng *rng);
 json_t *sb_bot_play(const sb_state *s, int seat, int step, const char *level,
                     engine_rng *rng);
 
