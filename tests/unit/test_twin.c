@@ -503,7 +503,12 @@ static void council_inputs(const engine_game *g, int seat, const json_t *view,
     }
     const char *action = order_window(legal, ".action");
     size_t nu = json_array_size(unexplored);
-    for (int t = 0; action && home && nu && t < 6; t++) {
+    /* A condition on an unexplored sector: alone (refused when saved, for
+     * it names a sector no step acts on), and after a step that acts on
+     * that sector (activate, scan), so that it is decided at resolution,
+     * where the seat cannot tell what the sector holds. */
+    static const char *const first[] = {NULL, "activate", "scan"};
+    for (int t = 0; action && home && nu && t < 9; t++) {
         json_t *hex = json_array_get(unexplored, engine_rng_below(rng, nu));
         static const char *const what[] = {"planets", "anomaly", "marker"};
         json_t *cond = t % 4 == 3
@@ -511,9 +516,15 @@ static void council_inputs(const engine_game *g, int seat, const json_t *view,
                                        "is", "hostile", "sector", hex)
                            : json_pack("{s:s, s:s, s:O}", "type", "holds",
                                        "what", what[t % 4], "sector", hex);
-        add(l, seat, ENGINE_ORDER, action,
-            json_pack("{s:[{s:s, s:o, s:[{s:s, s:O}]}]}", "probe", "type", "if",
-                      "cond", cond, "then", "type", "explore", "sector", home));
+        json_t *steps = json_array();
+        if (first[t % 3])
+            json_array_append_new(
+                steps,
+                json_pack("{s:s, s:O}", "type", first[t % 3], "sector", hex));
+        json_array_append_new(
+            steps, json_pack("{s:s, s:o, s:[{s:s, s:O}]}", "type", "if", "cond",
+                             cond, "then", "type", "explore", "sector", home));
+        add(l, seat, ENGINE_ORDER, action, json_pack("{s:o}", "probe", steps));
     }
     const char *council = order_window(legal, ".council");
     size_t no = json_array_size(owned);
