@@ -39,7 +39,17 @@ die() {
 http_port_of() { echo $((BASE_PORT + 2 * $1)); }
 ws_port_of() { echo $((BASE_PORT + 2 * $1 + 1)); }
 
-alive() { [[ -f $1 ]] && kill -0 "$(<"$1")" 2>/dev/null; }
+# Whether the process in pid file $1 runs. A killed process whose parent has
+# not reaped it yet (a zombie) does not: `kill -0` alone would say it does,
+# and a restart right after a kill -9 would then start nothing.
+alive() {
+    [[ -f $1 ]] || return 1
+    local pid state
+    pid=$(<"$1")
+    kill -0 "$pid" 2>/dev/null || return 1
+    state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)
+    [[ $state != Z ]]
+}
 
 # Wait until process I answers /readyz with 200 (up to 30 s).
 wait_ready() {

@@ -95,10 +95,17 @@ class Follower {
     this.stopped = false;
   }
 
+  // Retries until it connects or the follower is closed (a reconnect
+  // scheduled just before close() must not retry forever against a stopped
+  // cluster, which kept the test process alive).
   async open(held) {
-    for (;;) {
+    while (!this.stopped) {
       try {
         const c = await HubClient.connect(this.wsUrl);
+        if (this.stopped) {
+          c.close();
+          return;
+        }
         if (held) c.games.set(this.game, held);
         c.send(
           held
