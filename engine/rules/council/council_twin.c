@@ -55,7 +55,7 @@ static void vary_space(cnc_state *s, int seat, engine_rng *rng)
         if (g->markers[m].state == CNC_MK_HIDDEN &&
             !cnc_fog_knows_marker(g, &s->fog, seat, m)) {
             mk[nm] = m;
-            kinds[nm++] = g->markers[m].kind;
+            kinds[nm++] = (int)g->markers[m].kind;
         }
     engine_rng_shuffle(rng, kinds, (size_t)nm, sizeof kinds[0]);
     for (int i = 0; i < nm; i++)
@@ -84,7 +84,7 @@ static void vary_cards(uint8_t *held, size_t stride, int seats, int seat,
                 count[k]++;
             }
     for (int i = pos; i < n && np < 256; i++)
-        pool[np++] = deck[i];
+        pool[np++] = (int)deck[i];
     engine_rng_shuffle(rng, pool, (size_t)np, sizeof pool[0]);
     np = 0;
     for (int k = 0; k < seats; k++) {
