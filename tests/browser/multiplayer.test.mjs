@@ -104,6 +104,10 @@ test(
       for (const { seat, page } of players) {
         const w = await pending(page);
         if (!w) continue;
+        // Round 2's placement: Bob goes first, so that the spectator can see
+        // him in while Alice is still choosing (on a busy machine Bob's page
+        // may show the window after Alice's, and her order would close it).
+        if (seat === 0 && w === 'r2.place' && !reloaded) continue;
         await note(seat, page);
         await playMove(page, w, { strategy: 'build' });
         acted = true;
