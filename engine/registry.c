@@ -4,7 +4,7 @@
  *
  * To add a ruleset: give it a folder engine/rules/NAME/ exporting
  * `const engine_ruleset NAME_ruleset` and add the line RULESET(NAME) to
- * engine/rules/rulesets.def. That list is the only place in engine/ and
+ * engine/rulesets.def. That list is the only place in engine/ and
  * server/ that names rulesets; everything else the server needs to know
  * about one (bot levels, a per-player record) is in its table.
  * More rulesets may be added with engine_register_ruleset before
@@ -18,12 +18,12 @@
 #include "engine_internal.h"
 
 #define RULESET(name) extern const engine_ruleset name##_ruleset;
-#include "engine/rules/rulesets.def"
+#include "engine/rulesets.def"
 #undef RULESET
 
 static const engine_ruleset *const registry[] = {
 #define RULESET(name) &name##_ruleset,
-#include "engine/rules/rulesets.def"
+#include "engine/rulesets.def"
 #undef RULESET
 };
 

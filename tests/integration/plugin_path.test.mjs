@@ -3,7 +3,7 @@
 // through the path docs/ruleset-authoring.md walks, and nothing else: its
 // folders (engine/rules/pile/, web/games/pile/, tests/unit/pile/, the
 // canary's tests/integration/canary/pile.mjs) and two registry lines
-// (engine/rules/rulesets.def, web/games/registry.js). Then the copy must
+// (engine/rulesets.def, web/games/registry.js). Then the copy must
 // build, pass the ruleset's unit test and a self-play check, offer the game
 // over REST and play it to its end from /legal, serve and draw its table in
 // Chromium, and pass the canary with the new ruleset's games.
@@ -52,7 +52,7 @@ function scratchTree() {
 // The plug-in path: the folders, then one line in each registry.
 function addRuleset(dir) {
   fs.cpSync(FIXTURE, dir, { recursive: true });
-  fs.appendFileSync(path.join(dir, 'engine/rules/rulesets.def'), 'RULESET(pile)\n');
+  fs.appendFileSync(path.join(dir, 'engine/rulesets.def'), 'RULESET(pile)\n');
   const reg = path.join(dir, 'web/games/registry.js');
   const text = fs.readFileSync(reg, 'utf8');
   const added = text.replace(/^(const IDS = \[.*)\];$/m, "$1, 'pile'];");
@@ -75,7 +75,7 @@ test(
     addRuleset(dir);
     // Only the ruleset's own files and the two registry lines differ from the tree.
     const differs = [];
-    for (const rel of ['engine/rules/rulesets.def', 'web/games/registry.js']) {
+    for (const rel of ['engine/rulesets.def', 'web/games/registry.js']) {
       const a = fs.readFileSync(path.join(ROOT, rel), 'utf8').split('\n');
       const b = fs.readFileSync(path.join(dir, rel), 'utf8').split('\n');
       const added = b.filter((l) => !a.includes(l)).length;

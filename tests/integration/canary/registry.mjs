@@ -17,7 +17,7 @@
 //   notified      its games' webhook bodies and mails must be captured
 //   markers       marker kinds its games must show where allowed
 //
-// The rulesets are the engine's own, in its order (engine/rules/rulesets.def,
+// The rulesets are the engine's own, in its order (engine/rulesets.def,
 // which is also the order the games are planned in: CANARY_SEED replays the
 // choices in this order); every one must have its file here, so adding a
 // ruleset to the engine without a canary fails this test. Adding a ruleset
@@ -26,9 +26,9 @@ import { readFileSync, existsSync } from 'node:fs';
 
 const ROOT = new URL('../../../', import.meta.url);
 
-// The ruleset ids of engine/rules/rulesets.def, in order.
+// The ruleset ids of engine/rulesets.def, in order.
 export function engineRulesets() {
-  const def = readFileSync(new URL('engine/rules/rulesets.def', ROOT), 'utf8');
+  const def = readFileSync(new URL('engine/rulesets.def', ROOT), 'utf8');
   return [...def.matchAll(/^RULESET\(([a-z0-9_]+)\)\s*$/gm)].map((m) => m[1]);
 }
 

@@ -2,7 +2,7 @@
  * pile.c - "Last Stone" (ours), the example ruleset that
  * tests/integration/plugin_path.test.mjs adds to a scratch copy of the tree
  * through the plug-in path of docs/ruleset-authoring.md alone: this folder,
- * one line in engine/rules/rulesets.def, the web table and its registry
+ * one line in engine/rulesets.def, the web table and its registry
  * line, the canary file and a unit test. It is not part of the build here.
  *
  * 2-4 seats take stones from one pile in turn, seat 0 first; whoever takes
