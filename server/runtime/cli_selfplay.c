@@ -8,9 +8,10 @@
  * (K, stream 1), and the bots draw, game after game, from stream 2 (never
  * from a game's own RNG). Two streams instead of a hash per game keep the
  * crypto out of the speed figure: one keystream refill serves 8 games. With
- * --check every input is followed by a save -> load -> hash comparison and
- * every finished game is replayed from its export (engine_replay_export);
- * that is slow and meant for correctness, not for the speed figure.
+ * --check a shadow game loaded from a save follows every input, the two are
+ * compared in full at checkpoints drawn from a third stream, and every
+ * finished game is replayed from its export (selfplay_check.c); a checked
+ * run plays the same games as an unchecked one, more slowly.
  *
  * --bot names one bot level for every seat, or a comma list with one level
  * per seat ("basic,random": seat 0 basic, seat 1 random) for tables of
@@ -28,9 +29,11 @@
 #include "engine/engine.h"
 #include "engine/ruleset.h"
 #include "server/runtime/cli.h"
+#include "server/runtime/selfplay_check.h"
 
 #define SEED_STREAM 1
 #define BOT_STREAM 2
+#define CHECK_STREAM 3
 #define MAX_INPUTS_PER_GAME 1000000
 #define MAX_SEED_BYTES 64
 #define MAX_LEVEL 32
@@ -46,6 +49,16 @@ typedef struct selfplay_opts {
     json_t *options;
     int check;
 } selfplay_opts;
+
+/* What a run carries from game to game: its three streams and counts. */
+typedef struct selfplay_run {
+    engine_rng seeds;  /* each game's seed */
+    engine_rng bots;   /* the bots' choices */
+    engine_rng checks; /* --check's checkpoints: apart, so that a checked
+                          run plays exactly the games an unchecked one does */
+    uint64_t inputs;
+    uint64_t checkpoints;
+} selfplay_run;
 
 static void usage(FILE *out)
 {
@@ -63,8 +76,10 @@ static void usage(FILE *out)
             "--bot (default random) is one level for every seat, or a comma "
             "list of one\nlevel per seat (basic,random: seat 0 basic, seat 1 "
             "random).\n"
-            "--check verifies save/load after every input and replays every "
-            "game from its\nexport; exit status 1 if anything disagrees.\n");
+            "--check plays a game loaded from a save beside every game, "
+            "compares the two\nin full at drawn checkpoints and replays "
+            "every game from its export; exit\nstatus 1 if anything "
+            "disagrees.\n");
 }
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -231,65 +246,19 @@ static void result_key(const json_t *res, char *out, size_t size)
     }
 }
 
-static int check_save_load(const engine_game *g, long index)
-{
-    engine_error err = {0};
-    uint8_t a[ENGINE_HASH_BYTES], b[ENGINE_HASH_BYTES];
-    json_t *saved = engine_save(g);
-    engine_game *copy = saved ? engine_load(saved, &err) : NULL;
-    int ok = copy != NULL;
-    if (ok) {
-        engine_hash(g, a);
-        engine_hash(copy, b);
-        ok = memcmp(a, b, sizeof a) == 0;
-    }
-    if (!ok)
-        fprintf(stderr,
-                "conclave selfplay: game %ld: save/load %s after "
-                "%llu inputs\n",
-                index, copy ? "changed the hash" : "failed",
-                (unsigned long long)engine_game_inputs(g));
-    engine_free(copy);
-    json_decref(saved);
-    return ok;
-}
-
-static int check_replay(const engine_game *g, json_t *inputs, long index)
-{
-    char seed[2 * ENGINE_SEED_BYTES + 1], hash[2 * ENGINE_HASH_BYTES + 1];
-    uint8_t h[ENGINE_HASH_BYTES];
-    engine_error err = {0};
-    int match = 0;
-    engine_hex(engine_game_seed(g), ENGINE_SEED_BYTES, seed);
-    engine_hash(g, h);
-    engine_hex(h, ENGINE_HASH_BYTES, hash);
-    json_t *exp =
-        json_pack("{s:s, s:s, s:s, s:O, s:i, s:s, s:O, s:s}", "format",
-                  "conclave-export/1", "game_id", engine_game_id(g), "ruleset",
-                  engine_game_ruleset(g)->id, "options", engine_game_options(g),
-                  "seats", engine_game_seats(g), "seed", seed, "inputs", inputs,
-                  "final_hash", hash);
-    int rc = exp ? engine_replay_export(exp, h, &match, NULL, &err)
-                 : ENGINE_EINTERNAL;
-    json_decref(exp);
-    if (rc != 0 || !match)
-        fprintf(stderr, "conclave selfplay: game %ld does not replay: %s\n",
-                index, rc ? err.msg : "final hash differs");
-    return rc == 0 && match;
-}
-
 /* Play game `index`, seeded from `seeds`, to the end. Returns 0, or 1 on
  * a failure (reported). */
-static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
-                    engine_rng *bots, uint64_t *inputs, json_t *histogram)
+static int play_one(const selfplay_opts *o, long index, selfplay_run *run,
+                    json_t *histogram)
 {
     uint8_t seed[ENGINE_SEED_BYTES];
     char id[32], key[64];
     engine_error err = {0};
     json_t *record = o->check ? json_array() : NULL;
+    selfplay_check *check = NULL;
     int status = 1;
 
-    engine_rng_bytes(seeds, seed, sizeof seed);
+    engine_rng_bytes(&run->seeds, seed, sizeof seed);
     snprintf(id, sizeof id, "selfplay-%ld", index);
     engine_game *g =
         engine_create(o->rs->id, id, o->options, o->seats, seed, &err);
@@ -297,6 +266,8 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
         fprintf(stderr, "conclave selfplay: %s\n", err.msg);
         goto done;
     }
+    if (o->check && !(check = selfplay_check_start(g, &run->checks, index)))
+        goto done;
     while (!engine_is_over(g)) {
         engine_window w;
         engine_input in;
@@ -315,15 +286,18 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
         while (seat < ENGINE_MAX_SEATS && !(waiting & (1u << seat)))
             seat++;
         const char *level = o->bots[seat < o->seats ? seat : 0];
-        if (engine_bot_action(g, seat, level, bots, &in, &err) != 0) {
+        if (engine_bot_action(g, seat, level, &run->bots, &in, &err) != 0) {
             fprintf(stderr, "conclave selfplay: game %ld, seat %d: %s\n", index,
                     seat, err.msg);
             goto done;
         }
         int rc = engine_apply(g, &in, NULL, &err);
-        if (rc == 0 && record)
+        int checked = 1;
+        if (rc == 0 && check) {
             json_array_append_new(
                 record, engine_input_to_json(&in, engine_game_inputs(g)));
+            checked = selfplay_check_step(check, g, &in);
+        }
         json_decref((json_t *)in.payload);
         if (rc != 0) {
             fprintf(stderr,
@@ -332,12 +306,15 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
                     index, level, engine_input_kind_name(in.kind), err.msg);
             goto done;
         }
-        (*inputs)++;
-        if (o->check && !check_save_load(g, index))
+        run->inputs++;
+        if (!checked)
             goto done;
     }
-    if (o->check && !check_replay(g, record, index))
-        goto done;
+    if (check) {
+        if (!selfplay_check_finish(check, g, record))
+            goto done;
+        run->checkpoints += selfplay_check_reloads(check);
+    }
     json_t *res = engine_result(g);
     result_key(res, key, sizeof key);
     json_decref(res);
@@ -346,6 +323,7 @@ static int play_one(const selfplay_opts *o, long index, engine_rng *seeds,
         json_integer(json_integer_value(json_object_get(histogram, key)) + 1));
     status = 0;
 done:
+    selfplay_check_free(check);
     engine_free(g);
     json_decref(record);
     return status;
@@ -355,10 +333,9 @@ int cmd_selfplay(int argc, char **argv)
 {
     selfplay_opts o;
     engine_error err = {0};
-    engine_rng seeds, bots;
+    selfplay_run run = {0};
     uint8_t key[ENGINE_HASH_BYTES];
     struct timespec t0, t1, c0, c1;
-    uint64_t inputs = 0;
     json_t *histogram = json_object();
     int status;
 
@@ -373,12 +350,13 @@ int cmd_selfplay(int argc, char **argv)
         goto done;
     }
     run_key(&o, key);
-    engine_rng_init(&seeds, key, SEED_STREAM);
-    engine_rng_init(&bots, key, BOT_STREAM);
+    engine_rng_init(&run.seeds, key, SEED_STREAM);
+    engine_rng_init(&run.bots, key, BOT_STREAM);
+    engine_rng_init(&run.checks, key, CHECK_STREAM);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (long i = 0; i < o.games && status == 0; i++)
-        status = play_one(&o, i, &seeds, &bots, &inputs, histogram);
+        status = play_one(&o, i, &run, histogram);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (status == 0) {
@@ -396,11 +374,14 @@ int cmd_selfplay(int argc, char **argv)
         json_t *out = json_pack(
             "{s:s, s:i, s:I, s:s, s:o, s:I, s:f, s:f, s:I, s:I, s:O, s:b}",
             "ruleset", o.rs->id, "seats", o.seats, "games", (json_int_t)o.games,
-            "bot", o.bot, "bots", levels, "inputs", (json_int_t)inputs,
+            "bot", o.bot, "bots", levels, "inputs", (json_int_t)run.inputs,
             "seconds", secs, "cpu_seconds", cpu, "games_per_s",
             (json_int_t)((double)o.games / secs), "inputs_per_s",
-            (json_int_t)((double)inputs / secs), "results", histogram,
+            (json_int_t)((double)run.inputs / secs), "results", histogram,
             "checked", o.check);
+        if (o.check) /* how many full save/load comparisons were made */
+            json_object_set_new(out, "checkpoints",
+                                json_integer((json_int_t)run.checkpoints));
         json_dumpf(out, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
         fputc('\n', stdout);
         json_decref(out);

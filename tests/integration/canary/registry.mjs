@@ -22,15 +22,11 @@
 // choices in this order); every one must have its file here, so adding a
 // ruleset to the engine without a canary fails this test. Adding a ruleset
 // is its file alone.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 
-const ROOT = new URL('../../../', import.meta.url);
+import { engineRulesets } from '../lib/rulesets.mjs';
 
-// The ruleset ids of engine/rulesets.def, in order.
-export function engineRulesets() {
-  const def = readFileSync(new URL('engine/rulesets.def', ROOT), 'utf8');
-  return [...def.matchAll(/^RULESET\(([a-z0-9_]+)\)\s*$/gm)].map((m) => m[1]);
-}
+export { engineRulesets };
 
 const IDS = engineRulesets();
 const missing = IDS.filter((id) => !existsSync(new URL(`./${id}.mjs`, import.meta.url)));
