@@ -1463,7 +1463,29 @@ async function spectatorReads(W, g, versions) {
       `${a.label}: ${sent} sent entries in the log at live ${g.live}`,
     );
     for (const e of log.json.entries) assert.ok(e.seat === null && !e.seats, JSON.stringify(e));
+    // The log's other channel, game_events (a seat handed to a bot, a
+    // vacation stand-in): the delay holds them back too (signalsEvent).
+    for (const e of log.json.events ?? [])
+      assert.ok(
+        e.version <= bound,
+        `${a.label}: an event of version ${e.version} at live ${g.live}: ${JSON.stringify(e)}`,
+      );
   }
+  // /metrics, as any caller on this host reads it: scanned with the rest
+  // (no marker, token or seed may be in it).
+  await W.call(g.anon, 'GET', '/metrics');
+}
+
+// A game event at the live version, as the server records one when a seat is
+// handed to a bot; straight into the store, since the signals game has no
+// clock. Seats read every event at once; spectators by the delay's rule.
+function signalsEvent(W, g) {
+  psql(
+    W.db,
+    `INSERT INTO game_events (game_id, at_version, kind, detail) VALUES ` +
+      `('${g.id}', ${g.live}, 'seat_replaced', '{"seat":1,"bot":"x","missed":1}')`,
+  );
+  g.events = (g.events ?? 0) + 1;
 }
 
 test(
@@ -1501,9 +1523,16 @@ test(
       }
       for (let turn = 0; turn < 9; turn++) {
         await signalsTurn(W, gv, turn, markers);
+        if (turn % 3 === 1) signalsEvent(W, gv);
         if (turn < 8) await spectatorReads(W, gv, V);
       }
       assert.deepEqual(early, []);
+      // Positive control: the seats read every event, the spectators too
+      // once the game is over.
+      const seatLog = await W.call(gv.bySeat[1], 'GET', `/api/v1/games/${gv.id}/log`, {
+        game: gv.id,
+      });
+      assert.equal(seatLog.json.events.length, gv.events, seatLog.text);
       // Over: the versions delay ends; the spectators reach the end.
       for (const a of [gv.spectator, gv.anon]) {
         const t = gv.taps.get(a);
@@ -1531,6 +1560,19 @@ test(
         game: gs.id,
       });
       assert.equal(exEarly.status, 403, exEarly.text);
+      // A rematch offered while the delay holds the end back: a lobby that
+      // would tell outsiders the game is over, so theirs to see only later.
+      const offered = await W.call(gs.bySeat[0], 'POST', `/api/v1/games/${gs.id}/rematch`);
+      assert.equal(offered.status, 201, offered.text);
+      const rematch = offered.json.lobby.id;
+      const listed = async (a) =>
+        (await W.call(a, 'GET', '/api/v1/lobbies?status=open')).json.some((l) => l.id === rematch);
+      if ((await W.call(gs.anon, 'GET', `/api/v1/games/${gs.id}`)).json.status === 'running') {
+        assert.equal(await listed(gs.anon), false, 'the rematch lobby is listed inside the delay');
+        assert.equal(await listed(gs.spectator), false, 'a spectator lists the rematch lobby');
+        assert.equal((await W.call(gs.anon, 'GET', `/api/v1/lobbies/${rematch}`)).status, 404);
+      }
+      assert.equal(await listed(gs.bySeat[0]), true, 'its host lists the rematch lobby');
       const exSeat = await W.call(gs.bySeat[1], 'GET', `/api/v1/games/${gs.id}/export`, {
         game: gs.id,
       });
@@ -1542,6 +1584,12 @@ test(
       await sleep(200);
       const late = await W.call(gs.anon, 'GET', `/api/v1/games/${gs.id}/export`, { game: gs.id });
       assert.equal(late.status, 200, late.text);
+      let out = false;
+      for (let i = 0; i < 100 && !out; i++) {
+        out = await listed(gs.anon);
+        if (!out) await sleep(100);
+      }
+      assert.ok(out, 'the rematch lobby is listed once the end is out');
       const fin = await W.call(gs.spectator, 'GET', `/api/v1/games/${gs.id}`, { game: gs.id });
       assert.equal(fin.json.version, 3);
       assert.equal(fin.json.status, 'finished');

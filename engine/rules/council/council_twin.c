@@ -8,7 +8,7 @@
  *  - hidden markers the seat has not inspected: their kinds are shuffled
  *    among them, wherever they lie;
  *  - other seats' troopers on planets in sectors the seat does not see
- *    now: each gets a new count (1..3);
+ *    now: each gets a new count (0..3: a planet holds without troopers);
  *  - other seats' action cards and the action deck, their unscored secret
  *    objectives and the secret deck, their agenda cards and the agenda
  *    deck: shuffled together and dealt back in the same numbers.
@@ -66,8 +66,8 @@ static void vary_space(cnc_state *s, int seat, engine_rng *rng)
         if (!s->fog.explored[x] || cnc_fog_visible(g, &s->fog, seat, x))
             continue;
         for (int p = 0; p < CNC_MAX_PLANETS; p++)
-            if (sec->owner[p] >= 0 && sec->owner[p] != seat && sec->ground[p])
-                sec->ground[p] = (uint8_t)(1 + engine_rng_below(rng, 3));
+            if (sec->owner[p] >= 0 && sec->owner[p] != seat)
+                sec->ground[p] = (uint8_t)engine_rng_below(rng, 4);
     }
 }
 
