@@ -15,7 +15,7 @@ static int in4(uint32_t v, uint32_t net, int bits)
 }
 
 #define V4(a, b, c, d)                                                         \
-    (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) |   \
+    (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) |    \
      (uint32_t)(d))
 
 notify_addr_class notify_addr_v4(const unsigned char a[4])
@@ -54,7 +54,7 @@ static int starts(const unsigned char *a, const unsigned char *p, size_t bytes)
 notify_addr_class notify_addr_v6(const unsigned char a[16])
 {
     static const unsigned char zero[16] = {0};
-    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0,
+    static const unsigned char mapped[12] = {0, 0, 0, 0, 0,    0,
                                              0, 0, 0, 0, 0xff, 0xff};
     static const unsigned char nat64[12] = {0, 0x64, 0xff, 0x9b};
     static const unsigned char nat64_local[6] = {0, 0x64, 0xff, 0x9b, 0, 1};
@@ -77,7 +77,8 @@ notify_addr_class notify_addr_v6(const unsigned char a[16])
         return NOTIFY_ADDR_LINK_LOCAL;
     if (starts(a, nat64_local, 6))
         return NOTIFY_ADDR_PRIVATE;
-    if (starts(a, doc, 4) || (a[0] == 0x3f && a[1] == 0xff && (a[2] & 0xf0) == 0))
+    if (starts(a, doc, 4) ||
+        (a[0] == 0x3f && a[1] == 0xff && (a[2] & 0xf0) == 0))
         return NOTIFY_ADDR_DOCUMENTATION;
     if ((a[0] & 0xe0) != 0x20 || starts(a, teredo, 4) || starts(a, bench, 6))
         return NOTIFY_ADDR_RESERVED; /* not global unicast (2000::/3) */

@@ -21,14 +21,14 @@ typedef enum notify_addr_class {
     NOTIFY_ADDR_SHARED,       /* 100.64/10, carrier-grade NAT */
     NOTIFY_ADDR_UNIQUE_LOCAL, /* fc00::/7 */
     /* Always refused. */
-    NOTIFY_ADDR_LINK_LOCAL,  /* 169.254/16 (cloud metadata), fe80::/10 */
-    NOTIFY_ADDR_MULTICAST,   /* 224/4, ff00::/8 */
-    NOTIFY_ADDR_UNSPECIFIED, /* 0/8, :: */
-    NOTIFY_ADDR_BROADCAST,   /* 255.255.255.255 */
+    NOTIFY_ADDR_LINK_LOCAL,    /* 169.254/16 (cloud metadata), fe80::/10 */
+    NOTIFY_ADDR_MULTICAST,     /* 224/4, ff00::/8 */
+    NOTIFY_ADDR_UNSPECIFIED,   /* 0/8, :: */
+    NOTIFY_ADDR_BROADCAST,     /* 255.255.255.255 */
     NOTIFY_ADDR_DOCUMENTATION, /* 192.0.2/24, 198.51.100/24, 203.0.113/24,
                                   2001:db8::/32, 3fff::/20 */
-    NOTIFY_ADDR_RESERVED /* 192.0.0/24, 198.18/15, 240/4, 192.88.99/24,
-                            IPv6 outside 2000::/3, Teredo, ... */
+    NOTIFY_ADDR_RESERVED       /* 192.0.0/24, 198.18/15, 240/4, 192.88.99/24,
+                                  IPv6 outside 2000::/3, Teredo, ... */
 } notify_addr_class;
 
 /* The class of an IPv4 address (4 bytes, network order). */
