@@ -44,6 +44,7 @@
 #define TURNS 8 /* deliveries per player looked at in one claim */
 #define CANDIDATES 100
 #define HOST_KEY_MAX 280
+#define BREAKER_PAUSE 5 /* the first pause: this many first retry delays */
 #define NOTIFY_STR_(x) #x
 #define NOTIFY_STR(x) NOTIFY_STR_(x)
 
@@ -176,7 +177,8 @@ static int settle(PGconn *c, const flight *f, const char *status, double delay,
 
 /* The webhook's circuit breaker after an attempt: closed by a success;
  * a failure counts, and from the NOTIFY_BREAKER_FAILURES-th in a row on
- * pauses it for notify_backoff(retry, failures - K + 1) seconds. */
+ * pauses it, BREAKER_PAUSE first retry delays (notify_retry_ms) the first
+ * time, doubled each time after, at most an hour. */
 static int breaker(notifier *n, PGconn *c, const flight *f, const char *error)
 {
     if (!error)
@@ -195,8 +197,9 @@ static int breaker(notifier *n, PGconn *c, const flight *f, const char *error)
         "UPDATE notify_webhooks SET failures = failures + 1, failing_since "
         " = coalesce(failing_since, now()), last_error = $2, retry_at = "
         " CASE WHEN failures + 1 >= $4::int THEN now() + make_interval(secs "
-        " => least(3600, $3::double precision / 1000 * power(2, failures + "
-        " 1 - $4::int))) END WHERE id = $1 RETURNING failures",
+        " => least(3600, $3::double precision / 1000 * " NOTIFY_STR(
+            BREAKER_PAUSE) " * power(2, failures + 1 - $4::int))) END "
+                           "WHERE id = $1 RETURNING failures",
         4, p);
     if (!r)
         return -1;
