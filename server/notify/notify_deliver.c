@@ -189,7 +189,8 @@ static int breaker(notifier *n, PGconn *c, const flight *f, const char *error)
                            " (failures > 0 OR retry_at IS NOT NULL)",
                            1, (const char *const[]){f->target});
     char base[32], k[8];
-    snprintf(base, sizeof base, "%d", n->app->cfg->notify_retry_ms);
+    snprintf(base, sizeof base, "%d",
+             n->app->cfg->notify_retry_ms * BREAKER_PAUSE);
     snprintf(k, sizeof k, "%d", NOTIFY_BREAKER_FAILURES);
     const char *p[] = {f->target, error, base, k};
     PGresult *r = db_exec(
@@ -197,9 +198,8 @@ static int breaker(notifier *n, PGconn *c, const flight *f, const char *error)
         "UPDATE notify_webhooks SET failures = failures + 1, failing_since "
         " = coalesce(failing_since, now()), last_error = $2, retry_at = "
         " CASE WHEN failures + 1 >= $4::int THEN now() + make_interval(secs "
-        " => least(3600, $3::double precision / 1000 * " NOTIFY_STR(
-            BREAKER_PAUSE) " * power(2, failures + 1 - $4::int))) END "
-                           "WHERE id = $1 RETURNING failures",
+        " => least(3600, $3::double precision / 1000 * power(2, failures + "
+        " 1 - $4::int))) END WHERE id = $1 RETURNING failures",
         4, p);
     if (!r)
         return -1;
