@@ -175,8 +175,7 @@ test('five tarpit webhooks of one account do not hold back another player', asyn
   const alice = await newPlayer(ctx.call, { guest: true, prefix: 'ali' });
   const bob = await newPlayer(ctx.call, { guest: true, prefix: 'bob' });
   await addHook(ctx, alice, `http://127.0.0.1:${sink.port}/alice`);
-  for (let g = 0; g < 2; g++)
-    for (const p of [mallory, mona, nina]) await rpsGame(ctx, p, filler);
+  for (let g = 0; g < 2; g++) for (const p of [mallory, mona, nina]) await rpsGame(ctx, p, filler);
   const openNow = () => pits.reduce((n, t) => n + t.open, 0);
   // The caps fill: three transfers of Mallory's, three to the shared host.
   await waitFor(() => held.open.m === 3 && shared.open === 3, {
@@ -263,11 +262,13 @@ test('a failing webhook is paused (circuit breaker, shown in the settings), then
   const events = sink.posts.filter((p) => p.body?.game?.id === game).map((p) => p.body.event);
   assert.ok(events.indexOf('started') < events.indexOf('waiting'), events.join(','));
   assert.ok(sink.posts[0].at >= Date.parse(paused.next_try), 'nothing before next_try');
-  const ok = await waitFor(
-    async () => (await hooksOf(ctx, dora)).find((w) => w.state === 'ok'),
-    { what: 'the breaker closed' },
+  const ok = await waitFor(async () => (await hooksOf(ctx, dora)).find((w) => w.state === 'ok'), {
+    what: 'the breaker closed',
+  });
+  assert.deepEqual(
+    [ok.failures, ok.failing_since, ok.next_try, ok.last_error],
+    [0, null, null, null],
   );
-  assert.deepEqual([ok.failures, ok.failing_since, ok.next_try, ok.last_error], [0, null, null, null]);
 });
 
 test('a retried "started" is still delivered before the "waiting" written after it', async () => {
