@@ -57,9 +57,10 @@ void api_h_me_webhooks_create(api_request *req, api_response *res)
         return;
     }
     srv_error e = {0};
-    srv_kind k = notify_webhook_add(
-        req->app->db, req->player_id,
-        json_string_value(json_object_get(body, "url")), &doc, &e);
+    srv_kind k =
+        notify_webhook_add(req->app->db, req->player_id,
+                           json_string_value(json_object_get(body, "url")),
+                           req->app->cfg->webhook_allow_private, &doc, &e);
     json_decref(body);
     answer(res, k, &e, 201, doc);
 }

@@ -50,51 +50,65 @@ static int message_coalesced(notifier *n, PGconn *c, const char *game_id,
     return yes;
 }
 
+/* Write one item's deliveries: 0, or -1. */
+static int write_item(notifier *n, PGconn *c, const char *game_id,
+                      const notify_item *it)
+{
+    if (strcmp(it->kind, "message") == 0) {
+        int seen = message_coalesced(n, c, game_id, it);
+        if (seen < 0)
+            return -1;
+        if (seen) {
+            metrics_count("conclave_notify_coalesced_total",
+                          "Private-message notifications folded into one "
+                          "sent earlier in the window.",
+                          1);
+            return 0;
+        }
+    }
+    const char *q[] = {
+        game_id,     it->id,   it->player_id, it->kind,
+        it->subject, it->json, it->text,      n->email_on ? "1" : "0"};
+    PGresult *r =
+        db_exec(c, PGRES_COMMAND_OK,
+                "INSERT INTO notify_deliveries (game_id, notification_id, "
+                " channel, target, player_id, kind, subject, body, status) "
+                "SELECT $1, $2, 'webhook', w.id, $3, $4, $5, $6, "
+                "  CASE WHEN coalesce(s.digest, false) THEN 'held' ELSE "
+                "  'pending' END "
+                " FROM notify_webhooks w LEFT JOIN notify_settings s ON "
+                "  s.player_id = w.player_id WHERE w.player_id = $3 "
+                "UNION ALL "
+                "SELECT $1, $2, 'email', s.email, $3, $4, $5, $7, "
+                "  CASE WHEN s.digest THEN 'held' ELSE 'pending' END "
+                " FROM notify_settings s WHERE s.player_id = $3 AND "
+                "  s.email_verified AND s.email IS NOT NULL AND $8 = '1' "
+                "ON CONFLICT DO NOTHING",
+                8, q);
+    if (!r)
+        return -1;
+    long added = atol(PQcmdTuples(r));
+    PQclear(r);
+    if (added > 0)
+        metrics_count("conclave_notify_queued_total",
+                      "Notification deliveries written to the outbox.",
+                      (uint64_t)added);
+    return 0;
+}
+
+/* Deliveries go to each destination in the order they are written (seq,
+ * notify_deliver.c): a game's "started" first, then the rest in the
+ * plan's order. */
 int notify_write_items(notifier *n, PGconn *c, const char *game_id,
                        const notify_plan *p)
 {
-    for (size_t i = 0; i < p->n; i++) {
-        const notify_item *it = &p->items[i];
-        if (strcmp(it->kind, "message") == 0) {
-            int seen = message_coalesced(n, c, game_id, it);
-            if (seen < 0)
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < p->n; i++) {
+            const notify_item *it = &p->items[i];
+            int first = strcmp(it->kind, "started") == 0;
+            if (first == (pass == 0) && write_item(n, c, game_id, it) != 0)
                 return -1;
-            if (seen) {
-                metrics_count("conclave_notify_coalesced_total",
-                              "Private-message notifications folded into one "
-                              "sent earlier in the window.",
-                              1);
-                continue;
-            }
         }
-        const char *q[] = {
-            game_id,     it->id,   it->player_id, it->kind,
-            it->subject, it->json, it->text,      n->email_on ? "1" : "0"};
-        PGresult *r =
-            db_exec(c, PGRES_COMMAND_OK,
-                    "INSERT INTO notify_deliveries (game_id, notification_id, "
-                    " channel, target, player_id, kind, subject, body, status) "
-                    "SELECT $1, $2, 'webhook', w.id, $3, $4, $5, $6, "
-                    "  CASE WHEN coalesce(s.digest, false) THEN 'held' ELSE "
-                    "  'pending' END "
-                    " FROM notify_webhooks w LEFT JOIN notify_settings s ON "
-                    "  s.player_id = w.player_id WHERE w.player_id = $3 "
-                    "UNION ALL "
-                    "SELECT $1, $2, 'email', s.email, $3, $4, $5, $7, "
-                    "  CASE WHEN s.digest THEN 'held' ELSE 'pending' END "
-                    " FROM notify_settings s WHERE s.player_id = $3 AND "
-                    "  s.email_verified AND s.email IS NOT NULL AND $8 = '1' "
-                    "ON CONFLICT DO NOTHING",
-                    8, q);
-        if (!r)
-            return -1;
-        long added = atol(PQcmdTuples(r));
-        PQclear(r);
-        if (added > 0)
-            metrics_count("conclave_notify_queued_total",
-                          "Notification deliveries written to the outbox.",
-                          (uint64_t)added);
-    }
     return 0;
 }
 
@@ -362,11 +376,7 @@ static void *planner_main(void *arg)
 
 static void *sender_main(void *arg)
 {
-    notifier *n = arg;
-    int tick = n->app->cfg->notify_tick_ms;
-    while (!wait_tick(n, tick))
-        while (notify_deliver(n) > 0 && !n->stopping)
-            ;
+    notify_sender_run(arg);
     return NULL;
 }
 
@@ -383,12 +393,12 @@ notifier *notify_start(app *a, const char *base_url, char *err, size_t errlen)
     n->email_on = a->cfg->smtp_url[0] != 0;
     pthread_mutex_init(&n->lock, NULL);
     pthread_cond_init(&n->wake, NULL);
+    n->multi = curl_multi_init();
     n->planner_started =
-        pthread_create(&n->planner, NULL, planner_main, n) == 0;
-    while (n->planner_started && n->nsenders < NOTIFY_SENDERS &&
-           pthread_create(&n->senders[n->nsenders], NULL, sender_main, n) == 0)
-        n->nsenders++;
-    if (!n->planner_started || n->nsenders < NOTIFY_SENDERS) {
+        n->multi && pthread_create(&n->planner, NULL, planner_main, n) == 0;
+    n->sender_started = n->planner_started &&
+                        pthread_create(&n->sender, NULL, sender_main, n) == 0;
+    if (!n->sender_started) {
         notify_stop(n);
         snprintf(err, errlen, "cannot start the notifier's threads");
         return NULL;
@@ -406,10 +416,14 @@ void notify_stop(notifier *n)
     n->stopping = 1;
     pthread_cond_broadcast(&n->wake);
     pthread_mutex_unlock(&n->lock);
+    if (n->multi)
+        curl_multi_wakeup(n->multi);
     if (n->planner_started)
         pthread_join(n->planner, NULL);
-    for (int i = 0; i < n->nsenders; i++)
-        pthread_join(n->senders[i], NULL);
+    if (n->sender_started)
+        pthread_join(n->sender, NULL);
+    if (n->multi)
+        curl_multi_cleanup(n->multi);
     pthread_mutex_destroy(&n->lock);
     pthread_cond_destroy(&n->wake);
     notify_send_cleanup();

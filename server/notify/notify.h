@@ -10,8 +10,10 @@
  * receiver took it (at least once, with the same idempotency id).
  * Details: docs/architecture.md, "Notifications".
  *
- * Threads: one planner thread and NOTIFY_SENDERS sender threads;
- * notify_start/notify_stop on main.
+ * Threads: one planner thread and one sender thread, whose transfers are
+ * non-blocking (curl's multi interface), fair across players and capped
+ * per player and destination host (notify_deliver.c); notify_start/
+ * notify_stop on main.
  */
 #ifndef CONCLAVE_NOTIFY_H
 #define CONCLAVE_NOTIFY_H
@@ -19,14 +21,17 @@
 #include "server/game/actor.h"
 #include "server/runtime/app.h"
 
-#define NOTIFY_SENDERS 2
+/* A webhook that failed this many times in a row is paused (its circuit
+ * breaker opens), for a growing interval. */
+#define NOTIFY_BREAKER_FAILURES 3
 
 typedef struct notifier notifier;
 
 /* Start the threads. base_url is the server's address for links (copied).
  * NULL with err on failure. */
 notifier *notify_start(app *a, const char *base_url, char *err, size_t errlen);
-/* Stop and join the threads (a send in flight finishes first). */
+/* Stop and join the threads (transfers still open are dropped and their
+ * deliveries left due for the next process). */
 void notify_stop(notifier *n);
 
 /* One pass of each kind (tests, tools): facts planned, reminders,
@@ -35,6 +40,6 @@ void notify_stop(notifier *n);
 int notify_plan_facts(notifier *n);
 int notify_remind(notifier *n);
 int notify_digest(notifier *n);
-int notify_deliver(notifier *n);
+int notify_deliver(notifier *n); /* waits for its transfers to end */
 
 #endif

@@ -16,9 +16,10 @@
 int notify_signature(const char *secret, long t, const char *body, size_t len,
                      char out[NOTIFY_SIGNATURE_MAX]);
 
-/* Whether url may receive webhooks: https://HOST..., or http:// to a
- * loopback host (localhost, 127.x.x.x, [::1]) for tests and local tools;
- * at most 2048 bytes, no spaces or control characters. */
+/* Whether url may receive webhooks by its form: https://HOST..., or
+ * http:// to a loopback host (localhost, 127.x.x.x, [::1]) for tests and
+ * local tools; at most 2048 bytes, no spaces or control characters. Where
+ * its host resolves is checked apart (notify_dest.h). */
 int notify_url_ok(const char *url);
 
 /* Whether addr looks like one email address (local@domain.tld, at most

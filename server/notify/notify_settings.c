@@ -4,6 +4,7 @@
  */
 #include "server/notify/notify_settings.h"
 
+#include "server/notify/notify_dest.h"
 #include "server/notify/notify_rules.h"
 
 #include <openssl/sha.h>
@@ -14,16 +15,49 @@
 #define DB_WAIT_MS 2000
 #define TOKEN_BYTES 32
 
+/* A time as "YYYY-MM-DDTHH:MM:SSZ" (NULL stays NULL). */
+#define UTC(col)                                                               \
+    "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+
 static const char SELECT_SETTINGS[] =
     "SELECT s.email, s.email_verified, s.quiet_start, s.quiet_end, "
     " coalesce(s.utc_offset, 0), coalesce(s.digest, false), "
     " coalesce(s.digest_hour, 8), coalesce(s.reminder_seconds, 7200), "
     " (SELECT coalesce(json_agg(json_build_object('id', w.id, 'url', w.url, "
-    "   'created_at', to_char(w.created_at AT TIME ZONE 'UTC', "
-    "   'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')) ORDER BY w.created_at, w.id), "
-    "   '[]')::text FROM notify_webhooks w WHERE w.player_id = $1) "
-    "FROM (SELECT $1::text AS id) p "
-    "LEFT JOIN notify_settings s ON s.player_id = p.id";
+    "   'created_at', " UTC(
+        "w.created_at") ", 'state', CASE WHEN "
+                        "   w.retry_at > now() THEN 'paused' WHEN w.failures > "
+                        "0 THEN "
+                        "   'failing' ELSE 'ok' END, 'failures', w.failures, "
+                        "'failing_since', "
+                        "   " UTC(
+                            "w.failing_since") ", 'next_try', CASE WHEN "
+                                               "w.retry_at > "
+                                               "   now() THEN " UTC(
+                                                   "w.retry_at") " END, "
+                                                                 "'last_error',"
+                                                                 " w.last_"
+                                                                 "error) "
+                                                                 "   ORDER BY "
+                                                                 "w.created_at,"
+                                                                 " w.id), "
+                                                                 "   "
+                                                                 "'[]')::text "
+                                                                 "FROM "
+                                                                 "notify_"
+                                                                 "webhooks w "
+                                                                 "WHERE "
+                                                                 "w.player_id "
+                                                                 "= $1) "
+                                                                 "FROM (SELECT "
+                                                                 "$1::text AS "
+                                                                 "id) p "
+                                                                 "LEFT JOIN "
+                                                                 "notify_"
+                                                                 "settings s "
+                                                                 "ON "
+                                                                 "s.player_id "
+                                                                 "= p.id";
 
 static json_t *hhmm(int minutes)
 {
@@ -318,12 +352,15 @@ srv_kind notify_settings_put(db_pool *db, const char *player_id,
 }
 
 srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
-                            json_t **out, srv_error *err)
+                            int allow_private, json_t **out, srv_error *err)
 {
+    char why[256];
     if (!notify_url_ok(url))
         return srv_fail(err, SRV_INVALID, "url",
                         "url must be https:// (or http:// to a loopback "
                         "address), at most 2048 bytes");
+    if (notify_dest_check_url(url, allow_private, why, sizeof why) != 0)
+        return srv_fail(err, SRV_INVALID, "url", "%s", why);
     char id[2 * 8 + 3] = "wh", secret[2 * 24 + 7] = "whsec_";
     if (notify_random_hex(id + 2, 8) || notify_random_hex(secret + 6, 24))
         return srv_fail(err, SRV_INTERNAL, NULL, "no randomness");

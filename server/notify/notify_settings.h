@@ -8,7 +8,11 @@
  * {"email": null|ADDR, "email_verified": bool, "email_available": bool,
  *  "quiet_hours": null|{"start":"HH:MM","end":"HH:MM"}, "utc_offset": MIN,
  *  "digest": bool, "digest_hour": H, "reminder_seconds": S,
- *  "webhooks": [{"id","url","created_at"}]}
+ *  "webhooks": [{"id","url","created_at","state","failures",
+ *                "failing_since","next_try","last_error"}]}
+ * where a webhook's state is "ok", "failing" (its last attempts failed:
+ * failures in a row, since failing_since, last_error) or "paused" (its
+ * circuit breaker is open: nothing is tried before next_try).
  */
 #ifndef CONCLAVE_NOTIFY_SETTINGS_H
 #define CONCLAVE_NOTIFY_SETTINGS_H
@@ -36,11 +40,13 @@ srv_kind notify_settings_put(db_pool *db, const char *player_id,
                              const char *base_url, json_t **out,
                              srv_error *err);
 
-/* Add a webhook: {"id","url","secret","created_at"} into *out (NEW); the
- * secret is shown here only. SRV_INVALID for a URL notify_url_ok refuses,
+/* Add a webhook: {"id","url","secret","created_at"} into *out (NEW); the secret
+ * is shown here only. SRV_INVALID (field "url") for a URL notify_url_ok refuses
+ * or whose host resolves to an address no webhook may reach
+ * (notify_dest_check_url; allow_private: CONCLAVE_WEBHOOK_ALLOW_PRIVATE),
  * SRV_TOO_MANY past NOTIFY_WEBHOOKS_MAX. */
 srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
-                            json_t **out, srv_error *err);
+                            int allow_private, json_t **out, srv_error *err);
 
 /* Remove one of the caller's webhooks; SRV_NOT_FOUND when it has none by
  * that id. Its pending deliveries are dropped. */

@@ -187,6 +187,10 @@ static const setting settings[] = {
                 notify_message_window, 1, 86400,
                 "seconds in which one private channel's messages make at most "
                 "one notification per player (900)"),
+    INT_SETTING("webhook-allow-private", "CONCLAVE_WEBHOOK_ALLOW_PRIVATE",
+                webhook_allow_private, 0, 1,
+                "1: webhooks may go to loopback and private addresses, for "
+                "tests and development only, never in production (0)"),
     INT_SETTING("example-rulesets", "CONCLAVE_EXAMPLE_RULESETS",
                 example_rulesets, 0, 1,
                 "1: also offer the example rulesets (engine/examples), "

@@ -80,6 +80,9 @@ typedef struct config {
     /* CONCLAVE_NOTIFY_MESSAGE_WINDOW: seconds in which one private
      * channel's messages make at most one notification per player (900) */
     int notify_message_window;
+    int webhook_allow_private; /* CONCLAVE_WEBHOOK_ALLOW_PRIVATE: 1 lets
+                                  webhooks reach loopback and private
+                                  addresses (tests, development) (0) */
 
     /* Quotas and abuse bounds (docs/api.md, "Limits and quotas"). */
     int lobbies_per_player;     /* CONCLAVE_LOBBIES_PER_PLAYER: open lobbies

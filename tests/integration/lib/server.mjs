@@ -58,12 +58,15 @@ export const TEST_QUOTAS = {
 
 // Start `conclave serve` on free ports. Resolves once it logs "listening".
 // bin and cwd: another build's binary, run in its own tree (the plug-in path
-// test serves a scratch copy).
+// test serves a scratch copy). Webhooks may go to loopback and private
+// addresses (CONCLAVE_WEBHOOK_ALLOW_PRIVATE=1): the tests' receivers listen
+// on 127.0.0.1; a test of the outbound checks passes privateWebhooks: false.
 export async function startServer({
   db,
   env = {},
   args = [],
   realQuotas = false,
+  privateWebhooks = true,
   bin = BIN,
   cwd = ROOT,
 } = {}) {
@@ -76,6 +79,7 @@ export async function startServer({
       CONCLAVE_WS_PORT: '0',
       CONCLAVE_LOG_LEVEL: 'info',
       ...(realQuotas ? {} : TEST_QUOTAS),
+      CONCLAVE_WEBHOOK_ALLOW_PRIVATE: privateWebhooks ? '1' : '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
