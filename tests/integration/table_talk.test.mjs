@@ -420,6 +420,49 @@ test('channels, messages and read marks survive a restart', async () => {
   wb.close();
 });
 
+// Counts of the answers to posts: {201: n, 429: m, ...}.
+function statusCounts(results) {
+  const counts = {};
+  for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+}
+
+test('the rate limit holds under concurrency: 60 posts at once, exactly 10 accepted', async () => {
+  const { a, b, game } = await threeAndSpectator();
+  const posts = Array.from({ length: 60 }, (_, i) => post(game, 0, a.token, `burst ${i}`));
+  const results = await Promise.all(posts);
+  assert.deepEqual(statusCounts(results), { 201: 10, 429: 50 });
+  for (const r of results.filter((x) => x.status === 429))
+    assert.ok(Number(r.headers.get('retry-after')) >= 1, r.text);
+  const seen = await page(game, 0, a.token, '?limit=100');
+  assert.equal(seen.body.messages.filter((m) => m.seat === 0).length, 10, 'ten stored');
+  // The seq of the stored ten has no gaps; another seat is not held back.
+  assert.deepEqual(
+    seen.body.messages.map((m) => m.seq),
+    Array.from({ length: 10 }, (_, i) => i + 1),
+  );
+  assert.equal((await post(game, 0, b.token, 'b is not limited by a')).status, 201);
+});
+
+test('the rate limit holds across two server processes on one database', async () => {
+  const { a, game } = await threeAndSpectator();
+  const other = await startServer({ db, env: FAST });
+  try {
+    const posts = Array.from({ length: 40 }, (_, i) =>
+      http(i % 2 ? other.url : base(), 'POST', `${chan(game, 0)}/messages`, {
+        token: a.token,
+        body: { text: `split ${i}` },
+      }),
+    );
+    const results = await Promise.all(posts);
+    assert.deepEqual(statusCounts(results), { 201: 10, 429: 30 });
+    const seen = await page(game, 0, a.token, '?limit=100');
+    assert.equal(seen.body.messages.length, 10);
+  } finally {
+    await stopClean(other);
+  }
+});
+
 test('a message posted on one server process reaches members following the game on another', async () => {
   const { a, b, c, game } = await threeAndSpectator();
   const other = await startServer({ db, env: FAST });
