@@ -1,0 +1,157 @@
+// abuse_fd.test.mjs - the descriptors of the WebSocket port under attack, with
+// the server started under a 256-descriptor limit (prlimit): the caps come
+// from the limit (the "descriptors" log line); one address holding its
+// per-address cap (open WebSockets and sockets that never handshake) is
+// refused past it at accept, while a client from 127.0.0.1 still gets HTTP
+// answers and a WebSocket; many addresses together reach the global cap
+// and no more, HTTP is still answered, and accept() never fails; /metrics
+// counts every refusal by its cause.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BIN, createDatabase, dropDatabase, startServer, http, waitFor } from './lib/server.mjs';
+import { HubClient, stopClean } from './lib/ws.mjs';
+
+const LIMIT = 256; // descriptors the server runs with
+const PER_IP = 8; // CONCLAVE_WS_PER_IP
+
+let db;
+let srv;
+let dir;
+let budget; // the server's "descriptors" log line
+const held = []; // every client socket the tests open, closed at the end
+
+before(async () => {
+  db = createDatabase('fd');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-fd-'));
+  const wrapper = path.join(dir, 'conclave-256');
+  fs.writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec prlimit --nofile=${LIMIT}:${LIMIT} ${JSON.stringify(BIN)} "$@"\n`,
+  );
+  fs.chmodSync(wrapper, 0o755);
+  srv = await startServer({
+    db,
+    bin: wrapper,
+    env: { CONCLAVE_WS_PER_IP: String(PER_IP), CONCLAVE_HTTP_PER_IP: '16' },
+  });
+  budget = srv.lines.map((l) => JSON.parse(l)).find((e) => e.event === 'descriptors');
+});
+after(async () => {
+  for (const s of held) s.destroy?.() ?? s.terminate?.();
+  try {
+    if (srv) await stopClean(srv);
+  } finally {
+    if (db) dropDatabase(db);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// A WebSocket from address `from`: {client} once open, {refused} when the
+// server closes or refuses it first.
+async function wsFrom(from) {
+  try {
+    const client = await HubClient.connect(srv.wsUrl, { localAddress: from });
+    held.push(client.ws);
+    return { client };
+  } catch (e) {
+    return { refused: e };
+  }
+}
+
+// A TCP connection to the WebSocket port from `from` that never sends a
+// byte (a handshake that never comes). Resolves once connected.
+function silentFrom(from) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect({ host: '127.0.0.1', port: srv.wsPort, localAddress: from });
+    sock.closedByServer = false;
+    sock.on('close', () => (sock.closedByServer = true));
+    sock.on('error', () => {});
+    sock.once('connect', () => resolve(sock));
+    sock.once('error', reject);
+    held.push(sock);
+  });
+}
+
+async function metric(name) {
+  const r = await http(srv.url, 'GET', '/metrics');
+  assert.equal(r.status, 200);
+  const m = r.text.match(new RegExp(`^${name} (\\S+)$`, 'm'));
+  return m ? Number(m[1]) : 0;
+}
+
+// The honest client: a REST answer and a WebSocket that answers a ping.
+async function honestServed() {
+  const h = await http(srv.url, 'GET', '/api/v1/rulesets');
+  assert.equal(h.status, 200, 'an HTTP answer');
+  const c = await HubClient.connect(srv.wsUrl);
+  c.send({ type: 'ping' });
+  await c.next('pong', { timeout: 30000 });
+  c.close();
+}
+
+test('the caps come from the raised descriptor limit', () => {
+  assert.ok(budget, 'a "descriptors" line at start');
+  assert.equal(budget.limit, LIMIT);
+  assert.equal(budget.raised, false, 'the hard limit is the soft one here');
+  assert.ok(budget.ws_max > 0 && budget.http_max > 0);
+  assert.equal(budget.reserve + budget.http_max + budget.ws_max, LIMIT, 'all of it, no more');
+});
+
+test('one address at its cap is refused at accept; 127.0.0.1 is still served', async () => {
+  const before = await metric('conclave_ws_refused_per_ip_total');
+  // Half the cap in sockets that never handshake, half in open WebSockets.
+  const silent = [];
+  for (let i = 0; i < PER_IP / 2; i++) silent.push(await silentFrom('127.0.0.2'));
+  const open = [];
+  for (let i = 0; i < PER_IP / 2; i++) open.push(await wsFrom('127.0.0.2'));
+  assert.equal(open.filter((x) => x.client).length, PER_IP / 2, 'up to the cap: open');
+  const over = [];
+  for (let i = 0; i < 5; i++) over.push(await wsFrom('127.0.0.2'));
+  assert.equal(over.filter((x) => x.refused).length, 5, 'past the cap: refused');
+  assert.ok(
+    silent.every((s) => !s.closedByServer),
+    'the silent sockets still held their slots when the others were refused',
+  );
+  await honestServed();
+  assert.equal((await metric('conclave_ws_refused_per_ip_total')) - before, 5);
+  for (const x of open) x.client.close();
+  for (const s of silent) s.destroy();
+});
+
+test('many addresses reach the global cap and no more; HTTP is still served', async () => {
+  const before = await metric('conclave_ws_refused_max_total');
+  await waitFor(async () => (await metric('conclave_ws_sockets')) === 0, {
+    timeout: 30000,
+    what: 'the earlier sockets closed',
+  });
+  const want = budget.ws_max + 6;
+  const results = [];
+  for (let i = 0; results.length < want; i++) {
+    const from = `127.0.1.${10 + Math.floor(i / PER_IP)}`;
+    results.push(await wsFrom(from));
+  }
+  const opened = results.filter((x) => x.client).length;
+  assert.equal(opened, budget.ws_max, 'the global cap, every address under its own cap');
+  assert.equal(results.length - opened, 6);
+  assert.equal((await metric('conclave_ws_refused_max_total')) - before, 6);
+  assert.equal(await metric('conclave_ws_sockets'), budget.ws_max);
+  // The descriptors are not exhausted: HTTP answers, and a WebSocket from
+  // 127.0.0.1 is refused by the cap (counted), not by a failing accept().
+  assert.equal((await http(srv.url, 'GET', '/api/v1/rulesets')).status, 200);
+  assert.ok((await wsFrom('127.0.0.1')).refused);
+  assert.equal((await metric('conclave_ws_refused_max_total')) - before, 7);
+  for (const x of results) x.client?.close();
+  await waitFor(async () => (await metric('conclave_ws_sockets')) === 0, {
+    timeout: 30000,
+    what: 'the sockets closed',
+  });
+  await honestServed();
+  assert.ok(
+    !srv.lines.some((l) => l.includes('accept: errno') || l.includes('ws_accept_failed')),
+    'accept() never failed',
+  );
+});
