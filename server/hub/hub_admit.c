@@ -21,6 +21,7 @@
  */
 #include "server/hub/hub_internal.h"
 
+#include "server/runtime/fdlimit.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
 
@@ -83,8 +84,13 @@ void hub_admit_init(hub *h)
 {
     hub_admit *ad = &h->admit;
     memset(ad, 0, sizeof *ad);
-    ad->max = h->app->fds.ws_max > 0 ? h->app->fds.ws_max : 1;
-    ad->per_peer = h->app->cfg->ws_per_ip > 0 ? h->app->cfg->ws_per_ip : 1;
+    /* An app that did not share its descriptors out (fdlimit.h): the
+     * configured cap, else none to speak of. */
+    const config *cfg = h->app->cfg;
+    ad->max = h->app->fds.ws_max > 0 ? h->app->fds.ws_max
+              : cfg->ws_max > 0      ? cfg->ws_max
+                                     : FD_LIMIT_CAP;
+    ad->per_peer = cfg->ws_per_ip > 0 ? cfg->ws_per_ip : 1;
 }
 
 void hub_admit_free(hub *h)

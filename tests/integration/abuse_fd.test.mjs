@@ -1,21 +1,33 @@
 // abuse_fd.test.mjs - the descriptors of the WebSocket port under attack, with
-// the server started under a 256-descriptor limit (prlimit): the caps come
-// from the limit (the "descriptors" log line); one address holding its
+// the server started under a soft descriptor limit of 200 and a hard one of
+// 256 (prlimit): it raises the soft one to 256 and the caps come from it
+// (the "descriptors" log line); one address holding its
 // per-address cap (open WebSockets and sockets that never handshake) is
 // refused past it at accept, while a client from 127.0.0.1 still gets HTTP
 // answers and a WebSocket; many addresses together reach the global cap
 // and no more, HTTP is still answered, and accept() never fails; /metrics
-// counts every refusal by its cause.
+// counts every refusal by its cause. And should accept() fail all the same
+// (a cap set above the descriptors), its errors are logged at most once
+// every 5 s, with their count.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, createDatabase, dropDatabase, startServer, http, waitFor } from './lib/server.mjs';
+import {
+  BIN,
+  createDatabase,
+  dropDatabase,
+  startServer,
+  http,
+  sleep,
+  waitFor,
+} from './lib/server.mjs';
 import { HubClient, stopClean } from './lib/ws.mjs';
 
-const LIMIT = 256; // descriptors the server runs with
+const SOFT = 200; // the soft descriptor limit the server starts with
+const LIMIT = 256; // the hard one, which it raises the soft one to
 const PER_IP = 8; // CONCLAVE_WS_PER_IP
 
 let db;
@@ -30,7 +42,7 @@ before(async () => {
   const wrapper = path.join(dir, 'conclave-256');
   fs.writeFileSync(
     wrapper,
-    `#!/bin/sh\nexec prlimit --nofile=${LIMIT}:${LIMIT} ${JSON.stringify(BIN)} "$@"\n`,
+    `#!/bin/sh\nexec prlimit --nofile=${SOFT}:${LIMIT} ${JSON.stringify(BIN)} "$@"\n`,
   );
   fs.chmodSync(wrapper, 0o755);
   srv = await startServer({
@@ -96,7 +108,7 @@ async function honestServed() {
 test('the caps come from the raised descriptor limit', () => {
   assert.ok(budget, 'a "descriptors" line at start');
   assert.equal(budget.limit, LIMIT);
-  assert.equal(budget.raised, false, 'the hard limit is the soft one here');
+  assert.equal(budget.raised, true, `raised from ${SOFT}`);
   assert.ok(budget.ws_max > 0 && budget.http_max > 0);
   assert.equal(budget.reserve + budget.http_max + budget.ws_max, LIMIT, 'all of it, no more');
 });
@@ -154,4 +166,54 @@ test('many addresses reach the global cap and no more; HTTP is still served', as
     !srv.lines.some((l) => l.includes('accept: errno') || l.includes('ws_accept_failed')),
     'accept() never failed',
   );
+});
+
+test('accept errors are logged at most once every 5 s, with their count', async () => {
+  // A cap above what the descriptors allow: accept() runs out of them.
+  const small = 128;
+  const wrapper = path.join(dir, 'conclave-small');
+  fs.writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec prlimit --nofile=${small}:${small} ${JSON.stringify(BIN)} "$@"\n`,
+  );
+  fs.chmodSync(wrapper, 0o755);
+  const db2 = createDatabase('fdx');
+  const s2 = await startServer({
+    db: db2,
+    bin: wrapper,
+    env: { CONCLAVE_WS_MAX: '1000', CONCLAVE_WS_PER_IP: '1000' },
+  });
+  const socks = [];
+  try {
+    assert.ok(s2.lines.some((l) => l.includes('"descriptors_overcommitted"')));
+    // More sockets than descriptors; those past the limit wait in the
+    // listen queue, and accept() fails for them again and again.
+    for (let i = 0; i < small + 20; i++) {
+      const sock = net.connect({ host: '127.0.0.1', port: s2.wsPort });
+      sock.on('error', () => {});
+      socks.push(sock);
+    }
+    const failed = () => s2.lines.filter((l) => l.includes('"ws_accept_failed"'));
+    await waitFor(() => failed().length > 0, { timeout: 30000, what: 'an accept error' });
+    const first = Date.now();
+    // Let the errors go on for a while (each is a failed accept in a loop).
+    await sleep(2500);
+    const seconds = (Date.now() - first) / 1000;
+    for (const sock of socks) sock.destroy();
+    const lines = failed().map((l) => JSON.parse(l));
+    assert.ok(lines.length <= 1 + Math.ceil(seconds / 5), `${lines.length} lines`);
+    assert.ok(lines.every((e) => e.count >= 1 && /^accept: errno 24/.test(e.message)));
+    assert.ok(!s2.lines.some((l) => l.includes('"lws"') && l.includes('accept:')));
+    await waitFor(async () => (await http(s2.url, 'GET', '/healthz')).status === 200, {
+      timeout: 30000,
+      what: 'HTTP again once the sockets are gone',
+    });
+    const errors = await http(s2.url, 'GET', '/metrics');
+    const total = Number(errors.text.match(/^conclave_ws_accept_errors_total (\S+)$/m)?.[1] ?? 0);
+    assert.ok(total > lines.length, `${total} errors in ${lines.length} lines`);
+  } finally {
+    for (const sock of socks) sock.destroy();
+    await stopClean(s2);
+    dropDatabase(db2);
+  }
 });
