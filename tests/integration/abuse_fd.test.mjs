@@ -168,7 +168,7 @@ test('many addresses reach the global cap and no more; HTTP is still served', as
   );
 });
 
-test('accept errors are logged at most once every 5 s, with their count', async () => {
+test('accept errors are logged at most once every 5 s, with their count', async (t) => {
   // A cap above what the descriptors allow: accept() runs out of them.
   const small = 128;
   const wrapper = path.join(dir, 'conclave-small');
@@ -211,6 +211,7 @@ test('accept errors are logged at most once every 5 s, with their count', async 
     const errors = await http(s2.url, 'GET', '/metrics');
     const total = Number(errors.text.match(/^conclave_ws_accept_errors_total (\S+)$/m)?.[1] ?? 0);
     assert.ok(total > lines.length, `${total} errors in ${lines.length} lines`);
+    t.diagnostic(`${total} accept errors in ${seconds.toFixed(1)} s, ${lines.length} log lines`);
   } finally {
     for (const sock of socks) sock.destroy();
     await stopClean(s2);
