@@ -32,7 +32,7 @@ fs.writeFileSync(
 );
 fs.chmodSync(wrapper, 0o755);
 const db = createDatabase('fdbench');
-const srv = await startServer({ db, bin: wrapper, env: { CONCLAVE_LOG_LEVEL: 'warn' } });
+const srv = await startServer({ db, bin: wrapper });
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -66,7 +66,17 @@ const metric = async (name) => {
   return Number(t.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? 0);
 };
 
+// The server's resident memory in MiB (the wrapper execs it: same pid).
+const rss = () =>
+  Number(
+    (
+      Number(fs.readFileSync(`/proc/${srv.proc.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) /
+      1024
+    ).toFixed(1),
+  );
+
 const quiet = await honest();
+const rssQuiet = rss();
 const held = [];
 let refused = 0;
 for (let i = 0; i < ATTACK; i++) {
@@ -77,6 +87,7 @@ for (let i = 0; i < ATTACK; i++) {
   }
 }
 const attacked = await honest();
+const rssAttacked = rss();
 const out = {
   limit: LIMIT,
   attack: ATTACK,
@@ -85,6 +96,7 @@ const out = {
   refused_per_ip_total: await metric('conclave_ws_refused_per_ip_total'),
   quiet,
   attacked,
+  rss_mib: { quiet: rssQuiet, attacked: rssAttacked },
 };
 for (const c of held) c.close();
 await srv.stop();

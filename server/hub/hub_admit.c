@@ -64,6 +64,7 @@ static unsigned peer_bucket(const char *addr)
 static void peer_of(int fd, char *out, size_t n)
 {
     struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
     socklen_t len = sizeof ss;
     out[0] = '\0';
     if (getpeername(fd, (struct sockaddr *)&ss, &len) != 0)

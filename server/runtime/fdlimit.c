@@ -33,7 +33,7 @@ void fd_budget_split(long limit, int db_conns, long ws_max_set, fd_budget *out)
     out->raised = 0;
     out->reserve = (long)db_conns + FD_RESERVE_OTHER;
     long rest = limit - out->reserve;
-    long http = rest / 4;
+    long http = rest / 2;
     if (http > FD_HTTP_MAX)
         http = FD_HTTP_MAX;
     if (http < FD_HTTP_MIN)

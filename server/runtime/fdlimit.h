@@ -37,7 +37,7 @@ typedef struct fd_budget {
 long fd_limit_raise(int *raised);
 
 /* Share limit out (pure): reserve = db_conns + FD_RESERVE_OTHER; HTTP a
- * quarter of the rest (within FD_HTTP_MIN and FD_HTTP_MAX); WebSockets
+ * half the rest (within FD_HTTP_MIN and FD_HTTP_MAX); WebSockets
  * ws_max_set when it is above 0, else what remains (at least 1). */
 void fd_budget_split(long limit, int db_conns, long ws_max_set, fd_budget *out);
 
