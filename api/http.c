@@ -406,7 +406,8 @@ api_server *api_server_start(app *a, char *err, size_t errlen)
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)a->cfg->http_threads,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)a->cfg->http_timeout,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)a->cfg->http_per_ip,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+        MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)(a->fds.http_max > 0 ? a->fds.http_max : FD_HTTP_MAX),
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
     if (!s->daemon) {

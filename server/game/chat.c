@@ -253,8 +253,31 @@ srv_kind chat_check_text(const char *text, srv_error *e)
 
 /* ------------------------------------------------------------ post ---- */
 
+/* Open the transaction of a post and take the lock of the poster's seat in
+ * the game (a transaction-scoped advisory lock, released at COMMIT or
+ * ROLLBACK): posts of one seat, from any server process, count and insert
+ * one after another, so the count below sees every message committed before
+ * it and the cap holds under concurrency. */
+static srv_kind lock_seat(PGconn *c, const chat_game *g, srv_error *e)
+{
+    char seat[16];
+    snprintf(seat, sizeof seat, "%d", g->seat);
+    const char *p[] = {g->id, seat};
+    const db_stmt st[] = {
+        {"BEGIN", 0, NULL, PGRES_COMMAND_OK, 0},
+        {"SELECT pg_advisory_xact_lock(hashtext('" CHAT_NOTIFY_CHANNEL
+         ":' || $1), $2::integer)",
+         2, p, PGRES_TUPLES_OK, 0}};
+    PGresult *r[2] = {NULL, NULL};
+    int rc = db_pipeline(c, st, 2, r);
+    PQclear(r[0]);
+    PQclear(r[1]);
+    return rc == 0 ? SRV_OK : srv_db_failed(e);
+}
+
 /* Whether the caller's seat may post now: CHAT_RATE_COUNT messages in the
- * last CHAT_RATE_SECONDS, counted in the store so every process agrees. */
+ * last CHAT_RATE_SECONDS, counted in the store so every process agrees
+ * (under lock_seat's lock). */
 static srv_kind rate_check(PGconn *c, const chat_game *g, int *retry_after,
                            srv_error *e)
 {
@@ -359,11 +382,18 @@ static srv_kind post_on(PGconn *c, const char *game_id, const char *player_id,
     if (k == SRV_OK)
         k = load_channel(c, &g, channel, &ch, e);
     if (k == SRV_OK)
+        k = lock_seat(c, &g, e); /* BEGINs; db_release rolls back a failure */
+    if (k == SRV_OK)
         k = rate_check(c, &g, retry_after, e);
     if (k == SRV_OK && channel == 0)
         k = ensure_public(c, game_id, e);
     if (k == SRV_OK)
         k = insert_message(c, &g, channel, player_id, text, &seq, e);
+    if (k == SRV_OK) {
+        PGresult *r = db_exec(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL);
+        k = r ? SRV_OK : srv_db_failed(e);
+        PQclear(r);
+    }
     if (k != SRV_OK)
         return k;
     notify_posted(c, game_id, channel, seq);

@@ -393,6 +393,7 @@ static int filter(hub *h, struct lws *wsi)
     int full = ip && ip->count >= h->app->cfg->ws_per_ip;
     pthread_mutex_unlock(&h->lock);
     if (full) {
+        hub_count_refused_per_ip();
         log_info("ws_refused", json_pack("{ss}", "reason", "per_ip"));
         return -1;
     }
@@ -836,6 +837,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason,
     hub *h = lws_context_user(lws_get_context(wsi));
     pss *p = user;
     switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return h && hub_admit_socket(h, (int)(intptr_t)in) == 0 ? 0 : -1;
+    case LWS_CALLBACK_WSI_CREATE:
+        if (h)
+            hub_admit_created(h, wsi);
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (h)
+            hub_admit_destroyed(h, wsi);
+        return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         if (filter(h, wsi) != 0) {
             lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, NULL);
@@ -878,6 +889,8 @@ static void lws_log(int level, const char *line)
     size_t n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
         msg[--n] = '\0';
+    if (hub_admit_log_line(msg))
+        return;
     log_emit(level == LLL_ERR ? LOG_ERROR : LOG_WARN, "lws",
              json_pack("{ss}", "message", msg));
 }
@@ -980,6 +993,7 @@ hub *hub_start(app *a, char *err, size_t errlen)
     }
     h->ctx_live = h->ctx;
     log_info("hub_event_lib", json_pack("{ss}", "event_lib", hub_loop_name(h)));
+    hub_admit_init(h);
     memset(&info, 0, sizeof info);
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
     info.port = cfg->ws_port;
@@ -1084,6 +1098,7 @@ void hub_stop(hub *h)
     pthread_mutex_unlock(&h->lock);
     hub_feed_free(h);
     hub_ips_sweep_locked(h, 1); /* every thread has ended */
+    hub_admit_free(h);
     hub_msg_unref(h->pong);
     pthread_mutex_destroy(&h->lock);
     pthread_mutex_destroy(&h->lobby_lock);

@@ -235,6 +235,20 @@ typedef struct hub_ip {
 
 typedef enum { HUB_LOOP_POLL, HUB_LOOP_UV, HUB_LOOP_EV } hub_loop_kind;
 
+/* hub_admit.c: the sockets admitted on the WebSocket port (lws thread). */
+#define HUB_PEER_BUCKETS 256
+#define HUB_ADMIT_WSI_BUCKETS 4096
+typedef struct hub_peer hub_peer;
+typedef struct hub_admitted hub_admitted;
+typedef struct hub_admit {
+    long max;     /* the global cap: the app's fds.ws_max */
+    int per_peer; /* cfg ws_per_ip, for peers that are not trusted proxies */
+    long open;    /* sockets admitted and their wsi not yet destroyed */
+    hub_peer *pending; /* admitted, its wsi not yet created */
+    hub_peer *peers[HUB_PEER_BUCKETS];
+    hub_admitted *by_wsi[HUB_ADMIT_WSI_BUCKETS]; /* each admitted wsi */
+} hub_admit;
+
 struct hub {
     app *app;
     actors *actors;
@@ -279,6 +293,7 @@ struct hub {
     char lobbies_since[64]; /* lobby_released's mark (server/lobby/lobby.h) */
 
     hub_ip *ips[256]; /* lock */
+    hub_admit admit;  /* lws thread */
 
     /* hub_loop.c: the loop the context runs on (a uv_loop_t or an ev_loop;
      * NULL for lws's own poll() loop); foreign is lws's argument for it. */
@@ -289,6 +304,26 @@ struct hub {
      * here: info.pcontext); on a foreign loop that takes a second call */
     struct lws_context *ctx_live;
 };
+
+/* ---- hub_admit.c: sockets kept or refused at accept, called by hub.c ---- */
+
+void hub_admit_init(hub *h);
+void hub_admit_free(hub *h);
+/* lws thread, for LWS_CALLBACK_FILTER_NETWORK_CONNECTION: 0 keeps the
+ * accepted descriptor fd, -1 refuses it (lws closes it at once). */
+int hub_admit_socket(hub *h, int fd);
+/* lws thread, for LWS_CALLBACK_WSI_CREATE and LWS_CALLBACK_WSI_DESTROY:
+ * the wsi lws makes for the socket just admitted is remembered with its
+ * peer until it is destroyed (its socket closed). */
+void hub_admit_created(hub *h, struct lws *wsi);
+void hub_admit_destroyed(hub *h, struct lws *wsi);
+/* Count one connection refused for its address
+ * (conclave_ws_refused_per_ip_total). */
+void hub_count_refused_per_ip(void);
+/* Any thread, for lws's log lines: 1 when msg is an accept error, counted
+ * and logged at most every few seconds (the caller logs nothing more), 0
+ * for any other line. */
+int hub_admit_log_line(const char *msg);
 
 /* ---- hub_loop.c: the event loop, called by hub.c ---- */
 

@@ -13,6 +13,7 @@
 
 #include "common/trusted_proxy.h"
 #include "server/runtime/config.h"
+#include "server/runtime/fdlimit.h"
 #include "server/store/db.h"
 
 #include <stdatomic.h>
@@ -53,6 +54,8 @@ typedef struct app {
                             (cfg public_url, or http://localhost:PORT) */
     char process_id[40]; /* random, per start: this process's rows in
                             seat_presence (server/game/seat_presence.h) */
+    fd_budget fds;       /* the descriptors shared out at start: the HTTP
+                            connection limit and the WebSocket cap */
 } app;
 
 #endif

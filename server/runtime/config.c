@@ -72,7 +72,11 @@ static const setting settings[] = {
     INT_SETTING("ws-max-message", "CONCLAVE_WS_MAX_MESSAGE", ws_max_message,
                 256, 1048576, "largest WebSocket message in bytes (16384)"),
     INT_SETTING("ws-per-ip", "CONCLAVE_WS_PER_IP", ws_per_ip, 1, 1000000,
-                "WebSocket connections allowed per client IP (10000)"),
+                "WebSocket connections allowed per client IP (64)"),
+    INT_SETTING("ws-max", "CONCLAVE_WS_MAX", ws_max, 0, 1048576,
+                "WebSocket connections at once, all clients (0: the "
+                "descriptor limit less a reserve for HTTP, the database and "
+                "files)"),
     INT_SETTING("ws-queue", "CONCLAVE_WS_QUEUE", ws_queue, 1, 4096,
                 "WebSocket messages queued per connection before a slow "
                 "reader gets a fresh snapshot (128)"),
@@ -250,7 +254,8 @@ int config_from_env(config *c, char *err, size_t errlen)
     c->rate_per_second = 50;
     c->rate_burst = 200;
     c->ws_max_message = 16384;
-    c->ws_per_ip = 10000;
+    c->ws_per_ip = 64;
+    c->ws_max = 0;
     c->ws_queue = 128;
     c->ws_rate = 20;
     c->ws_rate_burst = 100;

@@ -33,7 +33,10 @@ typedef struct config {
     int rate_per_second;        /* CONCLAVE_RATE: requests/s per key (50) */
     int rate_burst;             /* CONCLAVE_RATE_BURST: bucket size (200) */
     int ws_max_message;         /* CONCLAVE_WS_MAX_MESSAGE: bytes (16384) */
-    int ws_per_ip;              /* CONCLAVE_WS_PER_IP: connections (10000) */
+    int ws_per_ip;              /* CONCLAVE_WS_PER_IP: connections (64) */
+    int ws_max;                 /* CONCLAVE_WS_MAX: connections, all
+                                   clients (0: from the descriptor limit,
+                                   server/runtime/fdlimit.h) */
     int ws_queue;               /* CONCLAVE_WS_QUEUE: messages queued per
                                    connection before a slow reader is
                                    resynchronised with snapshots (128) */

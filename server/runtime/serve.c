@@ -14,6 +14,7 @@
 #include "server/players/tokens.h"
 #include "server/runtime/app.h"
 #include "server/runtime/commands.h"
+#include "server/runtime/fdlimit.h"
 #include "server/runtime/log.h"
 #include "server/store/db_stmt.h"
 #include "server/store/listener.h"
@@ -117,6 +118,30 @@ static void block_stop_signals(sigset_t *stop)
     sigaddset(stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, stop, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
+
+/* Raise the descriptor limit to the hard limit, before anything opens a
+ * descriptor or sizes a table by the limit (libwebsockets, libmicrohttpd),
+ * and share it out (server/runtime/fdlimit.h). */
+static void share_descriptors(app *a, const config *cfg)
+{
+    int raised = 0;
+    long limit = fd_limit_raise(&raised);
+    if (limit < 0)
+        limit = 1024;
+    /* The pool, the commit writers, the LISTEN connection and a spare. */
+    int db_conns = cfg->db_pool + cfg->commit_writers + 2;
+    fd_budget_split(limit, db_conns, cfg->ws_max, &a->fds);
+    a->fds.raised = raised;
+    long used = a->fds.reserve + a->fds.http_max + a->fds.ws_max;
+    json_t *detail = json_pack(
+        "{sI sb sI sI sI}", "limit", (json_int_t)limit, "raised", raised,
+        "reserve", (json_int_t)a->fds.reserve, "http_max",
+        (json_int_t)a->fds.http_max, "ws_max", (json_int_t)a->fds.ws_max);
+    if (used > limit)
+        log_warn("descriptors_overcommitted", detail);
+    else
+        log_info("descriptors", detail);
 }
 
 /* Register the rulesets and build their tables. 0, or -1 after logging. */
@@ -285,6 +310,7 @@ int cmd_serve(int argc, char **argv)
     if (init_rulesets(&cfg) != 0)
         return 1;
     app a = {.cfg = &cfg};
+    share_descriptors(&a, &cfg);
     if (prepare_app(&a, &cfg) != 0)
         return 1;
     serve_parts p = {0};

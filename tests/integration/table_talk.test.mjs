@@ -13,7 +13,11 @@ import { randomBytes } from 'node:crypto';
 import { createDatabase, dropDatabase, startServer, http, sleep, waitFor } from './lib/server.mjs';
 import { HubClient, stopClean, newPlayer, newGame, play, getGame } from './lib/ws.mjs';
 
-const FAST = { CONCLAVE_RATE: '100000', CONCLAVE_RATE_BURST: '100000' };
+const FAST = {
+  CONCLAVE_RATE: '100000',
+  CONCLAVE_RATE_BURST: '100000',
+  CONCLAVE_HTTP_PER_IP: '1000',
+};
 
 let db;
 let srv;
@@ -418,6 +422,70 @@ test('channels, messages and read marks survive a restart', async () => {
   });
   assert.equal(m.message.seq, 2);
   wb.close();
+});
+
+// Counts of the answers to posts: {201: n, 429: m, ...}.
+function statusCounts(results) {
+  const counts = {};
+  for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+}
+
+test('the rate limit holds under concurrency: 60 posts at once, exactly 10 accepted', async () => {
+  // Each of three seats sends its 60 at the same time as the others (more
+  // contention, so a count-then-insert race would show in one of them).
+  const { a, b, c, game } = await threeAndSpectator();
+  const seats = [a, b, c];
+  const bursts = await Promise.all(
+    seats.map((p, s) =>
+      Promise.all(Array.from({ length: 60 }, (_, i) => post(game, 0, p.token, `burst ${s} ${i}`))),
+    ),
+  );
+  for (const results of bursts) {
+    assert.deepEqual(statusCounts(results), { 201: 10, 429: 50 });
+    for (const r of results.filter((x) => x.status === 429))
+      assert.ok(Number(r.headers.get('retry-after')) >= 1, r.text);
+  }
+  const seen = await page(game, 0, a.token, '?limit=100');
+  for (let s = 0; s < 3; s++)
+    assert.equal(
+      seen.body.messages.filter((m) => m.seat === s).length,
+      10,
+      `seat ${s}: ten stored`,
+    );
+  // The channel's seq has no gaps.
+  assert.deepEqual(
+    seen.body.messages.map((m) => m.seq),
+    Array.from({ length: 30 }, (_, i) => i + 1),
+  );
+});
+
+test('the rate limit at its boundary: the 10th post is taken, the 11th refused', async () => {
+  const { a, b, game } = await threeAndSpectator();
+  for (let i = 0; i < 9; i++) assert.equal((await post(game, 0, a.token, `n${i}`)).status, 201);
+  assert.equal((await post(game, 0, a.token, 'the tenth')).status, 201);
+  const eleventh = await post(game, 0, a.token, 'the eleventh');
+  assert.equal(eleventh.status, 429, eleventh.text);
+  assert.equal((await post(game, 0, b.token, 'b is not limited by a')).status, 201);
+});
+
+test('the rate limit holds across two server processes on one database', async () => {
+  const { a, game } = await threeAndSpectator();
+  const other = await startServer({ db, env: FAST });
+  try {
+    const posts = Array.from({ length: 40 }, (_, i) =>
+      http(i % 2 ? other.url : base(), 'POST', `${chan(game, 0)}/messages`, {
+        token: a.token,
+        body: { text: `split ${i}` },
+      }),
+    );
+    const results = await Promise.all(posts);
+    assert.deepEqual(statusCounts(results), { 201: 10, 429: 30 });
+    const seen = await page(game, 0, a.token, '?limit=100');
+    assert.equal(seen.body.messages.length, 10);
+  } finally {
+    await stopClean(other);
+  }
 });
 
 test('a message posted on one server process reaches members following the game on another', async () => {

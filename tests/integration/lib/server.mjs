@@ -43,8 +43,8 @@ export function dropDatabase(url) {
 }
 
 // The per-account and per-address quotas raised out of the way: the tests
-// make many accounts, lobbies, games and order changes from one address
-// and one account. A test of the quotas themselves passes realQuotas: true
+// make many accounts, lobbies, games, order changes and WebSockets from one
+// address and one account. A test of the quotas themselves passes realQuotas: true
 // to run with the server's own defaults (abuse_quota.test.mjs).
 export const TEST_QUOTAS = {
   CONCLAVE_LOBBIES_PER_PLAYER: '1000000',
@@ -54,6 +54,9 @@ export const TEST_QUOTAS = {
   CONCLAVE_SIGNINS_PER_MINUTE: '1000000',
   CONCLAVE_SCRYPT_CONCURRENCY: '256',
   CONCLAVE_ORDER_CHANGES: '1000000',
+  // WebSocket sockets per address: the canary alone follows its games with
+  // well over the default 64 from 127.0.0.1. The cap's own tests set theirs.
+  CONCLAVE_WS_PER_IP: '100000',
 };
 
 // Start `conclave serve` on free ports. Resolves once it logs "listening".

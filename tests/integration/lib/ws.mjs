@@ -30,10 +30,16 @@ export class HubClient {
   }
 
   // Open a connection; rejects with the HTTP status when the upgrade is refused.
-  static connect(url, { origin, protocol = PROTOCOL, autoPong = true, headers } = {}) {
+  // localAddress: the client socket's own address (another loopback
+  // address, for a client the server must tell apart from 127.0.0.1).
+  static connect(
+    url,
+    { origin, protocol = PROTOCOL, autoPong = true, headers, localAddress } = {},
+  ) {
     return new Promise((resolve, reject) => {
       const opts = { autoPong, headers: { ...(headers || {}) } };
       if (origin) opts.origin = origin;
+      if (localAddress) opts.localAddress = localAddress;
       const ws = protocol ? new WebSocket(url, protocol, opts) : new WebSocket(url, opts);
       const client = new HubClient(ws);
       ws.once('open', () => resolve(client));
