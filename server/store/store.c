@@ -15,6 +15,7 @@
 
 #include <inttypes.h>
 #include <openssl/rand.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,7 +331,7 @@ void store_inputs_free(store_input *in, size_t n)
     free(in);
 }
 
-/* Deadlines outside an append (a batch writes its own, BATCH_SQL): drop
+/* Deadlines outside an append (a batch writes its own, BATCH_DEADLINES): drop
  * the rows of windows not open any more ($2: their ids), add the new ones
  * ($2: window -> seconds; $3: the clock's rules). */
 #define DEADLINES_GONE(COND)                                                   \
@@ -472,8 +473,9 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
  *   ca..   for clocked games: the deadlines of windows no longer open go,
  *          those of new windows come.
  * It returns the games that advanced. Nothing runs per append but the
- * rows: no trigger, no foreign key (sql/015_batch_commit.sql). */
-static const char BATCH_SQL[] =
+ * rows: no trigger, no foreign key (sql/015_batch_commit.sql). The text is
+ * BATCH_HEAD, the waits' part, the deadlines' part and BATCH_TAIL. */
+static const char BATCH_HEAD[] =
     "WITH b AS (SELECT * FROM unnest($1::text[], $2::bigint[], "
     " $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[], "
     " $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], "
@@ -494,7 +496,10 @@ static const char BATCH_SQL[] =
     " g.version = b.seq), "
     "f AS (INSERT INTO notify_facts (game_id, kind, version) "
     " SELECT g.game_id, 'version', g.version FROM g JOIN b ON "
-    " b.game_id = g.game_id WHERE b.listened), "
+    " b.game_id = g.game_id WHERE b.listened), ";
+/* Present when a batch has waits to write; otherwise BATCH_NO_WAITS only
+ * names the parameters' types (a CTE nobody reads is not run). */
+static const char BATCH_WAITS[] =
     "wa AS (SELECT x.* FROM unnest($15::text[], $16::integer[], "
     " $17::text[], $18::text[]) AS x(game_id, seat, kind, window_id) "
     " WHERE x.game_id IN (SELECT game_id FROM g)), "
@@ -516,7 +521,12 @@ static const char BATCH_SQL[] =
     " AND NOT EXISTS (SELECT 1 FROM vacations v WHERE v.player_id = "
     " s.player_id AND v.ends_at > now()) ON CONFLICT DO NOTHING), "
     "came AS (INSERT INTO turns_waiting (game_id, window_id, seat) "
-    " SELECT game_id, window_id, seat FROM want ON CONFLICT DO NOTHING), "
+    " SELECT game_id, window_id, seat FROM want ON CONFLICT DO NOTHING), ";
+static const char BATCH_NO_WAITS[] =
+    "wa AS (SELECT $15::text[], $16::integer[], $17::text[], $18::text[], "
+    " $19::text[], $20::text[], $21::integer[]), ";
+/* Present when a batch has a clocked game; otherwise BATCH_NO_DEADLINES. */
+static const char BATCH_DEADLINES[] =
     "ca AS (SELECT x.* FROM unnest($22::text[], $23::text[]) AS "
     " x(game_id, rules) WHERE x.game_id IN (SELECT game_id FROM g)), "
     "ow AS (SELECT y.* FROM unnest($24::text[], $25::text[], "
@@ -528,8 +538,44 @@ static const char BATCH_SQL[] =
     "dnew AS (INSERT INTO deadlines (game_id, window_id, due_at) "
     " SELECT ow.game_id, ow.window_id, clock_due(now(), ow.secs, "
     " ca.rules::jsonb) FROM ow JOIN ca ON ca.game_id = ow.game_id "
-    " WHERE ow.secs > 0 ON CONFLICT (game_id, window_id) DO NOTHING) "
-    "SELECT game_id FROM g";
+    " WHERE ow.secs > 0 ON CONFLICT (game_id, window_id) DO NOTHING) ";
+static const char BATCH_NO_DEADLINES[] =
+    "ca AS (SELECT $22::text[], $23::text[], $24::text[], $25::text[], "
+    " $26::integer[]) ";
+static const char BATCH_TAIL[] = "SELECT game_id FROM g";
+
+/* The four texts of the batch statement, [has waits][has deadlines]: built
+ * once (each is prepared once per connection, db_stmt.h). */
+static char *batch_texts[2][2];
+static pthread_once_t batch_texts_once = PTHREAD_ONCE_INIT;
+
+static void batch_texts_build(void)
+{
+    for (int w = 0; w < 2; w++)
+        for (int d = 0; d < 2; d++) {
+            const char *parts[] = {BATCH_HEAD, w ? BATCH_WAITS : BATCH_NO_WAITS,
+                                   d ? BATCH_DEADLINES : BATCH_NO_DEADLINES,
+                                   BATCH_TAIL};
+            size_t len = 1;
+            for (int i = 0; i < 4; i++)
+                len += strlen(parts[i]);
+            char *text = malloc(len);
+            if (text) {
+                text[0] = '\0';
+                for (int i = 0; i < 4; i++)
+                    strcat(text, parts[i]);
+            }
+            batch_texts[w][d] = text; /* kept for the process's life */
+        }
+}
+
+/* The batch statement's text for a batch with (or without) waits and
+ * deadlines; NULL when out of memory. */
+static const char *batch_text(int waits, int deadlines)
+{
+    pthread_once(&batch_texts_once, batch_texts_build);
+    return batch_texts[waits != 0][deadlines != 0];
+}
 
 enum {
     B_GAME,
@@ -801,8 +847,14 @@ static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
         free(notify);
         return STORE_EDB;
     }
-    int parses = 0;
-    const char *texts[] = {"BEGIN", BATCH_SQL, "COMMIT", NOTIFY_VERSIONS_SQL};
+    int waits = 0, clocks = 0;
+    for (int i = 0; i < n; i++) {
+        waits |= list[i]->waiting != NULL;
+        clocks |= list[i]->clock_seconds > 0;
+    }
+    const char *batch_sql = batch_text(waits, clocks);
+    int parses = batch_sql ? 0 : -1;
+    const char *texts[] = {"BEGIN", batch_sql, "COMMIT", NOTIFY_VERSIONS_SQL};
     const int nparams[] = {0, BATCH_PARAMS, 0, 1};
     int last = commit ? ST_NOTIFY : ST_BATCH;
     for (int i = 0; i <= last && parses >= 0; i++) {
@@ -815,7 +867,7 @@ static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
      * an error the pipeline skips it: so the NOTIFY rides behind the
      * COMMIT, in a transaction of its own, in this round trip. */
     int sent = parses >= 0 && db_stmt_send(c, "BEGIN", 0, NULL) &&
-               db_stmt_send(c, BATCH_SQL, BATCH_PARAMS, t.params) &&
+               db_stmt_send(c, batch_sql, BATCH_PARAMS, t.params) &&
                (!commit || (db_stmt_send(c, "COMMIT", 0, NULL) &&
                             db_stmt_send(c, NOTIFY_VERSIONS_SQL, 1, np)));
     batch_arrays_clear(&t);
