@@ -8,12 +8,16 @@
 --     tables (webhooks, settings) from a game-keyed write; the batch does
 --     not. 'started' facts (a game's insert) and 'replaced' facts stay.
 --   * no foreign-key checks on the tables every move writes (game_inputs,
---     turns_waiting, deadlines): the batch writes them only for the games
---     whose version it moved, so the game exists; the primary key
+--     turns_waiting, deadlines, seat_windows): the batch writes them only
+--     for the games whose version it moved, so the game exists, and
+--     seat_windows takes its player from the game's seat; players and
+--     games are never deleted; the primary key
 --     (game_id, seq) stays the check between processes. Integrity is kept
 --     by tests/integration/schema_rules.test.mjs (no orphan rows after
---     play) and docs/scaling.md. Games are never deleted.
+--     play) and docs/scaling.md.
 DROP TRIGGER games_notify_version ON games;
 ALTER TABLE game_inputs DROP CONSTRAINT game_inputs_game_id_fkey;
 ALTER TABLE turns_waiting DROP CONSTRAINT turns_waiting_game_id_fkey;
 ALTER TABLE deadlines DROP CONSTRAINT deadlines_game_id_fkey;
+ALTER TABLE seat_windows DROP CONSTRAINT seat_windows_game_id_fkey;
+ALTER TABLE seat_windows DROP CONSTRAINT seat_windows_player_id_fkey;

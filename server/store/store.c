@@ -472,9 +472,11 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
  *          holds who is not on vacation), the new ones are added;
  *   ca..   for clocked games: the deadlines of windows no longer open go,
  *          those of new windows come.
- * It returns the games that advanced. Nothing runs per append but the
- * rows: no trigger, no foreign key (sql/015_batch_commit.sql). The text is
- * BATCH_HEAD, the waits' part, the deadlines' part and BATCH_TAIL. */
+ * games and deadlines are reached through their key (`game_id = ANY
+ * ($n)`), whatever plan the arrays' sizes would suggest. It returns the games
+ * that advanced. Nothing runs per append but the rows: no trigger, no foreign
+ * key (sql/015_batch_commit.sql). The text is BATCH_HEAD, the waits' part, the
+ * deadlines' part and BATCH_TAIL. */
 static const char BATCH_HEAD[] =
     "WITH b AS (SELECT * FROM unnest($1::text[], $2::bigint[], "
     " $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[], "
@@ -486,7 +488,8 @@ static const char BATCH_HEAD[] =
     " status = coalesce(b.status, games.status), "
     " result = coalesce(b.result::jsonb, games.result), "
     " final_hash = coalesce(b.final_hash, games.final_hash) FROM b "
-    " WHERE games.game_id = b.game_id AND games.version = b.seq - 1 AND "
+    " WHERE games.game_id = ANY ($1::text[]) AND games.game_id = b.game_id "
+    " AND games.version = b.seq - 1 AND "
     " games.status = 'running' RETURNING games.game_id, games.version), "
     "i AS (INSERT INTO game_inputs (game_id, seq, seat, kind, window_id, "
     " payload, nonce, idem_key, request_hash, response) "
@@ -507,7 +510,8 @@ static const char BATCH_WAITS[] =
     " $21::integer[]) AS y(game_id, window_id, seat) "
     " WHERE y.game_id IN (SELECT game_id FROM wa)), "
     "gone AS (DELETE FROM turns_waiting t USING wa WHERE "
-    " t.game_id = wa.game_id AND NOT EXISTS (SELECT 1 FROM want WHERE "
+    " t.game_id = wa.game_id AND NOT EXISTS "
+    "(SELECT 1 FROM want WHERE "
     " want.game_id = t.game_id AND want.window_id = t.window_id AND "
     " want.seat = t.seat) RETURNING t.game_id, t.window_id, t.seat, "
     " t.since), "
@@ -533,7 +537,8 @@ static const char BATCH_DEADLINES[] =
     " $26::integer[]) AS y(game_id, window_id, secs) "
     " WHERE y.game_id IN (SELECT game_id FROM ca)), "
     "dgone AS (DELETE FROM deadlines d USING ca WHERE d.game_id = "
-    " ca.game_id AND NOT EXISTS (SELECT 1 FROM ow WHERE ow.game_id = "
+    " ANY ($22::text[]) AND d.game_id = ca.game_id AND NOT EXISTS (SELECT 1 "
+    "FROM ow WHERE ow.game_id = "
     " d.game_id AND ow.window_id = d.window_id)), "
     "dnew AS (INSERT INTO deadlines (game_id, window_id, due_at) "
     " SELECT ow.game_id, ow.window_id, clock_due(now(), ow.secs, "

@@ -39,7 +39,7 @@ const GAME_TABLES = new Set([
 
 // Game tables every move writes, in the group commit's batch statement:
 // no trigger, no foreign key (sql/015_batch_commit.sql).
-const HOT_TABLES = new Set(['game_inputs', 'turns_waiting', 'deadlines']);
+const HOT_TABLES = new Set(['game_inputs', 'turns_waiting', 'deadlines', 'seat_windows']);
 
 // Tables of players, sessions, lobbies and bookkeeping: small, or keyed by
 // player; reference tables (or distributed on their own key) in Citus.
@@ -224,6 +224,19 @@ test('rows the moves write name an existing game', { timeout: 120000 }, async ()
         `every ${t} row names an existing game`,
       );
     }
+    assert.notEqual(
+      psql(db, `SELECT count(*) FROM seat_windows WHERE game_id = '${id}'`),
+      '0',
+      'the answered windows were recorded',
+    );
+    assert.equal(
+      psql(
+        db,
+        'SELECT count(*) FROM seat_windows w WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = w.player_id)',
+      ),
+      '0',
+      'every seat_windows row names an existing player',
+    );
   } finally {
     await server.stop();
     dropDatabase(db);
