@@ -53,6 +53,7 @@
 #include "server/game/clock.h"
 #include "server/game/clock_ops.h"
 #include "server/game/order_cap.h"
+#include "server/notify/notify_listened.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
 #include "server/store/commit.h"
@@ -966,6 +967,17 @@ typedef struct commit_record {
 } commit_record;
 
 /* Fill cr for the input just applied to a->work (at a->version + 1). */
+/* Whether a player seated in the game has a notification channel (the
+ * commit then writes the version's fact). */
+static int seats_listened(const store_game *meta)
+{
+    const char *players[ENGINE_MAX_SEATS];
+    int n = 0;
+    for (int s = 0; s < meta->seats && s < ENGINE_MAX_SEATS; s++)
+        players[n++] = meta->seat_player[s];
+    return notify_listened_any(players, n);
+}
+
 static void commit_record_init(commit_record *cr, const actor *a,
                                const actor_request *rq, const engine_input *in)
 {
@@ -1019,6 +1031,7 @@ static void commit_record_init(commit_record *cr, const actor *a,
         .final_hash = over ? cr->final_hash : NULL,
         .keeps_records =
             over && engine_record_key(engine_game_ruleset(a->work)) != NULL,
+        .listened = seats_listened(&a->meta),
     };
 }
 

@@ -4,6 +4,7 @@
  */
 #include "server/game/seat_presence.h"
 #include "server/notify/notify_internal.h"
+#include "server/notify/notify_listened.h"
 
 #include "server/notify/notify_send.h"
 #include "server/runtime/log.h"
@@ -365,6 +366,7 @@ static void *planner_main(void *arg)
     notifier *n = arg;
     int tick = n->app->cfg->notify_tick_ms;
     for (unsigned i = 0; !wait_tick(n, tick); i++) {
+        notify_listened_tick(n->app->db);
         while (notify_plan_facts(n) > 0 && !n->stopping)
             ;
         notify_remind(n);

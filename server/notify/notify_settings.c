@@ -3,6 +3,7 @@
  * email verification (see notify_settings.h).
  */
 #include "server/notify/notify_settings.h"
+#include "server/notify/notify_listened.h"
 
 #include "server/notify/notify_dest.h"
 #include "server/notify/notify_rules.h"
@@ -346,6 +347,8 @@ srv_kind notify_settings_put(db_pool *db, const char *player_id,
         db_release(db, c, db_conn_broken(c));
         return srv_db_failed(err);
     }
+    if (ch.has_email)
+        (void)notify_listened_refresh(c, player_id); /* may be unverified */
     k = read_settings(c, player_id, email_available, out, err);
     db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
     return k;
@@ -391,6 +394,8 @@ srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
         *out = json_pack("{ss ss ss ss}", "id", id, "url", url, "secret",
                          secret, "created_at", PQgetvalue(r, 0, 0));
     PQclear(r);
+    if (k == SRV_OK)
+        (void)notify_listened_refresh(c, player_id);
     db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
     return k;
 }
@@ -417,6 +422,8 @@ srv_kind notify_webhook_delete(db_pool *db, const char *player_id,
     else if (atoi(PQgetvalue(r, 0, 0)) != 1)
         k = srv_fail(err, SRV_NOT_FOUND, NULL, "no such webhook");
     PQclear(r);
+    if (k == SRV_OK)
+        (void)notify_listened_refresh(c, player_id);
     db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
     return k;
 }
@@ -437,7 +444,7 @@ srv_kind notify_email_verify(db_pool *db, const char *token, json_t **out,
                           " verify_hash = NULL, verify_expires = NULL "
                           "WHERE verify_hash = decode($1, 'hex') AND "
                           " verify_expires > now() AND email IS NOT NULL "
-                          "RETURNING email",
+                          "RETURNING email, player_id",
                           1, p);
     srv_kind k = SRV_OK;
     if (!r)
@@ -447,6 +454,8 @@ srv_kind notify_email_verify(db_pool *db, const char *token, json_t **out,
     else
         *out = json_pack("{ss sb}", "email", PQgetvalue(r, 0, 0),
                          "email_verified", 1);
+    if (k == SRV_OK)
+        (void)notify_listened_refresh(c, PQgetvalue(r, 0, 1));
     PQclear(r);
     db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
     return k;

@@ -8,12 +8,14 @@
 #include "server/store/store.h"
 #include "server/store/db.h"
 #include "server/store/db_stmt.h"
+#include "server/store/pg_array.h"
 
 #include "server/players/records.h"
 #include "server/runtime/log.h"
 
 #include <inttypes.h>
 #include <openssl/rand.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,18 +331,9 @@ void store_inputs_free(store_input *in, size_t n)
     free(in);
 }
 
-/* The condition that the game's row was last written by the current
- * transaction at version $V: an append's follow-ups, sent in one pipeline
- * behind it, write only when that append happened (a stale one wrote
- * nothing, and the row is then another transaction's). */
-#define APPENDED_HERE(V)                                                       \
-    "EXISTS (SELECT 1 FROM games ours WHERE ours.game_id = $1 AND "            \
-    "ours.version = " V "::bigint AND ours.xmin = "                            \
-    "pg_current_xact_id_if_assigned()::xid)"
-
-/* Deadlines: drop the rows of windows not open any more ($2: their ids),
- * add the new ones ($2: window -> seconds; $3: the clock's rules). The
- * append forms take the version as $3 and $4. */
+/* Deadlines outside an append (a batch writes its own, BATCH_DEADLINES): drop
+ * the rows of windows not open any more ($2: their ids), add the new ones
+ * ($2: window -> seconds; $3: the clock's rules). */
 #define DEADLINES_GONE(COND)                                                   \
     "DELETE FROM deadlines WHERE game_id = $1 AND NOT (window_id = ANY "       \
     "(ARRAY(SELECT jsonb_array_elements_text($2::jsonb))))" COND
@@ -351,11 +344,6 @@ void store_inputs_free(store_input *in, size_t n)
     " ON CONFLICT (game_id, window_id) DO NOTHING"
 static const char DEADLINES_GONE_SQL[] = DEADLINES_GONE("");
 static const char DEADLINES_NEW_SQL[] = DEADLINES_NEW("");
-static const char DEADLINES_GONE_APPEND_SQL[] =
-    DEADLINES_GONE(" AND " APPENDED_HERE("$3"));
-static const char DEADLINES_NEW_APPEND_SQL[] =
-    DEADLINES_NEW(" AND " APPENDED_HERE("$4"));
-
 /* The deadline texts of windows: their ids (JSON array) and seconds (JSON
  * object). 0, or -1 when out of memory (nothing kept). */
 static int deadline_texts(const engine_window *windows, int nwindows,
@@ -436,12 +424,6 @@ int store_sync_deadlines(PGconn *c, const char *game_id,
  * newer ones. */
 static const char WAITING_LOAD_SQL[] =
     WAITING_SQL("SELECT version FROM games WHERE game_id = $1 FOR SHARE");
-/* Behind an append in its transaction: only when that append happened
- * (the row is then locked by it). */
-static const char WAITING_APPEND_SQL[] =
-    WAITING_SQL("SELECT version FROM games WHERE game_id = $1 AND xmin = "
-                "pg_current_xact_id_if_assigned()::xid");
-
 /* The parameters of a waits statement. */
 typedef struct waiting_text {
     char seat[16], ver[24];
@@ -471,126 +453,289 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
     return exec_ok(c, PGRES_COMMAND_OK, WAITING_LOAD_SQL, 6, t.params, NULL);
 }
 
-/* One append's statement: bumps the version from the expected one (and
- * records the end of the game) and inserts the input only if that row
- * moved, so a stale expected version inserts nothing (0 rows) and fails
- * nothing else: atomic on its own, and safe next to other games' appends
- * in one transaction. */
-static const char APPEND_SQL[] =
-    "WITH g AS (UPDATE games SET version = version + 1, "
-    " updated_at = now(), status = coalesce($11, status), "
-    " result = coalesce($12::jsonb, result), "
-    " final_hash = coalesce($13, final_hash) "
-    " WHERE game_id = $1 AND version = $2::bigint - 1 AND "
-    " status = 'running' RETURNING game_id) "
-    "INSERT INTO game_inputs (game_id, seq, seat, kind, "
-    "window_id, payload, nonce, idem_key, request_hash, response) "
-    "SELECT g.game_id, $2::bigint, $3::integer, $4, $5, $6, "
-    "decode($7, 'hex'), $8, decode($9, 'hex'), $10::jsonb FROM g";
+/* ------------------------------------------------------ the batch ---- */
 
-/* The text parameters of one append's statement. */
-typedef struct append_text {
-    char seq[24], seat[16], nonce_hex[2 * ENGINE_NONCE_BYTES + 1], req_hex[65];
-    char *payload, *response, *result; /* owned */
-    const char *params[13];
-} append_text;
+/* A batch of appends in one statement, from arrays (one element per
+ * append, or per wait and per open window), atomic on its own:
+ *   b      the appends: game, seq (= expected version + 1), the input's
+ *          columns, the game's end (status, result, final hash) and
+ *          whether one of its seated players listens (notify_listened.h);
+ *   g      each game's version moves from seq - 1 to seq, only where it
+ *          is still there and the game runs: the games that advanced (a
+ *          stale append advances nothing and writes nothing else);
+ *   i      their inputs; the primary key (game_id, seq) stops a second
+ *          process that would write the same seq;
+ *   f      a notification fact of the new version, for listened games;
+ *   wa..   for appends whose waits changed: the waits not wanted any more
+ *          end (answered by the input's seat, or missed when a timeout
+ *          closed the window, recorded in seat_windows for seats a player
+ *          holds who is not on vacation), the new ones are added;
+ *   ca..   for clocked games: the deadlines of windows no longer open go,
+ *          those of new windows come.
+ * games and deadlines are reached through their key (`game_id = ANY
+ * ($n)`), whatever plan the arrays' sizes would suggest. It returns the games
+ * that advanced. Nothing runs per append but the rows: no trigger, no foreign
+ * key (sql/015_batch_commit.sql). The text is BATCH_HEAD, the waits' part, the
+ * deadlines' part and BATCH_TAIL. */
+static const char BATCH_HEAD[] =
+    "WITH b AS (SELECT * FROM unnest($1::text[], $2::bigint[], "
+    " $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[], "
+    " $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], "
+    " $13::text[], $14::boolean[]) AS b(game_id, seq, seat, kind, "
+    " window_id, payload, nonce, idem_key, request_hash, response, status, "
+    " result, final_hash, listened)), "
+    "g AS (UPDATE games SET version = b.seq, updated_at = now(), "
+    " status = coalesce(b.status, games.status), "
+    " result = coalesce(b.result::jsonb, games.result), "
+    " final_hash = coalesce(b.final_hash, games.final_hash) FROM b "
+    " WHERE games.game_id = ANY ($1::text[]) AND games.game_id = b.game_id "
+    " AND games.version = b.seq - 1 AND "
+    " games.status = 'running' RETURNING games.game_id, games.version), "
+    "i AS (INSERT INTO game_inputs (game_id, seq, seat, kind, window_id, "
+    " payload, nonce, idem_key, request_hash, response) "
+    " SELECT b.game_id, b.seq, b.seat, b.kind, b.window_id, b.payload, "
+    " decode(b.nonce, 'hex'), b.idem_key, decode(b.request_hash, 'hex'), "
+    " b.response::jsonb FROM b JOIN g ON g.game_id = b.game_id AND "
+    " g.version = b.seq), "
+    "f AS (INSERT INTO notify_facts (game_id, kind, version) "
+    " SELECT g.game_id, 'version', g.version FROM g JOIN b ON "
+    " b.game_id = g.game_id WHERE b.listened), ";
+/* Present when a batch has waits to write; otherwise BATCH_NO_WAITS only
+ * names the parameters' types (a CTE nobody reads is not run). */
+static const char BATCH_WAITS[] =
+    "wa AS (SELECT x.* FROM unnest($15::text[], $16::integer[], "
+    " $17::text[], $18::text[]) AS x(game_id, seat, kind, window_id) "
+    " WHERE x.game_id IN (SELECT game_id FROM g)), "
+    "want AS (SELECT y.* FROM unnest($19::text[], $20::text[], "
+    " $21::integer[]) AS y(game_id, window_id, seat) "
+    " WHERE y.game_id IN (SELECT game_id FROM wa)), "
+    "gone AS (DELETE FROM turns_waiting t USING wa WHERE "
+    " t.game_id = wa.game_id AND NOT EXISTS "
+    "(SELECT 1 FROM want WHERE "
+    " want.game_id = t.game_id AND want.window_id = t.window_id AND "
+    " want.seat = t.seat) RETURNING t.game_id, t.window_id, t.seat, "
+    " t.since), "
+    "hist AS (INSERT INTO seat_windows (game_id, window_id, seat, "
+    " player_id, opened_at, closed_at, missed) "
+    " SELECT o.game_id, o.window_id, o.seat, s.player_id, o.since, now(), "
+    " wa.kind = 'timeout' FROM gone o JOIN wa ON wa.game_id = o.game_id "
+    " JOIN game_seats s ON s.game_id = o.game_id AND s.seat = o.seat "
+    " WHERE s.player_id IS NOT NULL AND s.bot IS NULL AND (o.seat = "
+    " wa.seat OR (wa.kind = 'timeout' AND o.window_id = wa.window_id)) "
+    " AND NOT EXISTS (SELECT 1 FROM vacations v WHERE v.player_id = "
+    " s.player_id AND v.ends_at > now()) ON CONFLICT DO NOTHING), "
+    "came AS (INSERT INTO turns_waiting (game_id, window_id, seat) "
+    " SELECT game_id, window_id, seat FROM want ON CONFLICT DO NOTHING), ";
+static const char BATCH_NO_WAITS[] =
+    "wa AS (SELECT $15::text[], $16::integer[], $17::text[], $18::text[], "
+    " $19::text[], $20::text[], $21::integer[]), ";
+/* Present when a batch has a clocked game; otherwise BATCH_NO_DEADLINES. */
+static const char BATCH_DEADLINES[] =
+    "ca AS (SELECT x.* FROM unnest($22::text[], $23::text[]) AS "
+    " x(game_id, rules) WHERE x.game_id IN (SELECT game_id FROM g)), "
+    "ow AS (SELECT y.* FROM unnest($24::text[], $25::text[], "
+    " $26::integer[]) AS y(game_id, window_id, secs) "
+    " WHERE y.game_id IN (SELECT game_id FROM ca)), "
+    "dgone AS (DELETE FROM deadlines d USING ca WHERE d.game_id = "
+    " ANY ($22::text[]) AND d.game_id = ca.game_id AND NOT EXISTS (SELECT 1 "
+    "FROM ow WHERE ow.game_id = "
+    " d.game_id AND ow.window_id = d.window_id)), "
+    "dnew AS (INSERT INTO deadlines (game_id, window_id, due_at) "
+    " SELECT ow.game_id, ow.window_id, clock_due(now(), ow.secs, "
+    " ca.rules::jsonb) FROM ow JOIN ca ON ca.game_id = ow.game_id "
+    " WHERE ow.secs > 0 ON CONFLICT (game_id, window_id) DO NOTHING) ";
+static const char BATCH_NO_DEADLINES[] =
+    "ca AS (SELECT $22::text[], $23::text[], $24::text[], $25::text[], "
+    " $26::integer[]) ";
+static const char BATCH_TAIL[] = "SELECT game_id FROM g";
 
-static void append_text_init(append_text *t, const store_append *a)
+/* The four texts of the batch statement, [has waits][has deadlines]: built
+ * once (each is prepared once per connection, db_stmt.h). */
+static char *batch_texts[2][2];
+static pthread_once_t batch_texts_once = PTHREAD_ONCE_INIT;
+
+static void batch_texts_build(void)
 {
-    const store_input *in = a->input;
-    snprintf(t->seq, sizeof t->seq, "%llu",
-             (unsigned long long)a->expected_version + 1);
-    snprintf(t->seat, sizeof t->seat, "%d", in->seat);
-    if (in->has_nonce)
-        engine_hex(in->nonce, ENGINE_NONCE_BYTES, t->nonce_hex);
-    if (a->idem_key)
-        engine_hex(a->request_hash, 32, t->req_hex);
-    t->payload = in->payload ? engine_canonical_json(in->payload) : NULL;
-    t->response = a->response
-                      ? json_dumps(a->response, JSON_COMPACT | JSON_SORT_KEYS)
-                      : NULL;
-    t->result = a->final_status && a->result
-                    ? json_dumps(a->result, JSON_COMPACT | JSON_SORT_KEYS)
-                    : NULL;
-    const char *p[] = {a->game_id,
-                       t->seq,
-                       in->seat == ENGINE_PUBLIC ? NULL : t->seat,
-                       engine_input_kind_name(in->kind),
-                       in->window[0] ? in->window : NULL,
-                       t->payload,
-                       in->has_nonce ? t->nonce_hex : NULL,
-                       a->idem_key,
-                       a->idem_key ? t->req_hex : NULL,
-                       t->response,
-                       a->final_status,
-                       t->result,
-                       a->final_hash};
-    memcpy(t->params, p, sizeof p);
+    for (int w = 0; w < 2; w++)
+        for (int d = 0; d < 2; d++) {
+            const char *parts[] = {BATCH_HEAD, w ? BATCH_WAITS : BATCH_NO_WAITS,
+                                   d ? BATCH_DEADLINES : BATCH_NO_DEADLINES,
+                                   BATCH_TAIL};
+            size_t len = 1;
+            for (int i = 0; i < 4; i++)
+                len += strlen(parts[i]);
+            char *text = malloc(len);
+            if (text) {
+                text[0] = '\0';
+                for (int i = 0; i < 4; i++)
+                    strcat(text, parts[i]);
+            }
+            batch_texts[w][d] = text; /* kept for the process's life */
+        }
 }
 
-static void append_text_clear(append_text *t)
+/* The batch statement's text for a batch with (or without) waits and
+ * deadlines; NULL when out of memory. */
+static const char *batch_text(int waits, int deadlines)
 {
-    free(t->payload);
-    free(t->response);
-    free(t->result);
+    pthread_once(&batch_texts_once, batch_texts_build);
+    return batch_texts[waits != 0][deadlines != 0];
+}
+
+enum {
+    B_GAME,
+    B_SEQ,
+    B_SEAT,
+    B_KIND,
+    B_WINDOW,
+    B_PAYLOAD,
+    B_NONCE,
+    B_IDEM,
+    B_REQ,
+    B_RESPONSE,
+    B_STATUS,
+    B_RESULT,
+    B_HASH,
+    B_LISTENED,
+    W_GAME,
+    W_SEAT,
+    W_KIND,
+    W_WINDOW,
+    WANT_GAME,
+    WANT_WINDOW,
+    WANT_SEAT,
+    C_GAME,
+    C_RULES,
+    O_GAME,
+    O_WINDOW,
+    O_SECS,
+    BATCH_PARAMS
+};
+
+/* The array parameters of one batch statement. */
+typedef struct batch_arrays {
+    pg_array a[BATCH_PARAMS];
+    const char *params[BATCH_PARAMS];
+} batch_arrays;
+
+/* The input columns of append a into t. */
+static void add_input(batch_arrays *t, const store_append *a)
+{
+    const store_input *in = a->input;
+    char nonce_hex[2 * ENGINE_NONCE_BYTES + 1], req_hex[65];
+    if (in->has_nonce)
+        engine_hex(in->nonce, ENGINE_NONCE_BYTES, nonce_hex);
+    if (a->idem_key)
+        engine_hex(a->request_hash, 32, req_hex);
+    char *payload = in->payload ? engine_canonical_json(in->payload) : NULL;
+    char *response =
+        a->response ? json_dumps(a->response, JSON_COMPACT | JSON_SORT_KEYS)
+                    : NULL;
+    char *result = a->final_status && a->result
+                       ? json_dumps(a->result, JSON_COMPACT | JSON_SORT_KEYS)
+                       : NULL;
+    if ((in->payload && !payload) || (a->response && !response) ||
+        (a->final_status && a->result && !result))
+        t->a[B_GAME].oom = 1;
+    pg_array_add(&t->a[B_GAME], a->game_id);
+    pg_array_add_int(&t->a[B_SEQ], (long long)a->expected_version + 1);
+    if (in->seat == ENGINE_PUBLIC)
+        pg_array_add(&t->a[B_SEAT], NULL);
+    else
+        pg_array_add_int(&t->a[B_SEAT], in->seat);
+    pg_array_add(&t->a[B_KIND], engine_input_kind_name(in->kind));
+    pg_array_add(&t->a[B_WINDOW], in->window[0] ? in->window : NULL);
+    pg_array_add(&t->a[B_PAYLOAD], payload);
+    pg_array_add(&t->a[B_NONCE], in->has_nonce ? nonce_hex : NULL);
+    pg_array_add(&t->a[B_IDEM], a->idem_key);
+    pg_array_add(&t->a[B_REQ], a->idem_key ? req_hex : NULL);
+    pg_array_add(&t->a[B_RESPONSE], response);
+    pg_array_add(&t->a[B_STATUS], a->final_status);
+    pg_array_add(&t->a[B_RESULT], result);
+    pg_array_add(&t->a[B_HASH], a->final_hash);
+    pg_array_add(&t->a[B_LISTENED], a->listened ? "t" : "f");
+    free(payload);
+    free(response);
+    free(result);
+}
+
+/* The waits of append a (a->waiting: [{"w","s"}]) into t. -1 when the
+ * text does not parse. */
+static int add_waits(batch_arrays *t, const store_append *a)
+{
+    json_t *list = json_loads(a->waiting, 0, NULL);
+    if (!json_is_array(list)) {
+        json_decref(list);
+        return -1;
+    }
+    const store_input *in = a->input;
+    pg_array_add(&t->a[W_GAME], a->game_id);
+    pg_array_add_int(&t->a[W_SEAT], in->seat);
+    pg_array_add(&t->a[W_KIND], engine_input_kind_name(in->kind));
+    pg_array_add(&t->a[W_WINDOW], in->window);
+    size_t i;
+    json_t *w;
+    json_array_foreach(list, i, w)
+    {
+        const char *win = json_string_value(json_object_get(w, "w"));
+        json_t *seat = json_object_get(w, "s");
+        if (!win || !json_is_integer(seat)) {
+            json_decref(list);
+            return -1;
+        }
+        pg_array_add(&t->a[WANT_GAME], a->game_id);
+        pg_array_add(&t->a[WANT_WINDOW], win);
+        pg_array_add_int(&t->a[WANT_SEAT], json_integer_value(seat));
+    }
+    json_decref(list);
+    return 0;
+}
+
+/* The deadlines of append a (a clocked game) into t. */
+static void add_deadlines(batch_arrays *t, const store_append *a)
+{
+    pg_array_add(&t->a[C_GAME], a->game_id);
+    pg_array_add(&t->a[C_RULES], a->clock_rules ? a->clock_rules : "{}");
+    for (int i = 0; i < a->nwindows; i++) {
+        pg_array_add(&t->a[O_GAME], a->game_id);
+        pg_array_add(&t->a[O_WINDOW], a->windows[i].id);
+        pg_array_add_int(&t->a[O_SECS], a->window_seconds ? a->window_seconds[i]
+                                                          : a->clock_seconds);
+    }
+}
+
+static void batch_arrays_clear(batch_arrays *t)
+{
+    for (int i = 0; i < BATCH_PARAMS; i++)
+        pg_array_free(&t->a[i]);
+}
+
+/* Fill t with the n appends of list. 0, or -1 (out of memory, or waits
+ * that do not parse): then t only needs clearing. */
+static int batch_arrays_init(batch_arrays *t, const store_append *const *list,
+                             int n)
+{
+    for (int i = 0; i < BATCH_PARAMS; i++)
+        pg_array_init(&t->a[i]);
+    for (int i = 0; i < n; i++) {
+        add_input(t, list[i]);
+        if (list[i]->waiting && add_waits(t, list[i]) != 0)
+            return -1;
+        if (list[i]->clock_seconds > 0)
+            add_deadlines(t, list[i]);
+    }
+    for (int i = 0; i < BATCH_PARAMS; i++)
+        if (!(t->params[i] = pg_array_text(&t->a[i])))
+            return -1;
+    return 0;
 }
 
 /* Whether the input finishes a game whose ruleset keeps player records:
- * then they are folded in the append's transaction. */
+ * then they are folded in the batch's transaction. */
 static int append_folds_records(const store_append *a)
 {
     return a->keeps_records && a->final_status && a->result &&
            strcmp(a->final_status, "finished") == 0;
-}
-
-/* Whether the append writes more than its one statement (deadlines of a
- * clocked game, waits, records of a finished one): then it needs a
- * transaction. */
-static int append_has_follow_ups(const store_append *a)
-{
-    return a->clock_seconds > 0 || append_folds_records(a) || a->waiting;
-}
-
-/* The append's statement and its follow-ups, inside an open transaction
- * (or alone, when it has none). STORE_ECONFLICT when the version moved on. */
-static int append_body(PGconn *c, const store_append *a)
-{
-    append_text t = {0};
-    append_text_init(&t, a);
-    PGresult *r = NULL;
-    int rc = exec_ok(c, PGRES_COMMAND_OK, APPEND_SQL, 13, t.params, &r);
-    append_text_clear(&t);
-    if (!rc && strcmp(PQcmdTuples(r), "1") != 0)
-        rc = STORE_ECONFLICT; /* the version moved on */
-    PQclear(r);
-    if (!rc && a->clock_seconds > 0)
-        rc = store_sync_deadlines(c, a->game_id, a->windows, a->nwindows,
-                                  a->clock_seconds, a->window_seconds,
-                                  a->clock_rules);
-    if (!rc && a->waiting)
-        rc = store_sync_waiting(c, a->game_id, a->waiting, a->input,
-                                a->expected_version + 1);
-    if (!rc && append_folds_records(a) &&
-        records_game_finished(c, a->game_id, a->result))
-        rc = STORE_EDB;
-    return rc;
-}
-
-int store_append_input(PGconn *c, const store_append *a)
-{
-    /* A game without a clock whose waits do not change and that does not
-     * fold records here commits in one round trip (the statement alone);
-     * otherwise the follow-ups join it in one transaction. */
-    int txn = append_has_follow_ups(a);
-    int rc =
-        txn ? exec_ok(c, PGRES_COMMAND_OK, "BEGIN", 0, NULL, NULL) : STORE_OK;
-    if (!rc)
-        rc = append_body(c, a);
-    if (!rc && txn)
-        rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
-    if (rc)
-        rollback(c);
-    return rc;
 }
 
 static const char NOTIFY_VERSIONS_SQL[] =
@@ -630,100 +775,34 @@ static void notify_committed(PGconn *c, const store_append *const *list, int n,
     free(text);
 }
 
-/* One statement of a batch's pipeline: the append it belongs to (-1:
- * BEGIN or COMMIT) and whether it is that append's own statement. */
-typedef struct batch_stmt {
-    int append;
-    int is_append;
-    int is_notify; /* the NOTIFY after the COMMIT: its failure is logged
-                      only, the batch being committed by then */
-} batch_stmt;
+/* What a batch's pipeline sends, in order: BEGIN, the batch statement,
+ * then (commit set) COMMIT and the NOTIFY in a transaction of its own. */
+enum { ST_BEGIN, ST_BATCH, ST_COMMIT, ST_NOTIFY };
 
-/* Queue the Parses of the texts a batch of n appends sends (db_stmt.h).
- * How many were queued, or -1. */
-static int batch_parses(PGconn *c, const store_append *const *list, int n,
-                        int commit)
+/* rcs from the batch statement's rows (the games that advanced): STORE_OK
+ * for those, STORE_ECONFLICT for the others (a stale expected version). */
+static void advanced_rcs(PGresult *r, const store_append *const *list, int n,
+                         int *rcs)
 {
-    int waits = 0, clocks = 0;
-    for (int i = 0; i < n; i++) {
-        waits |= list[i]->waiting != NULL;
-        clocks |= list[i]->clock_seconds > 0;
-    }
-    const char *texts[] = {"BEGIN",
-                           APPEND_SQL,
-                           waits ? WAITING_APPEND_SQL : NULL,
-                           clocks ? DEADLINES_GONE_APPEND_SQL : NULL,
-                           clocks ? DEADLINES_NEW_APPEND_SQL : NULL,
-                           commit ? "COMMIT" : NULL,
-                           commit ? NOTIFY_VERSIONS_SQL : NULL};
-    const int nparams[] = {0, 13, 6, 3, 4, 0, 1};
-    int queued = 0;
-    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
-        int q = texts[i] ? db_stmt_queue_parse(c, texts[i], nparams[i]) : 0;
-        if (q < 0)
-            return -1;
-        queued += q;
-    }
-    return queued;
+    for (int i = 0; i < n; i++)
+        rcs[i] = STORE_ECONFLICT;
+    for (int row = 0; row < PQntuples(r); row++)
+        for (int i = 0; i < n; i++)
+            if (strcmp(PQgetvalue(r, row, 0), list[i]->game_id) == 0)
+                rcs[i] = STORE_OK;
 }
 
-/* Send the deadline follow-ups of a (a clocked game) in the pipeline. */
-static int send_deadlines(PGconn *c, const store_append *a, const char *ver,
-                          int index, batch_stmt *st, int *ns)
+/* Read the results of the pipeline's statements (ST_BEGIN up to last), up
+ * to the sync: rcs from the batch statement. STORE_OK, or STORE_EDB when a
+ * statement failed (its SQLSTATE into state). */
+static int batch_results(PGconn *c, const store_append *const *list, int n,
+                         int last, int *rcs, char state[6])
 {
-    char *ids_text, *secs_text;
-    if (deadline_texts(a->windows, a->nwindows, a->clock_seconds,
-                       a->window_seconds, &ids_text, &secs_text) != 0)
-        return 0;
-    const char *p[] = {a->game_id, ids_text, ver};
-    int sent = db_stmt_send(c, DEADLINES_GONE_APPEND_SQL, 3, p);
-    st[(*ns)++] = (batch_stmt){index, 0, 0};
-    if (sent && a->nwindows > 0) {
-        const char *q[] = {a->game_id, secs_text,
-                           a->clock_rules ? a->clock_rules : "{}", ver};
-        sent = db_stmt_send(c, DEADLINES_NEW_APPEND_SQL, 4, q);
-        st[(*ns)++] = (batch_stmt){index, 0, 0};
-    }
-    free(ids_text);
-    free(secs_text);
-    return sent;
-}
-
-/* Send append list[index]'s statement and its follow-ups (waits,
- * deadlines: each written only if the append happened) in the pipeline,
- * noting each in st. 1 when all were sent. */
-static int send_append(PGconn *c, const store_append *a, int index,
-                       batch_stmt *st, int *ns)
-{
-    append_text t = {0};
-    append_text_init(&t, a);
-    int sent = db_stmt_send(c, APPEND_SQL, 13, t.params);
-    append_text_clear(&t);
-    st[(*ns)++] = (batch_stmt){index, 1, 0};
-    uint64_t version = a->expected_version + 1;
-    if (sent && a->waiting) {
-        waiting_text w = {0};
-        waiting_text_init(&w, a->game_id, a->waiting, a->input, version);
-        sent = db_stmt_send(c, WAITING_APPEND_SQL, 6, w.params);
-        st[(*ns)++] = (batch_stmt){index, 0, 0};
-    }
-    if (sent && a->clock_seconds > 0) {
-        char ver[24];
-        snprintf(ver, sizeof ver, "%llu", (unsigned long long)version);
-        sent = send_deadlines(c, a, ver, index, st, ns);
-    }
-    return sent;
-}
-
-/* Read the results of the ns statements of st, up to the sync: rcs of
- * each append (STORE_OK, or STORE_ECONFLICT for a stale version). */
-static int batch_results(PGconn *c, const batch_stmt *st, int ns, int *rcs)
-{
-    int q = 0, failed = 0;
+    int st = ST_BEGIN, failed = 0;
     for (;;) {
         PGresult *r = PQgetResult(c);
         if (!r) { /* the end of one statement's results */
-            if (++q > ns + 1 || PQstatus(c) != CONNECTION_OK)
+            if (++st > last + 1 || PQstatus(c) != CONNECTION_OK)
                 return STORE_EDB;
             continue;
         }
@@ -732,83 +811,101 @@ static int batch_results(PGconn *c, const batch_stmt *st, int ns, int *rcs)
             PQclear(r);
             break;
         }
-        if (q < ns && st[q].is_notify) {
-            if (status != PGRES_TUPLES_OK)
-                log_warn("notify_failed", json_pack("{si}", "statements", ns));
-        } else if (status != PGRES_COMMAND_OK) {
+        ExecStatusType want = st == ST_BATCH || st == ST_NOTIFY
+                                  ? PGRES_TUPLES_OK
+                                  : PGRES_COMMAND_OK;
+        if (st == ST_NOTIFY) {
+            if (status != want)
+                log_warn("notify_failed", json_pack("{si}", "games", n));
+        } else if (status != want) {
+            const char *s = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+            if (!failed && s)
+                snprintf(state, 6, "%s", s);
             failed = 1;
             if (status == PGRES_FATAL_ERROR) {
                 const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
                 log_info("append_batch_failed",
                          json_pack("{ss}", "error", m ? m : ""));
             }
-        } else if (q < ns && st[q].is_append) {
-            rcs[st[q].append] =
-                strcmp(PQcmdTuples(r), "1") == 0 ? STORE_OK : STORE_ECONFLICT;
+        } else if (st == ST_BATCH) {
+            advanced_rcs(r, list, n, rcs);
         }
         PQclear(r);
     }
     return failed ? STORE_EDB : STORE_OK;
 }
 
-/* The n appends of list in one pipeline: BEGIN, each append followed by
- * its follow-ups, and COMMIT when commit is set, then one sync (one round
- * trip). Returns STORE_OK, or STORE_EDB when a statement failed or the
- * connection broke; then nothing was committed unless the connection
- * broke after the COMMIT was sent (an unknown outcome, as for any lost
- * commit). */
+/* The n appends of list in one pipeline and one round trip: BEGIN, the
+ * batch statement, and when commit is set COMMIT and the NOTIFY. STORE_OK
+ * (rcs set), or STORE_EDB when a statement failed (its SQLSTATE in state)
+ * or the connection broke; then nothing was committed unless the
+ * connection broke after the COMMIT was sent (an unknown outcome, as for
+ * any lost commit). */
 static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
-                          int commit, int *rcs)
+                          int commit, int *rcs, char state[6])
 {
-    batch_stmt *st = calloc(4 * (size_t)n + 3, sizeof *st);
-    if (!st || !PQenterPipelineMode(c)) {
-        free(st);
+    batch_arrays t;
+    int filled = batch_arrays_init(&t, list, n);
+    char *notify = commit ? notify_text(list, n, NULL) : NULL;
+    if (filled != 0 || (commit && !notify) || !PQenterPipelineMode(c)) {
+        batch_arrays_clear(&t);
+        free(notify);
         return STORE_EDB;
     }
-    int ns = 0, parses = batch_parses(c, list, n, commit);
-    int sent = parses >= 0 && db_stmt_send(c, "BEGIN", 0, NULL);
-    st[ns++] = (batch_stmt){-1, 0, 0};
-    for (int i = 0; sent && i < n; i++)
-        sent = send_append(c, list[i], i, st, &ns);
-    char *notify = commit ? notify_text(list, n, NULL) : NULL;
-    if (sent && commit) {
-        /* Every append's "game:version" is true once the batch commits,
-         * even a stale one's (the store is past its expected version), and
-         * after an error the pipeline skips it: so the NOTIFY rides behind
-         * the COMMIT, in a transaction of its own, in this round trip. */
-        const char *p[] = {notify};
-        sent = notify && db_stmt_send(c, "COMMIT", 0, NULL) &&
-               db_stmt_send(c, NOTIFY_VERSIONS_SQL, 1, p);
-        st[ns++] = (batch_stmt){-1, 0, 0};
-        st[ns++] = (batch_stmt){-1, 0, 1};
+    int waits = 0, clocks = 0;
+    for (int i = 0; i < n; i++) {
+        waits |= list[i]->waiting != NULL;
+        clocks |= list[i]->clock_seconds > 0;
     }
+    const char *batch_sql = batch_text(waits, clocks);
+    int parses = batch_sql ? 0 : -1;
+    const char *texts[] = {"BEGIN", batch_sql, "COMMIT", NOTIFY_VERSIONS_SQL};
+    const int nparams[] = {0, BATCH_PARAMS, 0, 1};
+    int last = commit ? ST_NOTIFY : ST_BATCH;
+    for (int i = 0; i <= last && parses >= 0; i++) {
+        int q = db_stmt_queue_parse(c, texts[i], nparams[i]);
+        parses = q < 0 ? -1 : parses + q;
+    }
+    const char *np[] = {notify};
+    /* Every append's "game:version" is true once the batch commits, even
+     * a stale one's (the store is past its expected version), and after
+     * an error the pipeline skips it: so the NOTIFY rides behind the
+     * COMMIT, in a transaction of its own, in this round trip. */
+    int sent = parses >= 0 && db_stmt_send(c, "BEGIN", 0, NULL) &&
+               db_stmt_send(c, batch_sql, BATCH_PARAMS, t.params) &&
+               (!commit || (db_stmt_send(c, "COMMIT", 0, NULL) &&
+                            db_stmt_send(c, NOTIFY_VERSIONS_SQL, 1, np)));
+    batch_arrays_clear(&t);
     free(notify);
     db_count_round_trip();
     int rc = STORE_EDB; /* unsent: the caller drops the connection */
     if (sent && PQpipelineSync(c)) {
         int parsed = db_stmt_parsed(c, parses);
-        rc = batch_results(c, st, ns, rcs);
+        rc = batch_results(c, list, n, last, rcs, state);
         if (parsed != 0)
             rc = STORE_EDB;
         if (!PQexitPipelineMode(c))
             rc = STORE_EDB;
     }
-    free(st);
     return rc;
 }
 
-int store_append_batch(PGconn *c, const store_append *const *list, int n,
-                       int *rcs)
+/* One try at committing the n appends of list together: STORE_OK with
+ * rcs set, or STORE_EDB (state: the failing statement's SQLSTATE, "" if
+ * none), after which nothing was committed. */
+static int batch_once(PGconn *c, const store_append *const *list, int n,
+                      int *rcs, char state[6])
 {
     int records = 0;
+    state[0] = '\0';
     for (int i = 0; i < n; i++) {
         rcs[i] = STORE_EDB;
         records |= append_folds_records(list[i]);
     }
-    /* Every append and its follow-ups in one round trip; a batch with a
-     * game whose end folds records commits after those folds (their
-     * reads and writes need the engine's record hook in between). */
-    int rc = pipeline_batch(c, list, n, !records, rcs);
+    /* A batch with a game whose end folds records commits after those
+     * folds (their reads and writes need the engine's record hook in
+     * between). */
+    int rc = pipeline_batch(c, list, n, !records, rcs, state);
     for (int i = 0; rc == STORE_OK && records && i < n; i++)
         if (rcs[i] == STORE_OK && append_folds_records(list[i]) &&
             records_game_finished(c, list[i]->game_id, list[i]->result))
@@ -817,22 +914,66 @@ int store_append_batch(PGconn *c, const store_append *const *list, int n,
         rc = exec_ok(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL, NULL);
     if (rc == STORE_OK && records)
         notify_committed(c, list, n, rcs);
-    if (rc == STORE_OK)
-        return STORE_OK;
-    if (PQpipelineStatus(c) != PQ_PIPELINE_OFF ||
-        PQstatus(c) != CONNECTION_OK) {
+    if (rc != STORE_OK)
         for (int i = 0; i < n; i++)
             rcs[i] = STORE_EDB;
-        return STORE_EDB;
-    }
-    /* A statement failed (an idempotency key taken meanwhile, a deadlock
-     * with another process): nothing was committed, so each append is
-     * tried on its own and only the failing one is refused. */
-    rollback(c);
+    return rc;
+}
+
+/* Whether two appends of list are for one game (then the batch statement
+ * could not tell their outcomes apart). */
+static int same_game_twice(const store_append *const *list, int n)
+{
     for (int i = 0; i < n; i++)
-        rcs[i] = store_append_input(c, list[i]);
-    notify_committed(c, list, n, rcs);
+        for (int j = i + 1; j < n; j++)
+            if (strcmp(list[i]->game_id, list[j]->game_id) == 0)
+                return 1;
+    return 0;
+}
+
+static int connection_lost(PGconn *c)
+{
+    return PQpipelineStatus(c) != PQ_PIPELINE_OFF ||
+           PQstatus(c) != CONNECTION_OK;
+}
+
+int store_append_batch(PGconn *c, const store_append *const *list, int n,
+                       int *rcs)
+{
+    char state[6];
+    if (n > 1 && !same_game_twice(list, n) &&
+        batch_once(c, list, n, rcs, state) == STORE_OK)
+        return STORE_OK;
+    if (n > 1 && connection_lost(c))
+        return STORE_EDB;
+    /* A statement failed (an idempotency key taken meanwhile, a deadlock
+     * with another process), or one game came twice: nothing was
+     * committed, so each append is tried on its own and only the failing
+     * one is refused (a unique violation or a serialization failure is a
+     * conflict). */
+    for (int i = 0; i < n; i++) {
+        rollback(c);
+        if (batch_once(c, &list[i], 1, &rcs[i], state) == STORE_OK)
+            continue;
+        if (connection_lost(c)) {
+            for (int j = 0; j < n; j++)
+                rcs[j] = STORE_EDB;
+            return STORE_EDB;
+        }
+        rcs[i] = strcmp(state, "23505") == 0 || strcmp(state, "40001") == 0
+                     ? STORE_ECONFLICT
+                     : STORE_EDB;
+    }
+    rollback(c);
     return STORE_OK;
+}
+
+int store_append_input(PGconn *c, const store_append *a)
+{
+    int rc = STORE_EDB;
+    if (store_append_batch(c, &a, 1, &rc) != STORE_OK)
+        return STORE_EDB;
+    return rc;
 }
 
 int store_notify_version(PGconn *c, const char *game_id, uint64_t version)

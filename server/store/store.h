@@ -94,6 +94,10 @@ typedef struct store_append {
                                  a finished game is folded into them */
     const json_t *result;
     const char *final_hash;
+    /* Whether a player seated in the game can be told of it (a channel,
+     * server/notify/notify_listened.h): then the new version is written
+     * as a notification fact with the commit. */
+    int listened;
 } store_append;
 
 void store_game_clear(store_game *g);
@@ -115,25 +119,27 @@ int store_load_inputs(PGconn *c, const char *game_id, uint64_t after,
 int store_load_inputs_page(PGconn *c, const char *game_id, uint64_t after,
                            size_t limit, store_input **out, size_t *n);
 void store_inputs_free(store_input *in, size_t n);
-/* Append (see store_append) and commit. STORE_ECONFLICT when the version
- * moved on or the idempotency key was used meanwhile. When the input
- * finishes the game, its players' records (server/players/records.h) are
- * updated in the same transaction. Sends no NOTIFY (store_notify_version). */
+/* Append (see store_append) and commit: store_append_batch of one.
+ * STORE_ECONFLICT when the version moved on or the idempotency key was
+ * used meanwhile. When the input finishes the game, its players' records
+ * (server/players/records.h) are updated in the same transaction. */
 int store_append_input(PGconn *c, const store_append *a);
 /* Append list[0..n-1] (appends of different games) and commit them
  * together, in one transaction: the group commit (server/store/commit.h). Each
  * append's own outcome goes to rcs[i]: STORE_OK once committed,
  * STORE_ECONFLICT when its expected version was stale (only that append is
  * refused; the others commit), STORE_EDB when it could not be committed.
- * Every append and its follow-ups (waits, deadlines: written only when
- * that append happened) go in one libpq pipeline with BEGIN, COMMIT and
- * then, in a transaction of its own, the NOTIFY of the batch (one round
- * trip); a batch where a game finishes whose ruleset keeps records folds
- * them before its COMMIT and notifies after it. Should a statement fail
- * (an idempotency key taken meanwhile), nothing is committed and each
- * append is tried on its own (then notified). Returns STORE_OK when every
- * rcs[i] is that append's answer, STORE_EDB when the connection failed
- * (every rcs[i] is STORE_EDB; the connection should be dropped). */
+ * The whole batch is one statement built from arrays (unnest): the
+ * versions, the inputs, the notification facts of listened games, the
+ * waits and the deadlines, each written only for the games that advanced;
+ * it goes in one libpq pipeline with BEGIN, COMMIT and then, in a
+ * transaction of its own, the NOTIFY of the batch (one round trip). A
+ * batch where a game finishes whose ruleset keeps records folds them
+ * before its COMMIT and notifies after it. Should the statement fail (an
+ * idempotency key taken meanwhile), nothing is committed and each append
+ * is tried on its own. Returns STORE_OK when every rcs[i] is that
+ * append's answer, STORE_EDB when the connection failed (every rcs[i] is
+ * STORE_EDB; the connection should be dropped). */
 int store_append_batch(PGconn *c, const store_append *const *list, int n,
                        int *rcs);
 /* NOTIFY conclave_games "game_id:version", in a transaction of its own:

@@ -14,7 +14,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { BIN, createDatabase, dropDatabase, psql } from './lib/server.mjs';
+import { BIN, createDatabase, dropDatabase, psql, startServer } from './lib/server.mjs';
+import { NO_LIMITS, client, newLobby, newPlayer } from './lib/api.mjs';
 
 // Tables that grow with games: distributed by game_id.
 const GAME_TABLES = new Set([
@@ -35,6 +36,10 @@ const GAME_TABLES = new Set([
   'game_rematches', // the rematch lobby of a finished game
   'seat_presence', // seats with their game open, per process (expiring)
 ]);
+
+// Game tables every move writes, in the group commit's batch statement:
+// no trigger, no foreign key (sql/015_batch_commit.sql).
+const HOT_TABLES = new Set(['game_inputs', 'turns_waiting', 'deadlines', 'seat_windows']);
 
 // Tables of players, sessions, lobbies and bookkeeping: small, or keyed by
 // player; reference tables (or distributed on their own key) in Citus.
@@ -134,8 +139,106 @@ test(
           );
         }
       }
+
+      // The tables every move writes (the group commit's batch statement,
+      // server/store/store.c) run nothing per row but the row itself: no
+      // trigger and no foreign-key check (sql/015_batch_commit.sql). The
+      // batch writes their rows only for games whose version it moved, so
+      // the game exists: the last test below keeps that true.
+      for (const t of HOT_TABLES) {
+        const out = fks.filter(([src]) => src === t).map(([, , name]) => name);
+        assert.deepEqual(out, [], `hot table ${t} has no foreign key`);
+      }
+      const triggers = rows(
+        db,
+        `SELECT c.relname, t.tgname, (t.tgtype & 16) <> 0
+         FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE NOT t.tgisinternal`,
+      );
+      assert.ok(triggers.length > 0, 'the schema has triggers to check');
+      for (const [table, name, onUpdate] of triggers) {
+        assert.ok(!HOT_TABLES.has(table), `hot table ${table} has no trigger (${name})`);
+        assert.ok(
+          !(table === 'games' && onUpdate === 't'),
+          `a move's version update fires no trigger (${name} on games)`,
+        );
+      }
     } finally {
       dropDatabase(db);
     }
   },
 );
+
+// Without foreign keys on the hot tables, no row of theirs may name a game
+// that does not exist: the batch statement writes them only for the games
+// whose version it moved. Played through the real server, with a clock so
+// that deadlines are written too.
+test('rows the moves write name an existing game', { timeout: 120000 }, async () => {
+  const db = createDatabase('schema_play');
+  const server = await startServer({ db, env: NO_LIMITS });
+  try {
+    const call = client(server.url);
+    const [alice, bob] = [await newPlayer(call), await newPlayer(call)];
+    const lobby = await newLobby(
+      call,
+      alice,
+      { ruleset: 'tictactoe', seats: 2, clock: { mode: 'live', seconds: 600 } },
+      [bob],
+    );
+    const s = await call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: alice.token });
+    assert.equal(s.status, 201, s.text);
+    const id = s.body.game;
+    // Alice takes the top row.
+    const moves = [
+      [alice, 0],
+      [bob, 3],
+      [alice, 1],
+      [bob, 4],
+    ];
+    for (const [i, [who, cell]] of moves.entries()) {
+      const r = await call('POST', `/api/v1/games/${id}/plays`, {
+        token: who.token,
+        body: { window: `t${i + 1}`, cell },
+      });
+      assert.equal(r.status, 200, r.text);
+    }
+    assert.equal(psql(db, `SELECT count(*) FROM game_inputs WHERE game_id = '${id}'`), '4');
+    assert.equal(psql(db, `SELECT version FROM games WHERE game_id = '${id}'`), '4');
+    assert.equal(
+      psql(db, `SELECT window_id || ':' || seat FROM turns_waiting WHERE game_id = '${id}'`),
+      't5:0',
+      'the game waits on Alice',
+    );
+    assert.equal(
+      psql(db, `SELECT window_id FROM deadlines WHERE game_id = '${id}'`),
+      't5',
+      'the open window has its deadline',
+    );
+    for (const t of HOT_TABLES) {
+      assert.equal(
+        psql(
+          db,
+          `SELECT count(*) FROM ${t} x WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.game_id = x.game_id)`,
+        ),
+        '0',
+        `every ${t} row names an existing game`,
+      );
+    }
+    assert.notEqual(
+      psql(db, `SELECT count(*) FROM seat_windows WHERE game_id = '${id}'`),
+      '0',
+      'the answered windows were recorded',
+    );
+    assert.equal(
+      psql(
+        db,
+        'SELECT count(*) FROM seat_windows w WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = w.player_id)',
+      ),
+      '0',
+      'every seat_windows row names an existing player',
+    );
+  } finally {
+    await server.stop();
+    dropDatabase(db);
+  }
+});
