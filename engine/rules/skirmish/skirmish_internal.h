@@ -19,6 +19,9 @@
 #define SK_MAX_PARRY 16
 #define SK_MAX_TOKENS 9
 #define SK_TURN_LIMIT 40
+/* Rules editions (option "edition"): 2 is what new games get. */
+#define SK_EDITION_CURRENT 2
+#define SK_EDITION_CURRENT_TEXT "2"
 
 /* Phases of the game. */
 enum { SK_MUSTER = 0, SK_DEPLOY, SK_PLAY, SK_OVER };

@@ -205,6 +205,19 @@ static int same_decl(const sk_decl *a, const sk_decl *b)
 
 /* ------------------------------------------------------------ playing -- */
 
+/* Open a step where an empty stack leaves nothing to decide: in edition 2
+ * a player who does not hold priority passes there on an empty stack, so
+ * after the last item resolves the game goes on without another pass
+ * (412.2, 413.1, 413.3). */
+static int begin_flowing(engine_ctx *ctx, const char *step, uint32_t round,
+                         int first)
+{
+    int rc = engine_ctx_priority_begin(ctx, step, round, first);
+    if (rc == 0)
+        engine_ctx_priority_flow(ctx);
+    return rc;
+}
+
 /* Put declaration d on the stack, reserving its resources (501.1). */
 static int declare(sk_state *s, engine_ctx *ctx, const sk_decl *d)
 {
@@ -285,9 +298,9 @@ int sk_priority_play(void *state, engine_ctx *ctx, int seat, const char *step,
     if (declare(s, ctx, &d) != 0)
         return engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
     if (in_choice(step)) /* 411.2: both passes are automatic (ours) */
-        return engine_ctx_priority_begin(ctx, "exec", ALL_SEATS, s->active);
+        return begin_flowing(ctx, "exec", ALL_SEATS, s->active);
     if (strcmp(step, "handover") == 0)
-        return engine_ctx_priority_begin(ctx, "handover_all", ALL_SEATS, seat);
+        return begin_flowing(ctx, "handover_all", ALL_SEATS, seat);
     return 0;
 }
 
@@ -422,7 +435,7 @@ void sk_begin_turn(sk_state *s, engine_ctx *ctx, int active)
         if (first_turn)
             sk_queue_triggers(s, ctx, u, SKIRMISH_TR_ENTERS, -1);
     }
-    engine_ctx_priority_begin(ctx, "start", ALL_SEATS, active);
+    begin_flowing(ctx, "start", ALL_SEATS, active);
 }
 
 /* 413.1: the end phase begins; what works "at the end of the turn" now
@@ -438,7 +451,7 @@ static void end_phase(sk_state *s, engine_ctx *ctx)
         if (s->cr[u][U_POISON] > 0)
             push_plain(s, ctx, u, "poison", s->cr[u][U_POISON], "poison");
     }
-    engine_ctx_priority_begin(ctx, "end", ALL_SEATS, s->active);
+    begin_flowing(ctx, "end", ALL_SEATS, s->active);
 }
 
 /* 413.3: every "until end of turn" effect ends at once; the players swap. */
