@@ -17,11 +17,15 @@
  * it returns, the active seat's first (so they resolve last).
  *
  * After every input, prio_settle passes for a holder whose response rule
- * (respond.c) says so. That pass is the same code and the same log entry
- * as a deliberate one, and the rule looks only at what the seat set and at
- * public facts (the stack, the turn, the active seat), never at its hand,
- * so an automatic pass tells the others nothing a deliberate pass would
- * not.
+ * (respond.c) says so, or who does not hold priority (prio_auto_passes:
+ * right after its own play, while its own item is on top, and on an empty
+ * stack in a step the ruleset marked with engine_ctx_priority_flow). That
+ * pass is the same code and the same log entry as a deliberate one, and it
+ * looks only at what the seat set and at public facts (who played, the
+ * stack, the step, the turn, the active seat), never at its hand or at what
+ * it could play, so an automatic pass tells the others nothing a
+ * deliberate pass would not (tests/unit/test_twin.c plays duel_example with
+ * hold off to check it).
  *
  * What it does not do: hold items (stack.c), rules and undo (respond.c),
  * save and view (prio_save.c).

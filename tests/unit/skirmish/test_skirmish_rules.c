@@ -706,6 +706,29 @@ static void test_ed2_declaration_in_one_click(void)
     done(&r);
 }
 
+/* An attack on a Bramble Wall: its "when it is attacked" trigger goes on
+ * top of the attack. The declaration still passes for the attacker; the
+ * trigger, on top and the wall's own, passes for its owner and resolves;
+ * the attack below, the attacker's own, passes for the attacker again; so
+ * the one input leaves the wall's owner holding priority over the attack. */
+static void test_ed2_declaration_passes_past_triggers(void)
+{
+    sk_run r;
+    REQUIRE(sk_start_with(&r, 1, ED2, "[\"iron_recruit\"]", "[\"c3\"]",
+                          "[\"bramble_wall\"]", "[\"c4\"]") == 0);
+    REQUIRE(sk_step_is(&r, "choice") && sk_holder(&r) == 0);
+    REQUIRE(sk_play(&r, 0, "{\"action\":\"attack\",\"unit\":0,\"target\":1}") ==
+            0);
+    CHECK_EQ_INT(sk_unit(&r, 0, "life"), 2); /* the wall's shot resolved */
+    CHECK(sk_step_is(&r, "exec"));
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    CHECK_EQ_INT(sk_stack_n(&r), 1);
+    CHECK(stack_kind_is(&r, 0, "attack"));
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    CHECK(sk_step_is(&r, "choice"));
+    done(&r);
+}
+
 static void test_ed2_hold_priority(void)
 {
     sk_run r;
@@ -892,6 +915,7 @@ int main(void)
     RUN(test_muster_and_deployment_orders_checked);
     RUN(test_replay_whole_game);
     RUN(test_ed2_declaration_in_one_click);
+    RUN(test_ed2_declaration_passes_past_triggers);
     RUN(test_ed2_hold_priority);
     RUN(test_ed2_opponent_holds_on_empty_stack);
     RUN(test_ed2_undo_with_consent);
