@@ -10,7 +10,8 @@
  *    "flags"?:ENGINE_PRIO_* bits,"auto"?:seats without hold}
  * where STEP is {"open","name","round","passed","holder","active","turn",
  * "stack":[items],"flow"?:true}; the members marked ? are left out while
- * zero, so a game that does not use them saves as before. Loading checks every field.
+ * zero, so a game that does not use them saves as before. Loading checks every
+ * field.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,9 +80,9 @@ static int step_load(prio_step *s, const json_t *j, int seats)
     memset(s, 0, sizeof *s);
     if (json_unpack((json_t *)j,
                     "{s:b, s:s, s:I, s:I, s:i, s:i, s:I, s:o, s?b !}", "open",
-                    &s->open, "name", &name, "round", &round, "passed",
-                    &passed, "holder", &s->holder, "active", &s->active, "turn",
-                    &turn, "stack", &stack, "flow", &s->flow) != 0 ||
+                    &s->open, "name", &name, "round", &round, "passed", &passed,
+                    "holder", &s->holder, "active", &s->active, "turn", &turn,
+                    "stack", &stack, "flow", &s->flow) != 0 ||
         strlen(name) >= PRIO_STEP_MAX || round < 0 || round > all ||
         (round & ~all) || passed < 0 || passed > all || (passed & ~all) ||
         turn < 0 || turn > UINT32_MAX || s->holder < 0 || s->holder >= seats ||
@@ -181,8 +182,7 @@ json_t *prio_save(const engine_game *g)
     if (j && p->flags)
         json_object_set_new(j, "flags", json_integer((json_int_t)p->flags));
     if (j && p->auto_seats)
-        json_object_set_new(j, "auto",
-                            json_integer((json_int_t)p->auto_seats));
+        json_object_set_new(j, "auto", json_integer((json_int_t)p->auto_seats));
     return j;
 }
 
@@ -203,8 +203,7 @@ int prio_load(engine_game *g, const json_t *saved, engine_error *e)
         (flags & ~(json_int_t)(ENGINE_PRIO_AUTO_PASS | ENGINE_PRIO_UNDO |
                                ENGINE_PRIO_MY_TURN_KEPT)) ||
         autos < 0 || (autos & ~all) || serial < 0 || serial > UINT32_MAX ||
-        next_item < 0 ||
-        next_item > UINT32_MAX || version < 0 ||
+        next_item < 0 || next_item > UINT32_MAX || version < 0 ||
         step_load(&p->cur, step, g->seats) != 0 || rules_load(g, rules) != 0 ||
         undo_load(g, undo, e) != 0)
         return engine_fail(e, ENGINE_EINTERNAL, "priority",

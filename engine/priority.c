@@ -498,6 +498,11 @@ void engine_ctx_priority_setup(engine_ctx *ctx, unsigned flags)
         flags & ENGINE_PRIO_AUTO_PASS ? (1u << g->seats) - 1 : p->auto_seats;
 }
 
+unsigned engine_ctx_priority_flags(const engine_ctx *ctx)
+{
+    return ctx->g->prio ? ctx->g->prio->flags : 0;
+}
+
 void engine_ctx_priority_flow(engine_ctx *ctx)
 {
     prio_core *p = ctx->g->prio;

@@ -6,16 +6,15 @@
  *
  * Response rules: SYSTEM {"action":"respond","until":U,"stop_if_targeted":B}
  * (or the same fields on a pass); "hold":H there, or on any priority play,
- * sets whether the seat holds priority (prio_auto_passes in priority.c). While the rule holds, prio_settle passes
- * for the seat whenever it gets priority. U is "stack_changes" (until an
- * item is pushed, resolved or removed), "my_turn" (until the seat is the
- * active one; in a game set up with ENGINE_PRIO_MY_TURN_KEPT one set in
- * the seat's own turn waits for its next turn), "end_of_turn" (until the
- * next turn begins) or "never" (clear
- * the rule). B stops it when an item pushed since targets or attacks the
- * seat. A rule that has run out is cleared. The rule is shown only to its
- * seat (view "my_rule", a private log entry); the passes it makes are
- * ordinary passes.
+ * sets whether the seat holds priority (prio_auto_passes in priority.c). While
+ * the rule holds, prio_settle passes for the seat whenever it gets priority. U
+ * is "stack_changes" (until an item is pushed, resolved or removed), "my_turn"
+ * (until the seat is the active one; in a game set up with
+ * ENGINE_PRIO_MY_TURN_KEPT one set in the seat's own turn waits for its next
+ * turn), "end_of_turn" (until the next turn begins) or "never" (clear the
+ * rule). B stops it when an item pushed since targets or attacks the seat. A
+ * rule that has run out is cleared. The rule is shown only to its seat (view
+ * "my_rule", a private log entry); the passes it makes are ordinary passes.
  *
  * Undo: a priority play of a ruleset with priority_undo (or of a game set
  * up with ENGINE_PRIO_UNDO; without either the undo actions answer
@@ -311,8 +310,9 @@ int prio_system(engine_game *g, const engine_input *in, const char *action,
         return rc;
     prio_rule rule;
     int given = 0, hold = -1;
-    if (respond && ((rc = prio_rule_parse(in->payload, &rule, &given, e)) != 0 ||
-                    (rc = prio_hold_parse(in->payload, &hold, e)) != 0))
+    if (respond &&
+        ((rc = prio_rule_parse(in->payload, &rule, &given, e)) != 0 ||
+         (rc = prio_hold_parse(in->payload, &hold, e)) != 0))
         return rc;
     if (respond && !given && hold < 0)
         return engine_fail(e, ENGINE_EINVALID, "until",

@@ -111,6 +111,8 @@ int engine_ctx_priority_begin(engine_ctx *ctx, const char *step, uint32_t round,
 #define ENGINE_PRIO_UNDO 2u
 #define ENGINE_PRIO_MY_TURN_KEPT 4u
 void engine_ctx_priority_setup(engine_ctx *ctx, unsigned flags);
+/* The flags this game was set up with (0 when never). */
+unsigned engine_ctx_priority_flags(const engine_ctx *ctx);
 /* The step just begun flows: a seat without hold passes in it whenever it
  * gets priority on an empty stack (a step where an empty stack leaves
  * nothing to decide). Only in games set up with ENGINE_PRIO_AUTO_PASS;

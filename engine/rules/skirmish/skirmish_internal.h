@@ -93,6 +93,12 @@ void sk_log(engine_ctx *ctx, const char *type, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* "Iron Lancer (c3)" */
 const char *sk_unit_name(const sk_state *s, int u, char *buf, size_t n);
+/* How the log names a seat: "seat 0" / "seat 1" as the API counts them
+ * (edition 2), "Player 1" / "Player 2" in edition 1 games, whose logs stay
+ * as they were. Into buf of 24 bytes. */
+char *sk_seat_name(engine_ctx *ctx, int seat, char buf[24]);
+/* buf with its first letter made a capital, to start a sentence. */
+char *sk_cap(char *buf);
 
 /* ---- skirmish_muster.c: the sealed windows and the first turn */
 int sk_windows(const void *state, engine_window *out, int max);

@@ -183,6 +183,22 @@ int sk_is_over(const void *state)
 
 /* ------------------------------------------------------- setup, save -- */
 
+char *sk_seat_name(engine_ctx *ctx, int seat, char buf[24])
+{
+    if (engine_ctx_priority_flags(ctx) & ENGINE_PRIO_AUTO_PASS)
+        snprintf(buf, 24, "seat %d", seat);
+    else
+        snprintf(buf, 24, "Player %d", seat + 1);
+    return buf;
+}
+
+char *sk_cap(char *buf)
+{
+    if (buf[0] >= 'a' && buf[0] <= 'z')
+        buf[0] = (char)(buf[0] - 'a' + 'A');
+    return buf;
+}
+
 void *sk_setup(engine_ctx *ctx, const json_t *options, int seats,
                engine_error *err)
 {

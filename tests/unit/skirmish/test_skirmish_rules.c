@@ -729,6 +729,59 @@ static void test_ed2_declaration_passes_past_triggers(void)
     done(&r);
 }
 
+/* A play refused: its error (the game is unchanged, nothing recorded). */
+static engine_error refused(sk_run *r, int seat, const char *play)
+{
+    engine_error err = {0};
+    json_t *p = json_loads(play, 0, NULL);
+    engine_input in = {
+        .seat = seat, .kind = ENGINE_PLAY, .window = sk_win(r), .payload = p};
+    CHECK(engine_apply(r->g, &in, NULL, &err) != 0);
+    json_decref(p);
+    return err;
+}
+
+static void test_ed2_words_name_priority_seat_target_source(void)
+{
+    sk_run r;
+    REQUIRE(ed2_choice(&r) == 0);
+    engine_error e = refused(&r, 1, PASS);
+    CHECK_EQ_INT(e.code, ENGINE_ECONFLICT);
+    CHECK_EQ_STR(e.field, "window");
+    CHECK(strstr(e.msg, "seat 1 does not hold priority") != NULL);
+    CHECK(strstr(e.msg, "(seat 0 does)") != NULL);
+    e = refused(&r, 0, "{\"action\":\"attack\",\"unit\":0,\"target\":2}");
+    CHECK_EQ_STR(e.field, "target");
+    CHECK_EQ_STR(e.msg, "Iron Recruit (c3) cannot attack Iron Recruit (a6)");
+    e = refused(&r, 0, "{\"action\":\"attack\",\"unit\":1,\"target\":0}");
+    CHECK_EQ_STR(e.field, "unit");
+    CHECK_EQ_STR(e.msg, "Iron Recruit (c4) is not yours (seat 1's)");
+    e = refused(&r, 0, "{\"action\":\"move\",\"unit\":9,\"to\":\"b3\"}");
+    CHECK_EQ_STR(e.field, "unit");
+    CHECK_EQ_STR(e.msg, "there is no creature 9 on the field");
+    e = refused(&r, 0, "{\"action\":\"move\",\"unit\":0,\"to\":\"e1\"}");
+    CHECK_EQ_STR(e.field, "to");
+    CHECK_EQ_STR(e.msg, "Iron Recruit (c3) cannot reach e1 now");
+    e = refused(&r, 0, "{\"action\":\"ability\",\"unit\":0,\"ability\":0}");
+    CHECK_EQ_STR(e.field, "ability");
+    CHECK_EQ_STR(e.msg, "Iron Recruit (c3) cannot use ability 0 now");
+    /* The log counts seats as the API does (edition 2). */
+    CHECK(
+        sk_log_has(&r, ENGINE_PUBLIC, "Turn 1: seat 0 is the active player."));
+    CHECK(sk_log_has(&r, ENGINE_PUBLIC, "Seat 0 musters 1 creatures"));
+    CHECK(!sk_log_has(&r, ENGINE_PUBLIC, "Player 1"));
+    REQUIRE(sk_play(&r, 0, PASS) == 0);
+    CHECK(sk_log_has(&r, ENGINE_PUBLIC, "Seat 0 hands the turn over."));
+    done(&r);
+    /* Edition 1 games keep their words (their logs replay as they were). */
+    REQUIRE(to_choice(&r, "[\"iron_recruit\"]", "[\"c3\"]",
+                      "[\"iron_recruit\",\"iron_recruit\"]",
+                      "[\"c4\",\"a6\"]") == 0);
+    CHECK(sk_log_has(&r, ENGINE_PUBLIC,
+                     "Turn 1: Player 1 is the active player."));
+    done(&r);
+}
+
 static void test_ed2_hold_priority(void)
 {
     sk_run r;
@@ -851,8 +904,8 @@ static void test_ed2_my_turn_rule_set_in_own_turn_is_kept(void)
 {
     sk_run r;
     REQUIRE(ed2_choice(&r) == 0);
-    REQUIRE(sk_system(&r, 0, "{\"action\":\"respond\",\"until\":\"my_turn\"}") ==
-            0);
+    REQUIRE(sk_system(&r, 0,
+                      "{\"action\":\"respond\",\"until\":\"my_turn\"}") == 0);
     /* In its own turn the rule neither passes (which would hand the turn
      * over) nor is dropped. */
     CHECK(sk_step_is(&r, "choice"));
@@ -916,6 +969,7 @@ int main(void)
     RUN(test_replay_whole_game);
     RUN(test_ed2_declaration_in_one_click);
     RUN(test_ed2_declaration_passes_past_triggers);
+    RUN(test_ed2_words_name_priority_seat_target_source);
     RUN(test_ed2_hold_priority);
     RUN(test_ed2_opponent_holds_on_empty_stack);
     RUN(test_ed2_undo_with_consent);
