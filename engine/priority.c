@@ -357,6 +357,8 @@ int prio_settle(engine_game *g, engine_error *e)
         if (!p->cur.open || engine_is_over(g))
             break;
         int seat = p->cur.holder;
+        if (seat < 0 || seat >= g->seats)
+            break; /* cannot happen: an open step has a holder */
         /* The play's own pass comes first, right after it, or not at all. */
         int with_play = p->play_pass == seat + 1;
         p->play_pass = 0;

@@ -112,11 +112,11 @@ static int replays(const engine_game *g, json_t *inputs)
     engine_hex(engine_game_seed(g), ENGINE_SEED_BYTES, seed);
     engine_hash(g, h);
     engine_hex(h, ENGINE_HASH_BYTES, hash);
-    json_t *exp = json_pack("{s:s, s:s, s:s, s:O, s:i, s:s, s:O, s:s}",
-                            "format", "conclave-export/1", "game_id", "self",
-                            "ruleset", "skirmish", "options",
-                            engine_game_options(g), "seats", 2, "seed", seed,
-                            "inputs", inputs, "final_hash", hash);
+    json_t *exp =
+        json_pack("{s:s, s:s, s:s, s:O, s:i, s:s, s:O, s:s}", "format",
+                  "conclave-export/1", "game_id", "self", "ruleset", "skirmish",
+                  "options", engine_game_options(g), "seats", 2, "seed", seed,
+                  "inputs", inputs, "final_hash", hash);
     int rc = engine_replay_export(exp, h, &match, NULL, &err);
     json_decref(exp);
     return rc == 0 && match;
