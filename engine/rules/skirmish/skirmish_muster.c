@@ -187,9 +187,10 @@ static void deploy(sk_state *s, engine_ctx *ctx, const json_t *const *orders)
     char who[24];
     if (s->cost[0] != s->cost[1]) {
         first = s->cost[0] < s->cost[1] ? 0 : 1;
+        char again[24];
         sk_seat_name(ctx, first, who);
         sk_log(ctx, "first", "%s's squad costs less: %s starts.", sk_cap(who),
-               who);
+               sk_seat_name(ctx, first, again));
     } else {
         int roll = 1 + (int)engine_rng_below(engine_ctx_rng(ctx), 6);
         first = roll <= 3 ? 0 : 1;

@@ -769,6 +769,8 @@ static void test_ed2_words_name_priority_seat_target_source(void)
     CHECK(
         sk_log_has(&r, ENGINE_PUBLIC, "Turn 1: seat 0 is the active player."));
     CHECK(sk_log_has(&r, ENGINE_PUBLIC, "Seat 0 musters 1 creatures"));
+    CHECK(sk_log_has(&r, ENGINE_PUBLIC,
+                     "Seat 0's squad costs less: seat 0 starts."));
     CHECK(!sk_log_has(&r, ENGINE_PUBLIC, "Player 1"));
     REQUIRE(sk_play(&r, 0, PASS) == 0);
     CHECK(sk_log_has(&r, ENGINE_PUBLIC, "Seat 0 hands the turn over."));
