@@ -7,7 +7,8 @@
  * Each is one SYSTEM input of the caller's seat, applied and stored by the
  * game's actor like any input, so a rule keeps working while the player is
  * offline and a replay reproduces it. The engine judges them: 409 when
- * there is nothing to undo or answer, 422 for a ruleset without priority.
+ * there is nothing to undo or answer, 422 for a ruleset without priority
+ * (or without undo, for the undo routes).
  */
 #include "api/handlers.h"
 
@@ -57,8 +58,9 @@ out:
 
 void api_h_game_response_rule(api_request *req, api_response *res)
 {
-    static const body_field fields[] = {{"until", BODY_STRING, 1},
+    static const body_field fields[] = {{"until", BODY_STRING, 0},
                                         {"stop_if_targeted", BODY_BOOLEAN, 0},
+                                        {"hold", BODY_BOOLEAN, 0},
                                         {NULL, BODY_ANY, 0}};
     json_t *body;
     if (body_object(req, res, 0, &body))
@@ -67,9 +69,22 @@ void api_h_game_response_rule(api_request *req, api_response *res)
         json_decref(body);
         return;
     }
+    json_t *until = json_object_get(body, "until");
+    json_t *hold = json_object_get(body, "hold");
+    if (!until && !hold) {
+        json_decref(body);
+        api_problem(res, 422, "until or hold is required", "until");
+        return;
+    }
     json_t *stop = json_object_get(body, "stop_if_targeted");
-    json_t *rule = json_pack("{sO sb}", "until", json_object_get(body, "until"),
-                             "stop_if_targeted", json_is_true(stop));
+    json_t *rule = json_object();
+    if (rule && until)
+        json_object_set_new(rule, "until", json_incref(until));
+    if (rule && (until || stop))
+        json_object_set_new(rule, "stop_if_targeted",
+                            json_boolean(json_is_true(stop)));
+    if (rule && hold)
+        json_object_set_new(rule, "hold", json_incref(hold));
     json_t *payload = json_copy(rule);
     if (payload)
         json_object_set_new(payload, "action", json_string("respond"));

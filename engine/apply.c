@@ -333,6 +333,11 @@ static int apply_play(engine_game *g, const engine_input *in, engine_error *e)
                            "only a seated player can play");
     if ((rc = open_window(g, in, ENGINE_OPEN, &w, e)) != 0)
         return rc;
+    if (!(w.seats & (1u << seat)) && prio_is_window(g, w.id))
+        return engine_fail(e, ENGINE_ECONFLICT, "window",
+                           "seat %d does not hold priority in window \"%s\" "
+                           "(seat %d does)",
+                           seat, w.id, g->prio->cur.holder);
     if (!(w.seats & (1u << seat)))
         return engine_fail(e, ENGINE_ECONFLICT, "window",
                            "it is not seat %d's turn in window \"%s\"", seat,

@@ -6,9 +6,12 @@
  * Saved form:
  *   {"step":STEP,"serial":N,"next_item":N,"version":N,
  *    "rules":[{"until","stop_if_targeted","version","turn","last_item"}],
- *    "undo":null|{"seat","others","requested","consents","state","step"}}
+ *    "undo":null|{"seat","others","requested","consents","state","step"},
+ *    "flags"?:ENGINE_PRIO_* bits,"auto"?:seats without hold}
  * where STEP is {"open","name","round","passed","holder","active","turn",
- * "stack":[items]}. Loading checks every field.
+ * "stack":[items],"flow"?:true}; the members marked ? are left out while
+ * zero, so a game that does not use them saves as before. Loading checks every
+ * field.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,7 @@ prio_core *prio_clone(const prio_core *p, const engine_ruleset *rs)
     /* Nothing transient survives an apply, so the copy starts without it. */
     memset(&c->queue, 0, sizeof c->queue);
     c->cand_state = NULL;
+    c->play_pass = 0;
     memset(&c->cand_step, 0, sizeof c->cand_step);
     memset(&c->cur.stack, 0, sizeof c->cur.stack);
     memset(&c->undo_step.stack, 0, sizeof c->undo_step.stack);
@@ -57,11 +61,14 @@ fail:
 
 static json_t *step_save(const prio_step *s)
 {
-    return json_pack("{s:b, s:s, s:I, s:I, s:i, s:i, s:I, s:o}", "open",
-                     s->open, "name", s->step, "round", (json_int_t)s->round,
-                     "passed", (json_int_t)s->passed, "holder", s->holder,
-                     "active", s->active, "turn", (json_int_t)s->turn, "stack",
-                     stack_save(&s->stack));
+    json_t *j = json_pack("{s:b, s:s, s:I, s:I, s:i, s:i, s:I, s:o}", "open",
+                          s->open, "name", s->step, "round",
+                          (json_int_t)s->round, "passed", (json_int_t)s->passed,
+                          "holder", s->holder, "active", s->active, "turn",
+                          (json_int_t)s->turn, "stack", stack_save(&s->stack));
+    if (j && s->flow) /* absent before flowing steps, so old saves stay */
+        json_object_set_new(j, "flow", json_true());
+    return j;
 }
 
 static int step_load(prio_step *s, const json_t *j, int seats)
@@ -71,10 +78,11 @@ static int step_load(prio_step *s, const json_t *j, int seats)
     json_t *stack;
     uint32_t all = (1u << seats) - 1;
     memset(s, 0, sizeof *s);
-    if (json_unpack((json_t *)j, "{s:b, s:s, s:I, s:I, s:i, s:i, s:I, s:o !}",
-                    "open", &s->open, "name", &name, "round", &round, "passed",
-                    &passed, "holder", &s->holder, "active", &s->active, "turn",
-                    &turn, "stack", &stack) != 0 ||
+    if (json_unpack((json_t *)j,
+                    "{s:b, s:s, s:I, s:I, s:i, s:i, s:I, s:o, s?b !}", "open",
+                    &s->open, "name", &name, "round", &round, "passed", &passed,
+                    "holder", &s->holder, "active", &s->active, "turn", &turn,
+                    "stack", &stack, "flow", &s->flow) != 0 ||
         strlen(name) >= PRIO_STEP_MAX || round < 0 || round > all ||
         (round & ~all) || passed < 0 || passed > all || (passed & ~all) ||
         turn < 0 || turn > UINT32_MAX || s->holder < 0 || s->holder >= seats ||
@@ -166,28 +174,42 @@ static int undo_load(engine_game *g, const json_t *j, engine_error *e)
 json_t *prio_save(const engine_game *g)
 {
     const prio_core *p = g->prio;
-    return json_pack(
+    json_t *j = json_pack(
         "{s:o, s:I, s:I, s:I, s:o, s:o}", "step", step_save(&p->cur), "serial",
         (json_int_t)p->serial, "next_item", (json_int_t)p->next_item, "version",
         (json_int_t)p->version, "rules", rules_save(g), "undo", undo_save(g));
+    /* Absent while zero, so games saved before them save alike. */
+    if (j && p->flags)
+        json_object_set_new(j, "flags", json_integer((json_int_t)p->flags));
+    if (j && p->auto_seats)
+        json_object_set_new(j, "auto", json_integer((json_int_t)p->auto_seats));
+    return j;
 }
 
 int prio_load(engine_game *g, const json_t *saved, engine_error *e)
 {
-    json_int_t serial, next_item, version;
+    json_int_t serial, next_item, version, flags = 0, autos = 0;
     json_t *step, *rules, *undo;
     if (!prio_get(g))
         return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
     prio_core *p = g->prio;
-    if (json_unpack((json_t *)saved, "{s:o, s:I, s:I, s:I, s:o, s:o !}", "step",
-                    &step, "serial", &serial, "next_item", &next_item,
-                    "version", &version, "rules", &rules, "undo", &undo) != 0 ||
-        serial < 0 || serial > UINT32_MAX || next_item < 0 ||
-        next_item > UINT32_MAX || version < 0 ||
+    json_int_t all = (json_int_t)((1u << g->seats) - 1);
+    if (json_unpack((json_t *)saved,
+                    "{s:o, s:I, s:I, s:I, s:o, s:o, s?I, s?I !}", "step", &step,
+                    "serial", &serial, "next_item", &next_item, "version",
+                    &version, "rules", &rules, "undo", &undo, "flags", &flags,
+                    "auto", &autos) != 0 ||
+        flags < 0 ||
+        (flags & ~(json_int_t)(ENGINE_PRIO_AUTO_PASS | ENGINE_PRIO_UNDO |
+                               ENGINE_PRIO_MY_TURN_KEPT)) ||
+        autos < 0 || (autos & ~all) || serial < 0 || serial > UINT32_MAX ||
+        next_item < 0 || next_item > UINT32_MAX || version < 0 ||
         step_load(&p->cur, step, g->seats) != 0 || rules_load(g, rules) != 0 ||
         undo_load(g, undo, e) != 0)
         return engine_fail(e, ENGINE_EINTERNAL, "priority",
                            "saved priority is corrupt");
+    p->flags = (unsigned)flags;
+    p->auto_seats = (uint32_t)autos;
     p->serial = (uint32_t)serial;
     p->next_item = (uint32_t)next_item;
     p->version = (uint64_t)version;
@@ -246,6 +268,8 @@ void prio_view(const engine_game *g, int seat, json_t *view)
                                 : json_pack("{s:s, s:b}", "until",
                                             names[r->until], "stop_if_targeted",
                                             r->stop_if_targeted));
+        json_object_set_new(pr, "hold",
+                            json_boolean(!(p->auto_seats & (1u << seat))));
     }
     json_object_set_new(view, "priority", pr ? pr : json_null());
     json_t *stack = stack_view(&p->cur.stack, seat);

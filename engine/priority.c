@@ -17,11 +17,15 @@
  * it returns, the active seat's first (so they resolve last).
  *
  * After every input, prio_settle passes for a holder whose response rule
- * (respond.c) says so. That pass is the same code and the same log entry
- * as a deliberate one, and the rule looks only at what the seat set and at
- * public facts (the stack, the turn, the active seat), never at its hand,
- * so an automatic pass tells the others nothing a deliberate pass would
- * not.
+ * (respond.c) says so, or who does not hold priority (prio_auto_passes:
+ * right after its own play, while its own item is on top, and on an empty
+ * stack in a step the ruleset marked with engine_ctx_priority_flow). That
+ * pass is the same code and the same log entry as a deliberate one, and it
+ * looks only at what the seat set and at public facts (who played, the
+ * stack, the step, the turn, the active seat), never at its hand or at what
+ * it could play, so an automatic pass tells the others nothing a
+ * deliberate pass would not (tests/unit/test_twin.c plays duel_example with
+ * hold off to check it).
  *
  * What it does not do: hold items (stack.c), rules and undo (respond.c),
  * save and view (prio_save.c).
@@ -168,7 +172,8 @@ int prio_do_pass(engine_game *g, int seat, engine_error *e)
     return 0;
 }
 
-/* {"action":"pass"} with optional "until" and "stop_if_targeted". */
+/* {"action":"pass"} with optional "until", "stop_if_targeted" and
+ * "hold". */
 static int apply_pass(engine_game *g, int seat, const json_t *play,
                       engine_error *e)
 {
@@ -177,17 +182,21 @@ static int apply_pass(engine_game *g, int seat, const json_t *play,
     json_object_foreach((json_t *)play, key, val)
     {
         if (strcmp(key, "action") != 0 && strcmp(key, "until") != 0 &&
-            strcmp(key, "stop_if_targeted") != 0)
+            strcmp(key, "stop_if_targeted") != 0 && strcmp(key, "hold") != 0)
             return engine_fail(e, ENGINE_EINVALID, key,
                                "unknown field \"%.40s\"", key);
     }
     prio_rule rule;
-    int given = 0;
+    int given = 0, hold = -1;
     int rc = prio_rule_parse(play, &rule, &given, e);
+    if (rc == 0)
+        rc = prio_hold_parse(play, &hold, e);
     if (rc != 0)
         return rc;
     if (given)
         prio_rule_set(g, seat, &rule);
+    if (hold >= 0)
+        prio_hold_set(g, seat, hold);
     return prio_do_pass(g, seat, e);
 }
 
@@ -195,7 +204,7 @@ static int apply_pass(engine_game *g, int seat, const json_t *play,
 static int keep_candidate(engine_game *g, int seat, engine_error *e)
 {
     prio_core *p = g->prio;
-    if (!g->rs->priority_undo)
+    if (!g->rs->priority_undo && !(p->flags & ENGINE_PRIO_UNDO))
         return 0;
     p->cand_state = g->rs->clone(g->state);
     if (!p->cand_state || stack_copy(&p->cand_step.stack, &p->cur.stack) != 0) {
@@ -221,37 +230,65 @@ static void drop_candidate(engine_game *g)
     prio_step_free(&p->cand_step);
 }
 
-int prio_play(engine_game *g, int seat, const json_t *play, engine_error *e)
+/* The ruleset's play, without the core's own member "hold". */
+static int ruleset_play(engine_game *g, int seat, const json_t *play,
+                        engine_error *e)
 {
     prio_core *p = g->prio;
-    const char *action = json_string_value(json_object_get(play, "action"));
-    if (action && strcmp(action, "pass") == 0)
-        return apply_pass(g, seat, play, e);
-    if (!g->rs->priority_play)
-        return engine_fail(e, ENGINE_EINVALID, "action",
-                           "the only play here is {\"action\":\"pass\"}");
-    int rc = keep_candidate(g, seat, e);
-    if (rc != 0)
-        return rc;
+    json_t *own = NULL;
+    if (json_object_get(play, "hold")) {
+        if (!(own = json_copy((json_t *)play)))
+            return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+        json_object_del(own, "hold");
+        play = own;
+    }
     uint64_t version = p->version;
     char step[PRIO_STEP_MAX];
     memcpy(step, p->cur.step, sizeof step);
     callback_begin(p);
     engine_ctx ctx = {g};
-    rc = g->rs->priority_play(g->state, &ctx, seat, step, play, e);
+    int rc = g->rs->priority_play(g->state, &ctx, seat, step, play, e);
+    json_decref(own);
     if (rc != 0) {
-        drop_candidate(g);
         int dirty = p->version != version || p->queue.n > 0;
         stack_clear(&p->queue);
         return dirty ? broken(e, "priority_play changed the stack, then") : rc;
     }
+    return 0;
+}
+
+int prio_play(engine_game *g, int seat, const json_t *play, engine_error *e)
+{
+    prio_core *p = g->prio;
+    const char *action = json_string_value(json_object_get(play, "action"));
+    p->play_pass = 0;
+    if (action && strcmp(action, "pass") == 0)
+        return apply_pass(g, seat, play, e);
+    if (!g->rs->priority_play)
+        return engine_fail(e, ENGINE_EINVALID, "action",
+                           "the only play here is {\"action\":\"pass\"}");
+    int hold = -1;
+    int rc = prio_hold_parse(play, &hold, e);
+    if (rc == 0)
+        rc = keep_candidate(g, seat, e);
+    if (rc != 0)
+        return rc;
+    if ((rc = ruleset_play(g, seat, play, e)) != 0) {
+        drop_candidate(g);
+        return rc;
+    }
     p->serial++;
     game_touch(g, ENGINE_AUDIENCE_ALL);
+    if (hold >= 0)
+        prio_hold_set(g, seat, hold);
     if (p->cur.open && !p->begun) {
         p->cur.passed = 0;
         p->cur.holder =
             p->give >= 0 && (p->cur.round & bit(p->give)) ? p->give : seat;
     }
+    /* Without hold, the play passes priority with it (prio_settle). */
+    if (p->cur.open && p->cur.holder == seat && (p->auto_seats & bit(seat)))
+        p->play_pass = seat + 1;
     return 0;
 }
 
@@ -313,17 +350,38 @@ int prio_settle(engine_game *g, engine_error *e)
     if (!p)
         return 0;
     for (int n = 0; n < PRIO_AUTO_MAX; n++) {
-        if (flush_triggers(g) != 0)
+        if (flush_triggers(g) != 0) {
+            p->play_pass = 0;
             return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
+        }
         if (!p->cur.open || engine_is_over(g))
-            return 0;
-        if (!prio_rule_passes(g, p->cur.holder))
-            return 0;
-        int rc = prio_do_pass(g, p->cur.holder, e);
+            break;
+        int seat = p->cur.holder;
+        if (seat < 0 || seat >= g->seats)
+            break; /* cannot happen: an open step has a holder */
+        /* The play's own pass comes first, right after it, or not at all. */
+        int with_play = p->play_pass == seat + 1;
+        p->play_pass = 0;
+        if (!with_play && !prio_rule_passes(g, seat) &&
+            !prio_auto_passes(g, seat))
+            break;
+        int rc = prio_do_pass(g, seat, e);
         if (rc != 0)
             return rc;
     }
-    return 0; /* a loop of automatic passes: leave it to the players */
+    p->play_pass = 0;
+    return 0; /* or a loop of automatic passes: left to the players */
+}
+
+int prio_auto_passes(engine_game *g, int seat)
+{
+    prio_core *p = g->prio;
+    if (!(p->auto_seats & bit(seat)))
+        return 0;
+    const engine_stack *s = &p->cur.stack;
+    if (s->n == 0)
+        return p->cur.flow;
+    return s->items[s->n - 1].owner == seat;
 }
 
 /* ----------------------------------------------------- legal and bots -- */
@@ -417,6 +475,7 @@ int engine_ctx_priority_begin(engine_ctx *ctx, const char *step, uint32_t round,
         return ENGINE_EINTERNAL;
     }
     p->cur.open = 1;
+    p->cur.flow = 0;
     memcpy(p->cur.step, step, strlen(step) + 1);
     p->cur.round = round;
     p->cur.passed = 0;
@@ -425,6 +484,32 @@ int engine_ctx_priority_begin(engine_ctx *ctx, const char *step, uint32_t round,
     p->begun = 1;
     game_touch(g, ENGINE_AUDIENCE_ALL);
     return 0;
+}
+
+void engine_ctx_priority_setup(engine_ctx *ctx, unsigned flags)
+{
+    engine_game *g = ctx->g;
+    prio_core *p = prio_get(g);
+    if (!p) {
+        g->oom = 1;
+        return;
+    }
+    p->flags = flags & (ENGINE_PRIO_AUTO_PASS | ENGINE_PRIO_UNDO |
+                        ENGINE_PRIO_MY_TURN_KEPT);
+    p->auto_seats =
+        flags & ENGINE_PRIO_AUTO_PASS ? (1u << g->seats) - 1 : p->auto_seats;
+}
+
+unsigned engine_ctx_priority_flags(const engine_ctx *ctx)
+{
+    return ctx->g->prio ? ctx->g->prio->flags : 0;
+}
+
+void engine_ctx_priority_flow(engine_ctx *ctx)
+{
+    prio_core *p = ctx->g->prio;
+    if (p && p->cur.open && (p->flags & ENGINE_PRIO_AUTO_PASS))
+        p->cur.flow = 1;
 }
 
 void engine_ctx_priority_give(engine_ctx *ctx, int seat)

@@ -38,6 +38,8 @@ typedef struct prio_step {
     int holder;               /* the seat holding priority */
     int active;               /* the active seat, -1 before the first turn */
     uint32_t turn;            /* engine_ctx_turn_begin calls so far */
+    int flow;                 /* engine_ctx_priority_flow: a seat without
+                                 hold passes here on an empty stack */
     engine_stack stack;
 } prio_step;
 
@@ -47,6 +49,9 @@ struct prio_core {
     uint32_t next_item; /* the last item id given; never goes back */
     uint64_t version;   /* counts stack changes; never goes back */
     prio_rule rules[ENGINE_MAX_SEATS];
+    unsigned flags;      /* ENGINE_PRIO_*, from engine_ctx_priority_setup */
+    uint32_t auto_seats; /* seats without hold: the core passes for them
+                            (prio_auto_passes) */
 
     /* The undo point: the state before the last undoable play. */
     void *undo_state; /* the ruleset's, owned; NULL when none */
@@ -64,6 +69,7 @@ struct prio_core {
     prio_step cand_step;
     int cand_seat;
     int cand_others; /* another seat passed after the play, same input */
+    int play_pass;   /* seat + 1 whose play passes priority with it */
 };
 
 /* ---- stack.c */
@@ -112,6 +118,15 @@ int prio_rule_parse(const json_t *payload, prio_rule *out, int *given,
 void prio_rule_set(engine_game *g, int seat, const prio_rule *r);
 /* 1 if seat's rule passes for it now; clears a rule that has run out. */
 int prio_rule_passes(engine_game *g, int seat);
+/* Read an optional "hold" member of payload into *hold (-1 when absent). */
+int prio_hold_parse(const json_t *payload, int *hold, engine_error *e);
+/* Seat's hold setting: 1 holds priority (full control), 0 lets the core
+ * pass for it (prio_auto_passes). */
+void prio_hold_set(engine_game *g, int seat, int hold);
+/* 1 if the core passes for seat now because it does not hold: its play
+ * passes priority with it, its own item is on top, or the stack is empty
+ * in a step that flows. Only the seat's setting and public facts count. */
+int prio_auto_passes(engine_game *g, int seat);
 /* The end of engine_apply: install or drop the undo candidate, note that
  * others acted, forget the undo point after a reveal. */
 void prio_input_end(engine_game *g, const engine_input *in, int ok,

@@ -5,16 +5,20 @@
  * replay reproduces them exactly.
  *
  * Response rules: SYSTEM {"action":"respond","until":U,"stop_if_targeted":B}
- * (or the same fields on a pass). While the rule holds, prio_settle passes
- * for the seat whenever it gets priority. U is "stack_changes" (until an
- * item is pushed, resolved or removed), "my_turn" (until the seat is the
- * active one), "end_of_turn" (until the next turn begins) or "never" (clear
- * the rule). B stops it when an item pushed since targets or attacks the
- * seat. A rule that has run out is cleared. The rule is shown only to its
- * seat (view "my_rule", a private log entry); the passes it makes are
- * ordinary passes.
+ * (or the same fields on a pass); "hold":H there, or on any priority play,
+ * sets whether the seat holds priority (prio_auto_passes in priority.c). While
+ * the rule holds, prio_settle passes for the seat whenever it gets priority. U
+ * is "stack_changes" (until an item is pushed, resolved or removed), "my_turn"
+ * (until the seat is the active one; in a game set up with
+ * ENGINE_PRIO_MY_TURN_KEPT one set in the seat's own turn waits for its next
+ * turn), "end_of_turn" (until the next turn begins) or "never" (clear the
+ * rule). B stops it when an item pushed since targets or attacks the seat. A
+ * rule that has run out is cleared. The rule is shown only to its seat (view
+ * "my_rule", a private log entry); the passes it makes are ordinary passes.
  *
- * Undo: a priority play of a ruleset with priority_undo keeps an undo point
+ * Undo: a priority play of a ruleset with priority_undo (or of a game set
+ * up with ENGINE_PRIO_UNDO; without either the undo actions answer
+ * ENGINE_EINVALID, "X has no undo") keeps an undo point
  * (the state before it). The point is forgotten as soon as an input reveals
  * something (draws from the RNG, writes a non-public log entry, or calls
  * engine_ctx_revealed) and replaced by the next undoable play. SYSTEM
@@ -61,6 +65,29 @@ int prio_rule_parse(const json_t *payload, prio_rule *out, int *given,
                        "or never");
 }
 
+int prio_hold_parse(const json_t *payload, int *hold, engine_error *e)
+{
+    const json_t *h = json_object_get(payload, "hold");
+    *hold = -1;
+    if (!h)
+        return 0;
+    if (!json_is_boolean(h))
+        return engine_fail(e, ENGINE_EINVALID, "hold",
+                           "hold must be true or false");
+    *hold = json_is_true(h);
+    return 0;
+}
+
+void prio_hold_set(engine_game *g, int seat, int hold)
+{
+    prio_core *p = g->prio;
+    if (hold)
+        p->auto_seats &= ~(1u << seat);
+    else
+        p->auto_seats |= 1u << seat;
+    game_touch(g, 1u << seat);
+}
+
 void prio_rule_set(engine_game *g, int seat, const prio_rule *r)
 {
     prio_core *p = g->prio;
@@ -97,6 +124,10 @@ int prio_rule_passes(engine_game *g, int seat)
         break;
     case RULE_MY_TURN:
         holds = p->cur.active != seat;
+        /* Set in the seat's own turn: it waits for the next one. */
+        if (!holds && (p->flags & ENGINE_PRIO_MY_TURN_KEPT) &&
+            p->cur.turn == r->turn)
+            return 0;
         break;
     case RULE_END_OF_TURN:
         holds = p->cur.turn == r->turn;
@@ -200,6 +231,9 @@ static int undo_action(engine_game *g, int seat, const char *action,
                        engine_error *e)
 {
     prio_core *p = g->prio;
+    if (!g->rs->priority_undo && !(p && (p->flags & ENGINE_PRIO_UNDO)))
+        return engine_fail(e, ENGINE_EINVALID, "action", "%s has no undo",
+                           g->rs->title);
     if (!p || !p->undo_state)
         return engine_fail(e, ENGINE_ECONFLICT, "action",
                            "there is nothing to undo");
@@ -252,7 +286,8 @@ static int check_fields(const json_t *payload, int respond, engine_error *e)
     {
         if (strcmp(key, "action") != 0 &&
             !(respond && (strcmp(key, "until") == 0 ||
-                          strcmp(key, "stop_if_targeted") == 0)))
+                          strcmp(key, "stop_if_targeted") == 0 ||
+                          strcmp(key, "hold") == 0)))
             return engine_fail(e, ENGINE_EINVALID, key,
                                "unknown field \"%.40s\"", key);
     }
@@ -274,20 +309,26 @@ int prio_system(engine_game *g, const engine_input *in, const char *action,
     if (rc != 0)
         return rc;
     prio_rule rule;
-    int given = 0;
-    if (respond && (rc = prio_rule_parse(in->payload, &rule, &given, e)) != 0)
+    int given = 0, hold = -1;
+    if (respond &&
+        ((rc = prio_rule_parse(in->payload, &rule, &given, e)) != 0 ||
+         (rc = prio_hold_parse(in->payload, &hold, e)) != 0))
         return rc;
-    if (respond && !given)
-        return engine_fail(e, ENGINE_EINVALID, "until", "until is required");
+    if (respond && !given && hold < 0)
+        return engine_fail(e, ENGINE_EINVALID, "until",
+                           "until or hold is required");
     if (!prio_get(g))
         return engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");
 
     size_t nlog = g->nlog;
     engine_rng rng = g->rng;
     g->oom = 0;
-    if (respond)
-        prio_rule_set(g, seat, &rule);
-    else if ((rc = undo_action(g, seat, action, e)) != 0)
+    if (respond) {
+        if (given)
+            prio_rule_set(g, seat, &rule);
+        if (hold >= 0)
+            prio_hold_set(g, seat, hold);
+    } else if ((rc = undo_action(g, seat, action, e)) != 0)
         return rc;
     if (g->oom)
         rc = engine_fail(e, ENGINE_EINTERNAL, "", "out of memory");

@@ -95,6 +95,29 @@ void engine_ctx_turn_begin(engine_ctx *ctx, int active);
  * empty round or `first` outside it. */
 int engine_ctx_priority_begin(engine_ctx *ctx, const char *step, uint32_t round,
                               int first);
+/* This game's priority settings, from setup (ENGINE_PRIO_* bits; a game
+ * that never calls it keeps the defaults: every seat holds priority, undo
+ * only with priority_undo, a "my_turn" rule set in the seat's own turn
+ * ends at once):
+ *  ENGINE_PRIO_AUTO_PASS  every seat starts without "hold": its play
+ *                         passes priority with it, it passes while its own
+ *                         item is on top of the stack, and in a step marked
+ *                         with engine_ctx_priority_flow it passes on an
+ *                         empty stack (docs/api.md, "Priority");
+ *  ENGINE_PRIO_UNDO       keep undo points, as priority_undo does;
+ *  ENGINE_PRIO_MY_TURN_KEPT  a "my_turn" rule set in the seat's own turn
+ *                         waits for the next one instead of ending. */
+#define ENGINE_PRIO_AUTO_PASS 1u
+#define ENGINE_PRIO_UNDO 2u
+#define ENGINE_PRIO_MY_TURN_KEPT 4u
+void engine_ctx_priority_setup(engine_ctx *ctx, unsigned flags);
+/* The flags this game was set up with (0 when never). */
+unsigned engine_ctx_priority_flags(const engine_ctx *ctx);
+/* The step just begun flows: a seat without hold passes in it whenever it
+ * gets priority on an empty stack (a step where an empty stack leaves
+ * nothing to decide). Only in games set up with ENGINE_PRIO_AUTO_PASS;
+ * elsewhere it does nothing. */
+void engine_ctx_priority_flow(engine_ctx *ctx);
 /* After this play or resolution priority goes to seat (default: the
  * player who played keeps it; after a resolution, the active seat). */
 void engine_ctx_priority_give(engine_ctx *ctx, int seat);

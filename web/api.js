@@ -136,6 +136,8 @@ export const api = {
     request('PUT', `/api/v1/games/${enc(id)}/response-rule`, {
       body: { until, stop_if_targeted: stopIfTargeted },
     }),
+  setHold: (id, hold) =>
+    request('PUT', `/api/v1/games/${enc(id)}/response-rule`, { body: { hold } }),
   undo: (id) => request('POST', `/api/v1/games/${enc(id)}/undo`),
   undoConsent: (id) => request('POST', `/api/v1/games/${enc(id)}/undo/consent`),
   undoRefuse: (id) => request('POST', `/api/v1/games/${enc(id)}/undo/refuse`),

@@ -24,6 +24,9 @@
  * option "turns" (default 6) turns; most life wins. Options: "hands"
  * ([[card names]] per seat, dealt instead of from the deck) and
  * "forfeit_on_timeout" (a timeout forfeits instead of passing). Undo is on.
+ * Its twin deals the hands a seat cannot see anew (tests/unit/test_twin.c,
+ * which plays it with hold off to check that automatic passes read nothing
+ * hidden).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +142,30 @@ static void *clone(const void *state)
     duel *d = malloc(sizeof *d);
     if (d)
         *d = *(const duel *)state;
+    return d;
+}
+
+/* The twin hook (tests/unit/test_twin.c): the same game for seat, with
+ * the other seats' hands and the deck dealt anew from the cards seat
+ * cannot see, every count kept. */
+static void *twin(const void *state, int seat, engine_rng *rng)
+{
+    duel *d = clone(state);
+    if (!d)
+        return NULL;
+    int pool[3 * HAND_MAX + DECK], n = 0;
+    for (int s = 0; s < d->seats; s++)
+        for (int i = 0; s != seat && i < d->nhand[s]; i++)
+            pool[n++] = d->hand[s][i];
+    for (int i = 0; i < d->ndeck; i++)
+        pool[n++] = d->deck[i];
+    engine_rng_shuffle(rng, pool, (size_t)n, sizeof pool[0]);
+    n = 0;
+    for (int s = 0; s < d->seats; s++)
+        for (int i = 0; s != seat && i < d->nhand[s]; i++)
+            d->hand[s][i] = pool[n++];
+    for (int i = 0; i < d->ndeck; i++)
+        d->deck[i] = pool[n++];
     return d;
 }
 
@@ -495,6 +522,7 @@ const engine_ruleset duel_example_ruleset = {
     .setup = setup,
     .destroy = destroy,
     .clone = clone,
+    .twin = twin,
     .save = save,
     .load = load,
     .windows = windows,

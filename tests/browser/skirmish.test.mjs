@@ -10,7 +10,9 @@
 // see the same field. Screenshots at desktop and phone size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import {
+  SHOTS,
   addBotAndStart,
   chromiumPath,
   openPage,
@@ -176,12 +178,52 @@ test(
         await page.locator('.sk-sq.can-act').first().click();
         await page.locator('.sk-detail h3', { hasText: 'It can now' }).waitFor();
         await shot(page, 'skirmish-desktop');
+        // Desktop, 1280x800: scrolled down to the chosen creature's last
+        // choice, Pass and the stack are still in view beside the field.
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.locator('.sk-detail').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+        await page.screenshot({ path: path.join(SHOTS, 'skirmish-desktop-scrolled.png') });
+        const inView = async (loc) => {
+          const b = await loc.boundingBox();
+          return b && b.y >= 0 && b.y + Math.min(b.height, 40) <= 800;
+        };
+        assert.ok(await page.evaluate(() => window.scrollY > 0), 'the page scrolled');
+        assert.ok(await inView(page.getByTestId('sk-pass')), 'Pass stays in view');
+        assert.ok(await inView(page.locator('.sk-stack h2')), 'the stack stays in view');
+        // Phone, 390x844: the stack sits right by the Pass button, above
+        // the field; no creature's name is split inside a word.
         await page.setViewportSize({ width: 390, height: 844 });
+        await page.evaluate(() => window.scrollTo(0, 0));
         await shot(page, 'skirmish-phone-choices');
+        await page.screenshot({ path: path.join(SHOTS, 'skirmish-phone-top.png') });
         assert.ok(
           await page.evaluate(() => document.documentElement.scrollWidth <= 390),
           'nothing scrolls sideways at 390 px',
         );
+        const ys = await page.evaluate(() =>
+          ['.sk-priority', '.sk-stack', '.sk-board'].map(
+            (q) => document.querySelector(q).getBoundingClientRect().top,
+          ),
+        );
+        assert.ok(ys[0] < ys[1] && ys[1] < ys[2], `Pass, then the stack, then the field: ${ys}`);
+        const split = await page.evaluate(() => {
+          const out = [];
+          for (const el of document.querySelectorAll('.sk-name')) {
+            const text = el.firstChild;
+            if (!text || text.nodeType !== 3) continue;
+            for (const m of text.data.matchAll(/\S+/g)) {
+              const r = document.createRange();
+              r.setStart(text, m.index);
+              r.setEnd(text, m.index + m[0].length);
+              const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+              if (tops.size > 1) out.push(m[0]);
+            }
+          }
+          return out;
+        });
+        assert.deepEqual(split, [], 'names split inside a word at 390 px');
+        await page.locator('.sk-stack').evaluate((el) => el.scrollIntoView());
+        await page.screenshot({ path: path.join(SHOTS, 'skirmish-phone-field.png') });
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.locator('.sk-sq.can-act').first().click(); // deselect
         shotTaken = true;

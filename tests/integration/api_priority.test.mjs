@@ -186,3 +186,76 @@ test('a ruleset without priority refuses the priority routes', async () => {
   r = await call('POST', '/api/v1/games/nosuchgame/undo', { token: a.token });
   assert.equal(r.status, 404, r.text);
 });
+
+// Skirmish (edition 2, what new games get): a recruit of seat 0 on c3
+// against two of seat 1's on c4 and a6, so seat 0 starts in its choice.
+async function skirmishDuel(a, b, options) {
+  const id = await newGame(call, 'skirmish', [a, b], options ? { options } : {});
+  const put = async (token, window, body) => {
+    const r = await call('PUT', `/api/v1/games/${id}/orders/${window}`, { token, body });
+    assert.equal(r.status, 200, r.text);
+  };
+  await put(a.token, 'muster', { cards: ['iron_recruit'] });
+  await put(b.token, 'muster', { cards: ['iron_recruit', 'iron_recruit'] });
+  await put(a.token, 'deploy', { squares: ['c3'] });
+  await put(b.token, 'deploy', { squares: ['c4', 'a6'] });
+  return id;
+}
+
+test('Skirmish: a declaration in one click, hold priority, undo with consent', async () => {
+  const a = await newPlayer(call);
+  const b = await newPlayer(call);
+  const id = await skirmishDuel(a, b);
+  let v = await view(id, a.token);
+  assert.equal(v.priority.step, 'choice', 'the start step flowed into choice');
+  assert.equal(v.priority.holder, 0);
+  assert.equal(v.priority.hold, false);
+  // The declaration passes priority with it.
+  await play(id, a.token, { action: 'move', unit: 0, to: 'b3' });
+  v = await view(id, a.token);
+  assert.deepEqual([v.priority.step, v.priority.holder, v.stack.length], ['exec', 1, 1]);
+  // Seat 1 holds priority from now on: only its view says so.
+  let r = await call('PUT', `/api/v1/games/${id}/response-rule`, {
+    token: b.token,
+    body: { hold: true },
+  });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual({ ...r.body, version: 0 }, { version: 0, hold: true });
+  assert.equal((await view(id, b.token)).priority.hold, true);
+  assert.equal((await view(id, a.token)).priority.hold, false);
+  assert.ok(!('hold' in (await call('GET', `/api/v1/games/${id}/view`)).body.priority));
+  r = await call('PUT', `/api/v1/games/${id}/response-rule`, {
+    token: b.token,
+    body: { hold: 'yes' },
+  });
+  assert.equal(r.status, 422, r.text);
+  assert.equal(r.body.field, 'hold');
+  // Seat 1 passes: the move resolves, seat 0 passes on the empty stack
+  // for itself, and seat 1, holding, gets priority there.
+  await play(id, b.token, { action: 'pass' });
+  v = await view(id, b.token);
+  assert.equal(v.units[0].square, 'b3');
+  assert.deepEqual([v.priority.step, v.priority.holder, v.stack.length], ['exec', 1, 0]);
+  await play(id, b.token, { action: 'pass', hold: false });
+  v = await view(id, b.token);
+  assert.deepEqual([v.priority.step, v.priority.holder, v.priority.hold], ['choice', 0, false]);
+  // Undo: seat 1 acted since, so it is asked, and agrees.
+  r = await post(id, 'undo', a.token);
+  assert.equal(r.status, 200, r.text);
+  assert.equal((await view(id, b.token)).priority.undo.requested, true);
+  r = await post(id, 'undo/consent', b.token);
+  assert.equal(r.status, 200, r.text);
+  v = await view(id, a.token);
+  assert.equal(v.units[0].square, 'c3');
+  assert.deepEqual([v.priority.step, v.priority.holder, v.stack.length], ['choice', 0, 0]);
+});
+
+test('Skirmish edition 1 has no undo and says so', async () => {
+  const a = await newPlayer(call);
+  const b = await newPlayer(call);
+  const id = await skirmishDuel(a, b, { edition: 1 });
+  const r = await post(id, 'undo', a.token);
+  assert.equal(r.status, 422, r.text);
+  assert.equal(r.body.field, 'action');
+  assert.match(r.body.detail, /Skirmish has no undo/);
+});

@@ -10,10 +10,16 @@
  * must answer alike: accepted or refused, the code, the message and the
  * field; for an accepted input that revealed nothing, the seat's view and
  * the log entries it gains; for one that revealed (a lock, a draw), the
- * refusals the seat is told at resolution ("type": "refused"). Every
+ * refusals the seat is told at resolution ("type": "refused"); for every
+ * accepted input, that the public log does not first differ at a pass (the
+ * core's automatic passes read nothing hidden). Every
  * difference is printed with the ruleset, seat, input and both answers.
  * A twin whose view or legal inputs differ for its seat is a bug in the
  * hook, reported the same way.
+ *
+ * Games get the options new games get (engine_options_stamp: the current
+ * rules edition). duel_example (engine/examples) is played with hold off
+ * for every seat, so the core's automatic passes meet hidden hands.
  *
  * CONCLAVE_TEST_QUICK=1 (exactly "1") plays fewer games;
  * CONCLAVE_TWIN_REPORT_ALL=1 prints every difference, not the first 12.
@@ -23,6 +29,7 @@
 
 #include "engine/engine.h"
 #include "engine/engine_internal.h"
+#include "engine/examples/examples.h"
 #include "engine/ruleset.h"
 #include "tests/unit/test.h"
 
@@ -212,12 +219,46 @@ static int same_public(const engine_game *a, const engine_game *b, size_t nlog)
     return same;
 }
 
+static int is_pass(const json_t *entry)
+{
+    const char *type = json_string_value(json_object_get(entry, "type"));
+    return type && strcmp(type, "pass") == 0;
+}
+
+/* The core's automatic passes (response rules, hold off) may depend only
+ * on each seat's own settings and on public facts, so the public log of an
+ * input cannot first differ between the worlds at a pass: the worlds may
+ * part only after something public differed (a card put on the table).
+ * This holds even for inputs that reveal, where the rest is not compared:
+ * a pass that only one world makes (the seat had nothing in hand to
+ * answer with) can end the turn and draw in that world alone. */
+static void compare_passes(run_ctx *rc, const engine_input *in,
+                           const engine_game *a, const engine_game *b,
+                           size_t nlog)
+{
+    json_t *la = engine_log_since(a, ENGINE_PUBLIC, nlog),
+           *lb = engine_log_since(b, ENGINE_PUBLIC, nlog);
+    size_t na = json_array_size(la), nb = json_array_size(lb);
+    for (size_t i = 0; i < na || i < nb; i++) {
+        json_t *x = json_object_get(json_array_get(la, i), "entry");
+        json_t *y = json_object_get(json_array_get(lb, i), "entry");
+        if (x && y && json_equal(x, y))
+            continue;
+        if (is_pass(x) || is_pass(y))
+            report(rc, "automatic passes differ", in, x, y);
+        break;
+    }
+    json_decref(la);
+    json_decref(lb);
+}
+
 /* Compare the gain of an accepted input in both worlds. */
 static void compare_gain(run_ctx *rc, const engine_input *in,
                          const engine_game *a, const engine_game *b,
                          const engine_rng *ra, const engine_rng *rb,
                          size_t nlog)
 {
+    compare_passes(rc, in, a, b, nlog);
     if (revealing(a, ra, nlog) || revealing(b, rb, nlog) ||
         !same_public(a, b, nlog)) {
         compare_refusals(rc, "refusals told at resolution differ", in, a, b,
@@ -699,7 +740,24 @@ static int bot_step(engine_game *g, engine_rng *rng, int basic,
     return engine_apply(g, &t, NULL, &e) == 0;
 }
 
-static void check_ruleset(const char *id, int games, int steps, int every)
+/* Turn hold off for every seat (SYSTEM respond), so the core passes for
+ * them (prio_auto_passes) in the games the twin test plays. */
+static void hold_off(engine_game *g)
+{
+    for (int s = 0; s < engine_game_seats(g); s++) {
+        json_t *p = json_pack("{s:s, s:b}", "action", "respond", "hold", 0);
+        engine_input in = {.seat = s, .kind = ENGINE_SYSTEM, .payload = p};
+        memset(in.nonce, 0x40 + s, sizeof in.nonce);
+        engine_error e;
+        CHECKF(engine_apply(g, &in, NULL, &e) == 0, "hold off: %s", e.msg);
+        json_decref(p);
+    }
+}
+
+/* Games of ruleset id with the options new games get (its current rules
+ * edition); with holding 0, every seat without hold from the start. */
+static void check_ruleset_as(const char *id, int games, int steps, int every,
+                             int holding)
 {
     const engine_ruleset *rs = engine_ruleset_find(id);
     REQUIRE(rs);
@@ -718,10 +776,14 @@ static void check_ruleset(const char *id, int games, int steps, int every)
         if (seats > 4)
             seats = 4;
         engine_error err;
-        engine_game *g = engine_create(id, "twin", NULL, seats, seed, &err);
+        json_t *opts = engine_options_stamp(rs, NULL);
+        engine_game *g = engine_create(id, "twin", opts, seats, seed, &err);
+        json_decref(opts);
         CHECKF(g, "%s: %s", id, err.msg);
         if (!g)
             continue;
+        if (!holding)
+            hold_off(g);
         engine_rng rng;
         rng_for(&rng, (uint64_t)gi * 7919 + strlen(id));
         rc.game = (uint64_t)gi;
@@ -743,6 +805,11 @@ static void check_ruleset(const char *id, int games, int steps, int every)
             rc.unmarked);
     CHECK(rc.twins > 0);
     CHECKF(rc.diffs == 0, "%s: %d differences between worlds", id, rc.diffs);
+}
+
+static void check_ruleset(const char *id, int games, int steps, int every)
+{
+    check_ruleset_as(id, games, steps, every, 1);
 }
 
 static int scaled(int n)
@@ -770,6 +837,15 @@ static void test_twin_starbase(void)
 {
     check_ruleset("starbase", scaled(8), 160, 8);
 }
+/* A duel with hidden hands in which nobody holds priority: the core's
+ * automatic passes must not depend on what a seat holds (a seat with no
+ * card to answer with must still get priority), or the twin, whose other
+ * hands differ, answers the same input differently. */
+static void test_twin_duel_example_hold_off(void)
+{
+    check_ruleset_as("duel_example", scaled(8), 60, 3, 0);
+}
+
 static void test_twin_council(void)
 {
     check_ruleset("council", scaled(6), 240, 10);
@@ -778,7 +854,8 @@ static void test_twin_council(void)
 int main(void)
 {
     engine_error err;
-    if (engine_init(&err) != 0) {
+    if (engine_register_ruleset(&duel_example_ruleset, &err) != 0 ||
+        engine_init(&err) != 0) {
         fprintf(stderr, "engine_init: %s\n", err.msg);
         return 1;
     }
@@ -787,6 +864,7 @@ int main(void)
     RUN(test_twin_sprint);
     RUN(test_twin_skirmish);
     RUN(test_twin_starbase);
+    RUN(test_twin_duel_example_hold_off);
     RUN(test_twin_council);
     return TEST_SUMMARY();
 }

@@ -48,6 +48,7 @@ const engine_ruleset skirmish_ruleset = {
     .min_seats = 2,
     .max_seats = 2,
     .options = sk_options,
+    .new_game_options = "{\"edition\":" SK_EDITION_CURRENT_TEXT "}",
     .init = sk_init,
     .setup = sk_setup,
     .destroy = sk_destroy,

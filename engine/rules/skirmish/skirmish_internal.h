@@ -19,6 +19,9 @@
 #define SK_MAX_PARRY 16
 #define SK_MAX_TOKENS 9
 #define SK_TURN_LIMIT 40
+/* Rules editions (option "edition"): 2 is what new games get. */
+#define SK_EDITION_CURRENT 2
+#define SK_EDITION_CURRENT_TEXT "2"
 
 /* Phases of the game. */
 enum { SK_MUSTER = 0, SK_DEPLOY, SK_PLAY, SK_OVER };
@@ -90,6 +93,12 @@ void sk_log(engine_ctx *ctx, const char *type, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* "Iron Lancer (c3)" */
 const char *sk_unit_name(const sk_state *s, int u, char *buf, size_t n);
+/* How the log names a seat: "seat 0" / "seat 1" as the API counts them
+ * (edition 2), "Player 1" / "Player 2" in edition 1 games, whose logs stay
+ * as they were. Into buf of 24 bytes. */
+char *sk_seat_name(engine_ctx *ctx, int seat, char buf[24]);
+/* buf with its first letter made a capital, to start a sentence. */
+char *sk_cap(char *buf);
 
 /* ---- skirmish_muster.c: the sealed windows and the first turn */
 int sk_windows(const void *state, engine_window *out, int max);

@@ -163,8 +163,9 @@ static void muster(sk_state *s, engine_ctx *ctx, const json_t *const *orders)
             if (w > 0 && (size_t)w < sizeof text - used)
                 used += (size_t)w;
         }
-        sk_log(ctx, "muster", "Player %d musters %d creatures (cost %d): %s.",
-               seat + 1, n, s->cost[seat], text);
+        char who[24];
+        sk_log(ctx, "muster", "%s musters %d creatures (cost %d): %s.",
+               sk_cap(sk_seat_name(ctx, seat, who)), n, s->cost[seat], text);
     }
     s->phase = SK_DEPLOY;
 }
@@ -183,16 +184,19 @@ static void deploy(sk_state *s, engine_ctx *ctx, const json_t *const *orders)
     sk_log(ctx, "deploy", "Both squads are deployed.");
     s->phase = SK_PLAY;
     int first;
+    char who[24];
     if (s->cost[0] != s->cost[1]) {
         first = s->cost[0] < s->cost[1] ? 0 : 1;
-        sk_log(ctx, "first", "Player %d's squad costs less: Player %d starts.",
-               first + 1, first + 1);
+        char again[24];
+        sk_seat_name(ctx, first, who);
+        sk_log(ctx, "first", "%s's squad costs less: %s starts.", sk_cap(who),
+               sk_seat_name(ctx, first, again));
     } else {
         int roll = 1 + (int)engine_rng_below(engine_ctx_rng(ctx), 6);
         first = roll <= 3 ? 0 : 1;
         sk_log(ctx, "first",
-               "The squads cost the same; the die shows %d: Player %d starts.",
-               roll, first + 1);
+               "The squads cost the same; the die shows %d: %s starts.", roll,
+               sk_seat_name(ctx, first, who));
     }
     s->first = first;
     sk_begin_turn(s, ctx, first);

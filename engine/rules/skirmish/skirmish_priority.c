@@ -205,6 +205,19 @@ static int same_decl(const sk_decl *a, const sk_decl *b)
 
 /* ------------------------------------------------------------ playing -- */
 
+/* Open a step where an empty stack leaves nothing to decide: in edition 2
+ * a player who does not hold priority passes there on an empty stack, so
+ * after the last item resolves the game goes on without another pass
+ * (412.2, 413.1, 413.3). */
+static int begin_flowing(engine_ctx *ctx, const char *step, uint32_t round,
+                         int first)
+{
+    int rc = engine_ctx_priority_begin(ctx, step, round, first);
+    if (rc == 0)
+        engine_ctx_priority_flow(ctx);
+    return rc;
+}
+
 /* Put declaration d on the stack, reserving its resources (501.1). */
 static int declare(sk_state *s, engine_ctx *ctx, const sk_decl *d)
 {
@@ -263,6 +276,59 @@ static int declare(sk_state *s, engine_ctx *ctx, const sk_decl *d)
     return 0;
 }
 
+/* Why declaration d is not one of seat's n declarations in list: the
+ * creature named (field "unit"), what it cannot do now ("action" or
+ * "ability"), or the target, square or item it cannot have ("target",
+ * "to", "item"), each named in the message. */
+static int refuse(const sk_state *s, int seat, const char *step,
+                  const sk_decl *d, const sk_decl *list, int n,
+                  engine_error *err)
+{
+    char un[80], tn[80], sq[4];
+    if (d->unit < 0 || d->unit >= s->nu || !sk_on_field(s, d->unit))
+        return engine_fail(err, ENGINE_EINVALID, "unit",
+                           "there is no creature %d on the field", d->unit);
+    sk_unit_name(s, d->unit, un, sizeof un);
+    if (s->cr[d->unit][U_OWNER] != seat)
+        return engine_fail(err, ENGINE_EINVALID, "unit",
+                           "%s is not yours (seat %d's)", un,
+                           s->cr[d->unit][U_OWNER]);
+    int kind_ok = 0;
+    for (int i = 0; i < n; i++)
+        kind_ok |= list[i].unit == d->unit && list[i].kind == d->kind &&
+                   list[i].ability == d->ability;
+    static const char *const verbs[] = {"move", "attack", "use ability"};
+    if (!kind_ok) {
+        const char *why =
+            in_choice(step)
+                ? ""
+                : " (outside the choice subphase only sudden abilities)";
+        if (d->kind == SK_D_ABILITY)
+            return engine_fail(err, ENGINE_EINVALID, "ability",
+                               "%s cannot use ability %d now%s", un, d->ability,
+                               why);
+        return engine_fail(err, ENGINE_EINVALID, "action", "%s cannot %s now%s",
+                           un, verbs[d->kind], why);
+    }
+    if (d->kind == SK_D_MOVE)
+        return engine_fail(err, ENGINE_EINVALID, "to", "%s cannot reach %s now",
+                           un, d->to >= 0 ? sk_sq_name(d->to, sq) : "(none)");
+    if (d->item)
+        return engine_fail(err, ENGINE_EINVALID, "item",
+                           "%s cannot name item %u on the stack", un, d->item);
+    if (d->target >= 0 && d->target < s->nu && sk_on_field(s, d->target))
+        return engine_fail(err, ENGINE_EINVALID, "target", "%s cannot %s %s",
+                           un, verbs[d->kind],
+                           sk_unit_name(s, d->target, tn, sizeof tn));
+    if (d->target >= 0)
+        return engine_fail(err, ENGINE_EINVALID, "target",
+                           "there is no creature %d on the field to target",
+                           d->target);
+    return engine_fail(err, ENGINE_EINVALID, "target",
+                       "%s needs a target (\"target\" or \"item\") for that",
+                       un);
+}
+
 int sk_priority_play(void *state, engine_ctx *ctx, int seat, const char *step,
                      const json_t *play, engine_error *err)
 {
@@ -270,24 +336,22 @@ int sk_priority_play(void *state, engine_ctx *ctx, int seat, const char *step,
     sk_decl d, list[MAX_DECL];
     if (parse_decl(play, &d) != 0)
         return engine_fail(err, ENGINE_EINVALID, "action",
-                           "a play is pass, move, attack or ability");
+                           "a play is pass, move, attack or ability, with "
+                           "unit, target, to, ability or item as numbers "
+                           "and squares");
     int n =
         sk_declarations(s, engine_ctx_stack(ctx), seat, step, list, MAX_DECL);
     int found = 0;
     for (int i = 0; i < n && !found; i++)
         found = same_decl(&d, &list[i]);
     if (!found)
-        return engine_fail(err, ENGINE_EINVALID, "action",
-                           in_choice(step)
-                               ? "not a movement or action that unit can "
-                                 "declare now"
-                               : "not a sudden ability that unit can use now");
+        return refuse(s, seat, step, &d, list, n, err);
     if (declare(s, ctx, &d) != 0)
         return engine_fail(err, ENGINE_EINTERNAL, "", "out of memory");
     if (in_choice(step)) /* 411.2: both passes are automatic (ours) */
-        return engine_ctx_priority_begin(ctx, "exec", ALL_SEATS, s->active);
+        return begin_flowing(ctx, "exec", ALL_SEATS, s->active);
     if (strcmp(step, "handover") == 0)
-        return engine_ctx_priority_begin(ctx, "handover_all", ALL_SEATS, seat);
+        return begin_flowing(ctx, "handover_all", ALL_SEATS, seat);
     return 0;
 }
 
@@ -405,8 +469,9 @@ void sk_begin_turn(sk_state *s, engine_ctx *ctx, int active)
     s->active = active;
     s->turn++;
     engine_ctx_turn_begin(ctx, active);
-    sk_log(ctx, "turn", "Turn %d: Player %d is the active player.", s->turn,
-           active + 1);
+    char who[24];
+    sk_log(ctx, "turn", "Turn %d: %s is the active player.", s->turn,
+           sk_seat_name(ctx, active, who));
     for (int sq = 0; sq < SK_SQUARES; sq++) {
         int u = sk_unit_at(s, sq);
         if (u < 0)
@@ -422,7 +487,7 @@ void sk_begin_turn(sk_state *s, engine_ctx *ctx, int active)
         if (first_turn)
             sk_queue_triggers(s, ctx, u, SKIRMISH_TR_ENTERS, -1);
     }
-    engine_ctx_priority_begin(ctx, "start", ALL_SEATS, active);
+    begin_flowing(ctx, "start", ALL_SEATS, active);
 }
 
 /* 413.1: the end phase begins; what works "at the end of the turn" now
@@ -438,7 +503,7 @@ static void end_phase(sk_state *s, engine_ctx *ctx)
         if (s->cr[u][U_POISON] > 0)
             push_plain(s, ctx, u, "poison", s->cr[u][U_POISON], "poison");
     }
-    engine_ctx_priority_begin(ctx, "end", ALL_SEATS, s->active);
+    begin_flowing(ctx, "end", ALL_SEATS, s->active);
 }
 
 /* 413.3: every "until end of turn" effect ends at once; the players swap. */
@@ -455,10 +520,11 @@ static void turn_over(sk_state *s, engine_ctx *ctx)
                 score[s->cr[u][U_OWNER]] += sk_design(s, u)->cost;
         s->phase = SK_OVER;
         s->winner = score[0] == score[1] ? 2 : (score[0] > score[1] ? 0 : 1);
+        char w0[24], w1[24];
         sk_log(ctx, "turn_limit",
-               "The turn limit is reached: Player 1 scores %d, Player 2 "
-               "scores %d.",
-               score[0], score[1]);
+               "The turn limit is reached: %s scores %d, %s scores %d.",
+               sk_seat_name(ctx, 0, w0), score[0], sk_seat_name(ctx, 1, w1),
+               score[1]);
         return;
     }
     sk_begin_turn(s, ctx, 1 - s->active);
@@ -475,8 +541,9 @@ int sk_priority_end(void *state, engine_ctx *ctx, const char *step,
         return engine_ctx_priority_begin(ctx, "choice", 1u << s->active,
                                          s->active); /* 410.2, 412.2 */
     if (!strcmp(step, "choice")) {
-        sk_log(ctx, "hand_over", "Player %d hands the turn over.",
-               s->active + 1);
+        char who[24];
+        sk_log(ctx, "hand_over", "%s hands the turn over.",
+               sk_cap(sk_seat_name(ctx, s->active, who)));
         return engine_ctx_priority_begin(ctx, "handover", 1u << (1 - s->active),
                                          1 - s->active);
     }

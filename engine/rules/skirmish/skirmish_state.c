@@ -16,6 +16,14 @@ const engine_option sk_options[] = {
     {"turn_limit", ENGINE_OPTION_INT,
      "turns before the game ends on points (both players' turns count)", 2, 200,
      SK_TURN_LIMIT, NULL},
+    /* what a new game gets (new_game_options); absent, in a game stored
+     * before editions, it means 1 */
+    {"edition", ENGINE_OPTION_INT,
+     "rules edition: 2 passes priority with each declaration unless the "
+     "player holds it, goes back to choice on an empty stack, and has undo "
+     "(docs/games/skirmish.md); 1 (games made before edition 2) asks for "
+     "every pass",
+     1, SK_EDITION_CURRENT, 1, NULL},
     {0},
 };
 
@@ -175,10 +183,25 @@ int sk_is_over(const void *state)
 
 /* ------------------------------------------------------- setup, save -- */
 
+char *sk_seat_name(engine_ctx *ctx, int seat, char buf[24])
+{
+    if (engine_ctx_priority_flags(ctx) & ENGINE_PRIO_AUTO_PASS)
+        snprintf(buf, 24, "seat %d", seat);
+    else
+        snprintf(buf, 24, "Player %d", seat + 1);
+    return buf;
+}
+
+char *sk_cap(char *buf)
+{
+    if (buf[0] >= 'a' && buf[0] <= 'z')
+        buf[0] = (char)(buf[0] - 'a' + 'A');
+    return buf;
+}
+
 void *sk_setup(engine_ctx *ctx, const json_t *options, int seats,
                engine_error *err)
 {
-    (void)ctx;
     if (seats != SK_SEATS) {
         engine_fail(err, ENGINE_EINVALID, "seats", "Skirmish is for 2 players");
         return NULL;
@@ -189,6 +212,10 @@ void *sk_setup(engine_ctx *ctx, const json_t *options, int seats,
     s->turn_limit = engine_option_int(sk_options, options, "turn_limit");
     s->active = s->first = s->winner = -1;
     s->dice[0] = -1;
+    if (engine_option_int(sk_options, options, "edition") >= 2)
+        engine_ctx_priority_setup(ctx, ENGINE_PRIO_AUTO_PASS |
+                                           ENGINE_PRIO_UNDO |
+                                           ENGINE_PRIO_MY_TURN_KEPT);
     return s;
 }
 

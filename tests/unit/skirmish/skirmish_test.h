@@ -1,7 +1,8 @@
 /*
  * skirmish_test.h - helpers the Skirmish unit tests share: start a game
  * with chosen squads and squares, read the view (units, priority, stack),
- * pass and play in the priority window, and record every input so a test
+ * pass and play in the priority window, send SYSTEM inputs (hold, response
+ * rules, undo), and record every input so a test
  * can replay its game from the seed (engine_replay_export).
  */
 #ifndef CONCLAVE_SKIRMISH_TEST_H
@@ -207,11 +208,12 @@ static int sk_log_has(const sk_run *r, int seat, const char *needle)
 /* Muster both squads and deploy them: cardsN is a JSON array of keys,
  * sqN a JSON array of squares in the same order. Returns 0 when the game
  * is in its first turn's start step. */
-static int sk_start(sk_run *r, uint64_t seed, const char *cards0,
-                    const char *sq0, const char *cards1, const char *sq1)
+static int sk_start_with(sk_run *r, uint64_t seed, const char *options,
+                         const char *cards0, const char *sq0,
+                         const char *cards1, const char *sq1)
 {
     char buf[512];
-    if (!sk_new(r, seed, NULL))
+    if (!sk_new(r, seed, options))
         return -1;
     snprintf(buf, sizeof buf, "{\"cards\":%s}", cards0);
     if (sk_order(r, 0, buf))
@@ -225,7 +227,22 @@ static int sk_start(sk_run *r, uint64_t seed, const char *cards0,
     snprintf(buf, sizeof buf, "{\"squares\":%s}", sq1);
     if (sk_order(r, 1, buf))
         return -5;
-    return sk_step_is(r, "start") ? 0 : -6;
+    return 0;
+}
+
+/* The same in edition 1 (a game made without options): in the first
+ * turn's start step. */
+static int sk_start(sk_run *r, uint64_t seed, const char *cards0,
+                    const char *sq0, const char *cards1, const char *sq1)
+{
+    int rc = sk_start_with(r, seed, NULL, cards0, sq0, cards1, sq1);
+    return rc != 0 ? rc : sk_step_is(r, "start") ? 0 : -6;
+}
+
+/* A SYSTEM input of seat (respond, undo...). */
+static int sk_system(sk_run *r, int seat, const char *payload)
+{
+    return sk_act(r, seat, ENGINE_SYSTEM, payload);
 }
 
 /* Replay the recorded inputs from the seed; 1 if the hash matches. */

@@ -651,6 +651,292 @@ static void test_replay_whole_game(void)
     done(&r);
 }
 
+/* ------------------------------------------- edition 2: priority flow -- */
+
+#define ED2 "{\"edition\":2}"
+#define MOVE0 "{\"action\":\"move\",\"unit\":0,\"to\":\"b3\"}"
+
+/* An edition-2 game of a recruit (seat 0, c3) against two (c4, a6): with
+ * no start-phase triggers the start step flows into seat 0's choice. */
+static int ed2_choice(sk_run *r)
+{
+    if (sk_start_with(r, 1, ED2, "[\"iron_recruit\"]", "[\"c3\"]",
+                      "[\"iron_recruit\",\"iron_recruit\"]",
+                      "[\"c4\",\"a6\"]") != 0)
+        return -1;
+    return sk_step_is(r, "choice") && sk_holder(r) == 0 ? 0 : -2;
+}
+
+/* A member of seat's "priority" view (NEW reference). */
+static json_t *prio_of(const sk_run *r, int seat, const char *key)
+{
+    json_t *p = sk_vfield(r, seat, "priority");
+    json_t *f = json_incref(json_object_get(p, key));
+    json_decref(p);
+    return f;
+}
+
+static void test_ed2_declaration_in_one_click(void)
+{
+    sk_run r;
+    char sq[4];
+    REQUIRE(ed2_choice(&r) == 0);
+    CHECK_EQ_INT(json_array_size(r.inputs), 4); /* no pass to get here */
+    REQUIRE(sk_play(&r, 0, MOVE0) == 0);
+    /* The declaration passed priority with it: the opponent may answer. */
+    CHECK(sk_step_is(&r, "exec"));
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    CHECK_EQ_INT(sk_stack_n(&r), 1);
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    /* Resolved; the empty stack goes back to choice without a pass. */
+    CHECK_EQ_STR(sk_unit_sq(&r, 0, sq), "b3");
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_holder(&r), 0);
+    CHECK_EQ_INT(json_array_size(r.inputs), 6);
+    /* An attack the same way: one input of the attacker's. */
+    REQUIRE(sk_play(&r, 0, "{\"action\":\"attack\",\"unit\":0,\"target\":1}") ==
+            0);
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    json_t *dice = sk_vfield(&r, ENGINE_PUBLIC, "dice");
+    CHECK(json_is_object(dice));
+    json_decref(dice);
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_holder(&r), 0);
+    done(&r);
+}
+
+/* An attack on a Bramble Wall: its "when it is attacked" trigger goes on
+ * top of the attack. The declaration still passes for the attacker; the
+ * trigger, on top and the wall's own, passes for its owner and resolves;
+ * the attack below, the attacker's own, passes for the attacker again; so
+ * the one input leaves the wall's owner holding priority over the attack. */
+static void test_ed2_declaration_passes_past_triggers(void)
+{
+    sk_run r;
+    REQUIRE(sk_start_with(&r, 1, ED2, "[\"iron_recruit\"]", "[\"c3\"]",
+                          "[\"bramble_wall\"]", "[\"c4\"]") == 0);
+    REQUIRE(sk_step_is(&r, "choice") && sk_holder(&r) == 0);
+    REQUIRE(sk_play(&r, 0, "{\"action\":\"attack\",\"unit\":0,\"target\":1}") ==
+            0);
+    CHECK_EQ_INT(sk_unit(&r, 0, "life"), 2); /* the wall's shot resolved */
+    CHECK(sk_step_is(&r, "exec"));
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    CHECK_EQ_INT(sk_stack_n(&r), 1);
+    CHECK(stack_kind_is(&r, 0, "attack"));
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    CHECK(sk_step_is(&r, "choice"));
+    done(&r);
+}
+
+/* A play refused: its error (the game is unchanged, nothing recorded). */
+static engine_error refused(sk_run *r, int seat, const char *play)
+{
+    engine_error err = {0};
+    json_t *p = json_loads(play, 0, NULL);
+    engine_input in = {
+        .seat = seat, .kind = ENGINE_PLAY, .window = sk_win(r), .payload = p};
+    CHECK(engine_apply(r->g, &in, NULL, &err) != 0);
+    json_decref(p);
+    return err;
+}
+
+static void test_ed2_words_name_priority_seat_target_source(void)
+{
+    sk_run r;
+    REQUIRE(ed2_choice(&r) == 0);
+    engine_error e = refused(&r, 1, PASS);
+    CHECK_EQ_INT(e.code, ENGINE_ECONFLICT);
+    CHECK_EQ_STR(e.field, "window");
+    CHECK(strstr(e.msg, "seat 1 does not hold priority") != NULL);
+    CHECK(strstr(e.msg, "(seat 0 does)") != NULL);
+    e = refused(&r, 0, "{\"action\":\"attack\",\"unit\":0,\"target\":2}");
+    CHECK_EQ_STR(e.field, "target");
+    CHECK_EQ_STR(e.msg, "Iron Recruit (c3) cannot attack Iron Recruit (a6)");
+    e = refused(&r, 0, "{\"action\":\"attack\",\"unit\":1,\"target\":0}");
+    CHECK_EQ_STR(e.field, "unit");
+    CHECK_EQ_STR(e.msg, "Iron Recruit (c4) is not yours (seat 1's)");
+    e = refused(&r, 0, "{\"action\":\"move\",\"unit\":9,\"to\":\"b3\"}");
+    CHECK_EQ_STR(e.field, "unit");
+    CHECK_EQ_STR(e.msg, "there is no creature 9 on the field");
+    e = refused(&r, 0, "{\"action\":\"move\",\"unit\":0,\"to\":\"e1\"}");
+    CHECK_EQ_STR(e.field, "to");
+    CHECK_EQ_STR(e.msg, "Iron Recruit (c3) cannot reach e1 now");
+    e = refused(&r, 0, "{\"action\":\"ability\",\"unit\":0,\"ability\":0}");
+    CHECK_EQ_STR(e.field, "ability");
+    CHECK_EQ_STR(e.msg, "Iron Recruit (c3) cannot use ability 0 now");
+    /* The log counts seats as the API does (edition 2). */
+    CHECK(
+        sk_log_has(&r, ENGINE_PUBLIC, "Turn 1: seat 0 is the active player."));
+    CHECK(sk_log_has(&r, ENGINE_PUBLIC, "Seat 0 musters 1 creatures"));
+    CHECK(sk_log_has(&r, ENGINE_PUBLIC,
+                     "Seat 0's squad costs less: seat 0 starts."));
+    CHECK(!sk_log_has(&r, ENGINE_PUBLIC, "Player 1"));
+    REQUIRE(sk_play(&r, 0, PASS) == 0);
+    CHECK(sk_log_has(&r, ENGINE_PUBLIC, "Seat 0 hands the turn over."));
+    done(&r);
+    /* Edition 1 games keep their words (their logs replay as they were). */
+    REQUIRE(to_choice(&r, "[\"iron_recruit\"]", "[\"c3\"]",
+                      "[\"iron_recruit\",\"iron_recruit\"]",
+                      "[\"c4\",\"a6\"]") == 0);
+    CHECK(sk_log_has(&r, ENGINE_PUBLIC,
+                     "Turn 1: Player 1 is the active player."));
+    done(&r);
+}
+
+static void test_ed2_hold_priority(void)
+{
+    sk_run r;
+    REQUIRE(ed2_choice(&r) == 0);
+    json_t *h = prio_of(&r, 0, "hold");
+    CHECK(json_is_false(h)); /* edition 2: nobody holds by default */
+    json_decref(h);
+    CHECK(sk_system(&r, 0, "{\"action\":\"respond\",\"hold\":\"yes\"}") ==
+          ENGINE_EINVALID);
+    REQUIRE(sk_system(&r, 0, "{\"action\":\"respond\",\"hold\":true}") == 0);
+    h = prio_of(&r, 0, "hold");
+    CHECK(json_is_true(h));
+    json_decref(h);
+    h = prio_of(&r, 1, "hold");
+    CHECK(json_is_false(h)); /* the other seat's own setting */
+    json_decref(h);
+    h = prio_of(&r, ENGINE_PUBLIC, "hold");
+    CHECK(h == NULL); /* a seat's setting, not public */
+    json_decref(h);
+    /* Holding, seat 0 keeps priority after its declaration ... */
+    REQUIRE(sk_play(&r, 0, MOVE0) == 0);
+    CHECK(sk_step_is(&r, "exec"));
+    CHECK_EQ_INT(sk_holder(&r), 0);
+    REQUIRE(sk_play(&r, 0, PASS) == 0);
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    /* ... and gets it back on the empty stack after the resolution. */
+    CHECK(sk_step_is(&r, "exec"));
+    CHECK_EQ_INT(sk_holder(&r), 0);
+    CHECK_EQ_INT(sk_stack_n(&r), 0);
+    REQUIRE(sk_play(&r, 0, PASS) == 0); /* seat 1 does not hold */
+    CHECK(sk_step_is(&r, "choice"));
+    /* "hold" on a play sets it too, before the play passes or not. */
+    REQUIRE(sk_play(&r, 0,
+                    "{\"action\":\"attack\",\"unit\":0,\"target\":1,"
+                    "\"hold\":false}") == 0);
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    h = prio_of(&r, 0, "hold");
+    CHECK(json_is_false(h));
+    json_decref(h);
+    CHECK(sk_play(&r, 1, "{\"action\":\"pass\",\"hold\":1}") ==
+          ENGINE_EINVALID);
+    done(&r);
+}
+
+static void test_ed2_opponent_holds_on_empty_stack(void)
+{
+    sk_run r;
+    REQUIRE(ed2_choice(&r) == 0);
+    REQUIRE(sk_system(&r, 1, "{\"action\":\"respond\",\"hold\":true}") == 0);
+    REQUIRE(sk_play(&r, 0, MOVE0) == 0);
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    /* Seat 0 passed on the empty stack; seat 1 holds and may act. */
+    CHECK(sk_step_is(&r, "exec"));
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    CHECK_EQ_INT(sk_stack_n(&r), 0);
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_holder(&r), 0);
+    done(&r);
+}
+
+static void test_ed2_undo_with_consent(void)
+{
+    sk_run r;
+    char sq[4];
+    REQUIRE(ed2_choice(&r) == 0);
+    CHECK(sk_system(&r, 0, "{\"action\":\"undo\"}") == ENGINE_ECONFLICT);
+    REQUIRE(sk_play(&r, 0, MOVE0) == 0);
+    CHECK(sk_system(&r, 1, "{\"action\":\"undo\"}") == ENGINE_ECONFLICT);
+    /* Before the opponent acted: taken back at once. */
+    REQUIRE(sk_system(&r, 0, "{\"action\":\"undo\"}") == 0);
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_holder(&r), 0);
+    CHECK_EQ_INT(sk_stack_n(&r), 0);
+    CHECK_EQ_INT(sk_unit_reserved(&r, 0, "move"), 0);
+    /* After the opponent's pass resolved it: only with its consent. */
+    REQUIRE(sk_play(&r, 0, MOVE0) == 0);
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    CHECK_EQ_STR(sk_unit_sq(&r, 0, sq), "b3");
+    REQUIRE(sk_system(&r, 0, "{\"action\":\"undo\"}") == 0);
+    CHECK_EQ_STR(sk_unit_sq(&r, 0, sq), "b3"); /* asked, not yet undone */
+    REQUIRE(sk_system(&r, 1, "{\"action\":\"undo_consent\"}") == 0);
+    CHECK_EQ_STR(sk_unit_sq(&r, 0, sq), "c3");
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_unit(&r, 0, "move"), 1);
+    /* An attack rolls dice when it resolves: that cannot be taken back. */
+    REQUIRE(sk_play(&r, 0, "{\"action\":\"move\",\"unit\":0,\"to\":\"c2\"}") ==
+            0);
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    REQUIRE(sk_play(&r, 0, PASS) == 0); /* hand over */
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    REQUIRE(sk_play(&r, 1, "{\"action\":\"move\",\"unit\":1,\"to\":\"c3\"}") ==
+            0);
+    REQUIRE(sk_play(&r, 0, PASS) == 0);
+    REQUIRE(sk_play(&r, 1, "{\"action\":\"attack\",\"unit\":1,\"target\":0}") ==
+            0);
+    REQUIRE(sk_play(&r, 0, PASS) == 0);
+    CHECK(sk_system(&r, 1, "{\"action\":\"undo\"}") == ENGINE_ECONFLICT);
+    done(&r);
+
+    /* Edition 1 has no undo, and says so. */
+    REQUIRE(to_choice(&r, "[\"iron_recruit\"]", "[\"c3\"]",
+                      "[\"iron_recruit\",\"iron_recruit\"]",
+                      "[\"c4\",\"a6\"]") == 0);
+    REQUIRE(sk_play(&r, 0, MOVE0) == 0);
+    engine_error err = {0};
+    json_t *p = json_pack("{s:s}", "action", "undo");
+    engine_input in = {.seat = 0, .kind = ENGINE_SYSTEM, .payload = p};
+    CHECK_EQ_INT(engine_apply(r.g, &in, NULL, &err), ENGINE_EINVALID);
+    CHECK_EQ_STR(err.field, "action");
+    CHECK_EQ_STR(err.msg, "Skirmish has no undo");
+    json_decref(p);
+    done(&r);
+}
+
+static void test_ed2_my_turn_rule_set_in_own_turn_is_kept(void)
+{
+    sk_run r;
+    REQUIRE(ed2_choice(&r) == 0);
+    REQUIRE(sk_system(&r, 0,
+                      "{\"action\":\"respond\",\"until\":\"my_turn\"}") == 0);
+    /* In its own turn the rule neither passes (which would hand the turn
+     * over) nor is dropped. */
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_holder(&r), 0);
+    REQUIRE(sk_play(&r, 0, MOVE0) == 0);
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    json_t *rule = prio_of(&r, 0, "my_rule");
+    CHECK(json_is_object(rule));
+    json_decref(rule);
+    REQUIRE(sk_play(&r, 0, PASS) == 0); /* hand over */
+    REQUIRE(sk_play(&r, 1, PASS) == 0);
+    /* The opponent's turn: the rule passes for seat 0. */
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    REQUIRE(sk_play(&r, 1, "{\"action\":\"move\",\"unit\":1,\"to\":\"c5\"}") ==
+            0);
+    CHECK(sk_step_is(&r, "choice")); /* seat 0 passed by its rule */
+    CHECK_EQ_INT(sk_holder(&r), 1);
+    REQUIRE(sk_play(&r, 1, PASS) == 0); /* hand over: seat 0's rule passes */
+    /* Seat 0's next turn ends the rule. */
+    CHECK(sk_step_is(&r, "choice"));
+    CHECK_EQ_INT(sk_holder(&r), 0);
+    CHECK_EQ_INT(sk_prio_int(&r, "turn"), 3);
+    rule = prio_of(&r, 0, "my_rule");
+    CHECK(json_is_null(rule));
+    json_decref(rule);
+    done(&r);
+}
+
 int main(void)
 {
     engine_error err = {0};
@@ -683,5 +969,12 @@ int main(void)
     RUN(test_muster_and_deployment_are_secret);
     RUN(test_muster_and_deployment_orders_checked);
     RUN(test_replay_whole_game);
+    RUN(test_ed2_declaration_in_one_click);
+    RUN(test_ed2_declaration_passes_past_triggers);
+    RUN(test_ed2_words_name_priority_seat_target_source);
+    RUN(test_ed2_hold_priority);
+    RUN(test_ed2_opponent_holds_on_empty_stack);
+    RUN(test_ed2_undo_with_consent);
+    RUN(test_ed2_my_turn_rule_set_in_own_turn_is_kept);
     return TEST_SUMMARY();
 }

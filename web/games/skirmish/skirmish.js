@@ -86,6 +86,15 @@ export function skirmishRenderer(c) {
     }
   }
 
+  async function setHold(on) {
+    try {
+      await api.setHold(c.id, on);
+      announce(on ? 'You hold priority' : 'Priority passes with your declarations');
+    } catch (e) {
+      toast(e.detail || e.message, 'error');
+    }
+  }
+
   function clickSquare(m, choices, sq, u) {
     if (sel !== null) {
       const mine = narrow(forUnit(choices, sel));
@@ -345,6 +354,23 @@ export function skirmishRenderer(c) {
             ),
           )
         : null,
+      typeof p.hold === 'boolean'
+        ? h(
+            'label.sk-hold',
+            h('input', {
+              type: 'checkbox',
+              checked: p.hold,
+              'data-key': 'hold',
+              'data-testid': 'sk-hold',
+              onchange: (e) => setHold(e.target.checked),
+            }),
+            ' Hold priority',
+            h(
+              'span.muted',
+              ' (stop after your own declarations and on an empty stack, to act there)',
+            ),
+          )
+        : null,
       rule
         ? h(
             'p.sk-rule',
@@ -481,19 +507,29 @@ export function skirmishRenderer(c) {
       render(
         root,
         h(
-          'div.sk-layout',
+          'div.sk-layout.sk-play',
           {
             'data-testid': 'sk-table',
             dataset: { window: w ? w.id : '', ready: choices ? '1' : '0' },
           },
+          // The dock (priority with Pass, the stack, the dice) stays in
+          // view beside the field on a wide screen; on a narrow one it
+          // comes right after the head, the stack by the Pass button.
           h(
             'div.sk-main',
             head,
-            v.phase === 'play' ? priorityPanel(m, choices) : null,
             h('section.panel.sk-board', { 'aria-label': 'Field' }, field),
             detailPanel(m, choices),
+            howToPlay(),
+            logPanel(lines),
           ),
-          h('div.sk-side', stackPanel(m, choices), dicePanel(m), howToPlay(), logPanel(lines)),
+          h(
+            'div.sk-dock',
+            { 'data-testid': 'sk-dock' },
+            v.phase === 'play' ? priorityPanel(m, choices) : null,
+            stackPanel(m, choices),
+            dicePanel(m),
+          ),
         ),
       );
     },

@@ -16,12 +16,13 @@ export const STEP = {
   end: 'End of turn',
 };
 
-// "Player 2" in the engine's texts is seat 1.
+// The engine's texts name seats as the API counts them ("seat 1", edition
+// 2) or, in games made before edition 2, from one ("Player 2" is seat 1).
 export function withNames(text, seats, you) {
-  return text.replace(/Player (\d+)/g, (_, n) => {
-    const s = Number(n) - 1;
-    return s === you ? `${seatName(seats, s)} (you)` : seatName(seats, s);
-  });
+  const name = (s) => (s === you ? `${seatName(seats, s)} (you)` : seatName(seats, s));
+  return text
+    .replace(/\b[Ss]eat (\d+)/g, (_, n) => name(Number(n)))
+    .replace(/Player (\d+)/g, (_, n) => name(Number(n) - 1));
 }
 
 // One log entry in plain words, or null to leave it out (passes: the
