@@ -286,7 +286,7 @@ static const struct {
     [CNC_CP_PLAY] = {"play", 1, 0},
     [CNC_CP_GIVE] = {"give", 1, 1},
     [CNC_CP_OBJECTIVE] = {"objective", 1, 0},
-    [CNC_CP_REP] = {"representative", 0, 1},
+    [CNC_CP_REP] = {"representative", 1, 0}, /* sent before the debate */
     [CNC_CP_VOTE] = {"vote", 0, 1},
     [CNC_CP_MARKERS] = {"markers", 0, 1},
     [CNC_CP_CAPTURE] = {"capture", 0, 1},
@@ -348,15 +348,15 @@ int cnc_cpart_parse(const cnc_state *s, const json_t *v, int council,
             (council ? kinds[k].council : kinds[k].lobby))
             o->type = k;
     if (!json_is_object(v) || o->type < 0) {
-        *why = council ? "type must be representative, vote, markers, "
-                         "capture or give"
-                       : "type must be play, give or objective";
+        *why = council ? "type must be vote, markers, capture or give"
+                       : "type must be play, give, objective or "
+                         "representative";
         return -1;
     }
     return parse_fields(s, v, o, why);
 }
 
-int cnc_council_check(const cnc_state *s, const json_t *order,
+int cnc_council_check(const cnc_state *s, int seat, const json_t *order,
                       engine_error *err)
 {
     int council = s->phase == CNC_PHASE_COUNCIL, once[CNC_CP_COUNT] = {0};
@@ -377,6 +377,10 @@ int cnc_council_check(const cnc_state *s, const json_t *order,
         const char *why = "";
         if (cnc_cpart_parse(s, v, council, &o, &why))
             return engine_fail(err, ENGINE_EINVALID, k, "%s", why);
+        if (o.type == CNC_CP_VOTE && cnc_rep_removed(s, seat))
+            return engine_fail(err, ENGINE_EINVALID, k,
+                               "your representative was removed from this "
+                               "council: you do not vote on this agenda");
         if ((o.type == CNC_CP_REP || o.type == CNC_CP_VOTE ||
              o.type == CNC_CP_OBJECTIVE || o.type == CNC_CP_MARKERS) &&
             once[o.type]++)
@@ -542,6 +546,9 @@ void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
             if (orders && orders[order[i]])
                 cnc_cparts_each(s, ctx, order[i], orders[order[i]], steps[k], 0,
                                 fns[k]);
+    /* 2.3: the representatives go and the spies act before the debate
+     * (after the cards: a Safe House played here guards the envoy). */
+    cnc_reps_resolve(s, ctx, orders);
     if (s->c.mode == CNC_COUNCIL_EVERY_ROUND) {
         open_objective(s, ctx);
         s->phase = CNC_PHASE_ACTION;

@@ -44,9 +44,10 @@ static int action_ix(const char *key)
     return -1;
 }
 
-/* The council window of a 4-seat game with agenda on the table, speaker
+/* The lobby window of a 4-seat game with agenda on the table, speaker
  * sp, races oskan, dravik, thessari, korrun, nobody owning a planet (so
- * votes are the representatives' and the cards'). */
+ * votes are the representatives' and the cards'); send_council plays the
+ * lobby (representatives), the action window and the council window. */
 static engine_game *council_game(uint64_t seed, const char *agenda, int sp,
                                  cnc_state *st)
 {
@@ -57,7 +58,7 @@ static engine_game *council_game(uint64_t seed, const char *agenda, int sp,
         set_race(st, p, races[p]);
     for (int x = 0; x < st->g.nsectors; x++)
         memset(st->g.sec[x].owner, -1, sizeof st->g.sec[x].owner);
-    st->phase = CNC_PHASE_COUNCIL;
+    st->phase = CNC_PHASE_LOBBY;
     st->c.speaker = (int8_t)sp;
     st->c.agenda = (int8_t)(agenda ? agenda_ix(agenda) : -1);
     st->c.tabled = 0;
@@ -80,6 +81,51 @@ static int send_all(engine_game *g, const char *const *orders)
         json_decref(o);
     }
     return rc;
+}
+
+/* orders[seat]'s parts of the lobby (kinds in lobby_kinds) or the rest,
+ * as JSON text into a new object. */
+static json_t *parts_of(const char *order, int lobby)
+{
+    json_t *o = json_loads(order ? order : "{}", 0, NULL), *out = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v)
+    {
+        const char *t = json_string_value(json_object_get(v, "type"));
+        int in_lobby =
+            t && (strcmp(t, "representative") == 0 || strcmp(t, "play") == 0);
+        if (in_lobby == lobby)
+            json_object_set(out, k, v);
+    }
+    json_decref(o);
+    return out;
+}
+
+/* A council from the lobby on: each seat's representative (and council
+ * card) parts of orders[seat] in the lobby window, nothing in the action
+ * window, the rest in the council window. 0 or the first error. */
+static int send_council(engine_game *g, const char *const *orders)
+{
+    engine_window w;
+    for (int stage = 0; stage < 3; stage++) {
+        if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
+            return -99;
+        int lobby = strstr(w.id, ".lobby") != NULL,
+            council = strstr(w.id, ".council") != NULL;
+        for (int p = 0; p < engine_game_seats(g); p++) {
+            json_t *o =
+                lobby || council ? parts_of(orders[p], lobby) : json_object();
+            json_object_set_new(o, ENGINE_READY_PART, json_true());
+            int rc = apply(g, p, ENGINE_ORDER, w.id, o, NULL);
+            json_decref(o);
+            if (rc)
+                return rc;
+        }
+        if (council)
+            return 0;
+    }
+    return -97;
 }
 
 static int log_mentions(const engine_game *g, int seat, const char *text)
@@ -284,13 +330,13 @@ static void test_spies_act_clockwise_from_the_speaker(void)
     const char *o[4] = {REP("councillor"), SPY(3), REP("councillor"), SPY(1)};
     cnc_state st;
     engine_game *g = council_game(10, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_KILLED); /* 1 acts before 3 */
     CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_SEATED);
     engine_free(g);
     g = council_game(10, "trade_stipend", 2, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_KILLED); /* 2, 3 first */
     CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_SEATED);
@@ -305,7 +351,7 @@ static void test_a_spy_killed_before_its_turn_does_not_act(void)
     /* Seat 0 kills seat 1's spy first: seat 1 never acts on seat 0. */
     const char *o2[4] = {SPY(1), SPY(0), NULL, NULL};
     g = council_game(11, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o2), 0);
+    CHECK_EQ_INT(send_council(g, o2), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_KILLED);
     CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_SEATED);
@@ -321,7 +367,7 @@ static void test_bodyguard_is_immune_and_may_strike_back(void)
     const char *o[4] = {SPY(1), REP("bodyguard"), NULL, REP("bodyguard")};
     cnc_state st;
     engine_game *g = council_game(12, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_SEATED);
     CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_SEATED);
@@ -329,7 +375,7 @@ static void test_bodyguard_is_immune_and_may_strike_back(void)
     engine_free(g);
     const char *o2[4] = {SPY(3), NULL, NULL, REP("bodyguard")};
     g = council_game(12, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o2), 0);
+    CHECK_EQ_INT(send_council(g, o2), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_SEATED);
     CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_STRUCK);
@@ -339,7 +385,7 @@ static void test_bodyguard_is_immune_and_may_strike_back(void)
     g = council_game(12, "trade_stipend", 0, &st);
     st.c.guarded = 1u << 2;
     g = put_state(g, &st);
-    CHECK_EQ_INT(send_all(g, o3), 0);
+    CHECK_EQ_INT(send_council(g, o3), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[2], CNC_FATE_SEATED);
     engine_free(g);
@@ -349,7 +395,11 @@ static void test_bodyguard_is_immune_and_may_strike_back(void)
 
 #define VOTE_FOR(b) "\"v\": {\"type\": \"vote\", \"for\": " #b "}"
 
-/* A player whose representative was killed casts no vote. */
+/* Seed 000, 2.3: the representatives are sent and the spies act in the
+ * lobby, before the debate and the vote. When the council window opens
+ * everyone's view shows who survived and what each spy did; the player
+ * whose representative was killed has its vote part refused when it is
+ * saved and casts no vote. */
 static void test_a_killed_representatives_player_does_not_vote(void)
 {
     const char *o[4] = {
@@ -361,9 +411,52 @@ static void test_a_killed_representatives_player_does_not_vote(void)
         "{" VOTE_FOR(true) "}"};
     cnc_state st;
     engine_game *g = council_game(13, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r1.lobby");
+    for (int p = 0; p < 4; p++) { /* the representatives, in the lobby */
+        json_t *l = parts_of(o[p], 1);
+        json_object_set_new(l, ENGINE_READY_PART, json_true());
+        CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, l, NULL), 0);
+        json_decref(l);
+    }
+    /* The action phase: the survivors are public knowledge already. */
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r1.action");
+    json_t *v = engine_view(g, 3);
+    const json_t *seated =
+        json_object_get(json_object_get(v, "council"), "seated");
+    CHECK_EQ_INT(json_array_size(seated), 4);
+    CHECK_EQ_STR(
+        json_string_value(json_object_get(json_array_get(seated, 2), "fate")),
+        "killed");
+    CHECK_EQ_STR(json_string_value(
+                     json_object_get(json_array_get(seated, 0), "spy_result")),
+                 "killed");
+    CHECK(
+        json_is_null(json_object_get(json_array_get(seated, 1), "spy_result")));
+    json_decref(v);
+    json_t *e = json_object();
+    json_object_set_new(e, ENGINE_READY_PART, json_true());
+    for (int p = 0; p < 4; p++)
+        CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, e, NULL), 0);
+    json_decref(e);
+    /* The council window: seat 2's vote is refused when saved. */
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r1.council");
+    json_t *mine = parts_of(o[2], 0);
+    CHECK(apply(g, 2, ENGINE_ORDER, w.id, mine, NULL) != 0);
+    json_decref(mine);
+    for (int p = 0; p < 4; p++) {
+        json_t *c = p == 2 ? json_object() : parts_of(o[p], 0);
+        json_object_set_new(c, ENGINE_READY_PART, json_true());
+        CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, c, NULL), 0);
+        json_decref(c);
+    }
     get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.round, 1);
     CHECK_EQ_INT(st.c.last.fate[2], CNC_FATE_KILLED);
+    CHECK_EQ_INT(st.c.last.deed[0], CNC_DEED_KILLED);
     CHECK_EQ_INT(st.c.last.vote[2], -1);
     CHECK_EQ_INT(st.c.last.weight[2], 0);
     /* for: only korrun's clerk (0) ; against: oskan's spy (0) + clerk */
@@ -382,7 +475,7 @@ static void test_speaker_breaks_ties(void)
         st.c.extra_votes[0] = st.c.extra_votes[1] = 2;
         int tg = st.p[2].tg;
         g = put_state(g, &st);
-        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK_EQ_INT(send_council(g, o), 0);
         get_state(g, &st);
         CHECK_EQ_INT(st.c.last.totals[0], st.c.last.totals[1]);
         CHECK_EQ_INT(st.c.last.outcome, sp == 0); /* 0 voted for */
@@ -396,7 +489,7 @@ static void test_speaker_breaks_ties(void)
     engine_game *g = council_game(14, "trade_concession", 3, &st);
     st.c.extra_votes[0] = st.c.extra_votes[3] = 2;
     g = put_state(g, &st);
-    CHECK_EQ_INT(send_all(g, e), 0);
+    CHECK_EQ_INT(send_council(g, e), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.outcome, 3);
     engine_free(g);
@@ -417,7 +510,7 @@ static void test_secret_vote_reveals_the_outcome_only(void)
         st.c.extra_votes[1] = 1;
         st.c.extra_votes[2] = 1;
         g = put_state(g, &st);
-        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK_EQ_INT(send_council(g, o), 0);
         CHECK_EQ_INT(log_mentions(g, ENGINE_PUBLIC, "\"totals\":[1,4]"),
                      !secret);
         for (int a = 0; a < 4; a++)
@@ -524,7 +617,7 @@ static void test_bribe_moves_trade_goods(void)
     const char *o[4] = {
         "{\"g\": {\"type\": \"give\", \"seat\": 1, \"trade_goods\": 3}}", NULL,
         "{\"g\": {\"type\": \"give\", \"seat\": 1, \"trade_goods\": 4}}", NULL};
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     /* trade_stipend fails (nobody voted): only the gifts moved goods */
     CHECK_EQ_INT(st.p[0].tg, 2);
@@ -541,7 +634,7 @@ static void test_lasting_law_stays_until_repealed(void)
     const char *o[4] = {"{" VOTE_FOR(true) "}", NULL, NULL, NULL};
     cnc_state st;
     engine_game *g = council_game(18, "border_accord", 0, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.laws[agenda_ix("border_accord")], 1);
     CHECK(cnc_capture_blocked(&st, 0, 0, 0) != NULL);
@@ -549,7 +642,7 @@ static void test_lasting_law_stays_until_repealed(void)
     g = council_game(18, "sunset_clause", 0, &st);
     st.c.laws[agenda_ix("border_accord")] = 1;
     g = put_state(g, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.laws[agenda_ix("border_accord")], 0);
     engine_free(g);
@@ -572,7 +665,7 @@ static void test_marker_cost_is_triangular(void)
         snprintf(order, sizeof order,
                  "{\"m\": {\"type\": \"markers\", \"count\": %d}}", n);
         const char *o[4] = {NULL, order, NULL, NULL};
-        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK_EQ_INT(send_council(g, o), 0);
         get_state(g, &st);
         CHECKF(st.p[1].tg == 20 - want[n], "%d markers cost %d", n,
                20 - st.p[1].tg);
@@ -638,7 +731,7 @@ static void test_capture_takes_an_empty_planet_and_discards_its_marker(void)
              "{\"c\": {\"type\": \"capture\", \"sector\": %s, \"planet\": 1}}",
              hx);
     const char *o[4] = {order, NULL, NULL, NULL};
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.g.sec[x].owner[1], 0);
     CHECK_EQ_INT(st.g.markers[m].state, CNC_MK_DISCARDED);
@@ -716,7 +809,7 @@ static void test_capture_refusal_gives_no_hidden_fact(void)
                  "\"planet\": 0}}",
                  fh, xh);
         const char *o[4] = {order, NULL, NULL, NULL};
-        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK_EQ_INT(send_council(g, o), 0);
         get_state(g, &st);
         CHECK(log_mentions(g, 0, "not next to one of yours"));
         CHECK_EQ_INT(log_mentions(g, 0, "no command marker"), !pays);
@@ -766,7 +859,7 @@ static void test_captures_go_in_initiative_order(void)
              "{\"c\": {\"type\": \"capture\", \"sector\": %s, \"planet\": 0}}",
              hx);
     const char *o[4] = {order, order, NULL, NULL};
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.g.sec[x].owner[0], first);
     CHECK(log_mentions(g, 1 - first, "captured at this council already"));
