@@ -57,14 +57,16 @@ int cnc_marker_cost(int n)
     return n * (n + 1) / 2;
 }
 
-int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx)
+/* The next agenda of the deck, never `except` (a vetoed one); when the
+ * deck is out, every agenda not held, not in force, not on the table and
+ * not `except` is shuffled into a new one (ours). -1: none left. */
+static int draw_except(cnc_state *s, engine_ctx *ctx, int except)
 {
     const cnc_data *d = cnc_data_get();
     if (s->c.deck_pos >= s->c.ndeck) {
-        /* Out: every agenda not held and not in force is shuffled anew. */
         int n = 0;
         for (int a = 0; a < d->nagendas; a++) {
-            int out = s->c.laws[a] || a == s->c.agenda;
+            int out = s->c.laws[a] || a == s->c.agenda || a == except;
             for (int p = 0; p < s->seats; p++)
                 out |= s->c.held[p][a];
             if (!out)
@@ -78,6 +80,26 @@ int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx)
             return -1;
     }
     return s->c.deck[s->c.deck_pos++];
+}
+
+int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx)
+{
+    return draw_except(s, ctx, -1);
+}
+
+/* Agenda a goes back under the deck (ours: what a speaker does not put
+ * or keep circulates again). */
+static void agenda_return(cnc_state *s, int a)
+{
+    int left = s->c.ndeck - s->c.deck_pos;
+    memmove(s->c.deck, s->c.deck + s->c.deck_pos, (size_t)left);
+    s->c.deck_pos = 0;
+    s->c.ndeck = (int8_t)left;
+    for (int i = 0; i < left; i++)
+        if (s->c.deck[i] == a)
+            return; /* already there */
+    if (left < CNC_MAX_AGENDAS)
+        s->c.deck[s->c.ndeck++] = (int8_t)a;
 }
 
 static json_t *agenda_entry(const char *type, int a)
@@ -123,7 +145,7 @@ void cnc_council_begin(cnc_state *s, engine_ctx *ctx)
                            s->c.speaker, "forum", forum >= 0));
     if (forum >= 0) {
         /* The Forum holder draws two agendas and puts one it holds. */
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < CNC_AGENDA_DRAW; k++) {
             int a = cnc_agenda_draw(s, ctx);
             if (a >= 0)
                 s->c.held[forum][a] = 1;
@@ -140,10 +162,18 @@ void cnc_council_begin(cnc_state *s, engine_ctx *ctx)
     s->phase = CNC_PHASE_LOBBY;
 }
 
-void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a)
+void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a,
+                        int keep)
 {
     s->c.held[seat][a] = 0;
     s->c.agenda = (int8_t)a;
+    /* The hand's cap (ours): at most CNC_AGENDA_KEEP (the one named) stays
+     * for a later council; every other unused agenda goes back. */
+    for (int k = 0; k < CNC_MAX_AGENDAS; k++)
+        if (s->c.held[seat][k] && k != keep) {
+            s->c.held[seat][k] = 0;
+            agenda_return(s, k);
+        }
     cnc_log(ctx, agenda_entry("agenda", a));
     s->phase = CNC_PHASE_LOBBY;
 }
@@ -443,11 +473,13 @@ void cnc_give(cnc_state *s, engine_ctx *ctx, int seat, const cnc_cpart *o)
                            "to", o->seat, "trade_goods", o->amount));
 }
 
+/* The agenda on the table is discarded; the next one replaces it, never
+ * the vetoed one itself (it sits out until the deck is shuffled anew). */
 static void veto(cnc_state *s, engine_ctx *ctx)
 {
     int old = (int)s->c.agenda;
-    s->c.agenda = -1; /* out of the way of the reshuffle */
-    int a = cnc_agenda_draw(s, ctx);
+    s->c.agenda = -1;
+    int a = draw_except(s, ctx, old);
     s->c.agenda = (int8_t)a;
     if (old >= 0)
         cnc_log(ctx, agenda_entry("agenda_vetoed", old));

@@ -307,8 +307,11 @@ int cnc_council_after_status(cnc_state *s, engine_ctx *ctx);
 /* The council sits: speaker, agenda (the Forum holder's choice or drawn),
  * phase AGENDA or LOBBY. */
 void cnc_council_begin(cnc_state *s, engine_ctx *ctx);
-/* The speaker puts agenda a (held, validated by the caller) to the vote. */
-void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a);
+/* The speaker puts agenda a (held, validated by the caller) to the vote
+ * and keeps agenda keep (-1: none) for a later council; its other
+ * agendas go back under the deck. */
+void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a,
+                        int keep);
 /* Structural check of a lobby / council order (public knowledge only):
  * an object of at most CNC_MAX_PARTS parts, each a known part type with
  * well-formed fields; a vote from a seat whose representative was

@@ -170,7 +170,7 @@ json_t *cnc_view_json(const cnc_state *s, int seat)
     return v;
 }
 
-/* The speaker's choice of an agenda it holds. */
+/* The speaker's choice of an agenda it holds (and one to keep). */
 static json_t *agenda_legal(const cnc_state *s, int seat)
 {
     const cnc_data *d = cnc_data_get();
@@ -183,10 +183,11 @@ static json_t *agenda_legal(const cnc_state *s, int seat)
             json_array_append_new(
                 choices, json_pack("{s:s}", "agenda", d->agendas[a].key));
         }
-    return json_pack("{s:s, s:{s:s, s:{s:{s:o}}, s:[s], s:b}, s:o}", "kind",
-                     "play", "shape", "type", "object", "properties", "agenda",
-                     "enum", keys, "required", "agenda", "additionalProperties",
-                     0, "choices", choices);
+    /* keep: one other held agenda stays in hand for a later council. */
+    return json_pack("{s:s, s:{s:s, s:{s:{s:O}, s:{s:o}}, s:[s], s:b}, s:o}",
+                     "kind", "play", "shape", "type", "object", "properties",
+                     "agenda", "enum", keys, "keep", "enum", keys, "required",
+                     "agenda", "additionalProperties", 0, "choices", choices);
 }
 
 json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window)

@@ -207,15 +207,89 @@ static void test_forum_holder_chooses_from_the_agendas_it_holds(void)
     CHECK(apply(g, sp, ENGINE_PLAY, w.id, bad, NULL) != 0); /* not held */
     CHECK(apply(g, 1, ENGINE_PLAY, w.id, bad, NULL) != 0);  /* not speaker */
     json_decref(bad);
-    json_t *ok = json_pack("{s:s}", "agenda", "censure");
+    json_t *ok =
+        json_pack("{s:s, s:s}", "agenda", "censure", "keep", "trade_stipend");
     CHECK_EQ_INT(apply(g, sp, ENGINE_PLAY, w.id, ok, NULL), 0);
     json_decref(ok);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.agenda, agenda_ix("censure"));
     CHECK_EQ_INT(st.c.held[sp][agenda_ix("censure")], 0);
-    CHECK_EQ_INT(st.c.held[sp][agenda_ix("trade_stipend")], 1);
+    CHECK_EQ_INT(st.c.held[sp][agenda_ix("trade_stipend")], 1); /* kept */
     CHECK_EQ_INT(st.phase, CNC_PHASE_LOBBY);
     CHECK(log_mentions(g, 2, "\"censure\"")); /* announced to all */
+    engine_free(g);
+}
+
+/* 2.1, agendas circulate (ours: the hand's cap): the speaker keeps at most
+ * the one agenda it names; every other unused one goes back under the
+ * deck. Before, a seat kept every agenda it drew (one seat held 10 of 12
+ * in a 20-round game). */
+static void test_unused_agendas_go_back_under_the_deck(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(5, NULL, &st);
+    int sp = 0;
+    st.phase = CNC_PHASE_AGENDA;
+    st.c.speaker = (int8_t)sp;
+    st.c.agenda = -1;
+    memset(st.c.held, 0, sizeof st.c.held);
+    static const char *const mine[] = {"censure", "trade_stipend",
+                                       "open_archives"};
+    for (int i = 0; i < 3; i++)
+        st.c.held[sp][agenda_ix(mine[i])] = 1;
+    /* The deck holds every other agenda. */
+    st.c.ndeck = 0;
+    st.c.deck_pos = 0;
+    for (int a = 0; a < D->nagendas; a++)
+        if (!st.c.held[sp][a])
+            st.c.deck[st.c.ndeck++] = (int8_t)a;
+    int before = st.c.ndeck;
+    g = put_state(g, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    json_t *self = json_pack("{s:s, s:s}", "agenda", "censure", "keep",
+                             "censure"); /* keep must be another */
+    CHECK(apply(g, sp, ENGINE_PLAY, w.id, self, NULL) != 0);
+    json_decref(self);
+    json_t *ok = json_pack("{s:s}", "agenda", "censure");
+    CHECK_EQ_INT(apply(g, sp, ENGINE_PLAY, w.id, ok, NULL), 0);
+    json_decref(ok);
+    get_state(g, &st);
+    int held = 0;
+    for (int a = 0; a < D->nagendas; a++)
+        held += st.c.held[sp][a];
+    CHECK_EQ_INT(held, 0);
+    CHECK_EQ_INT(st.c.ndeck - st.c.deck_pos, before + 2);
+    CHECK_EQ_INT(st.c.deck[st.c.ndeck - 2], agenda_ix("trade_stipend"));
+    CHECK_EQ_INT(st.c.deck[st.c.ndeck - 1], agenda_ix("open_archives"));
+    engine_free(g);
+}
+
+/* A vetoed agenda is never the one that replaces it, even when the deck
+ * is out and is shuffled anew: with every other agenda held, a veto
+ * leaves no agenda (before, the reshuffle could put it straight back). */
+static void test_a_vetoed_agenda_does_not_come_straight_back(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(6, NULL, &st);
+    int x = agenda_ix("trade_stipend");
+    st.c.agenda = (int8_t)x;
+    st.c.deck_pos = st.c.ndeck; /* the deck is out */
+    memset(st.c.held, 0, sizeof st.c.held);
+    memset(st.c.laws, 0, sizeof st.c.laws);
+    for (int a = 0; a < D->nagendas; a++)
+        if (a != x)
+            st.c.held[3][a] = 1;
+    memset(st.p[2].hand, 0, sizeof st.p[2].hand);
+    st.p[2].hand[action_ix("veto")] = 1;
+    g = put_state(g, &st);
+    const char *o[4] = {
+        NULL, NULL, "{\"a\": {\"type\": \"play\", \"card\": \"veto\"}}", NULL};
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK(log_mentions(g, ENGINE_PUBLIC, "agenda_vetoed"));
+    CHECK(st.c.seated.agenda != x);
+    CHECK_EQ_INT(st.c.agenda, -1);
     engine_free(g);
 }
 
@@ -949,6 +1023,8 @@ int main(void)
     council_test_init();
     RUN(test_agenda_speaker_is_forum_holder_else_lowest_initiative);
     RUN(test_forum_holder_chooses_from_the_agendas_it_holds);
+    RUN(test_unused_agendas_go_back_under_the_deck);
+    RUN(test_a_vetoed_agenda_does_not_come_straight_back);
     RUN(test_veto_replaces_the_agenda);
     RUN(test_council_windows_take_only_their_parts);
     RUN(test_objective_value_by_round);
