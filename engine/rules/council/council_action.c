@@ -481,6 +481,15 @@ static void run_more(part_ctx *pc, const cnc_step *st, const char **why)
         s->x[pc->seat].plan = 1;
         memcpy(s->x[pc->seat].pools, st->pools, sizeof st->pools);
         break;
+    case CNC_STEP_SCORE: /* the last one resolved counts, kind by kind */
+        if (st->score_has & 1)
+            memcpy(s->x[pc->seat].score_public, st->score_public,
+                   sizeof st->score_public);
+        if (st->score_has & 2)
+            memcpy(s->x[pc->seat].score_secret, st->score_secret,
+                   sizeof st->score_secret);
+        s->x[pc->seat].score_given |= st->score_has;
+        break;
     case CNC_STEP_COMBAT_RETREAT:
         standing_retreat(s, pc->seat, st);
         break;

@@ -546,13 +546,10 @@ static void objective(cnc_state *s, engine_ctx *ctx, int seat,
     s->c.objective_pick = (uint8_t)(o->pick + 1);
 }
 
-/* 2.2: a new public objective opens, the Chancery holder's pick of the
- * next two, else the last Chancery primary's, else one of them at random;
- * it is worth cnc_objective_value(round). */
-static void open_objective(cnc_state *s, engine_ctx *ctx)
+int cnc_council_open_objective(cnc_state *s, engine_ctx *ctx)
 {
     if (s->revealed >= s->npublic)
-        return;
+        return 0;
     if (s->c.objective_pick)
         s->chancery_pick = (int8_t)(s->c.objective_pick - 1);
     else if (holder_of(s, CNC_STRAT_OBJECTIVE) < 0 && ctx)
@@ -564,6 +561,7 @@ static void open_objective(cnc_state *s, engine_ctx *ctx)
             json_pack("{s:s, s:s, s:i}", "type", "objective_value", "objective",
                       cnc_data_get()->objectives[s->public_deck[k]].key, "vp",
                       cnc_public_vp(s, k)));
+    return 1;
 }
 
 void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
@@ -581,10 +579,8 @@ void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
     /* 2.3: the representatives go and the spies act before the debate
      * (after the cards: a Safe House played here guards the envoy). */
     cnc_reps_resolve(s, ctx, orders);
-    if (s->c.mode == CNC_COUNCIL_EVERY_ROUND) {
-        open_objective(s, ctx);
-        s->phase = CNC_PHASE_ACTION;
-    } else {
-        s->phase = CNC_PHASE_COUNCIL;
-    }
+    /* With the council every round, 2.2's new objective is the one status
+     * step 2 reveals at the round's end (cnc_council_open_objective). */
+    s->phase = s->c.mode == CNC_COUNCIL_EVERY_ROUND ? CNC_PHASE_ACTION
+                                                    : CNC_PHASE_COUNCIL;
 }

@@ -68,7 +68,6 @@ typedef struct cnc_player {
 } cnc_player;
 
 #define CNC_MAX_STANDING 4 /* combat retreats one seat may order */
-#define CNC_SCORE_PREFS 4  /* objectives one score step may rank */
 
 /* A standing order to leave a space combat in sector after some rounds. */
 typedef struct cnc_standing {
@@ -347,6 +346,11 @@ int cnc_planet_influence(const cnc_state *s, int seat);
 int cnc_council_initiative(const cnc_state *s, int order[ENGINE_MAX_SEATS]);
 /* The open round's new round (council_round.c). */
 void cnc_new_round(cnc_state *s, engine_ctx *ctx);
+/* 2.2 with the council every round, at status step 2: the next public
+ * objective opens, the Chancery holder's pick of the next two (its lobby
+ * part, else its primary's), with nobody holding Chancery one of them at
+ * random; worth cnc_objective_value(round). 0 when none is left. */
+int cnc_council_open_objective(cnc_state *s, engine_ctx *ctx);
 /* Draw the next agenda (-1: none left). */
 int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx);
 

@@ -251,6 +251,10 @@ static int extra_ok(const cnc_state *s, int p)
              !in(x->retreat[i].to, 0, s->g.nsectors - 1) ||
              !in(x->retreat[i].after, 1, 5)))
             return 0;
+    for (int i = 0; i < CNC_SCORE_PREFS; i++)
+        if (!in(x->score_public[i], -1, CNC_MAX_OBJECTIVES - 1) ||
+            !in(x->score_secret[i], -1, CNC_MAX_OBJECTIVES - 1))
+            return 0;
     return in(x->extra_move, 0, 9) && in(x->rally, 0, 9);
 }
 

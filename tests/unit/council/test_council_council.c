@@ -339,27 +339,66 @@ static void test_council_windows_take_only_their_parts(void)
 
 /* ------------------------------------------------------- 2.2 objective */
 
+/* The rest of a round from the lobby: every window sent empty until the
+ * next round's strategy phase (or the end). */
+static int finish_round(engine_game *g)
+{
+    engine_window w;
+    const char *none[4] = {NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) {
+        if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
+            return 0;
+        int rc = send_all(g, none);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static void test_objective_value_by_round(void)
 {
     static const int want[] = {0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3};
     for (int r = 1; r <= 12; r++)
         CHECKF(cnc_objective_value(r) == want[r], "round %d", r);
-    /* Opened by the council in round 7: worth 2 when scored. */
+    /* Opened in round 7 (status step 2, the council's new objective):
+     * worth 2 when scored. */
     cnc_state st;
     engine_game *g = lobby_game(8, NULL, &st);
     st.round = 7;
     g = put_state(g, &st);
     int k = st.revealed;
-    const char *none[4] = {NULL, NULL, NULL, NULL};
     engine_window w;
     REQUIRE(open_window(g, &w));
     CHECK_EQ_STR(w.id, "r7.lobby");
-    CHECK_EQ_INT(send_all(g, none), 0);
+    CHECK_EQ_INT(finish_round(g), 0);
     get_state(g, &st);
+    CHECK_EQ_INT(st.round, 8);
     CHECK_EQ_INT(st.revealed, k + 1);
     CHECK_EQ_INT(st.c.obj_round[k], 7);
     CHECK_EQ_INT(cnc_public_vp(&st, k), 2);
     engine_free(g);
+}
+
+/* Seed 001 status 2 in the default options too: one objective revealed
+ * each status phase, and the game ends when none is left at the start of
+ * the step (before, with the council every round, the step was skipped
+ * and a game ran on to its last round with no objective left). */
+static void test_status2_ends_the_game_in_the_default_mode_too(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(8, NULL, &st);
+    engine_free(g);
+    REQUIRE(st.c.mode == CNC_COUNCIL_EVERY_ROUND);
+    cnc_state next = st;
+    int k = next.revealed;
+    REQUIRE(k < next.npublic);
+    cnc_status_phase(&next, NULL);
+    CHECK(!next.over);
+    CHECK_EQ_INT(next.revealed, k + 1);
+    st.revealed = st.npublic;
+    cnc_status_phase(&st, NULL);
+    CHECK(st.over);
+    CHECK_EQ_INT(st.ended_why, 3);
 }
 
 /* The bureaucracy (Chancery) holder picks the second of the next two. */
@@ -389,7 +428,9 @@ static void test_chancery_holder_chooses_the_objective(void)
     const char *o[4] = {NULL, NULL, NULL, NULL};
     o[holder] = "{\"o\": {\"type\": \"objective\", \"pick\": 1}}";
     CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(finish_round(g), 0); /* revealed at status step 2 */
     get_state(g, &st);
+    CHECK_EQ_INT(st.revealed, k + 1);
     CHECK_EQ_INT(st.public_deck[k], second);
     engine_free(g);
 }
@@ -1028,6 +1069,7 @@ int main(void)
     RUN(test_veto_replaces_the_agenda);
     RUN(test_council_windows_take_only_their_parts);
     RUN(test_objective_value_by_round);
+    RUN(test_status2_ends_the_game_in_the_default_mode_too);
     RUN(test_chancery_holder_chooses_the_objective);
     RUN(test_spies_act_clockwise_from_the_speaker);
     RUN(test_a_spy_killed_before_its_turn_does_not_act);

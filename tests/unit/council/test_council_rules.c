@@ -221,6 +221,56 @@ static void test_status1_scores_one_public_and_one_secret(void)
     CHECK_EQ_INT(st.p[0].vp, 3);
 }
 
+/* Seed 001 status 1: the player chooses which objective to score. Seat
+ * 0's score step ranks War Chest first: it scores War Chest, not the
+ * first revealed one it meets; seat 1 gives none and the server scores
+ * the first met (ours); seat 2's empty list scores no public objective. */
+static void test_status1_the_player_chooses_the_objective(void)
+{
+    cnc_state st;
+    engine_game *g = ready_game(7, 12, &st);
+    st.public_deck[0] = (int8_t)objective("merchant_reserve");
+    st.public_deck[1] = (int8_t)objective("war_chest");
+    st.revealed = 2;
+    for (int p = 0; p < 3; p++) {
+        st.p[p].tg = 12;
+        memset(st.p[p].scored, 0, sizeof st.p[p].scored);
+        memset(st.p[p].secret, 0, sizeof st.p[p].secret);
+        st.p[p].vp = 0;
+    }
+    st.p[0].secret[objective("hoarder")] = 1;
+    g = put_state(g, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    const char *orders[3] = {
+        "{\"s\": {\"type\": \"score\", \"public\": [\"war_chest\", "
+        "\"merchant_reserve\"], \"secret\": []}}",
+        "{}", "{\"s\": {\"type\": \"score\", \"public\": []}}"};
+    for (int p = 0; p < 3; p++) {
+        json_t *o = json_loads(orders[p], 0, NULL);
+        json_object_set_new(o, ENGINE_READY_PART, json_true());
+        CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, o, NULL), 0);
+        json_decref(o);
+    }
+    get_state(g, &st);
+    CHECK(st.p[0].scored[objective("war_chest")]);
+    CHECK(!st.p[0].scored[objective("merchant_reserve")]);
+    CHECK(!st.p[0].scored[objective("hoarder")]); /* its secret list: none */
+    CHECK_EQ_INT(st.p[0].vp, D->objectives[objective("war_chest")].vp);
+    CHECK(st.p[1].scored[objective("merchant_reserve")]);
+    CHECK(!st.p[1].scored[objective("war_chest")]);
+    CHECK_EQ_INT(st.p[2].vp, 0);
+    /* A key that is not a public objective is refused when parsed. */
+    json_t *bad =
+        json_loads("{\"type\": \"score\", \"public\": [\"hoarder\"]}", 0, NULL);
+    cnc_order o;
+    engine_error err = {0};
+    CHECK(cnc_order_parse(D, &st.g, bad, &o, &err) != 0);
+    CHECK_EQ_STR(err.field, "[0].public");
+    json_decref(bad);
+    engine_free(g);
+}
+
 /* Step 1 comes before step 2: an objective revealed in this status phase
  * cannot be scored in it. */
 static void test_status_scores_before_revealing(void)
@@ -584,6 +634,7 @@ int main(void)
     RUN(test_status8_returns_cards_and_lowest_initiative_speaks);
     RUN(test_status_scores_before_revealing);
     RUN(test_status_phase_then_new_round_with_speaker_picking);
+    RUN(test_status1_the_player_chooses_the_objective);
     RUN(test_victory_at_target_and_ties_by_planets);
     RUN(test_last_round_ends_the_game);
     RUN(test_order_to_unexplored_sector_is_accepted);
