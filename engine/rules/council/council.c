@@ -167,7 +167,7 @@ static int cn_check_order(const void *state, int seat, const char *window,
                            "strategy picks and agendas are plays, not orders");
     if (s->phase != CNC_PHASE_ACTION)
         return cnc_council_check(s, seat, order, err);
-    return cnc_action_check(s, order, err);
+    return cnc_action_check(s, seat, order, err);
 }
 
 /* No orders: the fleets hold. Needs no chance. */
@@ -205,7 +205,7 @@ static int cn_resolve(void *state, engine_ctx *ctx, const char *window,
     int action = s->phase == CNC_PHASE_ACTION;
     for (int p = 0; p < s->seats; p++) {
         int rc = !orders || !orders[p] ? 0
-                 : action              ? cnc_action_check(s, orders[p], err)
+                 : action              ? cnc_action_check(s, p, orders[p], err)
                           : cnc_council_check(s, p, orders[p], err);
         if (rc)
             return rc;

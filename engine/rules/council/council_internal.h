@@ -221,10 +221,16 @@ int cnc_planets_controlled(const cnc_state *s, int seat, int outside_home);
 json_t *cnc_result_json(const cnc_state *s);
 
 /* ---- council_action.c */
-/* Check an action order: an object of at most CNC_MAX_PARTS order parts
- * with keys [a-z0-9_]{1,16}; only public knowledge is used. */
-int cnc_action_check(const cnc_state *s, const json_t *order,
+/* Check seat's action order: an object of at most CNC_MAX_PARTS order
+ * parts with keys [a-z0-9_]{1,16}; a move beyond its slowest named ship's
+ * reach is refused (ship speeds and distances are public, the bound on
+ * extra reach is the seat's own: drives, Research, its hand). Only what
+ * the seat knows is used. */
+int cnc_action_check(const cnc_state *s, int seat, const json_t *order,
                      engine_error *err);
+/* The most seat's ships may move beyond their speed this round, by what
+ * it knows: drives, the drives it could research, its hand's extra moves. */
+int cnc_reach_bonus_bound(const cnc_state *s, int seat);
 /* Resolve the locked action window: every seat's parts in initiative
  * order (parts of one seat in key order), then the status phase. */
 void cnc_action_resolve(cnc_state *s, engine_ctx *ctx,

@@ -139,7 +139,7 @@ static int public_choice(const cnc_state *s, int p, int *k)
     const cnc_round_extra *x = &s->x[p];
     if (x->score_given & 1) {
         for (int i = 0; i < CNC_SCORE_PREFS && x->score_public[i] >= 0; i++) {
-            int o = x->score_public[i];
+            int o = (int)x->score_public[i];
             *k = revealed_at(s, o);
             if (*k >= 0 && !s->p[p].scored[o] && cnc_objective_met(s, p, o))
                 return o;
@@ -161,7 +161,7 @@ static int secret_choice(const cnc_state *s, int p)
     const cnc_round_extra *x = &s->x[p];
     int listed = x->score_given & 2;
     for (int i = 0; i < (listed ? CNC_SCORE_PREFS : d->nobjectives); i++) {
-        int o = listed ? x->score_secret[i] : i;
+        int o = listed ? (int)x->score_secret[i] : i;
         if (o < 0)
             break;
         if (s->p[p].secret[o] && !s->p[p].scored[o] &&
