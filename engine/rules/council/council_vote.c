@@ -175,8 +175,10 @@ static void read_vote(cnc_state *s, engine_ctx *ctx, int seat,
 }
 
 /* The winning side: most votes; a tie goes to the speaker's vote when it
- * is among the tied, else (laws) against or (elections) the first tied
- * seat clockwise from the speaker; no votes at all elects nobody. */
+ * is among the tied (a seated speaker whose own votes count 0, sabotaged
+ * or silenced, still breaks it; a blackmailed one has no vote), else
+ * (laws) against or (elections) the first tied seat clockwise from the
+ * speaker; no votes counted at all: a law fails, nobody is elected. */
 static int tally(const cnc_state *s, int election)
 {
     const cnc_council_result *r = &s->c.last;
@@ -185,14 +187,16 @@ static int tally(const cnc_state *s, int election)
         best = r->totals[k] > best ? r->totals[k] : best;
         any |= r->totals[k] > 0;
     }
+    /* Nobody's votes counted (ours): a law fails, nobody is elected, even
+     * if the speaker voted; a tie needs votes to break. */
+    if (!any)
+        return election ? -1 : 0;
     int sv = (int)r->vote[s->c.speaker];
     if (sv >= 0 && r->fate[s->c.speaker] == CNC_FATE_SEATED &&
         r->totals[sv] == best)
         return sv;
     if (!election)
         return r->totals[1] > r->totals[0];
-    if (!any)
-        return -1;
     for (int i = 0; i < s->seats; i++) {
         int k = (s->c.speaker + i) % s->seats;
         if (r->totals[k] == best)
@@ -388,8 +392,8 @@ static const char *capture_public(const cnc_state *s, int seat, int x, int p)
         return "a law forbids diplomatic capture";
     if (sec->kind == CNC_SEC_HOME)
         return "home worlds cannot be captured";
-    if (sec->kind == CNC_SEC_CAPITAL)
-        return "Concordia cannot be captured";
+    if (sec->kind == CNC_SEC_CAPITAL && sec->owner[p] < 0)
+        return "the neutral Concordia cannot be captured";
     if (!s->fog.explored[x] ||
         p >= cnc_sector_tile(cnc_data_get(), &s->g, x)->nplanets)
         return "no such planet in explored space";

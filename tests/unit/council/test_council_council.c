@@ -610,6 +610,31 @@ static void test_speaker_breaks_ties(void)
     engine_free(g);
 }
 
+/* A council nobody's votes count in (ours): no planets, clerks, no cards,
+ * so every total is 0. The speaker voted, but a tie at 0 is no vote: the
+ * law fails and the election elects nobody (before, the speaker's 0-vote
+ * side won). */
+static void test_a_council_with_no_votes_decides_nothing(void)
+{
+    const char *law[4] = {"{" VOTE_FOR(true) "}", NULL, NULL, NULL};
+    cnc_state st;
+    engine_game *g = council_game(14, "trade_stipend", 0, &st);
+    int tg = st.p[1].tg;
+    CHECK_EQ_INT(send_council(g, law), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.totals[0] + st.c.last.totals[1], 0);
+    CHECK_EQ_INT(st.c.last.outcome, 0);
+    CHECK(st.p[1].tg <= tg + 1); /* no stipend of 2 (a status draw aside) */
+    engine_free(g);
+    const char *el[4] = {"{\"v\": {\"type\": \"vote\", \"seat\": 0}}", NULL,
+                         NULL, NULL};
+    g = council_game(14, "trade_concession", 0, &st);
+    CHECK_EQ_INT(send_council(g, el), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.outcome, -1);
+    engine_free(g);
+}
+
 /* Secret votes: the log and views give the outcome only. Leak: they gave
  * the totals too, and with the public weights (planets, representatives)
  * the totals gave away every seat's vote in a 3-seat game. */
@@ -743,12 +768,15 @@ static void test_bribe_moves_trade_goods(void)
     engine_free(g);
 }
 
-/* A lasting law passes into force and a repeal clears it. */
+/* A lasting law passes into force and a repeal clears it (seat 0 has a
+ * vote of its own: a council where no votes count decides nothing). */
 static void test_lasting_law_stays_until_repealed(void)
 {
     const char *o[4] = {"{" VOTE_FOR(true) "}", NULL, NULL, NULL};
     cnc_state st;
     engine_game *g = council_game(18, "border_accord", 0, &st);
+    st.c.extra_votes[0] = 1;
+    g = put_state(g, &st);
     CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.laws[agenda_ix("border_accord")], 1);
@@ -756,6 +784,7 @@ static void test_lasting_law_stays_until_repealed(void)
     engine_free(g);
     g = council_game(18, "sunset_clause", 0, &st);
     st.c.laws[agenda_ix("border_accord")] = 1;
+    st.c.extra_votes[0] = 1;
     g = put_state(g, &st);
     CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
@@ -867,6 +896,26 @@ static void test_capture_exclusions(void)
     CHECK(strstr(cnc_capture_blocked(&st, 0, st.g.home[1], 0), "home"));
     /* the neutral capital */
     CHECK(strstr(cnc_capture_blocked(&st, 0, st.g.capital, 0), "Concordia"));
+    {
+        /* Seed 000, 2.5 excludes the *neutral* Mecatol only: an empty
+         * Concordia another player holds may be taken by diplomacy. */
+        cnc_state t = st;
+        int nb[6], n = cnc_sector_neighbors(&t.g, t.g.capital, nb), y = -1;
+        for (int i = 0; i < n && y < 0; i++)
+            if (t.g.sec[nb[i]].kind == CNC_SEC_SYSTEM)
+                y = nb[i];
+        REQUIRE(y >= 0);
+        int tile = -1;
+        for (int k = 0; k < D->nsystems && tile < 0; k++)
+            if (D->systems[k].nplanets > 0)
+                tile = k;
+        set_tile(&t, y, tile);
+        t.fog.explored[y] = t.fog.explored[t.g.capital] = 1;
+        t.g.sec[y].owner[0] = 0;
+        t.g.sec[t.g.capital].owner[0] = 1;
+        t.g.sec[t.g.capital].ground[0] = 0;
+        CHECK(cnc_capture_blocked(&t, 0, t.g.capital, 0) == NULL);
+    }
     /* ground forces */
     st.g.sec[x].owner[0] = 2;
     st.g.sec[x].ground[0] = 1;
@@ -1076,6 +1125,7 @@ int main(void)
     RUN(test_bodyguard_is_immune_and_may_strike_back);
     RUN(test_a_killed_representatives_player_does_not_vote);
     RUN(test_speaker_breaks_ties);
+    RUN(test_a_council_with_no_votes_decides_nothing);
     RUN(test_secret_vote_reveals_the_outcome_only);
     RUN(test_representatives_stay_secret_until_the_reveal);
     RUN(test_view_carries_the_seats_own_representatives);
