@@ -375,6 +375,27 @@ static void basic_cards(const cnc_state *s, int seat, json_t *order)
                                d->actions[a].key));
 }
 
+/* Status 1 (the player chooses): the revealed public objectives it has not
+ * scored, the most valuable first. */
+static void basic_score(const cnc_state *s, int seat, json_t *order)
+{
+    const cnc_data *d = cnc_data_get();
+    json_t *pub = json_array();
+    for (int vp = 9; vp > 0 && json_array_size(pub) < CNC_SCORE_PREFS; vp--)
+        for (int k = 0;
+             k < s->revealed && json_array_size(pub) < CNC_SCORE_PREFS; k++) {
+            int o = (int)s->public_deck[k];
+            if (!s->p[seat].scored[o] && cnc_public_vp(s, k) == vp)
+                json_array_append_new(pub, json_string(d->objectives[o].key));
+        }
+    if (json_array_size(pub) == 0) {
+        json_decref(pub);
+        return;
+    }
+    put_part(order, "score", 0,
+             json_pack("{s:s, s:o}", "type", "score", "public", pub));
+}
+
 static json_t *basic_order(const cnc_state *s, int seat)
 {
     json_t *order = json_object();
@@ -387,6 +408,7 @@ static json_t *basic_order(const cnc_state *s, int seat)
     basic_fleets(s, seat, order, &tokens);
     basic_produce(s, seat, order);
     basic_cards(s, seat, order);
+    basic_score(s, seat, order);
     int fr;
     if (s->p[seat].tg >= 3 && frontier_near(s, seat, &fr, 1))
         put_part(order, "x", 0,
