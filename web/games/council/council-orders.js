@@ -570,6 +570,40 @@ export function createComposer(c) {
     );
   }
 
+  // Status 1 (seed 001: the player chooses): which revealed public
+  // objective to score at this round's status phase; without a choice the
+  // server scores the first one met. A score part ranks just the one.
+  function scoreChoice(w, m, held) {
+    const open = (m.view.objectives || []).filter((o) => !(o.scored_by || []).includes(m.you));
+    if (!open.length) return null;
+    const cur = held.score && held.score[0] && (held.score[0].public || [])[0];
+    return h(
+      'label.cn-field.cn-score',
+      h('span', 'At the status phase score'),
+      h(
+        'select',
+        {
+          'aria-label': 'Objective to score at the status phase',
+          'data-key': 'score-public',
+          disabled: state.busy,
+          onchange: (e) =>
+            e.target.value
+              ? putPart(
+                  w,
+                  'score',
+                  [{ type: 'score', public: [e.target.value] }],
+                  'Objective choice saved',
+                )
+              : deletePart(w, 'score', 'The server scores the first objective met'),
+        },
+        h('option', { value: '', selected: !cur }, 'the first one I meet'),
+        open.map((o) =>
+          h('option', { value: o.key, selected: cur === o.key }, `${o.name} (${o.text})`),
+        ),
+      ),
+    );
+  }
+
   // The composer panel for the action window w (null when none).
   function panel(m, ctx) {
     const w = m.myWindow;
@@ -662,6 +696,7 @@ export function createComposer(c) {
             ? produceEditor(w, ctx)
             : sectorActions(w, ctx, x),
       sent || state.draft ? null : cardAction(w, ctx, held),
+      sent || state.draft ? null : scoreChoice(w, m, held),
       h(
         'div.row.cn-send',
         sent
