@@ -253,12 +253,17 @@ static json_t *fleet_steps(const cnc_state *s, int seat, int x, int to)
     return steps;
 }
 
+/* The most valuable neighbour of x; among equals the one nearest the
+ * capital (so that every home, wherever it lies, ties the same way rather
+ * than by the direction the neighbours are listed in). */
 static int best_target(const cnc_state *s, int seat, int x)
 {
     int nb[6], n = cnc_sector_neighbors(&s->g, x, nb), best = -1, bv = 0;
     for (int i = 0; i < n; i++) {
         int v = value(s, seat, nb[i]);
-        if (v > bv) {
+        if (v > bv || (v == bv && best >= 0 &&
+                       cnc_sector_distance(&s->g, nb[i], s->g.capital) <
+                           cnc_sector_distance(&s->g, best, s->g.capital))) {
             bv = v;
             best = nb[i];
         }
