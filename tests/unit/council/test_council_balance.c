@@ -44,7 +44,8 @@ static void test_basic_self_play_seats_win_fair_shares(void)
     for (int t = 0; t < 3; t++) {
         int seats = tables[t], wins[ENGINE_MAX_SEATS] = {0};
         for (int i = 0; i < games; i++) {
-            int w = basic_game(seats, (uint64_t)(5000 + 1000 * t + i));
+            int w =
+                basic_game(seats, 5000u + 1000u * (uint64_t)t + (uint64_t)i);
             REQUIRE(w >= 0 && w < seats);
             wins[w]++;
         }
