@@ -276,6 +276,14 @@ test(
       const held = (await game(page, id)).view.my_orders[w1];
       const key = Object.keys(held).find((k) => k.startsWith('f'));
       assert.deepEqual(held[key][2].cond, { type: 'marker_is', is: 'hostile' });
+      // Status 1: the player chooses the objective to score (the second
+      // revealed one here, not the first met).
+      const obj = (await game(page, id)).view.objectives[1];
+      await page.locator('[data-key="score-public"]').selectOption(obj.key);
+      await page.locator('.cn-part', { hasText: 'At the status phase score' }).waitFor();
+      assert.deepEqual((await game(page, id)).view.my_orders[w1].score, [
+        { type: 'score', public: [obj.key] },
+      ]);
       await page.locator('[data-key="send-orders"]').click();
       await waitLocked(page, id, w1);
     }

@@ -4,11 +4,12 @@
 // is fixed (lib/council_deal.mjs: a seed the server takes only with
 // CONCLAVE_TEST_HOOKS=1, found by council_deal_search.mjs), so the
 // scenario always happens:
-// - round 1: one player's spy (sent by clicking) kills the other player's
-//   councillor (sent by keyboard); neither page shows or receives the
-//   other's choice before the reveal; afterwards both show the
-//   representatives, the kill (that player does not vote), the vote with
-//   each player's weight, the outcome and the laws in force;
+// - round 1: in the lobby one player's spy (sent by clicking) kills the
+//   other player's councillor (sent by keyboard); neither page shows or
+//   receives the other's choice before the reveal; in the council window
+//   both see the survivors and the victim's vote is refused; afterwards
+//   both show the representatives, the kill (that player does not vote),
+//   the vote with each player's weight, the outcome and the laws in force;
 // - the two players talk in a private channel: the spectator's page never
 //   shows or receives it (DOM, WebSocket frames, REST), while it does get
 //   a public message (the positive control of that search);
@@ -196,12 +197,14 @@ test(
       await waitLive(pc);
       await pa.locator('.cn-council').waitFor();
 
+      // Round 1's lobby (seed 000, 2.3): the representatives are sent here
+      // and the spies act when it closes, before the debate and the vote.
       const [gs, gv] = await Promise.all([
-        toCouncil(spyPage, id, spyPage === pa, /\.council$/, spyPage === pa),
-        toCouncil(victimPage, id, victimPage === pa, /\.council$/, victimPage === pa),
+        toCouncil(spyPage, id, spyPage === pa, /\.lobby$/, spyPage === pa),
+        toCouncil(victimPage, id, victimPage === pa, /\.lobby$/, victimPage === pa),
       ]);
-      const wid = gs.windows[0].id;
-      assert.match(wid, /^r1\.council$/);
+      const lid1 = gs.windows[0].id;
+      assert.match(lid1, /^r1\.lobby$/);
       const spySeat = gs.you;
       const victimSeat = gv.you;
       const spyRace = gs.view.players[spySeat].race;
@@ -220,102 +223,44 @@ test(
         `spy ${spyRace} (seat ${spySeat}) against ${victimRace} (seat ${victimSeat}); agenda ${agenda.key} (${agenda.kind})`,
       );
 
-      // Both pages show the agenda, its text, the speaker and the timer.
-      for (const p of [pa, pb]) {
-        const panel = p.locator('.cn-council');
-        await panel.locator('.cn-agenda-text', { hasText: agenda.text }).waitFor();
-        assert.match(await panel.textContent(), /Speaker: /);
-        assert.match(
-          await panel.locator('.cn-window .countdown').textContent(),
-          /The council window closes in: (23|24) h/,
-        );
-        assert.equal(
-          await p.locator('.cn-orders').count(),
-          0,
-          'no action composer in the council window',
-        );
-      }
-
       // The spy's player: the target first, then the spy, by clicking.
-      const sp = spyPage.locator('.cn-window');
-      assert.match(await sp.textContent(), new RegExp(`${spyName}.*influence \\+0; Assassinate`));
-      await sp.locator('[data-key="rep-target"]').selectOption(String(victimSeat));
+      const sl = spyPage.locator('.cn-window[data-window="r1.lobby"]');
+      await sl.waitFor();
+      assert.match(await sl.textContent(), new RegExp(`${spyName}.*influence \\+0; Assassinate`));
+      await sl.locator('[data-key="rep-target"]').selectOption(String(victimSeat));
       await choose(
-        sp.locator('[data-key="rep-spy"]'),
-        sp.locator('.cn-part', { hasText: /^Send your spy against/ }),
+        sl.locator('[data-key="rep-spy"]'),
+        sl.locator('.cn-part', { hasText: /^Send your spy against/ }),
       );
-      // The spy's player votes (law: for; election: itself).
-      if (agenda.kind === 'election')
-        await sp.locator('[data-key="vote-seat"]').selectOption(String(spySeat));
-      else
-        await choose(
-          sp.locator('[data-key="vote-for"]'),
-          sp.locator('.cn-part', { hasText: /^Vote/ }),
-        );
-      await sp.locator('.cn-part', { hasText: /^Vote/ }).waitFor();
-      await sp.locator('[data-key="markers"]').selectOption('1');
-      await sp.locator('.cn-part', { hasText: 'Buy 1 command marker' }).waitFor();
       await shot(
         spyPage,
-        spyPage === pa ? 'council-desktop-council-window' : 'council-phone-council-window',
+        spyPage === pa ? 'council-desktop-lobby-reps' : 'council-phone-lobby-reps',
       );
-
       // The victim's player: the councillor by keyboard (Tab to the radio
-      // group, Space), then a vote.
-      const vp = victimPage.locator('.cn-window');
-      await vp.locator('[data-key="rep-councillor"]').focus();
+      // group, Space).
+      const vl = victimPage.locator('.cn-window[data-window="r1.lobby"]');
+      await vl.waitFor();
+      await vl.locator('[data-key="rep-councillor"]').focus();
       await victimPage.keyboard.press('Space');
-      await vp.locator('.cn-part', { hasText: 'Send your councillor.' }).waitFor();
-      if (agenda.kind === 'election')
-        await vp.locator('[data-key="vote-seat"]').selectOption(String(victimSeat));
-      else
-        await choose(
-          vp.locator('[data-key="vote-against"]'),
-          vp.locator('.cn-part', { hasText: /^Vote/ }),
-        );
-      await vp.locator('.cn-part', { hasText: /^Vote/ }).waitFor();
-      await shot(
-        victimPage,
-        victimPage === pa ? 'council-desktop-council-window' : 'council-phone-council-window',
-      );
-      await panelShot(pb, 'council-phone-council-panel');
+      await vl.locator('.cn-part', { hasText: 'Send your councillor.' }).waitFor();
 
-      // The stored parts, exactly.
-      const held = (p) => game(p, id).then((g) => g.view.my_orders[wid]);
-      const hs = await held(spyPage);
-      assert.deepEqual(hs.representative, {
+      // The stored parts, exactly: the representatives of the seed search's
+      // script (lib/council_deal.mjs), the rest comes in the council window.
+      const held = (p, w) => game(p, id).then((g) => g.view.my_orders[w]);
+      const repOf = (parts) => Object.fromEntries(parts.filter(([k]) => k === 'representative'));
+      const restOf = (parts) => Object.fromEntries(parts.filter(([k]) => k !== 'representative'));
+      const spyParts = round1Parts(agenda.kind, 'spy', spySeat, victimSeat);
+      const victimParts = round1Parts(agenda.kind, 'councillor', victimSeat, spySeat);
+      const hsl = await held(spyPage, lid1);
+      assert.deepEqual(hsl.representative, {
         type: 'representative',
         role: 'spy',
         target: victimSeat,
       });
-      assert.deepEqual(hs.markers, { type: 'markers', count: 1 });
-      assert.deepEqual(
-        hs.vote,
-        agenda.kind === 'election' ? { type: 'vote', seat: spySeat } : { type: 'vote', for: true },
-      );
-      const hv = await held(victimPage);
-      assert.deepEqual(hv.representative, { type: 'representative', role: 'councillor' });
-      assert.deepEqual(
-        hv.vote,
-        agenda.kind === 'election'
-          ? { type: 'vote', seat: victimSeat }
-          : { type: 'vote', for: false },
-      );
-      // What the seed search plays over REST, part for part.
-      assert.deepEqual(
-        { ...hs, ready: undefined },
-        {
-          ...Object.fromEntries(round1Parts(agenda.kind, 'spy', spySeat, victimSeat)),
-          ready: undefined,
-        },
-      );
-      assert.deepEqual(
-        { ...hv, ready: undefined },
-        {
-          ...Object.fromEntries(round1Parts(agenda.kind, 'councillor', victimSeat, spySeat)),
-          ready: undefined,
-        },
-      );
+      assert.deepEqual({ ...hsl, ready: undefined }, { ...repOf(spyParts), ready: undefined });
+      const hvl = await held(victimPage, lid1);
+      assert.deepEqual(hvl.representative, { type: 'representative', role: 'councillor' });
+      assert.deepEqual({ ...hvl, ready: undefined }, { ...repOf(victimParts), ready: undefined });
 
       // Before the reveal neither page shows or was sent the other's choice.
       assert.ok(
@@ -323,7 +268,7 @@ test(
         'the victim does not see the spy coming',
       );
       const gOther = await game(victimPage, id);
-      assert.deepEqual(Object.keys(gOther.view.my_orders[wid]).sort(), ['representative', 'vote']);
+      assert.deepEqual(Object.keys(gOther.view.my_orders[lid1]).sort(), ['representative']);
       // (Its own race's representatives, you.representatives, name its own
       // spy: left out of this search.)
       const { representatives: ownReps, ...youRest } = gOther.view.you;
@@ -341,13 +286,85 @@ test(
         "no frame to the spy's seat names the councillor",
       );
 
-      // Both send; the bots have sent: the window resolves.
-      await sp.locator('[data-key="council-send"]').click();
+      // Both send; the bots have sent: the lobby resolves and the spy acts.
+      await sl.locator('[data-key="council-send"]').click();
       await spyPage.locator('.cn-sent', { hasText: 'Sent.' }).waitFor();
       assert.ok(
         !(await victimPage.locator('body').textContent()).includes(spyName),
         'still secret after one player sent',
       );
+      await vl.locator('[data-key="council-send"]').click();
+      await waitFor(
+        async () => !(await game(pa, id)).windows.some((w) => w.id === lid1),
+        'the lobby resolved',
+      );
+      const seated = (await game(pa, id)).view.council.seated;
+      assert.equal(seated.find((r) => r.seat === victimSeat).fate, 'killed');
+      assert.equal(seated.find((r) => r.seat === spySeat).spy_result, 'killed');
+
+      // The council window: the survivors are known; the victim does not vote.
+      const [gc] = await Promise.all([
+        toCouncil(spyPage, id, false, /\.council$/, spyPage === pa),
+        toCouncil(victimPage, id, false, /\.council$/, victimPage === pa),
+      ]);
+      const wid = gc.windows[0].id;
+      assert.match(wid, /^r1\.council$/);
+      for (const p of [pa, pb]) {
+        const panel = p.locator('.cn-council');
+        await panel.locator('.cn-agenda-text', { hasText: agenda.text }).waitFor();
+        assert.match(await panel.textContent(), /Speaker: /);
+        assert.match(
+          await panel.locator('.cn-window .countdown').textContent(),
+          /The council window closes in: (23|24) h/,
+        );
+        assert.equal(
+          await p.locator('.cn-orders').count(),
+          0,
+          'no action composer in the council window',
+        );
+        await panel.locator('.cn-seated li[data-fate="killed"]').waitFor();
+      }
+      const sp = spyPage.locator('.cn-window');
+      // The spy's player votes (law: for; election: itself).
+      if (agenda.kind === 'election')
+        await sp.locator('[data-key="vote-seat"]').selectOption(String(spySeat));
+      else
+        await choose(
+          sp.locator('[data-key="vote-for"]'),
+          sp.locator('.cn-part', { hasText: /^Vote/ }),
+        );
+      await sp.locator('.cn-part', { hasText: /^Vote/ }).waitFor();
+      await sp.locator('[data-key="markers"]').selectOption('1');
+      await sp.locator('.cn-part', { hasText: 'Buy 1 command marker' }).waitFor();
+      await shot(
+        spyPage,
+        spyPage === pa ? 'council-desktop-council-window' : 'council-phone-council-window',
+      );
+      const vp = victimPage.locator('.cn-window');
+      await vp.locator('[data-key="vote-removed"]').waitFor();
+      await shot(
+        victimPage,
+        victimPage === pa ? 'council-desktop-council-window' : 'council-phone-council-window',
+      );
+      await panelShot(pb, 'council-phone-council-panel');
+      // A vote from the victim is refused when saved.
+      const refused = await rest(
+        victimPage,
+        'PUT',
+        `/api/v1/games/${id}/orders/${wid}/parts/vote`,
+        victimParts.find(([k]) => k === 'vote')[1],
+      );
+      assert.equal(refused.status, 422, "a removed representative's player cannot vote");
+      const hs = await held(spyPage, wid);
+      assert.deepEqual(hs.markers, { type: 'markers', count: 1 });
+      assert.deepEqual(
+        hs.vote,
+        agenda.kind === 'election' ? { type: 'vote', seat: spySeat } : { type: 'vote', for: true },
+      );
+      assert.deepEqual({ ...hs, ready: undefined }, { ...restOf(spyParts), ready: undefined });
+
+      await sp.locator('[data-key="council-send"]').click();
+      await spyPage.locator('.cn-sent', { hasText: 'Sent.' }).waitFor();
       await vp.locator('[data-key="council-send"]').click();
       await waitFor(
         async () => !(await game(pa, id)).windows.some((w) => w.id === wid),
@@ -527,6 +544,19 @@ test(
         vetoes.push({ seat: l.you, card: v.key });
       }
       assert.ok(vetoes.length, 'the deal gives a player a Veto');
+      // The representatives of the deal's plan go in this lobby too.
+      for (const [p, l] of [
+        [pa, la],
+        [pb, lb],
+      ]) {
+        const plan = DEAL.plan[l.you];
+        if (plan.role === 'clerk') continue;
+        const w = p.locator('.cn-window[data-window="r2.lobby"]');
+        await choose(
+          w.locator(`[data-key="rep-${plan.role}"]`),
+          w.locator('.cn-part', { hasText: `Send your ${plan.role}.` }),
+        );
+      }
       await panelShot(gp, 'council-desktop-lobby-panel');
       assert.deepEqual(((await game(gp, id)).view.my_orders[lid] || {})[`give_${other}`], {
         type: 'give',
@@ -594,12 +624,6 @@ test(
       ]) {
         const plan = DEAL.plan[c.you];
         const w = p.locator('.cn-window');
-        if (plan.role !== 'clerk') {
-          await choose(
-            w.locator(`[data-key="rep-${plan.role}"]`),
-            w.locator('.cn-part', { hasText: `Send your ${plan.role}.` }),
-          );
-        }
         if (plan.vote !== null) {
           if (kind2 === 'election')
             await w.locator('[data-key="vote-seat"]').selectOption(String(plan.vote));

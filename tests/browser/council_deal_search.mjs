@@ -6,8 +6,8 @@
 // with an assassin spy, a human holding a Veto in round 2's lobby, and a
 // human speaker in round 2. There the humans first send nothing, which
 // shows the bots' votes and weights (sealed: they do not depend on the
-// humans'); a plan of representatives and votes that ties the vote with
-// the speaker's side winning is worked out, then played again from the
+// humans'); a plan of representatives (sent in round 2's lobby) and votes
+// that ties the vote with the speaker's side winning is worked out, then played again from the
 // same seed to confirm it. Prints the DEAL to paste into council_deal.mjs.
 //
 //   DATABASE_URL=... CONCLAVE_BIN=... CONCLAVE_ROOT=... node tests/browser/council_deal_search.mjs [first] [count]
@@ -37,6 +37,10 @@ const REP = Object.fromEntries(
 export const seedOf = (n) => createHash('sha256').update(`council-deal-${n}`).digest('hex');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Was this seat's representative removed at this council's 2.3?
+const removed = (g) =>
+  ((g.view.council || {}).seated || []).some((r) => r.seat === g.you && r.fate !== 'seated');
 
 // Start a scenario game with seed; returns {id, call, A, B}.
 export async function startDeal(call, A, B, seed) {
@@ -111,14 +115,18 @@ export async function playScript(call, id, A, B, plan = null) {
           body: { window: w.id, agenda: agendaFor(g) },
           headers: { 'Idempotency-Key': `${id}-${w.id}-${h}` },
         });
-      else if (w.id === 'r1.council') {
+      else if (w.id === 'r1.lobby' || w.id === 'r1.council') {
+        // The representatives go in the lobby (the spies act when it
+        // closes), the vote and markers in the council window.
         const kind = g.view.council.agenda ? g.view.council.agenda.kind : 'law';
         const me = g.you;
         const parts =
           me === roles.spy
             ? round1Parts(kind, 'spy', me, roles.victim)
             : round1Parts(kind, 'councillor', me, roles.spy);
-        for (const [k, v] of parts) await put(call, p.token, id, w.id, k, v);
+        for (const [k, v] of parts)
+          if ((k === 'representative') === (w.id === 'r1.lobby') && (k !== 'vote' || !removed(g)))
+            await put(call, p.token, id, w.id, k, v);
         await ready(call, p.token, id, w.id);
       } else if (w.id === 'r2.lobby') {
         const ga = await get(call, A.token, id);
@@ -138,6 +146,8 @@ export async function playScript(call, id, A, B, plan = null) {
             type: 'play',
             card: veto.key,
           });
+        const rep = plan ? repPart(plan[g.you].role) : null;
+        if (rep) await put(call, p.token, id, w.id, 'representative', rep);
         await ready(call, p.token, id, w.id);
       } else if (w.id === 'r2.council') {
         if (!plan) {
@@ -146,8 +156,6 @@ export async function playScript(call, id, A, B, plan = null) {
         }
         const mine = plan[g.you];
         const kind = g.view.council.agenda.kind;
-        const rep = repPart(mine.role);
-        if (rep) await put(call, p.token, id, w.id, 'representative', rep);
         const vote = votePart(kind, mine.vote);
         if (vote) await put(call, p.token, id, w.id, 'vote', vote);
         await ready(call, p.token, id, w.id);

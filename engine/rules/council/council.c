@@ -166,8 +166,8 @@ static int cn_check_order(const void *state, int seat, const char *window,
         return engine_fail(err, ENGINE_ECONFLICT, "window",
                            "strategy picks and agendas are plays, not orders");
     if (s->phase != CNC_PHASE_ACTION)
-        return cnc_council_check(s, order, err);
-    return cnc_action_check(s, order, err);
+        return cnc_council_check(s, seat, order, err);
+    return cnc_action_check(s, seat, order, err);
 }
 
 /* No orders: the fleets hold. Needs no chance. */
@@ -205,8 +205,8 @@ static int cn_resolve(void *state, engine_ctx *ctx, const char *window,
     int action = s->phase == CNC_PHASE_ACTION;
     for (int p = 0; p < s->seats; p++) {
         int rc = !orders || !orders[p] ? 0
-                 : action              ? cnc_action_check(s, orders[p], err)
-                                       : cnc_council_check(s, orders[p], err);
+                 : action              ? cnc_action_check(s, p, orders[p], err)
+                          : cnc_council_check(s, p, orders[p], err);
         if (rc)
             return rc;
     }
@@ -225,19 +225,33 @@ static int card_of(const json_t *play)
     return k ? cnc_strategy_index(cnc_data_get(), k) : -1;
 }
 
-/* The speaker puts an agenda it holds: {"agenda": key}. */
+static int held_key(const cnc_state *s, int seat, const json_t *v)
+{
+    const cnc_data *d = cnc_data_get();
+    const char *k = json_string_value(v);
+    for (int a = 0; k && a < d->nagendas; a++)
+        if (strcmp(d->agendas[a].key, k) == 0 && s->c.held[seat][a])
+            return a;
+    return -1;
+}
+
+/* The speaker puts an agenda it holds and may keep one other for a later
+ * council: {"agenda": key, "keep": key}. */
 static int play_agenda(cnc_state *s, engine_ctx *ctx, int seat,
                        const json_t *play, engine_error *err)
 {
-    const cnc_data *d = cnc_data_get();
-    const char *k = json_string_value(json_object_get(play, "agenda"));
-    for (int a = 0; k && json_object_size(play) == 1 && a < d->nagendas; a++)
-        if (strcmp(d->agendas[a].key, k) == 0 && s->c.held[seat][a]) {
-            cnc_council_choose(s, ctx, seat, a);
-            return 0;
-        }
-    return engine_fail(err, ENGINE_EINVALID, "agenda",
-                       "a choice is {\"agenda\": key} of an agenda you hold");
+    int a = held_key(s, seat, json_object_get(play, "agenda"));
+    const json_t *kv = json_object_get(play, "keep");
+    int keep = kv ? held_key(s, seat, kv) : -1;
+    if (a < 0 || json_object_size(play) != 1u + (kv != NULL))
+        return engine_fail(err, ENGINE_EINVALID, "agenda",
+                           "a choice is {\"agenda\": key} of an agenda you "
+                           "hold, with \"keep\": key of another to keep");
+    if (kv && (keep < 0 || keep == a))
+        return engine_fail(err, ENGINE_EINVALID, "keep",
+                           "keep must name another agenda you hold");
+    cnc_council_choose(s, ctx, seat, a, keep);
+    return 0;
 }
 
 static int cn_play(void *state, engine_ctx *ctx, int seat, const char *window,
@@ -278,7 +292,7 @@ static int cn_timeout(void *state, engine_ctx *ctx, const char *window,
         return rc;
     for (int a = 0; s->phase == CNC_PHASE_AGENDA && a < CNC_MAX_AGENDAS; a++)
         if (s->c.held[seat][a]) {
-            cnc_council_choose(s, ctx, seat, a);
+            cnc_council_choose(s, ctx, seat, a, -1);
             return 0;
         }
     if (s->phase == CNC_PHASE_AGENDA)

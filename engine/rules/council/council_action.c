@@ -35,7 +35,54 @@ static int key_ok(const char *k)
     return 1;
 }
 
-int cnc_action_check(const cnc_state *s, const json_t *order, engine_error *err)
+/* The most seat's ships could move further than their speed this round,
+ * from what the seat knows (ours: an upper bound, so that a move it
+ * could still make is never refused): its drives, the drives it could
+ * research this round (holding Research, or following it with a
+ * strategy token), and the extra moves of the cards in its hand. */
+int cnc_reach_bonus_bound(const cnc_state *s, int seat)
+{
+    const cnc_data *d = cnc_data_get();
+    int bonus = cnc_has_tech_effect(s, seat, CNC_TECH_MOVE), more = 0, most = 0,
+        chances = 0;
+    for (int t = 0; t < d->ntechs; t++)
+        if (!s->p[seat].techs[t] && d->techs[t].effect == CNC_TECH_MOVE) {
+            more += d->techs[t].amount;
+            most = d->techs[t].amount > most ? d->techs[t].amount : most;
+        }
+    for (int p = 0; p < s->seats; p++) {
+        int c = (int)s->p[p].card;
+        if (c < 0 || d->strategies[c].ability != CNC_STRAT_TECHNOLOGY)
+            continue;
+        chances += p == seat ? !s->p[p].card_used : s->p[seat].strategy > 0;
+    }
+    bonus += chances * most < more ? chances * most : more;
+    for (int a = 0; a < d->nactions; a++)
+        if (d->actions[a].effect == CNC_AFX_EXTRA_MOVE)
+            bonus += s->p[seat].hand[a] * d->actions[a].amount;
+    return bonus + s->x[seat].extra_move;
+}
+
+/* A move step beyond what its slowest named ship could ever reach this
+ * round: the distance and speeds are public, the bound is the seat's. */
+static int move_out_of_reach(const cnc_state *s, int seat, const cnc_step *st,
+                             int *dist, int *reach)
+{
+    const cnc_data *d = cnc_data_get();
+    int speed = 99;
+    for (int u = 0; u < d->nunits; u++)
+        if (d->units[u].kind == CNC_UNIT_SHIP && st->units[u] &&
+            d->units[u].move < speed)
+            speed = (int)d->units[u].move;
+    if (speed == 99)
+        return 0; /* no ship named: resolution says so */
+    *dist = cnc_hex_distance(st->sector, st->to);
+    *reach = speed + cnc_reach_bonus_bound(s, seat);
+    return *dist > *reach;
+}
+
+int cnc_action_check(const cnc_state *s, int seat, const json_t *order,
+                     engine_error *err)
 {
     if (json_object_size(order) > CNC_MAX_PARTS)
         return engine_fail(err, ENGINE_EINVALID, "", "at most %d order parts",
@@ -55,6 +102,18 @@ int cnc_action_check(const cnc_state *s, const json_t *order, engine_error *err)
             snprintf(field, sizeof field, "%.16s%s%.40s", k,
                      e.field[0] == '[' || !e.field[0] ? "" : ".", e.field);
             return engine_fail(err, e.code, field, "%s: %.200s", k, e.msg);
+        }
+        for (int i = 0; seat >= 0 && i < o.nsteps; i++) {
+            int dist = 0, reach = 0;
+            const cnc_step *st = &o.steps[i];
+            if (st->type == CNC_STEP_MOVE &&
+                move_out_of_reach(s, seat, st, &dist, &reach))
+                return engine_fail(
+                    err, ENGINE_EINVALID, k,
+                    "%s: the move from (%d, %d) to (%d, %d) is %d sectors; "
+                    "the slowest ship named reaches at most %d this round",
+                    k, st->sector.q, st->sector.r, st->to.q, st->to.r, dist,
+                    reach);
         }
     }
     return 0;
@@ -194,6 +253,33 @@ static void lift(cnc_state *s, int seat, int x, int u, int n)
         }
 }
 
+/* Steps of the shortest way from `from` to `to` for seat's ships (ours):
+ * a sector holding another player's ships may be entered only as the
+ * last step (enemy fleets block the way through); -1 when there is none
+ * within limit. */
+static int open_path(const cnc_state *s, int seat, int from, int to, int limit)
+{
+    int dist[CNC_MAX_SECTORS], queue[CNC_MAX_SECTORS], head = 0, tail = 0;
+    for (int x = 0; x < s->g.nsectors; x++)
+        dist[x] = -1;
+    dist[from] = 0;
+    queue[tail++] = from;
+    while (head < tail) {
+        int x = queue[head++];
+        if (x == to)
+            return dist[x];
+        if (dist[x] >= limit || (x != from && enemy_ships(s, seat, x)))
+            continue; /* no further, or blocked: stop here */
+        int nb[6], n = cnc_sector_neighbors(&s->g, x, nb);
+        for (int i = 0; i < n; i++)
+            if (dist[nb[i]] < 0) {
+                dist[nb[i]] = dist[x] + 1;
+                queue[tail++] = nb[i];
+            }
+    }
+    return -1;
+}
+
 static int step_move(part_ctx *pc, const cnc_step *st)
 {
     cnc_state *s = pc->s;
@@ -218,10 +304,14 @@ static int step_move(part_ctx *pc, const cnc_step *st)
     }
     if (!ships)
         return fail(pc, "move", "no ship of yours to move there");
-    int dist = cnc_sector_distance(&s->g, from, to),
-        reach = speed + cnc_has_tech_effect(s, pc->seat, CNC_TECH_MOVE);
-    if (from == to || dist > reach + s->x[pc->seat].extra_move)
+    int reach = speed + cnc_has_tech_effect(s, pc->seat, CNC_TECH_MOVE);
+    if (from == to || cnc_sector_distance(&s->g, from, to) >
+                          reach + s->x[pc->seat].extra_move)
         return fail(pc, "move", "too far for the slowest ship");
+    int dist =
+        open_path(s, pc->seat, from, to, reach + s->x[pc->seat].extra_move);
+    if (dist < 0)
+        return fail(pc, "move", "enemy ships block every way there");
     if (dist > reach) /* Forced March and the like, spent */
         s->x[pc->seat].extra_move = 0;
     if (activate(pc, to))
@@ -480,6 +570,15 @@ static void run_more(part_ctx *pc, const cnc_step *st, const char **why)
     case CNC_STEP_TOKENS:
         s->x[pc->seat].plan = 1;
         memcpy(s->x[pc->seat].pools, st->pools, sizeof st->pools);
+        break;
+    case CNC_STEP_SCORE: /* the last one resolved counts, kind by kind */
+        if (st->score_has & 1)
+            memcpy(s->x[pc->seat].score_public, st->score_public,
+                   sizeof st->score_public);
+        if (st->score_has & 2)
+            memcpy(s->x[pc->seat].score_secret, st->score_secret,
+                   sizeof st->score_secret);
+        s->x[pc->seat].score_given |= st->score_has;
         break;
     case CNC_STEP_COMBAT_RETREAT:
         standing_retreat(s, pc->seat, st);

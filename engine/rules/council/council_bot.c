@@ -253,12 +253,17 @@ static json_t *fleet_steps(const cnc_state *s, int seat, int x, int to)
     return steps;
 }
 
+/* The most valuable neighbour of x; among equals the one nearest the
+ * capital (so that every home, wherever it lies, ties the same way rather
+ * than by the direction the neighbours are listed in). */
 static int best_target(const cnc_state *s, int seat, int x)
 {
     int nb[6], n = cnc_sector_neighbors(&s->g, x, nb), best = -1, bv = 0;
     for (int i = 0; i < n; i++) {
         int v = value(s, seat, nb[i]);
-        if (v > bv) {
+        if (v > bv || (v == bv && best >= 0 &&
+                       cnc_sector_distance(&s->g, nb[i], s->g.capital) <
+                           cnc_sector_distance(&s->g, best, s->g.capital))) {
             bv = v;
             best = nb[i];
         }
@@ -375,6 +380,27 @@ static void basic_cards(const cnc_state *s, int seat, json_t *order)
                                d->actions[a].key));
 }
 
+/* Status 1 (the player chooses): the revealed public objectives it has not
+ * scored, the most valuable first. */
+static void basic_score(const cnc_state *s, int seat, json_t *order)
+{
+    const cnc_data *d = cnc_data_get();
+    json_t *pub = json_array();
+    for (int vp = 9; vp > 0 && json_array_size(pub) < CNC_SCORE_PREFS; vp--)
+        for (int k = 0;
+             k < s->revealed && json_array_size(pub) < CNC_SCORE_PREFS; k++) {
+            int o = (int)s->public_deck[k];
+            if (!s->p[seat].scored[o] && cnc_public_vp(s, k) == vp)
+                json_array_append_new(pub, json_string(d->objectives[o].key));
+        }
+    if (json_array_size(pub) == 0) {
+        json_decref(pub);
+        return;
+    }
+    put_part(order, "score", 0,
+             json_pack("{s:s, s:o}", "type", "score", "public", pub));
+}
+
 static json_t *basic_order(const cnc_state *s, int seat)
 {
     json_t *order = json_object();
@@ -387,6 +413,7 @@ static json_t *basic_order(const cnc_state *s, int seat)
     basic_fleets(s, seat, order, &tokens);
     basic_produce(s, seat, order);
     basic_cards(s, seat, order);
+    basic_score(s, seat, order);
     int fr;
     if (s->p[seat].tg >= 3 && frontier_near(s, seat, &fr, 1))
         put_part(order, "x", 0,

@@ -57,14 +57,16 @@ int cnc_marker_cost(int n)
     return n * (n + 1) / 2;
 }
 
-int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx)
+/* The next agenda of the deck, never `except` (a vetoed one); when the
+ * deck is out, every agenda not held, not in force, not on the table and
+ * not `except` is shuffled into a new one (ours). -1: none left. */
+static int draw_except(cnc_state *s, engine_ctx *ctx, int except)
 {
     const cnc_data *d = cnc_data_get();
     if (s->c.deck_pos >= s->c.ndeck) {
-        /* Out: every agenda not held and not in force is shuffled anew. */
         int n = 0;
         for (int a = 0; a < d->nagendas; a++) {
-            int out = s->c.laws[a] || a == s->c.agenda;
+            int out = s->c.laws[a] || a == s->c.agenda || a == except;
             for (int p = 0; p < s->seats; p++)
                 out |= s->c.held[p][a];
             if (!out)
@@ -78,6 +80,26 @@ int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx)
             return -1;
     }
     return s->c.deck[s->c.deck_pos++];
+}
+
+int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx)
+{
+    return draw_except(s, ctx, -1);
+}
+
+/* Agenda a goes back under the deck (ours: what a speaker does not put
+ * or keep circulates again). */
+static void agenda_return(cnc_state *s, int a)
+{
+    int left = s->c.ndeck - s->c.deck_pos;
+    memmove(s->c.deck, s->c.deck + s->c.deck_pos, (size_t)left);
+    s->c.deck_pos = 0;
+    s->c.ndeck = (int8_t)left;
+    for (int i = 0; i < left; i++)
+        if (s->c.deck[i] == a)
+            return; /* already there */
+    if (left < CNC_MAX_AGENDAS)
+        s->c.deck[s->c.ndeck++] = (int8_t)a;
 }
 
 static json_t *agenda_entry(const char *type, int a)
@@ -123,7 +145,7 @@ void cnc_council_begin(cnc_state *s, engine_ctx *ctx)
                            s->c.speaker, "forum", forum >= 0));
     if (forum >= 0) {
         /* The Forum holder draws two agendas and puts one it holds. */
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < CNC_AGENDA_DRAW; k++) {
             int a = cnc_agenda_draw(s, ctx);
             if (a >= 0)
                 s->c.held[forum][a] = 1;
@@ -140,10 +162,18 @@ void cnc_council_begin(cnc_state *s, engine_ctx *ctx)
     s->phase = CNC_PHASE_LOBBY;
 }
 
-void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a)
+void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a,
+                        int keep)
 {
     s->c.held[seat][a] = 0;
     s->c.agenda = (int8_t)a;
+    /* The hand's cap (ours): at most CNC_AGENDA_KEEP (the one named) stays
+     * for a later council; every other unused agenda goes back. */
+    for (int k = 0; k < CNC_MAX_AGENDAS; k++)
+        if (s->c.held[seat][k] && k != keep) {
+            s->c.held[seat][k] = 0;
+            agenda_return(s, k);
+        }
     cnc_log(ctx, agenda_entry("agenda", a));
     s->phase = CNC_PHASE_LOBBY;
 }
@@ -286,7 +316,7 @@ static const struct {
     [CNC_CP_PLAY] = {"play", 1, 0},
     [CNC_CP_GIVE] = {"give", 1, 1},
     [CNC_CP_OBJECTIVE] = {"objective", 1, 0},
-    [CNC_CP_REP] = {"representative", 0, 1},
+    [CNC_CP_REP] = {"representative", 1, 0}, /* sent before the debate */
     [CNC_CP_VOTE] = {"vote", 0, 1},
     [CNC_CP_MARKERS] = {"markers", 0, 1},
     [CNC_CP_CAPTURE] = {"capture", 0, 1},
@@ -348,15 +378,15 @@ int cnc_cpart_parse(const cnc_state *s, const json_t *v, int council,
             (council ? kinds[k].council : kinds[k].lobby))
             o->type = k;
     if (!json_is_object(v) || o->type < 0) {
-        *why = council ? "type must be representative, vote, markers, "
-                         "capture or give"
-                       : "type must be play, give or objective";
+        *why = council ? "type must be vote, markers, capture or give"
+                       : "type must be play, give, objective or "
+                         "representative";
         return -1;
     }
     return parse_fields(s, v, o, why);
 }
 
-int cnc_council_check(const cnc_state *s, const json_t *order,
+int cnc_council_check(const cnc_state *s, int seat, const json_t *order,
                       engine_error *err)
 {
     int council = s->phase == CNC_PHASE_COUNCIL, once[CNC_CP_COUNT] = {0};
@@ -377,6 +407,10 @@ int cnc_council_check(const cnc_state *s, const json_t *order,
         const char *why = "";
         if (cnc_cpart_parse(s, v, council, &o, &why))
             return engine_fail(err, ENGINE_EINVALID, k, "%s", why);
+        if (o.type == CNC_CP_VOTE && cnc_rep_removed(s, seat))
+            return engine_fail(err, ENGINE_EINVALID, k,
+                               "your representative was removed from this "
+                               "council: you do not vote on this agenda");
         if ((o.type == CNC_CP_REP || o.type == CNC_CP_VOTE ||
              o.type == CNC_CP_OBJECTIVE || o.type == CNC_CP_MARKERS) &&
             once[o.type]++)
@@ -439,11 +473,13 @@ void cnc_give(cnc_state *s, engine_ctx *ctx, int seat, const cnc_cpart *o)
                            "to", o->seat, "trade_goods", o->amount));
 }
 
+/* The agenda on the table is discarded; the next one replaces it, never
+ * the vetoed one itself (it sits out until the deck is shuffled anew). */
 static void veto(cnc_state *s, engine_ctx *ctx)
 {
     int old = (int)s->c.agenda;
-    s->c.agenda = -1; /* out of the way of the reshuffle */
-    int a = cnc_agenda_draw(s, ctx);
+    s->c.agenda = -1;
+    int a = draw_except(s, ctx, old);
     s->c.agenda = (int8_t)a;
     if (old >= 0)
         cnc_log(ctx, agenda_entry("agenda_vetoed", old));
@@ -510,13 +546,10 @@ static void objective(cnc_state *s, engine_ctx *ctx, int seat,
     s->c.objective_pick = (uint8_t)(o->pick + 1);
 }
 
-/* 2.2: a new public objective opens, the Chancery holder's pick of the
- * next two, else the last Chancery primary's, else one of them at random;
- * it is worth cnc_objective_value(round). */
-static void open_objective(cnc_state *s, engine_ctx *ctx)
+int cnc_council_open_objective(cnc_state *s, engine_ctx *ctx)
 {
     if (s->revealed >= s->npublic)
-        return;
+        return 0;
     if (s->c.objective_pick)
         s->chancery_pick = (int8_t)(s->c.objective_pick - 1);
     else if (holder_of(s, CNC_STRAT_OBJECTIVE) < 0 && ctx)
@@ -528,6 +561,7 @@ static void open_objective(cnc_state *s, engine_ctx *ctx)
             json_pack("{s:s, s:s, s:i}", "type", "objective_value", "objective",
                       cnc_data_get()->objectives[s->public_deck[k]].key, "vp",
                       cnc_public_vp(s, k)));
+    return 1;
 }
 
 void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
@@ -542,10 +576,11 @@ void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
             if (orders && orders[order[i]])
                 cnc_cparts_each(s, ctx, order[i], orders[order[i]], steps[k], 0,
                                 fns[k]);
-    if (s->c.mode == CNC_COUNCIL_EVERY_ROUND) {
-        open_objective(s, ctx);
-        s->phase = CNC_PHASE_ACTION;
-    } else {
-        s->phase = CNC_PHASE_COUNCIL;
-    }
+    /* 2.3: the representatives go and the spies act before the debate
+     * (after the cards: a Safe House played here guards the envoy). */
+    cnc_reps_resolve(s, ctx, orders);
+    /* With the council every round, 2.2's new objective is the one status
+     * step 2 reveals at the round's end (cnc_council_open_objective). */
+    s->phase = s->c.mode == CNC_COUNCIL_EVERY_ROUND ? CNC_PHASE_ACTION
+                                                    : CNC_PHASE_COUNCIL;
 }

@@ -82,6 +82,19 @@ json_t *cnc_bot_lobby(const cnc_state *s, int seat, int basic, engine_rng *rng)
         put(order, "o", 0,
             json_pack("{s:s, s:i}", "type", "objective", "pick",
                       basic ? 0 : (int)engine_rng_below(rng, 2)));
+    /* 2.3: the representative goes before the debate. */
+    int role = basic ? CNC_REP_COUNCILLOR : (int)engine_rng_below(rng, 4);
+    static const char *const roles[] = {"spy", "bodyguard", "councillor",
+                                        "clerk"};
+    json_t *rep =
+        json_pack("{s:s, s:s}", "type", "representative", "role", roles[role]);
+    if (role == CNC_REP_SPY)
+        json_object_set_new(rep, "target",
+                            json_integer((seat + 1 +
+                                          (int)engine_rng_below(
+                                              rng, (uint32_t)(s->seats - 1))) %
+                                         s->seats));
+    put(order, "r", 0, rep);
     if (!basic && s->p[seat].tg > 0 && engine_rng_below(rng, 4) == 0)
         put(order, "g", 0,
             json_pack("{s:s, s:i, s:i}", "type", "give", "seat",
@@ -133,19 +146,8 @@ json_t *cnc_bot_council(const cnc_state *s, int seat, int basic,
                         engine_rng *rng)
 {
     json_t *order = json_object();
-    int role = basic ? CNC_REP_COUNCILLOR : (int)engine_rng_below(rng, 4);
-    static const char *const roles[] = {"spy", "bodyguard", "councillor",
-                                        "clerk"};
-    json_t *rep =
-        json_pack("{s:s, s:s}", "type", "representative", "role", roles[role]);
-    if (role == CNC_REP_SPY)
-        json_object_set_new(rep, "target",
-                            json_integer((seat + 1 +
-                                          (int)engine_rng_below(
-                                              rng, (uint32_t)(s->seats - 1))) %
-                                         s->seats));
-    put(order, "r", 0, rep);
-    json_t *v = vote_part(s, seat, basic, rng);
+    json_t *v =
+        cnc_rep_removed(s, seat) ? NULL : vote_part(s, seat, basic, rng);
     if (v)
         put(order, "v", 0, v);
     int buy = basic ? s->p[seat].tactic < 2 : (int)engine_rng_below(rng, 3);

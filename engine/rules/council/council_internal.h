@@ -91,6 +91,11 @@ typedef struct cnc_round_extra {
     uint8_t direct_hit;   /* Direct Hit for the next space combat */
     uint8_t followed[CNC_MAX_STRATEGIES]; /* secondaries used */
     cnc_standing retreat[CNC_MAX_STANDING];
+    /* ---- added in save format 5: status 1, the objectives the seat
+     * chose to score, in preference order, +1 (0: end of list) */
+    uint8_t score_given;                  /* a score step was given */
+    int8_t score_public[CNC_SCORE_PREFS]; /* public objectives */
+    int8_t score_secret[CNC_SCORE_PREFS]; /* secret objectives */
 } cnc_round_extra;
 
 /* The last council's outcome, public once it resolved. */
@@ -108,7 +113,24 @@ typedef struct cnc_council_result {
                                          the seat; -1 none */
     int16_t totals[ENGINE_MAX_SEATS]; /* law: [0] against, [1] for;
                                          election: votes per seat */
+    uint8_t deed[ENGINE_MAX_SEATS];   /* what the seat's spy did: CNC_DEED_* */
 } cnc_council_result;
+
+/* What a spy did (seed 000, 2.3). */
+enum {
+    CNC_DEED_NONE = 0, /* not a spy, or it did not act */
+    CNC_DEED_KILLED,
+    CNC_DEED_IMMUNE,
+    CNC_DEED_STRUCK_DOWN,
+    CNC_DEED_BLACKMAILED,
+    CNC_DEED_SABOTAGED,
+    CNC_DEED_NO_EFFECT,
+};
+
+/* Agendas a seat may hold between councils (ours); the Forum holder
+ * draws CNC_AGENDA_DRAW more when it speaks. */
+#define CNC_AGENDA_KEEP 1
+#define CNC_AGENDA_DRAW 2
 
 /* The council phase (part II): options, agenda deck, laws in force and
  * this council's choices. */
@@ -130,6 +152,10 @@ typedef struct cnc_council {
                                               public_deck[i] (0: not it) */
     uint8_t taken[CNC_MAX_SECTORS]; /* planet bits captured this council */
     cnc_council_result last;
+    /* ---- added in save format 5 */
+    cnc_council_result seated; /* this council's representatives after the
+                                  spies (seated.round == round once the
+                                  lobby resolved), before the vote */
 } cnc_council;
 
 typedef struct cnc_state {
@@ -195,10 +221,16 @@ int cnc_planets_controlled(const cnc_state *s, int seat, int outside_home);
 json_t *cnc_result_json(const cnc_state *s);
 
 /* ---- council_action.c */
-/* Check an action order: an object of at most CNC_MAX_PARTS order parts
- * with keys [a-z0-9_]{1,16}; only public knowledge is used. */
-int cnc_action_check(const cnc_state *s, const json_t *order,
+/* Check seat's action order: an object of at most CNC_MAX_PARTS order
+ * parts with keys [a-z0-9_]{1,16}; a move beyond its slowest named ship's
+ * reach is refused (ship speeds and distances are public, the bound on
+ * extra reach is the seat's own: drives, Research, its hand). Only what
+ * the seat knows is used. */
+int cnc_action_check(const cnc_state *s, int seat, const json_t *order,
                      engine_error *err);
+/* The most seat's ships may move beyond their speed this round, by what
+ * it knows: drives, the drives it could research, its hand's extra moves. */
+int cnc_reach_bonus_bound(const cnc_state *s, int seat);
 /* Resolve the locked action window: every seat's parts in initiative
  * order (parts of one seat in key order), then the status phase. */
 void cnc_action_resolve(cnc_state *s, engine_ctx *ctx,
@@ -280,13 +312,24 @@ int cnc_council_after_status(cnc_state *s, engine_ctx *ctx);
 /* The council sits: speaker, agenda (the Forum holder's choice or drawn),
  * phase AGENDA or LOBBY. */
 void cnc_council_begin(cnc_state *s, engine_ctx *ctx);
-/* The speaker puts agenda a (held, validated by the caller) to the vote. */
-void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a);
+/* The speaker puts agenda a (held, validated by the caller) to the vote
+ * and keeps agenda keep (-1: none) for a later council; its other
+ * agendas go back under the deck. */
+void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a,
+                        int keep);
 /* Structural check of a lobby / council order (public knowledge only):
  * an object of at most CNC_MAX_PARTS parts, each a known part type with
- * well-formed fields. 0 or ENGINE_EINVALID naming the part. */
-int cnc_council_check(const cnc_state *s, const json_t *order,
+ * well-formed fields; a vote from a seat whose representative was
+ * removed is refused. 0 or ENGINE_EINVALID naming the part. */
+int cnc_council_check(const cnc_state *s, int seat, const json_t *order,
                       engine_error *err);
+/* 2.3, at the end of the lobby: each seat's representative part (a
+ * clerk without one) into c.seated, revealed, then the spies act. */
+void cnc_reps_resolve(cnc_state *s, engine_ctx *ctx,
+                      const json_t *const *orders);
+/* 1 when seat's representative was removed at this council's 2.3 (a
+ * public fact once the lobby resolved): it does not vote. */
+int cnc_rep_removed(const cnc_state *s, int seat);
 /* Resolve the locked lobby / council window (orders[seat] may be NULL). */
 void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
                        const json_t *const *orders);
@@ -309,6 +352,11 @@ int cnc_planet_influence(const cnc_state *s, int seat);
 int cnc_council_initiative(const cnc_state *s, int order[ENGINE_MAX_SEATS]);
 /* The open round's new round (council_round.c). */
 void cnc_new_round(cnc_state *s, engine_ctx *ctx);
+/* 2.2 with the council every round, at status step 2: the next public
+ * objective opens, the Chancery holder's pick of the next two (its lobby
+ * part, else its primary's), with nobody holding Chancery one of them at
+ * random; worth cnc_objective_value(round). 0 when none is left. */
+int cnc_council_open_objective(cnc_state *s, engine_ctx *ctx);
 /* Draw the next agenda (-1: none left). */
 int cnc_agenda_draw(cnc_state *s, engine_ctx *ctx);
 

@@ -12,9 +12,10 @@
 #include <string.h>
 
 static const char *const step_names[CNC_STEP_COUNT] = {
-    "activate", "move",           "land",    "produce", "strategy", "inspect",
-    "retreat",  "hold",           "explore", "scan",    "if",       "discard",
-    "tokens",   "combat_retreat", "play",    "follow",  "share",    "lore"};
+    "activate", "move",    "land",   "produce",        "strategy",
+    "inspect",  "retreat", "hold",   "explore",        "scan",
+    "if",       "discard", "tokens", "combat_retreat", "play",
+    "follow",   "share",   "lore",   "score"};
 static const char *const cond_names[CNC_COND_COUNT] = {
     "holds", "marker_is", "enemy_ships", "fleet_survived",
     "influence_at_least"};
@@ -255,7 +256,8 @@ static const char *const step_fields[CNC_STEP_COUNT][7] = {
     {"type", "card", "sector", "planet", NULL},
     {"type", "card", "option", "targets", NULL},
     {"type", "seat", "on", NULL},
-    {"type", "sector", "planet", NULL}};
+    {"type", "sector", "planet", NULL},
+    {"type", "public", "secret", NULL}};
 
 static int parse_troops(const octx *c, const json_t *o, cnc_step *s)
 {
@@ -363,6 +365,45 @@ static int parse_share(const octx *c, const json_t *o, cnc_step *s)
     return rc;
 }
 
+/* score's list `field` (public objectives, or secret ones) into out, in
+ * preference order, -1 after the last; *given set when the field is
+ * there (an empty list scores none). */
+static int parse_score_list(const octx *c, const json_t *o, const char *field,
+                            int secret, int8_t *out, int *given)
+{
+    const json_t *a = json_object_get(o, field);
+    memset(out, -1, CNC_SCORE_PREFS);
+    *given = a != NULL;
+    if (!a)
+        return 0;
+    if (!json_is_array(a) || json_array_size(a) > CNC_SCORE_PREFS)
+        return bad(c, field, "must be a list of at most %d objective keys",
+                   CNC_SCORE_PREFS);
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        const char *k = json_string_value(json_array_get(a, i));
+        int found = -1;
+        for (int ob = 0; k && ob < c->d->nobjectives; ob++)
+            if (strcmp(c->d->objectives[ob].key, k) == 0 &&
+                !c->d->objectives[ob].secret == !secret)
+                found = ob;
+        if (found < 0)
+            return bad(c, field, "[%zu] must be the key of a %s objective", i,
+                       secret ? "secret" : "public");
+        out[i] = (int8_t)found;
+    }
+    return 0;
+}
+
+static int parse_score(const octx *c, const json_t *o, cnc_step *s)
+{
+    int pub = 0, sec = 0;
+    int rc = parse_score_list(c, o, "public", 0, s->score_public, &pub);
+    if (rc == 0)
+        rc = parse_score_list(c, o, "secret", 1, s->score_secret, &sec);
+    s->score_has = (uint8_t)(pub | sec << 1);
+    return rc;
+}
+
 /* The fields of the steps added after "if" (docs/games/council.md). */
 static int parse_more(octx *c, const json_t *o, cnc_step *s)
 {
@@ -386,6 +427,8 @@ static int parse_more(octx *c, const json_t *o, cnc_step *s)
         return parse_strategy(c, o, s);
     case CNC_STEP_SHARE:
         return parse_share(c, o, s);
+    case CNC_STEP_SCORE:
+        return parse_score(c, o, s);
     default: /* lore */
         return marker_place(c, o, 1, s);
     }
@@ -518,7 +561,8 @@ static int parse_step(octx *c, const json_t *o, int depth, int16_t *at)
         return bad(c, "type",
                    "must be activate, move, land, produce, strategy, "
                    "inspect, retreat, hold, explore, scan, if, discard, "
-                   "tokens, combat_retreat, play, follow, share or lore");
+                   "tokens, combat_retreat, play, follow, share, lore or "
+                   "score");
     int rc = only(c, o, step_fields[t]);
     if (rc)
         return rc;

@@ -18,6 +18,7 @@
  *   combat_retreat {sector, to, after?}
  *   play {card, sector?, planet?}  follow {card, option?, targets?}
  *   share {seat, on?}              lore {sector, planet?}
+ *   score {public?: [key...], secret?: [key...]}
  * A hex is [q, r]. "planet" is a planet key, "all", "highest_influence" or
  * "highest_resources" (inspect also takes "system", the default); "troops"
  * is 1..20 or "all". A condition is {type, sector?, not?} with type
@@ -44,6 +45,8 @@
 #define CNC_MAX_TROOPS 20
 #define CNC_TROOPS_ALL (-1)
 
+#define CNC_SCORE_PREFS 4 /* objectives one score step may rank */
+
 enum {
     CNC_STEP_ACTIVATE = 0,
     CNC_STEP_MOVE,
@@ -63,6 +66,7 @@ enum {
     CNC_STEP_FOLLOW,         /* another's strategy card's secondary */
     CNC_STEP_SHARE,          /* offer or withdraw shared vision */
     CNC_STEP_LORE,           /* the Quillan special: inspect near you */
+    CNC_STEP_SCORE,          /* status 1: the objectives to score */
     CNC_STEP_COUNT
 };
 
@@ -126,9 +130,12 @@ typedef struct cnc_step {
     int8_t next_objective;        /* strategy (Chancery): 0, 1 or 2 */
     uint8_t has_planet;           /* discard, play: planet given */
     int8_t pools[3];              /* tokens: tactic, fleet, strategy */
-    int8_t after;                 /* combat_retreat: rounds fought first */
-    int8_t action;                /* play: action card index */
-    int8_t other, on;             /* share: the other seat, offer or not */
+    uint8_t score_has;            /* score: bit 0 public, bit 1 secret given */
+    int8_t score_public[CNC_SCORE_PREFS]; /* score: objective indices in */
+    int8_t score_secret[CNC_SCORE_PREFS]; /* preference order, -1 ends */
+    int8_t after;     /* combat_retreat: rounds fought first */
+    int8_t action;    /* play: action card index */
+    int8_t other, on; /* share: the other seat, offer or not */
     uint8_t ntargets;
     cnc_hex targets[3];
     cnc_cond cond;                        /* if */

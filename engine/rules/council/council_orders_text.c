@@ -178,6 +178,23 @@ static int put_more(sbuf *b, const cnc_data *d, const cnc_step *s)
         put(b, "%s vision with seat %d",
             s->on ? "offer to share" : "stop sharing", s->other);
         return 0;
+    case CNC_STEP_SCORE:
+        put(b, "at the status phase score");
+        for (int k = 0; k < 2; k++) {
+            const int8_t *l = k ? s->score_secret : s->score_public;
+            if (!(s->score_has >> k & 1))
+                continue;
+            put(b, k && (s->score_has & 1) ? " and" : "");
+            if (l[0] < 0)
+                put(b, " no %s objective", k ? "secret" : "public");
+            for (int i = 0; i < CNC_SCORE_PREFS && l[i] >= 0; i++)
+                put(b, "%s%s",
+                    i ? (i + 1 < CNC_SCORE_PREFS && l[i + 1] >= 0 ? ", "
+                                                                  : " or ")
+                      : (l[1] >= 0 ? " the first met of " : " "),
+                    d->objectives[l[i]].name);
+        }
+        return 0;
     default:
         put(b, "use racial lore on ");
         put_marker_place(b, d, s, "");

@@ -122,28 +122,71 @@ static void score(cnc_state *s, engine_ctx *ctx, int seat, int o, int vp)
                            seat, "objective", ob->key, "vp", vp));
 }
 
-/* Status 1: in initiative order, at most one public (the first revealed
- * one met) and one secret objective each. */
+/* The revealed position of public objective o, -1 when not revealed. */
+static int revealed_at(const cnc_state *s, int o)
+{
+    for (int k = 0; k < s->revealed; k++)
+        if (s->public_deck[k] == o)
+            return k;
+    return -1;
+}
+
+/* Seat p's public objective to score now: the first of its score step's
+ * list that is revealed, unscored and met; without a list (ours) the
+ * first revealed one it meets. -1: none. *k gets its deck position. */
+static int public_choice(const cnc_state *s, int p, int *k)
+{
+    const cnc_round_extra *x = &s->x[p];
+    if (x->score_given & 1) {
+        for (int i = 0; i < CNC_SCORE_PREFS && x->score_public[i] >= 0; i++) {
+            int o = (int)x->score_public[i];
+            *k = revealed_at(s, o);
+            if (*k >= 0 && !s->p[p].scored[o] && cnc_objective_met(s, p, o))
+                return o;
+        }
+        return -1;
+    }
+    for (*k = 0; *k < s->revealed; (*k)++) {
+        int o = (int)s->public_deck[*k];
+        if (!s->p[p].scored[o] && cnc_objective_met(s, p, o))
+            return o;
+    }
+    return -1;
+}
+
+/* The same for a secret objective the seat holds. */
+static int secret_choice(const cnc_state *s, int p)
+{
+    const cnc_data *d = cnc_data_get();
+    const cnc_round_extra *x = &s->x[p];
+    int listed = x->score_given & 2;
+    for (int i = 0; i < (listed ? CNC_SCORE_PREFS : d->nobjectives); i++) {
+        int o = listed ? (int)x->score_secret[i] : i;
+        if (o < 0)
+            break;
+        if (s->p[p].secret[o] && !s->p[p].scored[o] &&
+            cnc_objective_met(s, p, o))
+            return o;
+    }
+    return -1;
+}
+
+/* Status 1: in initiative order, at most one public and one secret
+ * objective each: the ones the seat's score step chose (seed 001: the
+ * player chooses), else the first met (ours). */
 void cnc_status_score(cnc_state *s, engine_ctx *ctx)
 {
     const cnc_data *d = cnc_data_get();
     int order[ENGINE_MAX_SEATS] = {0};
     int n = cnc_initiative_order(s, order);
     for (int i = 0; i < n; i++) {
-        int p = order[i];
-        for (int k = 0; k < s->revealed; k++) {
-            int o = (int)s->public_deck[k];
-            if (!s->p[p].scored[o] && cnc_objective_met(s, p, o)) {
-                score(s, ctx, p, o, cnc_public_vp(s, k));
-                break;
-            }
-        }
-        for (int o = 0; o < d->nobjectives; o++)
-            if (s->p[p].secret[o] && !s->p[p].scored[o] &&
-                cnc_objective_met(s, p, o)) {
-                score(s, ctx, p, o, d->objectives[o].vp);
-                break;
-            }
+        int p = order[i], k = -1;
+        int o = public_choice(s, p, &k);
+        if (o >= 0)
+            score(s, ctx, p, o, cnc_public_vp(s, k));
+        o = secret_choice(s, p);
+        if (o >= 0)
+            score(s, ctx, p, o, d->objectives[o].vp);
     }
 }
 
@@ -338,8 +381,12 @@ static void end_game(cnc_state *s, engine_ctx *ctx, int why)
 void cnc_status_phase(cnc_state *s, engine_ctx *ctx)
 {
     cnc_status_score(s, ctx); /* 1 */
-    /* 2 (when the council sits every round, it opens the objective) */
-    if (s->c.mode != CNC_COUNCIL_EVERY_ROUND && !cnc_status_reveal(s, ctx)) {
+    /* 2: the game ends when no objective is left at its start; with the
+     * council every round the objective it reveals is the council's new
+     * one (2.2: Chancery's pick, its value by round). */
+    if (s->revealed >= s->npublic || !(s->c.mode == CNC_COUNCIL_EVERY_ROUND
+                                           ? cnc_council_open_objective(s, ctx)
+                                           : cnc_status_reveal(s, ctx))) {
         end_game(s, ctx, 3);
         return;
     }

@@ -1,7 +1,7 @@
 /*
  * council_state.c - Galactic Council's game state: setup (races, galaxy,
  * fog, pools, objective and action decks) and save/load. The state is one
- * plain struct; its save is {"format":"council-state/4","round","phase",
+ * plain struct; its save is {"format":"council-state/5","round","phase",
  * "size","state": the struct's bytes as lower-case hex, with each run of
  * zero bytes written as "z" and the run's length in 4 hex digits}, and
  * load checks the size and every index and range the rules rely on before
@@ -31,7 +31,7 @@ static int unhex_run(const char *t, uint8_t out[2])
     return unhex_byte(t + 2, &out[1]);
 }
 
-#define SAVE_FORMAT "council-state/4"
+#define SAVE_FORMAT "council-state/5"
 
 void cnc_log(engine_ctx *ctx, json_t *entry)
 {
@@ -251,6 +251,10 @@ static int extra_ok(const cnc_state *s, int p)
              !in(x->retreat[i].to, 0, s->g.nsectors - 1) ||
              !in(x->retreat[i].after, 1, 5)))
             return 0;
+    for (int i = 0; i < CNC_SCORE_PREFS; i++)
+        if (!in(x->score_public[i], -1, CNC_MAX_OBJECTIVES - 1) ||
+            !in(x->score_secret[i], -1, CNC_MAX_OBJECTIVES - 1))
+            return 0;
     return in(x->extra_move, 0, 9) && in(x->rally, 0, 9);
 }
 
@@ -319,6 +323,12 @@ int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)
                            "a %s save predates the council phase and cannot "
                            "be loaded by this version (%s)",
                            fmt, SAVE_FORMAT);
+    if (fmt && strcmp(fmt, "council-state/4") == 0)
+        return engine_fail(err, ENGINE_EINTERNAL, "format",
+                           "a council-state/4 save predates representatives "
+                           "sent before the vote and cannot be loaded by "
+                           "this version (%s)",
+                           SAVE_FORMAT);
     if (!fmt || strcmp(fmt, SAVE_FORMAT) != 0)
         return engine_fail(err, ENGINE_EINTERNAL, "format", "not a %s save",
                            SAVE_FORMAT);

@@ -138,11 +138,20 @@ static json_t *you_json(const cnc_state *s, int seat)
     for (int a = 0; a < d->nagendas; a++)
         if (s->c.held[seat][a])
             json_array_append_new(agendas, cnc_agenda_json(a));
-    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "seat", seat,
-                     "hand", hand, "secret_objectives", secrets, "tokens",
-                     tokens, "vision_offers", vision_json(s, seat, 0), "allies",
-                     vision_json(s, seat, 1), "agendas", agendas,
-                     "representatives", reps_json(&d->races[pl->race]));
+    /* How far its ships may go this round: each ship's move plus at most
+     * move_bonus (the bound its orders are checked against). */
+    json_t *moves = json_object();
+    for (int u = 0; u < d->nunits; u++)
+        if (d->units[u].kind == CNC_UNIT_SHIP)
+            json_object_set_new(moves, d->units[u].key,
+                                json_integer(d->units[u].move));
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i}",
+                     "seat", seat, "hand", hand, "secret_objectives", secrets,
+                     "tokens", tokens, "vision_offers", vision_json(s, seat, 0),
+                     "allies", vision_json(s, seat, 1), "agendas", agendas,
+                     "representatives", reps_json(&d->races[pl->race]),
+                     "ship_moves", moves, "move_bonus",
+                     cnc_reach_bonus_bound(s, seat));
 }
 
 json_t *cnc_view_json(const cnc_state *s, int seat)
@@ -170,7 +179,7 @@ json_t *cnc_view_json(const cnc_state *s, int seat)
     return v;
 }
 
-/* The speaker's choice of an agenda it holds. */
+/* The speaker's choice of an agenda it holds (and one to keep). */
 static json_t *agenda_legal(const cnc_state *s, int seat)
 {
     const cnc_data *d = cnc_data_get();
@@ -183,10 +192,11 @@ static json_t *agenda_legal(const cnc_state *s, int seat)
             json_array_append_new(
                 choices, json_pack("{s:s}", "agenda", d->agendas[a].key));
         }
-    return json_pack("{s:s, s:{s:s, s:{s:{s:o}}, s:[s], s:b}, s:o}", "kind",
-                     "play", "shape", "type", "object", "properties", "agenda",
-                     "enum", keys, "required", "agenda", "additionalProperties",
-                     0, "choices", choices);
+    /* keep: one other held agenda stays in hand for a later council. */
+    return json_pack("{s:s, s:{s:s, s:{s:{s:O}, s:{s:o}}, s:[s], s:b}, s:o}",
+                     "kind", "play", "shape", "type", "object", "properties",
+                     "agenda", "enum", keys, "keep", "enum", keys, "required",
+                     "agenda", "additionalProperties", 0, "choices", choices);
 }
 
 json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window)

@@ -5,7 +5,9 @@
  * by planets' influence and the representative (the speaker breaks ties),
  * the agenda's outcome, command markers bought at a triangular cost and
  * diplomatic captures in initiative order (docs/games/council.md, "The
- * council").
+ * council"). The representatives are sent in the lobby window and the
+ * spies act when it resolves (cnc_reps_resolve), so the survivors are
+ * known before the council window takes the votes.
  */
 #include "engine/rules/council/council_council.h"
 
@@ -24,13 +26,27 @@ int cnc_planet_influence(const cnc_state *s, int seat)
     return n;
 }
 
-/* The representative of seat at this council (NULL: a clerk). */
+/* The representative of seat in result r (NULL: a clerk). */
+static const cnc_rep *rep_in(const cnc_state *s, const cnc_council_result *r,
+                             int seat)
+{
+    int k = (int)r->sent[seat];
+    if (k < 0 || k >= CNC_REP_COUNT)
+        return NULL;
+    return &cnc_data_get()->races[s->p[seat].race].reps[k];
+}
+
+/* The representative of seat at the council being voted (NULL: a clerk). */
 static const cnc_rep *rep_of(const cnc_state *s, int seat)
 {
-    int r = (int)s->c.last.sent[seat];
-    if (r < 0 || r >= CNC_REP_COUNT)
-        return NULL;
-    return &cnc_data_get()->races[s->p[seat].race].reps[r];
+    return rep_in(s, &s->c.last, seat);
+}
+
+int cnc_rep_removed(const cnc_state *s, int seat)
+{
+    return s->phase == CNC_PHASE_COUNCIL && s->c.seated.round == s->round &&
+           seat >= 0 && seat < s->seats &&
+           s->c.seated.fate[seat] != CNC_FATE_SEATED;
 }
 
 static void send_rep(cnc_state *s, engine_ctx *ctx, int seat,
@@ -39,52 +55,52 @@ static void send_rep(cnc_state *s, engine_ctx *ctx, int seat,
     (void)ctx;
     if (o->role == CNC_REP_SPY && o->target == seat)
         return; /* a spy aimed at its own player stays home: a clerk goes */
-    s->c.last.sent[seat] = (int8_t)o->role;
-    s->c.last.target[seat] = (int8_t)(o->role == CNC_REP_SPY ? o->target : -1);
+    s->c.seated.sent[seat] = (int8_t)o->role;
+    s->c.seated.target[seat] =
+        (int8_t)(o->role == CNC_REP_SPY ? o->target : -1);
 }
 
 /* Spy of seat acts on its target (both still seated). */
-static void spy_acts(cnc_state *s, engine_ctx *ctx, int seat,
-                     uint8_t *blackmail, uint8_t *sabotaged)
+static void spy_acts(cnc_state *s, engine_ctx *ctx, int seat)
 {
-    cnc_council_result *r = &s->c.last;
-    int t = (int)r->target[seat];
-    const cnc_rep *me = rep_of(s, seat), *them = rep_of(s, t);
-    const char *what = "no_effect";
+    static const char *const deeds[] = {
+        "",          "killed",   "immune", "struck_down", "blackmailed",
+        "sabotaged", "no_effect"};
+    cnc_council_result *r = &s->c.seated;
+    int t = (int)r->target[seat], deed = CNC_DEED_NO_EFFECT;
+    const cnc_rep *me = rep_in(s, r, seat), *them = rep_in(s, r, t);
     if (them && them->ability == CNC_RAB_RETALIATE) {
         r->fate[seat] = CNC_FATE_STRUCK; /* strikes back first */
-        what = "struck_down";
+        deed = CNC_DEED_STRUCK_DOWN;
     } else if (me->ability == CNC_RAB_ASSASSINATE) {
         int immune = (them && them->role == CNC_REP_BODYGUARD) ||
                      (s->c.guarded >> t & 1);
         if (!immune)
             r->fate[t] = CNC_FATE_KILLED;
-        what = immune ? "immune" : "killed";
+        deed = immune ? CNC_DEED_IMMUNE : CNC_DEED_KILLED;
     } else if (me->ability == CNC_RAB_BLACKMAIL) {
-        blackmail[t] = (uint8_t)(seat + 1);
-        what = "blackmailed";
+        deed = CNC_DEED_BLACKMAILED;
     } else if (me->ability == CNC_RAB_SABOTAGE) {
-        *sabotaged = (uint8_t)(*sabotaged | 1u << t);
-        what = "sabotaged";
+        deed = CNC_DEED_SABOTAGED;
     }
+    r->deed[seat] = (uint8_t)deed;
     cnc_log(ctx, json_pack("{s:s, s:i, s:i, s:s}", "type", "spy", "seat", seat,
-                           "target", t, "result", what));
+                           "target", t, "result", deeds[deed]));
 }
 
 /* 2.3: spies act in order from the speaker's representative clockwise;
  * one removed before its turn does not act. */
-static void spies(cnc_state *s, engine_ctx *ctx, uint8_t *blackmail,
-                  uint8_t *sabotaged)
+static void spies(cnc_state *s, engine_ctx *ctx)
 {
     int order[ENGINE_MAX_SEATS];
     int n = cnc_council_order(s, order);
+    const cnc_council_result *r = &s->c.seated;
     for (int i = 0; i < n; i++) {
-        int p = order[i], t = (int)s->c.last.target[p];
-        if (s->c.last.sent[p] != CNC_REP_SPY ||
-            s->c.last.fate[p] != CNC_FATE_SEATED || t < 0 ||
-            s->c.last.fate[t] != CNC_FATE_SEATED)
+        int p = order[i], t = (int)r->target[p];
+        if (r->sent[p] != CNC_REP_SPY || r->fate[p] != CNC_FATE_SEATED ||
+            t < 0 || r->fate[t] != CNC_FATE_SEATED)
             continue;
-        spy_acts(s, ctx, p, blackmail, sabotaged);
+        spy_acts(s, ctx, p);
     }
 }
 
@@ -92,16 +108,47 @@ static void reveal_reps(cnc_state *s, engine_ctx *ctx)
 {
     static const char *const roles[] = {"spy", "bodyguard", "councillor",
                                         "clerk"};
+    const cnc_council_result *res = &s->c.seated;
     json_t *a = json_array();
     for (int p = 0; p < s->seats; p++) {
-        const cnc_rep *r = rep_of(s, p);
+        const cnc_rep *r = rep_in(s, res, p);
         json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:i}", "seat", p,
-                                           "role", roles[s->c.last.sent[p]],
-                                           "name", r ? r->name : "Clerk",
-                                           "target", s->c.last.target[p]));
+                                           "role", roles[res->sent[p]], "name",
+                                           r ? r->name : "Clerk", "target",
+                                           res->target[p]));
     }
     cnc_log(ctx, json_pack("{s:s, s:o}", "type", "representatives",
                            "representatives", a));
+}
+
+static void each_seat(cnc_state *s, engine_ctx *ctx,
+                      const json_t *const *orders, const int *order, int n,
+                      int type, cnc_cpart_fn fn)
+{
+    for (int i = 0; i < n; i++)
+        if (orders && orders[order[i]])
+            cnc_cparts_each(s, ctx, order[i], orders[order[i]], type, 1, fn);
+}
+
+void cnc_reps_resolve(cnc_state *s, engine_ctx *ctx,
+                      const json_t *const *orders)
+{
+    int order[ENGINE_MAX_SEATS] = {0};
+    int n = cnc_council_order(s, order);
+    cnc_council_result *r = &s->c.seated;
+    memset(r, 0, sizeof *r);
+    r->round = s->round;
+    r->agenda = s->c.agenda;
+    r->outcome = -1;
+    memset(r->sent, CNC_SENT_CLERK, sizeof r->sent);
+    memset(r->target, -1, sizeof r->target);
+    memset(r->vote, -1, sizeof r->vote);
+    for (int i = 0; i < n; i++)
+        if (orders && orders[order[i]])
+            cnc_cparts_each(s, ctx, order[i], orders[order[i]], CNC_CP_REP, 0,
+                            send_rep);
+    reveal_reps(s, ctx);
+    spies(s, ctx);
 }
 
 /* Seat's votes: planets' influence, the representative's influence (an
@@ -128,8 +175,10 @@ static void read_vote(cnc_state *s, engine_ctx *ctx, int seat,
 }
 
 /* The winning side: most votes; a tie goes to the speaker's vote when it
- * is among the tied, else (laws) against or (elections) the first tied
- * seat clockwise from the speaker; no votes at all elects nobody. */
+ * is among the tied (a seated speaker whose own votes count 0, sabotaged
+ * or silenced, still breaks it; a blackmailed one has no vote), else
+ * (laws) against or (elections) the first tied seat clockwise from the
+ * speaker; no votes counted at all: a law fails, nobody is elected. */
 static int tally(const cnc_state *s, int election)
 {
     const cnc_council_result *r = &s->c.last;
@@ -138,14 +187,16 @@ static int tally(const cnc_state *s, int election)
         best = r->totals[k] > best ? r->totals[k] : best;
         any |= r->totals[k] > 0;
     }
+    /* Nobody's votes counted (ours): a law fails, nobody is elected, even
+     * if the speaker voted; a tie needs votes to break. */
+    if (!any)
+        return election ? -1 : 0;
     int sv = (int)r->vote[s->c.speaker];
     if (sv >= 0 && r->fate[s->c.speaker] == CNC_FATE_SEATED &&
         r->totals[sv] == best)
         return sv;
     if (!election)
         return r->totals[1] > r->totals[0];
-    if (!any)
-        return -1;
     for (int i = 0; i < s->seats; i++) {
         int k = (s->c.speaker + i) % s->seats;
         if (r->totals[k] == best)
@@ -341,8 +392,8 @@ static const char *capture_public(const cnc_state *s, int seat, int x, int p)
         return "a law forbids diplomatic capture";
     if (sec->kind == CNC_SEC_HOME)
         return "home worlds cannot be captured";
-    if (sec->kind == CNC_SEC_CAPITAL)
-        return "Concordia cannot be captured";
+    if (sec->kind == CNC_SEC_CAPITAL && sec->owner[p] < 0)
+        return "the neutral Concordia cannot be captured";
     if (!s->fog.explored[x] ||
         p >= cnc_sector_tile(cnc_data_get(), &s->g, x)->nplanets)
         return "no such planet in explored space";
@@ -406,15 +457,6 @@ static void capture(cnc_state *s, engine_ctx *ctx, int seat, const cnc_cpart *o)
                            "planet", o->planet, "from", from));
 }
 
-static void each_seat(cnc_state *s, engine_ctx *ctx,
-                      const json_t *const *orders, const int *order, int n,
-                      int type, cnc_cpart_fn fn)
-{
-    for (int i = 0; i < n; i++)
-        if (orders && orders[order[i]])
-            cnc_cparts_each(s, ctx, order[i], orders[order[i]], type, 1, fn);
-}
-
 void cnc_council_resolve(cnc_state *s, engine_ctx *ctx,
                          const json_t *const *orders)
 {
@@ -422,21 +464,27 @@ void cnc_council_resolve(cnc_state *s, engine_ctx *ctx,
     int n = cnc_council_order(s, order);
     cnc_council_initiative(s, init);
     uint8_t blackmail[ENGINE_MAX_SEATS] = {0}, sabotaged = 0;
+    if (s->c.seated.round != s->round) /* no lobby this council: clerks */
+        cnc_reps_resolve(s, ctx, NULL);
     cnc_council_result *r = &s->c.last;
-    memset(r, 0, sizeof *r);
-    r->round = s->round;
-    memset(r->sent, CNC_SENT_CLERK, sizeof r->sent);
-    memset(r->target, -1, sizeof r->target);
-    memset(r->vote, -1, sizeof r->vote);
+    *r = s->c.seated;
+    /* What the spies did in the lobby weighs on the vote now. */
+    for (int i = 0; i < n; i++) { /* clockwise from the speaker */
+        int p = order[i], t = (int)r->target[p];
+        if (t < 0)
+            continue;
+        if (r->deed[p] == CNC_DEED_BLACKMAILED)
+            blackmail[t] = (uint8_t)(p + 1);
+        else if (r->deed[p] == CNC_DEED_SABOTAGED)
+            sabotaged = (uint8_t)(sabotaged | 1u << t);
+    }
     memset(s->c.taken, 0, sizeof s->c.taken);
     each_seat(s, ctx, orders, order, n, CNC_CP_GIVE, cnc_give);
-    each_seat(s, ctx, orders, order, n, CNC_CP_REP, send_rep);
-    reveal_reps(s, ctx);
-    spies(s, ctx, blackmail, &sabotaged);
     vote(s, ctx, orders, blackmail, sabotaged);
     each_seat(s, ctx, orders, init, n, CNC_CP_MARKERS, buy_markers);
     each_seat(s, ctx, orders, init, n, CNC_CP_CAPTURE, capture);
     s->c.speaker = -1;
+    s->c.seated.round = 0;
     if (s->c.mode == CNC_COUNCIL_EVERY_ROUND)
         cnc_status_phase(s, ctx);
     else

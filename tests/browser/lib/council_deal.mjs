@@ -20,9 +20,9 @@
 export const DEAL = {
   n: 6,
   seed: '900381b9ab473a395a9f0ea4ff4c931fab75dacb93bb4b192bd781d9a3f6ac27',
-  plan: { 0: { role: 'bodyguard', vote: 3 }, 1: { role: 'bodyguard', vote: 2 } },
-  totals: [0, 0, 14, 14],
-  outcome: 3,
+  plan: { 0: { role: 'councillor', vote: 2 }, 1: { role: 'bodyguard', vote: 2 } },
+  totals: [0, 0, 12, 12],
+  outcome: 2,
   speaker: 0,
 };
 

@@ -24,16 +24,21 @@ function councilOrder(ctx, seat, doc, window) {
   const { W, id } = ctx;
   const sectors = doc?.view?.galaxy?.sectors || [];
   if (/\.(lobby|council)$/.test(window)) {
-    // The council's windows: a representative sent in secret (a spy names
-    // a target) under a part name only this seat may ever see.
-    const value = `cnry${hex(5)}`;
-    W.markers.add({ kind: 'part', value, game: id, seat });
-    if (window.endsWith('.lobby')) return { [value]: { type: 'objective', pick: 0 } };
+    // The council's windows under part names only this seat may ever see:
+    // in the lobby a representative sent in secret (a spy names a target;
+    // the spies act when the lobby resolves) and the objective pick; in
+    // the council window command markers to buy.
+    const part = () => {
+      const value = `cnry${hex(5)}`;
+      W.markers.add({ kind: 'part', value, game: id, seat });
+      return value;
+    };
+    if (window.endsWith('.council')) return { [part()]: { type: 'markers', count: 1 } };
     const seats = (doc?.view?.players || []).length || 3;
     const role = pick(['spy', 'bodyguard', 'councillor', 'clerk']);
     const rep = { type: 'representative', role };
     if (role === 'spy') rep.target = (seat + 1) % seats;
-    return { [value]: rep };
+    return { [part()]: { type: 'objective', pick: 0 }, [part()]: rep };
   }
   const explored = sectors.filter((s) => s.explored);
   const frontier = sectors.filter((s) => !s.explored && explored.some((e) => hexDist(e, s) === 1));

@@ -44,9 +44,10 @@ static int action_ix(const char *key)
     return -1;
 }
 
-/* The council window of a 4-seat game with agenda on the table, speaker
+/* The lobby window of a 4-seat game with agenda on the table, speaker
  * sp, races oskan, dravik, thessari, korrun, nobody owning a planet (so
- * votes are the representatives' and the cards'). */
+ * votes are the representatives' and the cards'); send_council plays the
+ * lobby (representatives), the action window and the council window. */
 static engine_game *council_game(uint64_t seed, const char *agenda, int sp,
                                  cnc_state *st)
 {
@@ -57,7 +58,7 @@ static engine_game *council_game(uint64_t seed, const char *agenda, int sp,
         set_race(st, p, races[p]);
     for (int x = 0; x < st->g.nsectors; x++)
         memset(st->g.sec[x].owner, -1, sizeof st->g.sec[x].owner);
-    st->phase = CNC_PHASE_COUNCIL;
+    st->phase = CNC_PHASE_LOBBY;
     st->c.speaker = (int8_t)sp;
     st->c.agenda = (int8_t)(agenda ? agenda_ix(agenda) : -1);
     st->c.tabled = 0;
@@ -80,6 +81,51 @@ static int send_all(engine_game *g, const char *const *orders)
         json_decref(o);
     }
     return rc;
+}
+
+/* orders[seat]'s parts of the lobby (kinds in lobby_kinds) or the rest,
+ * as JSON text into a new object. */
+static json_t *parts_of(const char *order, int lobby)
+{
+    json_t *o = json_loads(order ? order : "{}", 0, NULL), *out = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v)
+    {
+        const char *t = json_string_value(json_object_get(v, "type"));
+        int in_lobby =
+            t && (strcmp(t, "representative") == 0 || strcmp(t, "play") == 0);
+        if (in_lobby == lobby)
+            json_object_set(out, k, v);
+    }
+    json_decref(o);
+    return out;
+}
+
+/* A council from the lobby on: each seat's representative (and council
+ * card) parts of orders[seat] in the lobby window, nothing in the action
+ * window, the rest in the council window. 0 or the first error. */
+static int send_council(engine_game *g, const char *const *orders)
+{
+    engine_window w;
+    for (int stage = 0; stage < 3; stage++) {
+        if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
+            return -99;
+        int lobby = strstr(w.id, ".lobby") != NULL,
+            council = strstr(w.id, ".council") != NULL;
+        for (int p = 0; p < engine_game_seats(g); p++) {
+            json_t *o =
+                lobby || council ? parts_of(orders[p], lobby) : json_object();
+            json_object_set_new(o, ENGINE_READY_PART, json_true());
+            int rc = apply(g, p, ENGINE_ORDER, w.id, o, NULL);
+            json_decref(o);
+            if (rc)
+                return rc;
+        }
+        if (council)
+            return 0;
+    }
+    return -97;
 }
 
 static int log_mentions(const engine_game *g, int seat, const char *text)
@@ -161,15 +207,89 @@ static void test_forum_holder_chooses_from_the_agendas_it_holds(void)
     CHECK(apply(g, sp, ENGINE_PLAY, w.id, bad, NULL) != 0); /* not held */
     CHECK(apply(g, 1, ENGINE_PLAY, w.id, bad, NULL) != 0);  /* not speaker */
     json_decref(bad);
-    json_t *ok = json_pack("{s:s}", "agenda", "censure");
+    json_t *ok =
+        json_pack("{s:s, s:s}", "agenda", "censure", "keep", "trade_stipend");
     CHECK_EQ_INT(apply(g, sp, ENGINE_PLAY, w.id, ok, NULL), 0);
     json_decref(ok);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.agenda, agenda_ix("censure"));
     CHECK_EQ_INT(st.c.held[sp][agenda_ix("censure")], 0);
-    CHECK_EQ_INT(st.c.held[sp][agenda_ix("trade_stipend")], 1);
+    CHECK_EQ_INT(st.c.held[sp][agenda_ix("trade_stipend")], 1); /* kept */
     CHECK_EQ_INT(st.phase, CNC_PHASE_LOBBY);
     CHECK(log_mentions(g, 2, "\"censure\"")); /* announced to all */
+    engine_free(g);
+}
+
+/* 2.1, agendas circulate (ours: the hand's cap): the speaker keeps at most
+ * the one agenda it names; every other unused one goes back under the
+ * deck. Before, a seat kept every agenda it drew (one seat held 10 of 12
+ * in a 20-round game). */
+static void test_unused_agendas_go_back_under_the_deck(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(5, NULL, &st);
+    int sp = 0;
+    st.phase = CNC_PHASE_AGENDA;
+    st.c.speaker = (int8_t)sp;
+    st.c.agenda = -1;
+    memset(st.c.held, 0, sizeof st.c.held);
+    static const char *const mine[] = {"censure", "trade_stipend",
+                                       "open_archives"};
+    for (int i = 0; i < 3; i++)
+        st.c.held[sp][agenda_ix(mine[i])] = 1;
+    /* The deck holds every other agenda. */
+    st.c.ndeck = 0;
+    st.c.deck_pos = 0;
+    for (int a = 0; a < D->nagendas; a++)
+        if (!st.c.held[sp][a])
+            st.c.deck[st.c.ndeck++] = (int8_t)a;
+    int before = st.c.ndeck;
+    g = put_state(g, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    json_t *self = json_pack("{s:s, s:s}", "agenda", "censure", "keep",
+                             "censure"); /* keep must be another */
+    CHECK(apply(g, sp, ENGINE_PLAY, w.id, self, NULL) != 0);
+    json_decref(self);
+    json_t *ok = json_pack("{s:s}", "agenda", "censure");
+    CHECK_EQ_INT(apply(g, sp, ENGINE_PLAY, w.id, ok, NULL), 0);
+    json_decref(ok);
+    get_state(g, &st);
+    int held = 0;
+    for (int a = 0; a < D->nagendas; a++)
+        held += st.c.held[sp][a];
+    CHECK_EQ_INT(held, 0);
+    CHECK_EQ_INT(st.c.ndeck - st.c.deck_pos, before + 2);
+    CHECK_EQ_INT(st.c.deck[st.c.ndeck - 2], agenda_ix("trade_stipend"));
+    CHECK_EQ_INT(st.c.deck[st.c.ndeck - 1], agenda_ix("open_archives"));
+    engine_free(g);
+}
+
+/* A vetoed agenda is never the one that replaces it, even when the deck
+ * is out and is shuffled anew: with every other agenda held, a veto
+ * leaves no agenda (before, the reshuffle could put it straight back). */
+static void test_a_vetoed_agenda_does_not_come_straight_back(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(6, NULL, &st);
+    int x = agenda_ix("trade_stipend");
+    st.c.agenda = (int8_t)x;
+    st.c.deck_pos = st.c.ndeck; /* the deck is out */
+    memset(st.c.held, 0, sizeof st.c.held);
+    memset(st.c.laws, 0, sizeof st.c.laws);
+    for (int a = 0; a < D->nagendas; a++)
+        if (a != x)
+            st.c.held[3][a] = 1;
+    memset(st.p[2].hand, 0, sizeof st.p[2].hand);
+    st.p[2].hand[action_ix("veto")] = 1;
+    g = put_state(g, &st);
+    const char *o[4] = {
+        NULL, NULL, "{\"a\": {\"type\": \"play\", \"card\": \"veto\"}}", NULL};
+    CHECK_EQ_INT(send_all(g, o), 0);
+    get_state(g, &st);
+    CHECK(log_mentions(g, ENGINE_PUBLIC, "agenda_vetoed"));
+    CHECK(st.c.seated.agenda != x);
+    CHECK_EQ_INT(st.c.agenda, -1);
     engine_free(g);
 }
 
@@ -219,27 +339,66 @@ static void test_council_windows_take_only_their_parts(void)
 
 /* ------------------------------------------------------- 2.2 objective */
 
+/* The rest of a round from the lobby: every window sent empty until the
+ * next round's strategy phase (or the end). */
+static int finish_round(engine_game *g)
+{
+    engine_window w;
+    const char *none[4] = {NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) {
+        if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
+            return 0;
+        int rc = send_all(g, none);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static void test_objective_value_by_round(void)
 {
     static const int want[] = {0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3};
     for (int r = 1; r <= 12; r++)
         CHECKF(cnc_objective_value(r) == want[r], "round %d", r);
-    /* Opened by the council in round 7: worth 2 when scored. */
+    /* Opened in round 7 (status step 2, the council's new objective):
+     * worth 2 when scored. */
     cnc_state st;
     engine_game *g = lobby_game(8, NULL, &st);
     st.round = 7;
     g = put_state(g, &st);
     int k = st.revealed;
-    const char *none[4] = {NULL, NULL, NULL, NULL};
     engine_window w;
     REQUIRE(open_window(g, &w));
     CHECK_EQ_STR(w.id, "r7.lobby");
-    CHECK_EQ_INT(send_all(g, none), 0);
+    CHECK_EQ_INT(finish_round(g), 0);
     get_state(g, &st);
+    CHECK_EQ_INT(st.round, 8);
     CHECK_EQ_INT(st.revealed, k + 1);
     CHECK_EQ_INT(st.c.obj_round[k], 7);
     CHECK_EQ_INT(cnc_public_vp(&st, k), 2);
     engine_free(g);
+}
+
+/* Seed 001 status 2 in the default options too: one objective revealed
+ * each status phase, and the game ends when none is left at the start of
+ * the step (before, with the council every round, the step was skipped
+ * and a game ran on to its last round with no objective left). */
+static void test_status2_ends_the_game_in_the_default_mode_too(void)
+{
+    cnc_state st;
+    engine_game *g = lobby_game(8, NULL, &st);
+    engine_free(g);
+    REQUIRE(st.c.mode == CNC_COUNCIL_EVERY_ROUND);
+    cnc_state next = st;
+    int k = next.revealed;
+    REQUIRE(k < next.npublic);
+    cnc_status_phase(&next, NULL);
+    CHECK(!next.over);
+    CHECK_EQ_INT(next.revealed, k + 1);
+    st.revealed = st.npublic;
+    cnc_status_phase(&st, NULL);
+    CHECK(st.over);
+    CHECK_EQ_INT(st.ended_why, 3);
 }
 
 /* The bureaucracy (Chancery) holder picks the second of the next two. */
@@ -269,7 +428,9 @@ static void test_chancery_holder_chooses_the_objective(void)
     const char *o[4] = {NULL, NULL, NULL, NULL};
     o[holder] = "{\"o\": {\"type\": \"objective\", \"pick\": 1}}";
     CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(finish_round(g), 0); /* revealed at status step 2 */
     get_state(g, &st);
+    CHECK_EQ_INT(st.revealed, k + 1);
     CHECK_EQ_INT(st.public_deck[k], second);
     engine_free(g);
 }
@@ -284,13 +445,13 @@ static void test_spies_act_clockwise_from_the_speaker(void)
     const char *o[4] = {REP("councillor"), SPY(3), REP("councillor"), SPY(1)};
     cnc_state st;
     engine_game *g = council_game(10, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_KILLED); /* 1 acts before 3 */
     CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_SEATED);
     engine_free(g);
     g = council_game(10, "trade_stipend", 2, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_KILLED); /* 2, 3 first */
     CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_SEATED);
@@ -305,7 +466,7 @@ static void test_a_spy_killed_before_its_turn_does_not_act(void)
     /* Seat 0 kills seat 1's spy first: seat 1 never acts on seat 0. */
     const char *o2[4] = {SPY(1), SPY(0), NULL, NULL};
     g = council_game(11, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o2), 0);
+    CHECK_EQ_INT(send_council(g, o2), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_KILLED);
     CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_SEATED);
@@ -321,7 +482,7 @@ static void test_bodyguard_is_immune_and_may_strike_back(void)
     const char *o[4] = {SPY(1), REP("bodyguard"), NULL, REP("bodyguard")};
     cnc_state st;
     engine_game *g = council_game(12, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[1], CNC_FATE_SEATED);
     CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_SEATED);
@@ -329,7 +490,7 @@ static void test_bodyguard_is_immune_and_may_strike_back(void)
     engine_free(g);
     const char *o2[4] = {SPY(3), NULL, NULL, REP("bodyguard")};
     g = council_game(12, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o2), 0);
+    CHECK_EQ_INT(send_council(g, o2), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[3], CNC_FATE_SEATED);
     CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_STRUCK);
@@ -339,7 +500,7 @@ static void test_bodyguard_is_immune_and_may_strike_back(void)
     g = council_game(12, "trade_stipend", 0, &st);
     st.c.guarded = 1u << 2;
     g = put_state(g, &st);
-    CHECK_EQ_INT(send_all(g, o3), 0);
+    CHECK_EQ_INT(send_council(g, o3), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.fate[2], CNC_FATE_SEATED);
     engine_free(g);
@@ -349,7 +510,11 @@ static void test_bodyguard_is_immune_and_may_strike_back(void)
 
 #define VOTE_FOR(b) "\"v\": {\"type\": \"vote\", \"for\": " #b "}"
 
-/* A player whose representative was killed casts no vote. */
+/* Seed 000, 2.3: the representatives are sent and the spies act in the
+ * lobby, before the debate and the vote. When the council window opens
+ * everyone's view shows who survived and what each spy did; the player
+ * whose representative was killed has its vote part refused when it is
+ * saved and casts no vote. */
 static void test_a_killed_representatives_player_does_not_vote(void)
 {
     const char *o[4] = {
@@ -361,9 +526,52 @@ static void test_a_killed_representatives_player_does_not_vote(void)
         "{" VOTE_FOR(true) "}"};
     cnc_state st;
     engine_game *g = council_game(13, "trade_stipend", 0, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r1.lobby");
+    for (int p = 0; p < 4; p++) { /* the representatives, in the lobby */
+        json_t *l = parts_of(o[p], 1);
+        json_object_set_new(l, ENGINE_READY_PART, json_true());
+        CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, l, NULL), 0);
+        json_decref(l);
+    }
+    /* The action phase: the survivors are public knowledge already. */
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r1.action");
+    json_t *v = engine_view(g, 3);
+    const json_t *seated =
+        json_object_get(json_object_get(v, "council"), "seated");
+    CHECK_EQ_INT(json_array_size(seated), 4);
+    CHECK_EQ_STR(
+        json_string_value(json_object_get(json_array_get(seated, 2), "fate")),
+        "killed");
+    CHECK_EQ_STR(json_string_value(
+                     json_object_get(json_array_get(seated, 0), "spy_result")),
+                 "killed");
+    CHECK(
+        json_is_null(json_object_get(json_array_get(seated, 1), "spy_result")));
+    json_decref(v);
+    json_t *e = json_object();
+    json_object_set_new(e, ENGINE_READY_PART, json_true());
+    for (int p = 0; p < 4; p++)
+        CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, e, NULL), 0);
+    json_decref(e);
+    /* The council window: seat 2's vote is refused when saved. */
+    REQUIRE(open_window(g, &w));
+    CHECK_EQ_STR(w.id, "r1.council");
+    json_t *mine = parts_of(o[2], 0);
+    CHECK(apply(g, 2, ENGINE_ORDER, w.id, mine, NULL) != 0);
+    json_decref(mine);
+    for (int p = 0; p < 4; p++) {
+        json_t *c = p == 2 ? json_object() : parts_of(o[p], 0);
+        json_object_set_new(c, ENGINE_READY_PART, json_true());
+        CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, c, NULL), 0);
+        json_decref(c);
+    }
     get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.round, 1);
     CHECK_EQ_INT(st.c.last.fate[2], CNC_FATE_KILLED);
+    CHECK_EQ_INT(st.c.last.deed[0], CNC_DEED_KILLED);
     CHECK_EQ_INT(st.c.last.vote[2], -1);
     CHECK_EQ_INT(st.c.last.weight[2], 0);
     /* for: only korrun's clerk (0) ; against: oskan's spy (0) + clerk */
@@ -382,7 +590,7 @@ static void test_speaker_breaks_ties(void)
         st.c.extra_votes[0] = st.c.extra_votes[1] = 2;
         int tg = st.p[2].tg;
         g = put_state(g, &st);
-        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK_EQ_INT(send_council(g, o), 0);
         get_state(g, &st);
         CHECK_EQ_INT(st.c.last.totals[0], st.c.last.totals[1]);
         CHECK_EQ_INT(st.c.last.outcome, sp == 0); /* 0 voted for */
@@ -396,9 +604,34 @@ static void test_speaker_breaks_ties(void)
     engine_game *g = council_game(14, "trade_concession", 3, &st);
     st.c.extra_votes[0] = st.c.extra_votes[3] = 2;
     g = put_state(g, &st);
-    CHECK_EQ_INT(send_all(g, e), 0);
+    CHECK_EQ_INT(send_council(g, e), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.outcome, 3);
+    engine_free(g);
+}
+
+/* A council nobody's votes count in (ours): no planets, clerks, no cards,
+ * so every total is 0. The speaker voted, but a tie at 0 is no vote: the
+ * law fails and the election elects nobody (before, the speaker's 0-vote
+ * side won). */
+static void test_a_council_with_no_votes_decides_nothing(void)
+{
+    const char *law[4] = {"{" VOTE_FOR(true) "}", NULL, NULL, NULL};
+    cnc_state st;
+    engine_game *g = council_game(14, "trade_stipend", 0, &st);
+    int tg = st.p[1].tg;
+    CHECK_EQ_INT(send_council(g, law), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.totals[0] + st.c.last.totals[1], 0);
+    CHECK_EQ_INT(st.c.last.outcome, 0);
+    CHECK(st.p[1].tg <= tg + 1); /* no stipend of 2 (a status draw aside) */
+    engine_free(g);
+    const char *el[4] = {"{\"v\": {\"type\": \"vote\", \"seat\": 0}}", NULL,
+                         NULL, NULL};
+    g = council_game(14, "trade_concession", 0, &st);
+    CHECK_EQ_INT(send_council(g, el), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.outcome, -1);
     engine_free(g);
 }
 
@@ -417,7 +650,7 @@ static void test_secret_vote_reveals_the_outcome_only(void)
         st.c.extra_votes[1] = 1;
         st.c.extra_votes[2] = 1;
         g = put_state(g, &st);
-        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK_EQ_INT(send_council(g, o), 0);
         CHECK_EQ_INT(log_mentions(g, ENGINE_PUBLIC, "\"totals\":[1,4]"),
                      !secret);
         for (int a = 0; a < 4; a++)
@@ -524,7 +757,7 @@ static void test_bribe_moves_trade_goods(void)
     const char *o[4] = {
         "{\"g\": {\"type\": \"give\", \"seat\": 1, \"trade_goods\": 3}}", NULL,
         "{\"g\": {\"type\": \"give\", \"seat\": 1, \"trade_goods\": 4}}", NULL};
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     /* trade_stipend fails (nobody voted): only the gifts moved goods */
     CHECK_EQ_INT(st.p[0].tg, 2);
@@ -535,21 +768,25 @@ static void test_bribe_moves_trade_goods(void)
     engine_free(g);
 }
 
-/* A lasting law passes into force and a repeal clears it. */
+/* A lasting law passes into force and a repeal clears it (seat 0 has a
+ * vote of its own: a council where no votes count decides nothing). */
 static void test_lasting_law_stays_until_repealed(void)
 {
     const char *o[4] = {"{" VOTE_FOR(true) "}", NULL, NULL, NULL};
     cnc_state st;
     engine_game *g = council_game(18, "border_accord", 0, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    st.c.extra_votes[0] = 1;
+    g = put_state(g, &st);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.laws[agenda_ix("border_accord")], 1);
     CHECK(cnc_capture_blocked(&st, 0, 0, 0) != NULL);
     engine_free(g);
     g = council_game(18, "sunset_clause", 0, &st);
     st.c.laws[agenda_ix("border_accord")] = 1;
+    st.c.extra_votes[0] = 1;
     g = put_state(g, &st);
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.c.laws[agenda_ix("border_accord")], 0);
     engine_free(g);
@@ -572,7 +809,7 @@ static void test_marker_cost_is_triangular(void)
         snprintf(order, sizeof order,
                  "{\"m\": {\"type\": \"markers\", \"count\": %d}}", n);
         const char *o[4] = {NULL, order, NULL, NULL};
-        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK_EQ_INT(send_council(g, o), 0);
         get_state(g, &st);
         CHECKF(st.p[1].tg == 20 - want[n], "%d markers cost %d", n,
                20 - st.p[1].tg);
@@ -638,7 +875,7 @@ static void test_capture_takes_an_empty_planet_and_discards_its_marker(void)
              "{\"c\": {\"type\": \"capture\", \"sector\": %s, \"planet\": 1}}",
              hx);
     const char *o[4] = {order, NULL, NULL, NULL};
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.g.sec[x].owner[1], 0);
     CHECK_EQ_INT(st.g.markers[m].state, CNC_MK_DISCARDED);
@@ -659,6 +896,26 @@ static void test_capture_exclusions(void)
     CHECK(strstr(cnc_capture_blocked(&st, 0, st.g.home[1], 0), "home"));
     /* the neutral capital */
     CHECK(strstr(cnc_capture_blocked(&st, 0, st.g.capital, 0), "Concordia"));
+    {
+        /* Seed 000, 2.5 excludes the *neutral* Mecatol only: an empty
+         * Concordia another player holds may be taken by diplomacy. */
+        cnc_state t = st;
+        int nb[6], n = cnc_sector_neighbors(&t.g, t.g.capital, nb), y = -1;
+        for (int i = 0; i < n && y < 0; i++)
+            if (t.g.sec[nb[i]].kind == CNC_SEC_SYSTEM)
+                y = nb[i];
+        REQUIRE(y >= 0);
+        int tile = -1;
+        for (int k = 0; k < D->nsystems && tile < 0; k++)
+            if (D->systems[k].nplanets > 0)
+                tile = k;
+        set_tile(&t, y, tile);
+        t.fog.explored[y] = t.fog.explored[t.g.capital] = 1;
+        t.g.sec[y].owner[0] = 0;
+        t.g.sec[t.g.capital].owner[0] = 1;
+        t.g.sec[t.g.capital].ground[0] = 0;
+        CHECK(cnc_capture_blocked(&t, 0, t.g.capital, 0) == NULL);
+    }
     /* ground forces */
     st.g.sec[x].owner[0] = 2;
     st.g.sec[x].ground[0] = 1;
@@ -716,7 +973,7 @@ static void test_capture_refusal_gives_no_hidden_fact(void)
                  "\"planet\": 0}}",
                  fh, xh);
         const char *o[4] = {order, NULL, NULL, NULL};
-        CHECK_EQ_INT(send_all(g, o), 0);
+        CHECK_EQ_INT(send_council(g, o), 0);
         get_state(g, &st);
         CHECK(log_mentions(g, 0, "not next to one of yours"));
         CHECK_EQ_INT(log_mentions(g, 0, "no command marker"), !pays);
@@ -766,7 +1023,7 @@ static void test_captures_go_in_initiative_order(void)
              "{\"c\": {\"type\": \"capture\", \"sector\": %s, \"planet\": 0}}",
              hx);
     const char *o[4] = {order, order, NULL, NULL};
-    CHECK_EQ_INT(send_all(g, o), 0);
+    CHECK_EQ_INT(send_council(g, o), 0);
     get_state(g, &st);
     CHECK_EQ_INT(st.g.sec[x].owner[0], first);
     CHECK(log_mentions(g, 1 - first, "captured at this council already"));
@@ -856,15 +1113,19 @@ int main(void)
     council_test_init();
     RUN(test_agenda_speaker_is_forum_holder_else_lowest_initiative);
     RUN(test_forum_holder_chooses_from_the_agendas_it_holds);
+    RUN(test_unused_agendas_go_back_under_the_deck);
+    RUN(test_a_vetoed_agenda_does_not_come_straight_back);
     RUN(test_veto_replaces_the_agenda);
     RUN(test_council_windows_take_only_their_parts);
     RUN(test_objective_value_by_round);
+    RUN(test_status2_ends_the_game_in_the_default_mode_too);
     RUN(test_chancery_holder_chooses_the_objective);
     RUN(test_spies_act_clockwise_from_the_speaker);
     RUN(test_a_spy_killed_before_its_turn_does_not_act);
     RUN(test_bodyguard_is_immune_and_may_strike_back);
     RUN(test_a_killed_representatives_player_does_not_vote);
     RUN(test_speaker_breaks_ties);
+    RUN(test_a_council_with_no_votes_decides_nothing);
     RUN(test_secret_vote_reveals_the_outcome_only);
     RUN(test_representatives_stay_secret_until_the_reveal);
     RUN(test_view_carries_the_seats_own_representatives);

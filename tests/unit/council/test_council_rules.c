@@ -221,6 +221,154 @@ static void test_status1_scores_one_public_and_one_secret(void)
     CHECK_EQ_INT(st.p[0].vp, 3);
 }
 
+/* Seed 001 status 1: the player chooses which objective to score. Seat
+ * 0's score step ranks War Chest first: it scores War Chest, not the
+ * first revealed one it meets; seat 1 gives none and the server scores
+ * the first met (ours); seat 2's empty list scores no public objective. */
+static void test_status1_the_player_chooses_the_objective(void)
+{
+    cnc_state st;
+    engine_game *g = ready_game(7, 12, &st);
+    st.public_deck[0] = (int8_t)objective("merchant_reserve");
+    st.public_deck[1] = (int8_t)objective("war_chest");
+    st.revealed = 2;
+    for (int p = 0; p < 3; p++) {
+        st.p[p].tg = 12;
+        memset(st.p[p].scored, 0, sizeof st.p[p].scored);
+        memset(st.p[p].secret, 0, sizeof st.p[p].secret);
+        st.p[p].vp = 0;
+    }
+    st.p[0].secret[objective("hoarder")] = 1;
+    g = put_state(g, &st);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    const char *orders[3] = {
+        "{\"s\": {\"type\": \"score\", \"public\": [\"war_chest\", "
+        "\"merchant_reserve\"], \"secret\": []}}",
+        "{}", "{\"s\": {\"type\": \"score\", \"public\": []}}"};
+    for (int p = 0; p < 3; p++) {
+        json_t *o = json_loads(orders[p], 0, NULL);
+        json_object_set_new(o, ENGINE_READY_PART, json_true());
+        CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, o, NULL), 0);
+        json_decref(o);
+    }
+    get_state(g, &st);
+    CHECK(st.p[0].scored[objective("war_chest")]);
+    CHECK(!st.p[0].scored[objective("merchant_reserve")]);
+    CHECK(!st.p[0].scored[objective("hoarder")]); /* its secret list: none */
+    CHECK_EQ_INT(st.p[0].vp, D->objectives[objective("war_chest")].vp);
+    CHECK(st.p[1].scored[objective("merchant_reserve")]);
+    CHECK(!st.p[1].scored[objective("war_chest")]);
+    CHECK_EQ_INT(st.p[2].vp, 0);
+    /* A key that is not a public objective is refused when parsed. */
+    json_t *bad =
+        json_loads("{\"type\": \"score\", \"public\": [\"hoarder\"]}", 0, NULL);
+    cnc_order o;
+    engine_error err = {0};
+    CHECK(cnc_order_parse(D, &st.g, bad, &o, &err) != 0);
+    CHECK_EQ_STR(err.field, "[0].public");
+    json_decref(bad);
+    engine_free(g);
+}
+
+/* A move beyond the slowest named ship's reach is refused when the part
+ * is saved (speeds and distances are public): a carrier (move 1) two
+ * sectors away is refused, a cruiser (move 2) is not; a Forced March in
+ * the hand (one more this round) lets the carrier order stand. */
+static void test_move_beyond_reach_is_refused_when_saved(void)
+{
+    cnc_state st;
+    engine_game *g = ready_game(31, 0, &st);
+    int cards[3] = {0, 1, 3}; /* command, intelligence, industry */
+    memset(st.strat_owner, -1, sizeof st.strat_owner);
+    for (int p = 0; p < 3; p++) {
+        st.p[p].card = (int8_t)cards[p];
+        st.strat_owner[cards[p]] = (int8_t)p;
+        memset(st.p[p].techs, 0, sizeof st.p[p].techs);
+    }
+    memset(st.p[0].hand, 0, sizeof st.p[0].hand);
+    int home = st.g.home[0], far = -1;
+    for (int x = 0; x < st.g.nsectors && far < 0; x++)
+        if (cnc_sector_distance(&st.g, home, x) == 2)
+            far = x;
+    REQUIRE(far >= 0);
+    g = put_state(g, &st);
+    char h[24], f[24], order[256];
+    hex_text(&st, home, h, sizeof h);
+    hex_text(&st, far, f, sizeof f);
+    engine_window w;
+    REQUIRE(open_window(g, &w));
+    snprintf(order, sizeof order,
+             "{\"f1\": [{\"type\": \"move\", \"from\": %s, \"to\": %s, "
+             "\"units\": {\"carrier\": 1, \"cruiser\": 1}}]}",
+             h, f);
+    json_t *o = json_loads(order, 0, NULL);
+    engine_error err = {0};
+    CHECK_EQ_INT(cnc_action_check(&st, 0, o, &err), ENGINE_EINVALID);
+    CHECK_EQ_STR(err.field, "f1");
+    CHECK(strstr(err.msg, "reaches at most 1") != NULL);
+    CHECK(apply(g, 0, ENGINE_ORDER, w.id, o, NULL) != 0);
+    json_decref(o);
+    snprintf(order, sizeof order,
+             "{\"f1\": [{\"type\": \"move\", \"from\": %s, \"to\": %s, "
+             "\"units\": {\"cruiser\": 1}}]}",
+             h, f);
+    o = json_loads(order, 0, NULL);
+    CHECK_EQ_INT(apply(g, 0, ENGINE_ORDER, w.id, o, NULL), 0);
+    json_decref(o);
+    /* With Forced March in hand the carrier may reach 2. */
+    for (int a = 0; a < D->nactions; a++)
+        if (D->actions[a].effect == CNC_AFX_EXTRA_MOVE &&
+            D->actions[a].amount == 1)
+            st.p[0].hand[a] = 1;
+    snprintf(order, sizeof order,
+             "{\"f1\": [{\"type\": \"move\", \"from\": %s, \"to\": %s, "
+             "\"units\": {\"carrier\": 1}}]}",
+             h, f);
+    o = json_loads(order, 0, NULL);
+    CHECK_EQ_INT(cnc_action_check(&st, 0, o, &err), 0);
+    json_decref(o);
+    engine_free(g);
+}
+
+/* Enemy fleets block the way through (ours): a cruiser two sectors away
+ * cannot pass a sector holding another player's ships, though it may end
+ * its move in one. Before, moves counted only the distance. */
+static void test_enemy_fleets_block_movement(void)
+{
+    cnc_state st;
+    engine_game *g = ready_game(32, 0, &st);
+    int home = st.g.home[0], far = -1, cru = unit_ix("cruiser");
+    for (int x = 0; x < st.g.nsectors && far < 0; x++)
+        if (cnc_sector_distance(&st.g, home, x) == 2 &&
+            st.g.sec[x].kind == CNC_SEC_SYSTEM)
+            far = x;
+    REQUIRE(far >= 0);
+    int blocked = 0;
+    for (int x = 0; x < st.g.nsectors; x++)
+        if (cnc_sector_distance(&st.g, home, x) == 1 &&
+            cnc_sector_distance(&st.g, far, x) == 1) {
+            st.g.sec[x].units[1][cru] = 1; /* seat 1's cruiser in the way */
+            blocked++;
+        }
+    REQUIRE(blocked > 0);
+    for (int p = 0; p < 3; p++)
+        memset(st.p[p].techs, 0, sizeof st.p[p].techs);
+    g = put_state(g, &st);
+    char h[24], f[24], order[256];
+    hex_text(&st, home, h, sizeof h);
+    hex_text(&st, far, f, sizeof f);
+    snprintf(order, sizeof order,
+             "{\"f1\": [{\"type\": \"move\", \"from\": %s, \"to\": %s, "
+             "\"units\": {\"cruiser\": 1}}]}",
+             h, f);
+    CHECK_EQ_INT(action_with(g, 0, order), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.g.sec[far].units[0][cru], 0);
+    CHECK_EQ_INT(st.g.sec[home].units[0][cru], 1);
+    engine_free(g);
+}
+
 /* Step 1 comes before step 2: an objective revealed in this status phase
  * cannot be scored in it. */
 static void test_status_scores_before_revealing(void)
@@ -584,6 +732,9 @@ int main(void)
     RUN(test_status8_returns_cards_and_lowest_initiative_speaks);
     RUN(test_status_scores_before_revealing);
     RUN(test_status_phase_then_new_round_with_speaker_picking);
+    RUN(test_status1_the_player_chooses_the_objective);
+    RUN(test_move_beyond_reach_is_refused_when_saved);
+    RUN(test_enemy_fleets_block_movement);
     RUN(test_victory_at_target_and_ties_by_planets);
     RUN(test_last_round_ends_the_game);
     RUN(test_order_to_unexplored_sector_is_accepted);

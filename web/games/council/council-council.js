@@ -1,11 +1,12 @@
 // council-council.js - the council phase of the Galactic Council table:
 // the speaker, the agenda and its text, laws in force and this round's
 // objective value; the speaker's agenda choice (open window rN.agenda:
-// POST /plays {"agenda"}); the lobby (sealed rN.lobby, in parts: council
-// action cards, gifts of trade goods, the Chancery holder's objective);
-// the council window (sealed rN.council, in parts: the representative
-// chosen in secret and a spy's target, the vote, command markers at the
-// triangular cost, diplomatic captures, gifts) with the windows' deadline;
+// POST /plays {"agenda"}); the lobby (sealed rN.lobby, in parts: the
+// representative chosen in secret and a spy's target, council action
+// cards, gifts of trade goods, the Chancery holder's objective; the spies
+// act when it closes); the council window (sealed rN.council, in parts:
+// the survivors shown, the vote, command markers at the triangular cost,
+// diplomatic captures, gifts) with the windows' deadline;
 // and the last council as a short sequence: representatives revealed,
 // spies acting from the speaker clockwise, the vote with each player's
 // weight (only the outcome when votes are secret) and the outcome.
@@ -284,7 +285,7 @@ export function createCouncil(c) {
     const out = [
       h(
         'p.hint',
-        `The lobby: play action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and give trade goods. Talk it over: ${(vw.council || {}).mode === 'every_round' ? 'the vote comes at the end of the round, after the action phase' : 'the vote follows this window'}.`,
+        `The lobby: send your representative (the spies act when this window closes, before the debate), play action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and give trade goods. Talk it over: ${(vw.council || {}).mode === 'every_round' ? 'the vote comes at the end of the round, after the action phase' : 'the vote follows this window'}.`,
       ),
     ];
     out.push(
@@ -388,6 +389,7 @@ export function createCouncil(c) {
           ),
         ),
       );
+    out.push(repChoice(m, vw, w, ctx, held));
     out.push(giveBox(m, vw, w, ctx, held));
     return out;
   }
@@ -428,7 +430,7 @@ export function createCouncil(c) {
       h(
         'legend',
         h('strong', 'Your representative'),
-        h('span.muted', ' — secret until the council window closes'),
+        h('span.muted', ' — secret until the lobby closes; the spies act then'),
       ),
       h(
         'p.hint',
@@ -480,6 +482,13 @@ export function createCouncil(c) {
     const co = vw.council || {};
     const a = co.agenda;
     if (!a || co.tabled) return h('p.muted', 'No vote this council.');
+    const mine = (co.seated || []).find((r) => r.seat === m.you);
+    if (mine && mine.fate !== 'seated')
+      return h(
+        'p.cn-removed',
+        { 'data-key': 'vote-removed' },
+        'Your representative was removed before the debate: you do not vote on this agenda.',
+      );
     const cur = held.vote || null;
     if (a.kind === 'election') {
       const seats = (vw.players || []).map((p) => p.seat);
@@ -661,6 +670,29 @@ export function createCouncil(c) {
     );
   }
 
+  // This council's representatives after the spies (council.seated, public
+  // from the lobby's end to the vote).
+  function seatedList(vw, ctx) {
+    const seated = (vw.council || {}).seated;
+    if (!seated) return null;
+    const who = ctx.names.seat;
+    return h(
+      'div.cn-seated',
+      { role: 'group', 'aria-labelledby': 'cn-seated-h' },
+      h('h3#cn-seated-h', 'At the council after the spies'),
+      h(
+        'ul',
+        seated.map((r) =>
+          h(
+            'li',
+            { 'data-seat': String(r.seat), 'data-fate': r.fate },
+            `${who(r.seat)}: ${r.name} (${r.role})${r.fate === 'seated' ? '' : r.fate === 'killed' ? ' — killed' : ' — struck down'}`,
+          ),
+        ),
+      ),
+    );
+  }
+
   // The lobby or council window's choices, with Send / Edit.
   function windowBox(m, vw, w, ctx) {
     if (!w || w.mode !== 'sealed' || !/\.(lobby|council)$/.test(w.id)) return null;
@@ -673,7 +705,7 @@ export function createCouncil(c) {
       : lobby
         ? lobbyParts(m, vw, w, ctx, held)
         : [
-            repChoice(m, vw, w, ctx, held),
+            seatedList(vw, ctx),
             voteChoice(m, vw, w, ctx, held),
             markerChoice(m, vw, w, ctx, held),
             captureBox(m, vw, w, ctx, held),
@@ -684,7 +716,7 @@ export function createCouncil(c) {
       { 'data-window': w.id },
       h(
         'h3',
-        lobby ? 'The lobby: action cards and gifts' : 'The council: representatives and the vote',
+        lobby ? 'The lobby: your representative, action cards and gifts' : 'The council: the vote',
       ),
       w.deadline
         ? countdown(
@@ -701,7 +733,7 @@ export function createCouncil(c) {
             ? 'Saved on the server, not sent yet.'
             : lobby
               ? 'Nothing chosen: you may simply send.'
-              : 'Nothing chosen yet: without a choice a clerk goes and you do not vote.',
+              : 'Nothing chosen yet: without a vote you abstain.',
       ),
       heldList(m, vw, w, ctx, held, sent),
       body,
@@ -908,11 +940,11 @@ export function createCouncil(c) {
           ),
           h(
             'li',
-            'The lobby: players may play council action cards (a veto replaces the agenda) and give trade goods. Then comes the action phase.',
+            'The lobby: each player secretly sends one representative — spy, bodyguard, councillor or a plain clerk — and may play council action cards (a veto replaces the agenda) and give trade goods. When it closes the representatives are revealed and the spies act one by one from the speaker clockwise, before the debate.',
           ),
           h(
             'li',
-            "At the end of the round each player secretly sends one representative — spy, bodyguard, councillor or a plain clerk — and votes. Spies then act one by one from the speaker clockwise; a removed representative's player does not vote.",
+            'The vote comes in the council window, at the end of the round (after the action phase) or right after the lobby. A player whose representative was removed does not vote.',
           ),
           h(
             'li',

@@ -162,6 +162,10 @@ export function createComposer(c) {
   function onMapSelect(hex, ctx) {
     const d = state.draft;
     if (d && d.kind === 'move' && !sameHex(hex, d.from) && ctx.sending) {
+      if (hexDistance(hex, d.from) > reachOf(d, ctx)) {
+        announce(`${hexLabel(ctx.galaxy, hex)} is out of reach for these ships this round`);
+        return true;
+      }
       d.to = hex;
       announce(`Destination ${hexLabel(ctx.galaxy, hex)}`);
       return true; // the selection stays on the fleet
@@ -223,6 +227,18 @@ export function createComposer(c) {
     );
   }
 
+  // How far the ships chosen may go this round: the slowest one's move plus
+  // the most the seat's drives and cards may add (you.ship_moves and
+  // you.move_bonus, the bound the server checks a move part against).
+  function reachOf(d, ctx) {
+    const you = ctx.yours || {};
+    const moves = you.ship_moves || {};
+    const speeds = Object.entries(d.units)
+      .filter(([k, n]) => n > 0 && SHIPS.includes(k))
+      .map(([k]) => moves[k] ?? 1);
+    return (speeds.length ? Math.min(...speeds) : 0) + (you.move_bonus || 0);
+  }
+
   function moveEditor(w, ctx) {
     const d = state.draft;
     const g = ctx.galaxy;
@@ -231,7 +247,7 @@ export function createComposer(c) {
     const lift = liftable(here, ctx.you);
     if (lift > (have.trooper || 0)) have.trooper = lift;
     const reach = (g.sectors || []).filter(
-      (s) => !sameHex([s.q, s.r], d.from) && hexDistance([s.q, s.r], d.from) <= 2,
+      (s) => !sameHex([s.q, s.r], d.from) && hexDistance([s.q, s.r], d.from) <= reachOf(d, ctx),
     );
     const dests = { '': { text: 'choose on the map or here…' } };
     for (const s of reach)
@@ -239,7 +255,10 @@ export function createComposer(c) {
         text: hexLabel(g, [s.q, s.r]) + (s.explored ? '' : ' (unexplored)'),
       };
     const rerender = () => c.draw();
-    const ready = d.to && Object.entries(d.units).some(([k, n]) => n > 0 && SHIPS.includes(k));
+    const ready =
+      d.to &&
+      hexDistance(d.to, d.from) <= reachOf(d, ctx) &&
+      Object.entries(d.units).some(([k, n]) => n > 0 && SHIPS.includes(k));
     const sentence = d.to ? partSentence(moveSteps(d), g) : null;
     return h(
       'div.cn-draft',
@@ -551,6 +570,40 @@ export function createComposer(c) {
     );
   }
 
+  // Status 1 (seed 001: the player chooses): which revealed public
+  // objective to score at this round's status phase; without a choice the
+  // server scores the first one met. A score part ranks just the one.
+  function scoreChoice(w, m, held) {
+    const open = (m.view.objectives || []).filter((o) => !(o.scored_by || []).includes(m.you));
+    if (!open.length) return null;
+    const cur = held.score && held.score[0] && (held.score[0].public || [])[0];
+    return h(
+      'label.cn-field.cn-score',
+      h('span', 'At the status phase score'),
+      h(
+        'select',
+        {
+          'aria-label': 'Objective to score at the status phase',
+          'data-key': 'score-public',
+          disabled: state.busy,
+          onchange: (e) =>
+            e.target.value
+              ? putPart(
+                  w,
+                  'score',
+                  [{ type: 'score', public: [e.target.value] }],
+                  'Objective choice saved',
+                )
+              : deletePart(w, 'score', 'The server scores the first objective met'),
+        },
+        h('option', { value: '', selected: !cur }, 'the first one I meet'),
+        open.map((o) =>
+          h('option', { value: o.key, selected: cur === o.key }, `${o.name} (${o.text})`),
+        ),
+      ),
+    );
+  }
+
   // The composer panel for the action window w (null when none).
   function panel(m, ctx) {
     const w = m.myWindow;
@@ -643,6 +696,7 @@ export function createComposer(c) {
             ? produceEditor(w, ctx)
             : sectorActions(w, ctx, x),
       sent || state.draft ? null : cardAction(w, ctx, held),
+      sent || state.draft ? null : scoreChoice(w, m, held),
       h(
         'div.row.cn-send',
         sent

@@ -116,6 +116,10 @@ function stepText(s, galaxy) {
       return !s.planet || s.planet === 'system'
         ? `scan ${at(s.sector)}`
         : `scan the marker on ${planetsText(s.planet, galaxy)} at ${at(s.sector)}`;
+    case 'score':
+      return s.public && s.public.length
+        ? `at the status phase score ${s.public.map(humanize).join(', or else ')}`
+        : 'at the status phase score no public objective';
     case 'if':
       t = `if ${condText(s.cond || {}, galaxy)} then ${listText(s.then, galaxy)}`;
       if (s.else && s.else.length) t += `, otherwise ${listText(s.else, galaxy)}`;

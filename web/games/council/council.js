@@ -412,7 +412,14 @@ export function councilRenderer(c) {
       };
       const me = (vw.players || []).find((p) => p.seat === m.you) || null;
       const tokens = new Set(((vw.you && vw.you.tokens) || []).map((t) => `${t[0]},${t[1]}`));
-      ctx = { galaxy: g, you: m.you, me, cardName: names.card, sending: false };
+      ctx = {
+        galaxy: g,
+        you: m.you,
+        me,
+        yours: vw.you || {},
+        cardName: names.card,
+        sending: false,
+      };
       const composed = composer.panel(m, ctx);
       const councilPanel = council.panel(m, {
         galaxy: g,
