@@ -236,8 +236,7 @@ static int check_move(const sb_state *s, int seat, const sb_action *a,
                                "the ship is still being assembled");
         return 0;
     case SB_A_WARP:
-        if (i->attacking || sb_pinned(s, a->card) ||
-            i->warps >= sb_warps_allowed(s, a->card))
+        if (!sb_can_warp(s, a->card))
             return engine_fail(err, ENGINE_ECONFLICT, "card",
                                "the ship cannot warp now");
         if (!sb_region_valid(s, a->region) || a->region == i->region)

@@ -103,9 +103,7 @@ static int attack_wins(const sb_state *s, int seat, int r)
         const sb_inst *c = &s->in[i];
         if (c->zone != SB_Z_REGION || c->owner != seat)
             continue;
-        int ready = c->region == r ? c->attacking
-                                   : !c->attacking && !sb_pinned(s, i) &&
-                                         c->warps < sb_warps_allowed(s, i);
+        int ready = c->region == r ? c->attacking : sb_can_warp(s, i);
         if (ready) {
             atk += sb_ship_attack(s, i);
             tough += sb_ship_defence(s, i);

@@ -38,8 +38,11 @@ static json_t *ship_json(const sb_state *s, int i)
     else {
         json_object_set_new(j, "attacking", json_boolean(c->attacking));
         json_object_set_new(j, "pinned", json_boolean(sb_pinned(s, i)));
-        json_object_set_new(j, "warps_left",
-                            json_integer(sb_warps_allowed(s, i) - c->warps));
+        json_object_set_new(j, "can_warp", json_boolean(sb_can_warp(s, i)));
+        if (s->edition == SB_EDITION_FIRST) /* later: no count to show */
+            json_object_set_new(
+                j, "warps_left",
+                json_integer(sb_warps_allowed(s, i) - c->warps));
     }
     return j;
 }
