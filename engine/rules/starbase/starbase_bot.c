@@ -184,13 +184,18 @@ json_t *sb_bot_play(const sb_state *s, int seat, int step, const char *level,
     }
     if (strcmp(level, "basic") != 0)
         return NULL;
-    int best = -1, bestv = seat == s->active ? 0 : 25;
+    /* the best action; among equally good ones a random one, so that no
+     * seat is the first target of everybody for its number alone */
+    int best = -1, bestv = seat == s->active ? 0 : 25, ties = 0;
     for (int k = 0; k < n; k++) {
         int v = basic_value(s, seat, &list[k]);
         if (v > bestv) {
             bestv = v;
             best = k;
-        }
+            ties = 1;
+        } else if (v == bestv && best >= 0 &&
+                   engine_rng_below(rng, (uint32_t)++ties) == 0)
+            best = k;
     }
     return best >= 0 ? sb_action_json(&list[best]) : NULL;
 }
