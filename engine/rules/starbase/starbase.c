@@ -21,9 +21,9 @@ static const char *const market_keys[] = {
 static const engine_option sb_options[] = {
     {.name = "starters",
      .kind = ENGINE_OPTION_NAMES,
-     .title = "the starter market of each seat, in seat order (one different "
-              "market per seat, as many as there are seats); absent: drawn "
-              "from the game's seed",
+     .title = "the starter markets of the first seats, in seat order (a "
+              "different market for each, at most one per seat); the seats "
+              "left out get markets drawn from the game's seed",
      .max = SB_MAX_SEATS,
      .choices = market_keys},
     {.name = "edition",
@@ -56,9 +56,10 @@ static int sb_init(engine_error *err)
 static int sb_check_options(const json_t *options, int seats, engine_error *err)
 {
     const json_t *st = json_object_get(options, "starters");
-    if (st && (int)json_array_size(st) != seats)
+    if (st && (int)json_array_size(st) > seats)
         return engine_fail(err, ENGINE_EINVALID, "starters",
-                           "starters must name one market for each seat");
+                           "starters names more markets than there are "
+                           "seats");
     return 0;
 }
 
@@ -85,26 +86,31 @@ static void deal(sb_state *s, engine_ctx *ctx, int seat, int mk)
     }
 }
 
-/* Which market each seat gets: the starters option; else, in edition 1,
- * market N to seat N; else drawn from the seed (a shuffle of all). */
+/* Which market each seat gets: the first seats the markets the starters
+ * option names; the others, in edition 1, the remaining markets in order
+ * (no option: market N to seat N), else drawn from the seed (a shuffle of
+ * the remaining ones). */
 static void choose_markets(const sb_state *s, engine_ctx *ctx,
                            const json_t *options, int *mk)
 {
-    int all[STARBASE_MAX_MARKETS];
-    int n = sb_cs()->nmarkets;
-    for (int k = 0; k < n; k++)
-        all[k] = k;
     const json_t *st = json_object_get(options, "starters");
-    if (st) {
-        for (int p = 0; p < s->seats; p++)
-            mk[p] = starbase_market_find(
-                sb_cs(), json_string_value(json_array_get(st, (size_t)p)));
-        return;
+    int named = (int)json_array_size(st), n = 0;
+    int left[STARBASE_MAX_MARKETS];
+    for (int p = 0; p < named; p++)
+        mk[p] = starbase_market_find(
+            sb_cs(), json_string_value(json_array_get(st, (size_t)p)));
+    for (int k = 0; k < sb_cs()->nmarkets; k++) {
+        int taken = 0;
+        for (int p = 0; p < named; p++)
+            taken |= mk[p] == k;
+        if (!taken)
+            left[n++] = k;
     }
     if (s->edition != SB_EDITION_FIRST)
-        engine_rng_shuffle(engine_ctx_rng(ctx), all, (size_t)n, sizeof all[0]);
-    for (int p = 0; p < s->seats; p++)
-        mk[p] = all[p];
+        engine_rng_shuffle(engine_ctx_rng(ctx), left, (size_t)n,
+                           sizeof left[0]);
+    for (int p = named; p < s->seats; p++)
+        mk[p] = left[p - named];
 }
 
 static void *sb_setup(engine_ctx *ctx, const json_t *options, int seats,

@@ -151,9 +151,20 @@ static void test_starters_option(void)
     CHECK_EQ_INT(S(&t)->p[1].market,
                  starbase_market_find(starbase_cards(), "ore_syndicate"));
     tfree(&t);
-    /* one market for each seat, no more, no fewer, never twice */
+    /* the first seats named, the others drawn from what is left */
+    for (int g = 0; g < 20; g++) {
+        tgame u = tnew_opts(3, 40 + (uint64_t)g,
+                            "{\"edition\":2,\"starters\":[\"corsair_clans\"]}");
+        REQUIRE(u.g);
+        CHECK_EQ_INT(S(&u)->p[0].market,
+                     starbase_market_find(starbase_cards(), "corsair_clans"));
+        CHECK(S(&u)->p[1].market != S(&u)->p[0].market &&
+              S(&u)->p[2].market != S(&u)->p[0].market &&
+              S(&u)->p[1].market != S(&u)->p[2].market);
+        tfree(&u);
+    }
+    /* at most one market for each seat, never twice, only ours */
     static const char *const bad[] = {
-        "{\"starters\":[\"free_traders\"]}",
         "{\"starters\":[\"free_traders\",\"ore_syndicate\",\"corsair_clans\"]}",
         "{\"starters\":[\"free_traders\",\"free_traders\"]}",
         "{\"starters\":[\"free_traders\",\"no_such_market\"]}",
