@@ -31,8 +31,9 @@
 /* Rules editions (the `edition` option; docs/games/starbase.md, "Rules
  * editions"). A game stored before editions has none in its options and
  * plays edition 1. */
-#define SB_EDITION_FIRST 1 /* seat 0 starts with market 0, ... (the old deal)  \
-                            */
+#define SB_EDITION_FIRST                                                       \
+    1 /* seat 0 starts with market 0, ... (the old deal)                       \
+       */
 #define SB_EDITION_SEED                                                        \
     2 /* first player and markets from the seed; the                           \
          seed's timing (end phase priority, warps) */
@@ -214,6 +215,11 @@ int sb_check_action(const sb_state *s, int seat, int step, const sb_action *a,
                     engine_error *err);
 /* Apply a checked action. Returns 1 when others should get priority. */
 int sb_apply_action(sb_state *s, engine_ctx *ctx, int seat, const sb_action *a);
+/* Why seat cannot play hand card i in step (asked only for a card no legal
+ * play uses): a reason code ("not_this_phase", "too_expensive", "no_slot",
+ * "no_region", "no_target", "not_now") and the words in text. */
+const char *sb_unplayable(const sb_state *s, int seat, int step, int i,
+                          char *text, size_t size);
 /* Every legal action of seat in step (at most max). */
 int sb_list_actions(const sb_state *s, int seat, int step, sb_action *out,
                     int max);

@@ -893,6 +893,58 @@ static void test_result_ranks_winner_first(void)
     tfree(&u);
 }
 
+/* The reason a seat's view gives for hand card i ("" when it has none). */
+static const char *why_not(tgame *t, int seat, int i)
+{
+    static char buf[64];
+    buf[0] = '\0';
+    json_t *v = engine_view(t->g, seat);
+    size_t k;
+    json_t *c;
+    json_array_foreach(json_object_get(v, "hand"), k, c)
+    {
+        if (json_integer_value(json_object_get(c, "id")) != i)
+            continue;
+        const char *r = json_string_value(
+            json_object_get(json_object_get(c, "unplayable"), "reason"));
+        snprintf(buf, sizeof buf, "%s", r ? r : "");
+    }
+    json_decref(v);
+    return buf;
+}
+
+/* A card in hand that cannot be played says why, in its owner's view:
+ * not this phase, too expensive, no slot, no region, no target. */
+static void test_hand_says_why(void)
+{
+    tgame t = at_management(2);
+    sb_state *s = S(&t);
+    s->p[0].isk = 3;
+    int cheap = rig(&t, 0, "picket_cutter", SB_Z_HAND, -1);
+    int dear = rig(&t, 0, "colossus_dreadnought", SB_Z_HAND, -1);
+    int structure = rig(&t, 0, "solar_collector", SB_Z_HAND, -1);
+    rig(&t, 0, "trade_office", SB_Z_STRUCTURE, -1); /* the one slot taken */
+    int outer_loc = rig(&t, 0, "cobalt_ore_belt", SB_Z_HAND, -1);
+    int recall = rig(&t, 0, "recall_order", SB_Z_HAND, -1); /* 4 ISK */
+    int sabotage = rig(&t, 0, "sabotage", SB_Z_HAND, -1);   /* 3 ISK */
+    int instant = rig(&t, 1, "insurance_payout", SB_Z_HAND, -1);
+    int other = rig(&t, 1, "picket_cutter", SB_Z_HAND, -1);
+    CHECK_EQ_STR(why_not(&t, 0, cheap), "");
+    CHECK_EQ_STR(why_not(&t, 0, dear), "too_expensive");
+    CHECK_EQ_STR(why_not(&t, 0, recall), "too_expensive");
+    CHECK_EQ_STR(why_not(&t, 0, structure), "no_slot");
+    CHECK_EQ_STR(why_not(&t, 0, outer_loc), "no_region");
+    CHECK_EQ_STR(why_not(&t, 0, sabotage), "no_target");
+    /* in seat 0's turn seat 1 may play only instants */
+    s->p[1].isk = 5;
+    CHECK_EQ_STR(why_not(&t, 1, other), "not_this_phase");
+    CHECK_EQ_STR(why_not(&t, 1, instant), "");
+    /* a target appears: the news can be played */
+    rig(&t, 1, "crystal_vein", SB_Z_LOCATION, 1);
+    CHECK_EQ_STR(why_not(&t, 0, sabotage), "");
+    tfree(&t);
+}
+
 static void test_hand_limit(void)
 {
     tgame t = at_management(2);
@@ -948,6 +1000,7 @@ int main(void)
     RUN(test_starbase_destroyed);
     RUN(test_last_player_wins);
     RUN(test_result_ranks_winner_first);
+    RUN(test_hand_says_why);
     RUN(test_hand_limit);
     return TEST_SUMMARY();
 }
