@@ -4,7 +4,8 @@
  * news in play with their remaining duration, scrapheap and outer region
  * stack; every region with its controller, ships (active command, power,
  * attack, defence, damage) and locations; the attacks of this turn. A seat
- * sees its own hand; of the others' hands and of every market only the
+ * sees its own hand (a card no play of the step could put into play says
+ * why: "unplayable"); of the others' hands and of every market only the
  * number of cards. A `cards` object gives the full data and text of every
  * design the view shows (and of no other), for clients to draw cards from.
  */
