@@ -46,7 +46,8 @@ static int sb_init(engine_error *err)
         return rc;
     const starbase_cardset *cs = starbase_cards();
     for (int k = 0; market_keys[k]; k++)
-        if (k >= cs->nmarkets || strcmp(cs->markets[k].key, market_keys[k]))
+        if (k >= cs->nmarkets ||
+            strcmp(cs->markets[k].key, market_keys[k]) != 0)
             return engine_fail(err, ENGINE_EINTERNAL, "starters",
                                "cards.json markets do not match the "
                                "starters option");
@@ -95,7 +96,7 @@ static void choose_markets(const sb_state *s, engine_ctx *ctx,
 {
     const json_t *st = json_object_get(options, "starters");
     int named = (int)json_array_size(st), n = 0;
-    int left[STARBASE_MAX_MARKETS];
+    int left[STARBASE_MAX_MARKETS] = {0};
     for (int p = 0; p < named; p++)
         mk[p] = starbase_market_find(
             sb_cs(), json_string_value(json_array_get(st, (size_t)p)));
