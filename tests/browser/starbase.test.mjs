@@ -54,7 +54,9 @@ test(
   { skip, timeout: 300000 },
   async () => {
     const { context, page } = await openPage(chrome.browser);
-    await fixDeal(context, 'starbase-bot');
+    // a deal in which the page's seat 0 (Ore Syndicate) goes first against the
+    // bot's Corsair Clans (first player and markets come from the seed)
+    await fixDeal(context, 'starbase-bot-12');
     await signUpGuest(page, server, 'Vega');
     const games = await page
       .locator('section.create')
@@ -194,7 +196,7 @@ test(
   { skip, timeout: 300000 },
   async () => {
     const A = await openPage(chrome.browser);
-    await fixDeal(A.context, 'starbase-two');
+    await fixDeal(A.context, 'starbase-two-9'); // Altair (seat 0) goes first
     const B = await openPage(chrome.browser, { viewport: PHONE, isMobile: true });
     const S = await openPage(chrome.browser);
     const alice = A.page;

@@ -14,17 +14,63 @@
 _Static_assert(sizeof(sb_inst) == SB_INST_INTS * sizeof(int), "sb_inst");
 _Static_assert(sizeof(sb_player) == SB_PLAYER_INTS * sizeof(int), "sb_player");
 
+/* The starter markets, in the order of cards.json (sb_init checks it). */
+static const char *const market_keys[] = {
+    "ore_syndicate", "corsair_clans", "sentinel_navy", "free_traders", NULL};
+
+static const engine_option sb_options[] = {
+    {.name = "starters",
+     .kind = ENGINE_OPTION_NAMES,
+     .title = "the starter markets of the first seats, in seat order (a "
+              "different market for each, at most one per seat); the seats "
+              "left out get markets drawn from the game's seed",
+     .max = SB_MAX_SEATS,
+     .choices = market_keys},
+    {.name = "edition",
+     .kind = ENGINE_OPTION_INT,
+     .title = "rules edition: 2 draws the first player and the starter "
+              "markets from the game's seed and follows the seed's timing "
+              "(priority in the end phase, warps limited only by attacks); 1 "
+              "(games made before edition 2) deals market N to seat N and "
+              "seat 0 starts",
+     .min = SB_EDITION_FIRST,
+     .max = SB_EDITION_CURRENT,
+     .def = SB_EDITION_CURRENT},
+    {0},
+};
+
 static int sb_init(engine_error *err)
 {
-    return starbase_cards_init(err);
+    int rc = starbase_cards_init(err);
+    if (rc != 0)
+        return rc;
+    const starbase_cardset *cs = starbase_cards();
+    for (int k = 0; market_keys[k]; k++)
+        if (k >= cs->nmarkets ||
+            strcmp(cs->markets[k].key, market_keys[k]) != 0)
+            return engine_fail(err, ENGINE_EINTERNAL, "starters",
+                               "cards.json markets do not match the "
+                               "starters option");
+    return 0;
 }
 
-/* Seat's market and outer regions as instances; the market shuffled. */
-static void deal(sb_state *s, engine_ctx *ctx, int seat)
+static int sb_check_options(const json_t *options, int seats, engine_error *err)
 {
-    const starbase_market *m = &sb_cs()->markets[seat];
+    const json_t *st = json_object_get(options, "starters");
+    if (st && (int)json_array_size(st) > seats)
+        return engine_fail(err, ENGINE_EINVALID, "starters",
+                           "starters names more markets than there are "
+                           "seats");
+    return 0;
+}
+
+/* Seat's market (index mk) and outer regions as instances; the market
+ * shuffled. */
+static void deal(sb_state *s, engine_ctx *ctx, int seat, int mk)
+{
+    const starbase_market *m = &sb_cs()->markets[mk];
     int order[STARBASE_MARKET_MAX];
-    s->p[seat].market = seat;
+    s->p[seat].market = mk;
     s->p[seat].alive = 1;
     s->p[seat].isk = sb_cs()->setup.start_isk;
     for (int k = 0; k < m->ncards; k++)
@@ -41,10 +87,36 @@ static void deal(sb_state *s, engine_ctx *ctx, int seat)
     }
 }
 
+/* Which market each seat gets: the first seats the markets the starters
+ * option names; the others, in edition 1, the remaining markets in order
+ * (no option: market N to seat N), else drawn from the seed (a shuffle of
+ * the remaining ones). */
+static void choose_markets(const sb_state *s, engine_ctx *ctx,
+                           const json_t *options, int *mk)
+{
+    const json_t *st = json_object_get(options, "starters");
+    int named = (int)json_array_size(st), n = 0;
+    int left[STARBASE_MAX_MARKETS] = {0};
+    for (int p = 0; p < named; p++)
+        mk[p] = starbase_market_find(
+            sb_cs(), json_string_value(json_array_get(st, (size_t)p)));
+    for (int k = 0; k < sb_cs()->nmarkets; k++) {
+        int taken = 0;
+        for (int p = 0; p < named; p++)
+            taken |= mk[p] == k;
+        if (!taken)
+            left[n++] = k;
+    }
+    if (s->edition != SB_EDITION_FIRST)
+        engine_rng_shuffle(engine_ctx_rng(ctx), left, (size_t)n,
+                           sizeof left[0]);
+    for (int p = named; p < s->seats; p++)
+        mk[p] = left[p - named];
+}
+
 static void *sb_setup(engine_ctx *ctx, const json_t *options, int seats,
                       engine_error *err)
 {
-    (void)options;
     if (!sb_cs() || sb_cs()->nmarkets < seats) {
         engine_fail(err, ENGINE_EINTERNAL, "", "starbase cards not loaded");
         return NULL;
@@ -54,18 +126,33 @@ static void *sb_setup(engine_ctx *ctx, const json_t *options, int seats,
         return NULL;
     s->seats = seats;
     s->next_seq = 1000;
+    /* a game stored before editions has no edition: the first rules */
+    s->edition = json_object_get(options, "edition")
+                     ? engine_option_int(sb_options, options, "edition")
+                     : SB_EDITION_FIRST;
+    int mk[SB_MAX_SEATS];
+    choose_markets(s, ctx, options, mk);
+    int first =
+        s->edition == SB_EDITION_FIRST
+            ? 0
+            : (int)engine_rng_below(engine_ctx_rng(ctx), (uint32_t)seats);
     for (int p = 0; p < seats; p++)
-        deal(s, ctx, p);
+        deal(s, ctx, p, mk[p]);
     sb_log(ctx, "setup",
            "Each player shuffles a market of %d cards, draws %d "
            "and gets %d ISK.",
            sb_cs()->setup.market_size, sb_cs()->setup.start_hand,
            sb_cs()->setup.start_isk);
+    for (int p = 0; p < seats && s->edition != SB_EDITION_FIRST; p++)
+        sb_log(ctx, "starter", "Seat %d plays the %s market.", p,
+               sb_cs()->markets[mk[p]].name);
     for (int p = 0; p < seats; p++)
         for (int k = 0; k < sb_cs()->setup.start_hand; k++)
             sb_draw(s, ctx, p);
-    s->active = seats - 1; /* so that the first turn is seat 0's */
-    sb_begin_turn(s, ctx, 0);
+    if (s->edition != SB_EDITION_FIRST)
+        sb_log(ctx, "first_player", "Seat %d is drawn to go first.", first);
+    s->active = (first + seats - 1) % seats; /* so the first turn is first's */
+    sb_begin_turn(s, ctx, first);
     return s;
 }
 
@@ -148,9 +235,15 @@ static const engine_field sb_fields[] = {
     {0},
 };
 
+/* Edition 1 saves as before editions existed (same bytes, same hashes); a
+ * later edition says so. */
 static json_t *sb_save(const void *state)
 {
-    return engine_plain_save(state, sb_fields);
+    const sb_state *s = state;
+    json_t *out = engine_plain_save(state, sb_fields);
+    if (out && s->edition != SB_EDITION_FIRST)
+        json_object_set_new(out, "edition", json_integer(s->edition));
+    return out;
 }
 
 /* What the field table cannot check. */
@@ -180,7 +273,26 @@ static void *sb_load(const json_t *saved, engine_error *err)
 {
     sb_state tmp;
     memset(&tmp, 0, sizeof tmp);
-    if (engine_plain_load(&tmp, saved, sb_fields, err) != 0)
+    const json_t *ed = json_object_get(saved, "edition");
+    tmp.edition = SB_EDITION_FIRST; /* saved before editions */
+    if (ed) {
+        if (!json_is_integer(ed) ||
+            json_integer_value(ed) <= SB_EDITION_FIRST ||
+            json_integer_value(ed) > SB_EDITION_CURRENT) {
+            engine_fail(err, ENGINE_EINTERNAL, "edition",
+                        "corrupt starbase state");
+            return NULL;
+        }
+        tmp.edition = (int)json_integer_value(ed);
+        json_t *rest = json_copy((json_t *)saved);
+        if (!rest)
+            return NULL;
+        json_object_del(rest, "edition");
+        int rc = engine_plain_load(&tmp, rest, sb_fields, err);
+        json_decref(rest);
+        if (rc != 0)
+            return NULL;
+    } else if (engine_plain_load(&tmp, saved, sb_fields, err) != 0)
         return NULL;
     if (!sb_cs() || !consistent(&tmp)) {
         engine_fail(err, ENGINE_EINTERNAL, "state", "corrupt starbase state");
@@ -225,23 +337,33 @@ static int sb_is_over(const void *state)
     return ((const sb_state *)state)->over;
 }
 
-/* Winners: the last player left (none: a draw). Scores: the turn each
- * player lost in, or the turns played for the winner. */
+/* Winners: the last player left (none: a draw). Scores rank the players:
+ * a player scores how many others lost before them, so the winner scores
+ * seats - 1 and ranks first, players who lose in the same turn score the
+ * same (a draw: the last ones tie). lost_turn: the turn each player lost in
+ * (null for the winner). */
 static json_t *sb_result(const void *state)
 {
     const sb_state *s = state;
     if (!s->over)
         return NULL;
-    json_t *winners = json_array(), *scores = json_array();
+    json_t *winners = json_array(), *scores = json_array(),
+           *lost = json_array();
     for (int p = 0; p < s->seats; p++) {
-        if (s->p[p].alive)
+        const sb_player *pl = &s->p[p];
+        int before = 0;
+        for (int q = 0; q < s->seats; q++)
+            before += q != p && !s->p[q].alive &&
+                      (pl->alive || s->p[q].lost_turn < pl->lost_turn);
+        if (pl->alive)
             json_array_append_new(winners, json_integer(p));
-        json_array_append_new(
-            scores, json_integer(s->p[p].alive ? s->turn : s->p[p].lost_turn));
+        json_array_append_new(scores, json_integer(before));
+        json_array_append_new(lost, pl->alive ? json_null()
+                                              : json_integer(pl->lost_turn));
     }
-    return json_pack("{s:o, s:o, s:b, s:i}", "winners", winners, "scores",
-                     scores, "draw", json_array_size(winners) == 0, "turns",
-                     s->turn);
+    return json_pack("{s:o, s:o, s:o, s:b, s:i}", "winners", winners, "scores",
+                     scores, "lost_turn", lost, "draw",
+                     json_array_size(winners) == 0, "turns", s->turn);
 }
 
 static const engine_bot_level bot_levels[] = {
@@ -256,8 +378,10 @@ const engine_ruleset starbase_ruleset = {
                "falls; the last player left wins.",
     .min_seats = 2,
     .max_seats = SB_MAX_SEATS,
-    .options = NULL,
+    .options = sb_options,
+    .new_game_options = "{\"edition\":" SB_EDITION_CURRENT_TEXT "}",
     .init = sb_init,
+    .check_options = sb_check_options,
     .setup = sb_setup,
     .destroy = free,
     .clone = sb_clone,

@@ -28,6 +28,18 @@
 #define SB_REGION_OF(inst) (SB_HOME_COUNT + (inst)) /* an outer region */
 #define SB_MAX_ACTIONS 512
 
+/* Rules editions (the `edition` option; docs/games/starbase.md, "Rules
+ * editions"). A game stored before editions has none in its options and
+ * plays edition 1. */
+#define SB_EDITION_FIRST                                                       \
+    1 /* seat 0 starts with market 0, ... (the old deal)                       \
+       */
+#define SB_EDITION_SEED                                                        \
+    2 /* first player and markets from the seed; the                           \
+         seed's timing (end phase priority, warps) */
+#define SB_EDITION_CURRENT SB_EDITION_SEED
+#define SB_EDITION_CURRENT_TEXT "2"
+
 /* Where a card instance is. */
 enum {
     SB_Z_MARKET = 0,  /* its owner's market; seq orders it (top: highest) */
@@ -50,6 +62,7 @@ enum {
     SB_STEP_MANAGEMENT, /* management phase */
     SB_STEP_BATTLE,     /* before the damage of one battle */
     SB_STEP_DISCARD,    /* end phase: down to the hand limit */
+    SB_STEP_END,        /* end phase, edition 2: instants before it ends */
     SB_STEP_COUNT
 };
 
@@ -95,7 +108,8 @@ typedef struct sb_state {
     int nattacks; /* attacks made this turn: [region, defender] */
     int attacks[SB_MAX_ATTACKS][2];
     int next_seq;
-    int over; /* 1 when at most one player is left */
+    int over;    /* 1 when at most one player is left */
+    int edition; /* SB_EDITION_*; saved only when not the first */
     int ninst;
     sb_player p[SB_MAX_SEATS];
     sb_inst in[SB_MAX_INST];
@@ -175,6 +189,9 @@ int sb_base_hull(const sb_state *s, int seat);
 int sb_base_attack(const sb_state *s, int seat);
 int sb_pinned(const sb_state *s, int i);
 int sb_warps_allowed(const sb_state *s, int i);
+/* 1 when ship i (in a region) may warp now: not attacking, not pinned and,
+ * in edition 1 only, warps left this phase. */
+int sb_can_warp(const sb_state *s, int i);
 int sb_assembly_bonus(const sb_state *s, int seat);
 /* The number an ability uses: its amount (or max_price), or for a command
  * the command's current power. */
@@ -198,6 +215,11 @@ int sb_check_action(const sb_state *s, int seat, int step, const sb_action *a,
                     engine_error *err);
 /* Apply a checked action. Returns 1 when others should get priority. */
 int sb_apply_action(sb_state *s, engine_ctx *ctx, int seat, const sb_action *a);
+/* Why seat cannot play hand card i in step (asked only for a card no legal
+ * play uses): a reason code ("not_this_phase", "too_expensive", "no_slot",
+ * "no_region", "no_target", "not_now") and the words in text. */
+const char *sb_unplayable(const sb_state *s, int seat, int step, int i,
+                          char *text, size_t size);
 /* Every legal action of seat in step (at most max). */
 int sb_list_actions(const sb_state *s, int seat, int step, sb_action *out,
                     int max);

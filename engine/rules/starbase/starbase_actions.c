@@ -7,6 +7,7 @@
  */
 #include "engine/rules/starbase/starbase.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const sb_action_names[SB_A_COUNT] = {
@@ -146,6 +147,41 @@ static int check_play(const sb_state *s, int seat, int mgmt, const sb_action *a,
     return 0;
 }
 
+const char *sb_unplayable(const sb_state *s, int seat, int step, int i,
+                          char *text, size_t size)
+{
+    const starbase_card *c = sb_card(s, i);
+    int mgmt = seat == s->active && step == SB_STEP_MANAGEMENT;
+    if (!mgmt && !(c->kind == STARBASE_NEWS && c->instant)) {
+        snprintf(text, size, "only in your management phase");
+        return "not_this_phase";
+    }
+    if (s->p[seat].isk < c->price) {
+        snprintf(text, size, "costs %d ISK; you have %d", c->price,
+                 s->p[seat].isk);
+        return "too_expensive";
+    }
+    if (c->kind == STARBASE_STRUCTURE) {
+        snprintf(text, size, "your starbase has no free slot (%d of %d used)",
+                 sb_count_zone(s, seat, SB_Z_STRUCTURE),
+                 sb_side(s, seat)->slots);
+        return "no_slot";
+    }
+    if (c->kind == STARBASE_LOCATION) {
+        snprintf(text, size, "%s",
+                 c->region == STARBASE_R_OUTER
+                     ? "needs an outer region you control"
+                     : "no region of yours where it may be played");
+        return "no_region";
+    }
+    if (c->kind == STARBASE_NEWS && news_chosen(c)) {
+        snprintf(text, size, "no legal target in play");
+        return "no_target";
+    }
+    snprintf(text, size, "cannot be played now");
+    return "not_now";
+}
+
 /* The ability a->index of source a->card for seat (a ship's active command),
  * or NULL with err filled. */
 static const starbase_ability *source_ability(const sb_state *s, int seat,
@@ -236,8 +272,7 @@ static int check_move(const sb_state *s, int seat, const sb_action *a,
                                "the ship is still being assembled");
         return 0;
     case SB_A_WARP:
-        if (i->attacking || sb_pinned(s, a->card) ||
-            i->warps >= sb_warps_allowed(s, a->card))
+        if (!sb_can_warp(s, a->card))
             return engine_fail(err, ENGINE_ECONFLICT, "card",
                                "the ship cannot warp now");
         if (!sb_region_valid(s, a->region) || a->region == i->region)

@@ -103,9 +103,7 @@ static int attack_wins(const sb_state *s, int seat, int r)
         const sb_inst *c = &s->in[i];
         if (c->zone != SB_Z_REGION || c->owner != seat)
             continue;
-        int ready = c->region == r ? c->attacking
-                                   : !c->attacking && !sb_pinned(s, i) &&
-                                         c->warps < sb_warps_allowed(s, i);
+        int ready = c->region == r ? c->attacking : sb_can_warp(s, i);
         if (ready) {
             atk += sb_ship_attack(s, i);
             tough += sb_ship_defence(s, i);
@@ -186,13 +184,18 @@ json_t *sb_bot_play(const sb_state *s, int seat, int step, const char *level,
     }
     if (strcmp(level, "basic") != 0)
         return NULL;
-    int best = -1, bestv = seat == s->active ? 0 : 25;
+    /* the best action; among equally good ones a random one, so that no
+     * seat is the first target of everybody for its number alone */
+    int best = -1, bestv = seat == s->active ? 0 : 25, ties = 0;
     for (int k = 0; k < n; k++) {
         int v = basic_value(s, seat, &list[k]);
         if (v > bestv) {
             bestv = v;
             best = k;
-        }
+            ties = 1;
+        } else if (v == bestv && best >= 0 &&
+                   engine_rng_below(rng, (uint32_t)++ties) == 0)
+            best = k;
     }
     return best >= 0 ? sb_action_json(&list[best]) : NULL;
 }

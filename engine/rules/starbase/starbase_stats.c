@@ -159,6 +159,16 @@ int sb_warps_allowed(const sb_state *s, int i)
            at_least0(ship_sum(s, i, STARBASE_A_WARPS, 0, 1));
 }
 
+int sb_can_warp(const sb_state *s, int i)
+{
+    const sb_inst *c = &s->in[i];
+    if (c->zone != SB_Z_REGION || c->attacking || sb_pinned(s, i))
+        return 0;
+    /* the seed limits only an attacking ship; edition 1 allowed one warp
+     * a phase (more with extra warps) */
+    return s->edition != SB_EDITION_FIRST || c->warps < sb_warps_allowed(s, i);
+}
+
 /* The sum of a starbase stat's passives for seat. */
 static int base_sum(const sb_state *s, int seat, int stat)
 {

@@ -8,8 +8,8 @@
  */
 #include "engine/rules/starbase/starbase.h"
 
-const char *const sb_step_names[SB_STEP_COUNT] = {"none", "setup", "management",
-                                                  "battle", "discard"};
+const char *const sb_step_names[SB_STEP_COUNT] = {
+    "none", "setup", "management", "battle", "discard", "end"};
 
 void sb_open(sb_state *s, engine_ctx *ctx, int step)
 {
@@ -125,7 +125,18 @@ static void end_phase(sb_state *s, engine_ctx *ctx)
         next_turn(s, ctx);
 }
 
-/* The next battle from k on, or end the turn. */
+/* The end phase begins: in edition 2 everybody gets priority once, the
+ * active player first (the seed: only the draw phase has none), then it
+ * ends; edition 1 went straight to the end. */
+static void enter_end_phase(sb_state *s, engine_ctx *ctx)
+{
+    if (s->edition != SB_EDITION_FIRST)
+        sb_open(s, ctx, SB_STEP_END);
+    else
+        end_phase(s, ctx);
+}
+
+/* The next battle from k on, or the end phase. */
 static void next_battle(sb_state *s, engine_ctx *ctx, int k)
 {
     while (k < s->nattacks && !sb_battle_live(s, k))
@@ -134,7 +145,7 @@ static void next_battle(sb_state *s, engine_ctx *ctx, int k)
     if (k < s->nattacks)
         sb_open(s, ctx, SB_STEP_BATTLE);
     else
-        end_phase(s, ctx);
+        enter_end_phase(s, ctx);
 }
 
 /* A player who passes the discard step with too many cards discards the
@@ -175,6 +186,9 @@ int sb_step_end(sb_state *s, engine_ctx *ctx, int step)
             next_turn(s, ctx);
         else
             next_battle(s, ctx, s->battle + 1);
+        break;
+    case SB_STEP_END:
+        end_phase(s, ctx);
         break;
     default: /* SB_STEP_DISCARD */
         discard_extra(s, ctx);

@@ -4,7 +4,8 @@
  * news in play with their remaining duration, scrapheap and outer region
  * stack; every region with its controller, ships (active command, power,
  * attack, defence, damage) and locations; the attacks of this turn. A seat
- * sees its own hand; of the others' hands and of every market only the
+ * sees its own hand (a card no play of the step could put into play says
+ * why: "unplayable"); of the others' hands and of every market only the
  * number of cards. A `cards` object gives the full data and text of every
  * design the view shows (and of no other), for clients to draw cards from.
  */
@@ -38,8 +39,11 @@ static json_t *ship_json(const sb_state *s, int i)
     else {
         json_object_set_new(j, "attacking", json_boolean(c->attacking));
         json_object_set_new(j, "pinned", json_boolean(sb_pinned(s, i)));
-        json_object_set_new(j, "warps_left",
-                            json_integer(sb_warps_allowed(s, i) - c->warps));
+        json_object_set_new(j, "can_warp", json_boolean(sb_can_warp(s, i)));
+        if (s->edition == SB_EDITION_FIRST) /* later: no count to show */
+            json_object_set_new(
+                j, "warps_left",
+                json_integer(sb_warps_allowed(s, i) - c->warps));
     }
     return j;
 }
@@ -124,6 +128,25 @@ static json_t *region_json(const sb_state *s, int r)
     return j;
 }
 
+/* A card in seat's own hand; one that no play of the current step could
+ * put into play says why ("unplayable": {"reason", "text"}), as the seat
+ * would meet it when it holds priority in this step. */
+static json_t *hand_card(const sb_state *s, int seat, int i,
+                         const sb_action *acts, int n)
+{
+    json_t *j = card_ref(s, i);
+    if (!s->p[seat].alive || s->over)
+        return j;
+    for (int k = 0; k < n; k++)
+        if (acts[k].kind == SB_A_PLAY && acts[k].card == i)
+            return j;
+    char text[96];
+    const char *why = sb_unplayable(s, seat, s->step, i, text, sizeof text);
+    json_object_set_new(j, "unplayable",
+                        json_pack("{s:s, s:s}", "reason", why, "text", text));
+    return j;
+}
+
 /* Every card object ({"id", "key", ...}) in j: its design into cards. */
 static void add_designs(const sb_state *s, const json_t *j, json_t *cards)
 {
@@ -166,9 +189,11 @@ json_t *sb_view(const sb_state *s, int seat)
                   "regions", regions, "attacks", attacks);
     if (v && seat >= 0 && seat < s->seats) {
         json_t *hand = json_array();
+        sb_action acts[SB_MAX_ACTIONS];
+        int n = sb_list_actions(s, seat, s->step, acts, SB_MAX_ACTIONS);
         for (int i = 0; i < s->ninst; i++)
             if (s->in[i].owner == seat && s->in[i].zone == SB_Z_HAND)
-                json_array_append_new(hand, card_ref(s, i));
+                json_array_append_new(hand, hand_card(s, seat, i, acts, n));
         json_object_set_new(v, "hand", hand);
     }
     if (v) {

@@ -27,17 +27,34 @@ static sb_state *S(const tgame *t)
     return (sb_state *)t->g->state;
 }
 
-static __attribute__((unused)) tgame tnew(int seats, uint64_t n)
+/* A game with options (a JSON text, NULL: none, the first edition's rules
+ * of a game stored before editions) from seed n. */
+static __attribute__((unused)) tgame tnew_opts(int seats, uint64_t n,
+                                               const char *options)
 {
     uint8_t seed[ENGINE_SEED_BYTES] = {0};
     for (int i = 0; i < 8; i++)
         seed[i] = (uint8_t)(n >> (8 * i));
     engine_error err;
-    tgame t = {engine_create("starbase", "g-sb", NULL, seats, seed, &err),
+    json_t *o = options ? json_loads(options, 0, NULL) : NULL;
+    tgame t = {engine_create("starbase", "g-sb", o, seats, seed, &err),
                json_array()};
+    json_decref(o);
     if (!t.g)
         fprintf(stderr, "create: %s\n", err.msg);
     return t;
+}
+
+static __attribute__((unused)) tgame tnew(int seats, uint64_t n)
+{
+    return tnew_opts(seats, n, NULL);
+}
+
+/* A game of the current edition (what every new game gets). */
+#define SB_OPTS_CURRENT "{\"edition\":" SB_EDITION_CURRENT_TEXT "}"
+static __attribute__((unused)) tgame tnew2(int seats, uint64_t n)
+{
+    return tnew_opts(seats, n, SB_OPTS_CURRENT);
 }
 
 static __attribute__((unused)) void tfree(tgame *t)

@@ -19,6 +19,25 @@ static int stack_card(tgame *t, int seat, const char *key)
     return -1;
 }
 
+/* A game of the current edition, seat 0 (Ore Syndicate) against seat 1
+ * (Corsair Clans) and seat 2 (Sentinel Navy) as in the first edition, at
+ * seat 0's first management phase: the first seed from n on whose drawn
+ * first player is seat 0. */
+static tgame at_management2(int seats, uint64_t n)
+{
+    for (;; n++) {
+        tgame t = tnew_opts(seats, n,
+                            seats == 2 ? "{\"edition\":2,\"starters\":["
+                                         "\"ore_syndicate\",\"corsair_clans\"]}"
+                                       : "{\"edition\":2,\"starters\":["
+                                         "\"ore_syndicate\",\"corsair_clans\","
+                                         "\"sentinel_navy\"]}");
+        if (t.g && S(&t)->active == 0 && tpass_to(&t, 0, "management"))
+            return t;
+        tfree(&t);
+    }
+}
+
 /* A 2- (or 3-) player game at seat 0's first management phase. */
 static tgame at_management(int seats)
 {
@@ -626,6 +645,87 @@ static void test_instants_in_other_turns(void)
     tfree(&t);
 }
 
+/* The seed: a ship warps as many times as its player likes in the
+ * management phase; only an attack stops it. (Edition 1 allowed one warp a
+ * phase, more with extra warps.) */
+static void test_warp_more_than_once(void)
+{
+    tgame t = at_management2(2, 77);
+    sb_state *s = S(&t);
+    int lanes = stack_card(&t, 0, "merchant_lanes");
+    sb_move(s, lanes, SB_Z_OUTER, -1);
+    int r = SB_REGION_OF(lanes);
+    int ship = rig(&t, 0, "picket_cutter", SB_Z_REGION, 0);
+    for (int k = 0; k < 3; k++) {
+        CHECK_EQ_INT(TPLAY(&t, 0,
+                           "{\"action\":\"warp\",\"card\":%d,\"region\":%d}",
+                           ship, r),
+                     0);
+        CHECK_EQ_INT(sb_region_ctrl(s, r), 0);
+        CHECK_EQ_INT(TPLAY(&t, 0,
+                           "{\"action\":\"warp\",\"card\":%d,\"region\":0}",
+                           ship),
+                     0);
+        CHECK_EQ_INT(sb_region_ctrl(s, r), -1);
+    }
+    CHECK_EQ_INT(s->in[ship].region, 0);
+    CHECK(sb_can_warp(s, ship));
+    /* a pinned ship still cannot warp */
+    s->in[ship].tpin = 1;
+    CHECK_EQ_INT(TPLAY(&t, 0, "{\"action\":\"warp\",\"card\":%d,\"region\":%d}",
+                       ship, r),
+                 ENGINE_ECONFLICT);
+    s->in[ship].tpin = 0;
+    /* an attack stops it for the rest of the phase */
+    CHECK_EQ_INT(
+        TPLAY(&t, 0, "{\"action\":\"warp\",\"card\":%d,\"region\":1}", ship),
+        0);
+    CHECK_EQ_INT(s->in[ship].attacking, 1);
+    REQUIRE(tpass_to(&t, 0, "management"));
+    CHECK(!sb_can_warp(s, ship));
+    CHECK_EQ_INT(
+        TPLAY(&t, 0, "{\"action\":\"warp\",\"card\":%d,\"region\":0}", ship),
+        ENGINE_ECONFLICT);
+    tfree(&t);
+}
+
+/* The seed: the draw phase is the only phase without news or abilities, so
+ * every player gets priority in the end phase, the active player first,
+ * while "this turn" still lasts; then the turn passes. (Edition 1 gave
+ * nobody priority there.) */
+static void test_end_phase_priority(void)
+{
+    tgame t = at_management2(2, 21);
+    sb_state *s = S(&t);
+    int battery = rig(&t, 1, "missile_battery", SB_Z_STRUCTURE, -1);
+    int ship = rig(&t, 0, "picket_cutter", SB_Z_REGION, 0);
+    s->in[ship].damage = 1; /* from this turn: lasts until the end phase */
+    s->p[1].isk = 3;
+    REQUIRE(tpass(&t) == 0); /* seat 0 ends its management phase */
+    REQUIRE(tpass(&t) == 0); /* seat 1 adds nothing */
+    CHECK_EQ_STR(tstep(&t), "end");
+    CHECK_EQ_INT(s->active, 0);
+    CHECK_EQ_INT(tholder(&t), 0);
+    CHECK_EQ_INT(s->in[ship].damage, 1);
+    /* only instants: no management action in the end phase */
+    CHECK_EQ_INT(tplay(&t, 0, "{\"action\":\"upgrade\"}"), ENGINE_ECONFLICT);
+    REQUIRE(tpass(&t) == 0);
+    CHECK_EQ_STR(tstep(&t), "end");
+    CHECK_EQ_INT(tholder(&t), 1);
+    CHECK_EQ_INT(TPLAY(&t, 1,
+                       "{\"action\":\"ability\",\"card\":%d,\"index\":0,"
+                       "\"target\":%d}",
+                       battery, ship),
+                 0);
+    CHECK_EQ_INT(s->in[ship].zone, SB_Z_SCRAP); /* 1 + 1 damage: destroyed */
+    /* after a play everybody gets another chance before the phase ends */
+    for (int n = 0; n < 4 && strcmp(tstep(&t), "end") == 0; n++)
+        REQUIRE(tpass(&t) == 0);
+    CHECK_EQ_STR(tstep(&t), "setup");
+    CHECK_EQ_INT(s->active, 1);
+    tfree(&t);
+}
+
 /* ------------------------------------------------------------ battle -- */
 
 static void test_no_attack_no_battle(void)
@@ -744,6 +844,107 @@ static void test_last_player_wins(void)
     tfree(&t);
 }
 
+/* A finished game's scores rank the players: the winner first, even when
+ * the others lost in the very turn the game ended (the scores once read
+ * the turn each player left in: [20,20] with a winner). */
+static void test_result_ranks_winner_first(void)
+{
+    tgame t = at_management(2);
+    sb_state *s = S(&t);
+    s->p[1].damage = sb_base_hull(s, 1) - 1;
+    int att = rig(&t, 0, "dread_monarch", SB_Z_REGION, 0);
+    TPLAY(&t, 0, "{\"action\":\"warp\",\"card\":%d,\"region\":1}", att);
+    REQUIRE(tpass_to(&t, 0, "battle"));
+    for (int n = 0; n < 2 && !engine_is_over(t.g); n++)
+        tpass(&t);
+    REQUIRE(engine_is_over(t.g));
+    json_t *res = engine_result(t.g);
+    json_t *sc = json_object_get(res, "scores");
+    CHECK_EQ_INT(
+        json_integer_value(json_array_get(json_object_get(res, "winners"), 0)),
+        0);
+    CHECK_EQ_INT(json_integer_value(json_array_get(sc, 0)), 1);
+    CHECK_EQ_INT(json_integer_value(json_array_get(sc, 1)), 0);
+    CHECK(json_is_null(json_array_get(json_object_get(res, "lost_turn"), 0)));
+    CHECK_EQ_INT(json_integer_value(
+                     json_array_get(json_object_get(res, "lost_turn"), 1)),
+                 s->turn);
+    json_decref(res);
+    tfree(&t);
+    /* three players: the order they left in; the same turn, the same score */
+    tgame u = at_management(3);
+    s = S(&u);
+    s->over = 1;
+    s->p[0].alive = 0, s->p[0].lost_turn = 9;
+    s->p[2].alive = 0, s->p[2].lost_turn = 4;
+    res = engine_result(u.g);
+    sc = json_object_get(res, "scores");
+    CHECK_EQ_INT(json_integer_value(json_array_get(sc, 0)), 1);
+    CHECK_EQ_INT(json_integer_value(json_array_get(sc, 1)), 2);
+    CHECK_EQ_INT(json_integer_value(json_array_get(sc, 2)), 0);
+    json_decref(res);
+    s->p[0].lost_turn = 4; /* both in the same turn: a tie behind the winner */
+    res = engine_result(u.g);
+    sc = json_object_get(res, "scores");
+    CHECK_EQ_INT(json_integer_value(json_array_get(sc, 0)), 0);
+    CHECK_EQ_INT(json_integer_value(json_array_get(sc, 1)), 2);
+    CHECK_EQ_INT(json_integer_value(json_array_get(sc, 2)), 0);
+    json_decref(res);
+    tfree(&u);
+}
+
+/* The reason a seat's view gives for hand card i ("" when it has none). */
+static const char *why_not(tgame *t, int seat, int i)
+{
+    static char buf[64];
+    buf[0] = '\0';
+    json_t *v = engine_view(t->g, seat);
+    size_t k;
+    json_t *c;
+    json_array_foreach(json_object_get(v, "hand"), k, c)
+    {
+        if (json_integer_value(json_object_get(c, "id")) != i)
+            continue;
+        const char *r = json_string_value(
+            json_object_get(json_object_get(c, "unplayable"), "reason"));
+        snprintf(buf, sizeof buf, "%s", r ? r : "");
+    }
+    json_decref(v);
+    return buf;
+}
+
+/* A card in hand that cannot be played says why, in its owner's view:
+ * not this phase, too expensive, no slot, no region, no target. */
+static void test_hand_says_why(void)
+{
+    tgame t = at_management(2);
+    sb_state *s = S(&t);
+    s->p[0].isk = 3;
+    int cheap = rig(&t, 0, "picket_cutter", SB_Z_HAND, -1);
+    int dear = rig(&t, 0, "colossus_dreadnought", SB_Z_HAND, -1);
+    int structure = rig(&t, 0, "solar_collector", SB_Z_HAND, -1);
+    rig(&t, 0, "trade_office", SB_Z_STRUCTURE, -1); /* the one slot taken */
+    int outer_loc = rig(&t, 0, "cobalt_ore_belt", SB_Z_HAND, -1);
+    int recall = rig(&t, 0, "recall_order", SB_Z_HAND, -1); /* 4 ISK */
+    int sabotage = rig(&t, 0, "sabotage", SB_Z_HAND, -1);   /* 3 ISK */
+    int instant = rig(&t, 1, "insurance_payout", SB_Z_HAND, -1);
+    int other = rig(&t, 1, "picket_cutter", SB_Z_HAND, -1);
+    CHECK_EQ_STR(why_not(&t, 0, cheap), "");
+    CHECK_EQ_STR(why_not(&t, 0, dear), "too_expensive");
+    CHECK_EQ_STR(why_not(&t, 0, recall), "too_expensive");
+    CHECK_EQ_STR(why_not(&t, 0, structure), "no_slot");
+    CHECK_EQ_STR(why_not(&t, 0, outer_loc), "no_region");
+    CHECK_EQ_STR(why_not(&t, 0, sabotage), "no_target");
+    /* in seat 0's turn seat 1 may play only instants */
+    s->p[1].isk = 5;
+    CHECK_EQ_STR(why_not(&t, 1, other), "not_this_phase");
+    CHECK_EQ_STR(why_not(&t, 1, instant), "");
+    /* a target appears: the news can be played */
+    rig(&t, 1, "crystal_vein", SB_Z_LOCATION, 1);
+    CHECK_EQ_STR(why_not(&t, 0, sabotage), "");
+    tfree(&t);
+}
+
 static void test_hand_limit(void)
 {
     tgame t = at_management(2);
@@ -791,11 +992,15 @@ int main(void)
     RUN(test_deactivate_command);
     RUN(test_use_ability);
     RUN(test_instants_in_other_turns);
+    RUN(test_warp_more_than_once);
+    RUN(test_end_phase_priority);
     RUN(test_no_attack_no_battle);
     RUN(test_battle_takes_outer_region);
     RUN(test_battle_falls_back_and_hits_starbase);
     RUN(test_starbase_destroyed);
     RUN(test_last_player_wins);
+    RUN(test_result_ranks_winner_first);
+    RUN(test_hand_says_why);
     RUN(test_hand_limit);
     return TEST_SUMMARY();
 }

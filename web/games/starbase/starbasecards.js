@@ -150,6 +150,9 @@ export function sbCard(m, inst, opts = {}) {
         )
       : null,
     opts.buttons && opts.buttons.length ? h('div.sb-acts', opts.buttons) : null,
+    opts.why
+      ? h('p.sb-why', { dataset: { reason: opts.why.reason } }, `Cannot play: ${opts.why.text}.`)
+      : null,
   );
 }
 

@@ -274,12 +274,16 @@ export function handPanel(t) {
     v.hand.length
       ? h(
           'div.sb-cards',
-          v.hand.map((cd) =>
-            sbCard(m, cd, {
+          v.hand.map((cd) => {
+            const buttons = (g.byCard.get(cd.id) || []).map((ch) => t.button(ch));
+            // The engine says why a card has no play now (its view's
+            // "unplayable"); shown when the card has no button.
+            return sbCard(m, cd, {
               where: 'hand',
-              buttons: (g.byCard.get(cd.id) || []).map((ch) => t.button(ch)),
-            }),
-          ),
+              buttons,
+              why: buttons.length ? null : cd.unplayable,
+            });
+          }),
         )
       : h('p.muted', 'Your hand is empty.'),
   );

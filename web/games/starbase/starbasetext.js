@@ -88,6 +88,31 @@ function isChosen(t) {
   ].includes(t);
 }
 
+// What a warp into region r would fight: the controller's ships there and,
+// in a home region, its starbase. null when the warp is no attack (the
+// region is yours or uncontrolled).
+export function attackPreview(m, r) {
+  const reg = ((m.view && m.view.regions) || []).find((x) => x.id === r);
+  if (!reg || reg.controller === null || reg.controller === undefined || reg.controller === m.you)
+    return null;
+  const foe = reg.controller;
+  const parts = reg.ships
+    .filter((x) => x.owner === foe || x.owner === undefined)
+    .map((x) => `${x.name} ${x.attack}/${x.defence}`);
+  if (reg.kind === 'home') {
+    const p = (m.view.players || []).find((x) => x.seat === foe);
+    if (p) parts.push(`the starbase ${p.starbase.name} (${p.starbase.attack} guns)`);
+  }
+  return { foe, fights: parts };
+}
+
+function warpLabel(m, ch) {
+  const a = attackPreview(m, ch.region);
+  if (!a) return `Warp to ${regionName(m, ch.region)}`;
+  const what = a.fights.length ? `: fights ${a.fights.join(', ')}` : '';
+  return `Attack ${regionName(m, ch.region)}${what}`;
+}
+
 function targetName(m, ab, t, names) {
   if (ab && SEAT_TARGETS.has(ab.target))
     return ab.target === 'enemy_starbase' ? `${who(m, t)}'s starbase` : who(m, t);
@@ -120,7 +145,7 @@ export function choiceLabel(m, ch, names) {
     case 'undock':
       return 'Undock';
     case 'warp':
-      return `Warp to ${regionName(m, ch.region)}`;
+      return warpLabel(m, ch);
     case 'activate': {
       const c = abilityOf(design, ch.index);
       return `Activate ${c ? c.name : ch.index + 1}`;
@@ -158,6 +183,8 @@ export function passLabel(m) {
       return mine ? 'End management phase' : 'Pass';
     case 'battle':
       return 'Pass: to damage';
+    case 'end':
+      return mine ? 'Pass: end the turn' : 'Pass';
     case 'discard':
       return 'Done discarding';
     default:
@@ -169,6 +196,7 @@ const STEP_WORDS = {
   setup: 'setup phase',
   management: 'management phase',
   battle: 'battle phase',
+  end: 'end phase',
   discard: 'end phase (discard)',
   none: 'between steps',
 };
@@ -192,6 +220,8 @@ export function hint(m) {
       return `${head} Play cards from your hand, undock, warp and command your ships, use abilities; end the phase when you are done.`;
     case 'battle':
       return `${head} Last chance for instants before both sides deal damage; pass to fight.`;
+    case 'end':
+      return `${head} Last chance for instants this turn; pass to end it.`;
     case 'discard':
       return `${head} You hold more than ${v.hand_limit} cards: discard down to ${v.hand_limit}.`;
     default:
