@@ -214,6 +214,136 @@ static void test_misplaced_field_named(void)
     CHECK_EQ_STR(err.msg, "development is not allowed with action settle");
 }
 
+/* The built-in cards.json with the line of card key replaced (NEW). */
+static char *cards_with(const char *key, const char *line)
+{
+    extern const char sprint_cards_json[];
+    const char *src = sprint_cards_json;
+    char needle[80];
+    snprintf(needle, sizeof needle, "{\"key\": \"%s\"", key);
+    const char *at = strstr(src, needle);
+    if (!at)
+        abort();
+    const char *end = strchr(at, '\n');
+    if (end[-1] == ',')
+        end--;
+    size_t n = strlen(src) + strlen(line) + 1;
+    char *out = malloc(n);
+    memcpy(out, src, (size_t)(at - src));
+    snprintf(out + (at - src), n - (size_t)(at - src), "%s%s", line, end);
+    return out;
+}
+
+/* Parse cards.json with key's line replaced: the code, err filled. */
+static int parse_with(const char *key, const char *line, engine_error *err)
+{
+    static sprint_cardset cs;
+    char *text = cards_with(key, line);
+    memset(err, 0, sizeof *err);
+    int rc = sprint_cards_parse(text, strlen(text), &cs, err);
+    free(text);
+    return rc;
+}
+
+/* Card data (ours, cards.json): "every" is 1..9, and a refusal names the
+ * card and then the ability. */
+static void test_card_data_bounds(void)
+{
+    engine_error err;
+    const char *fmt = "{\"key\": \"genome_vault\", \"name\": \"Genome Vault\", "
+                      "\"type\": \"development\", \"count\": 1, \"cost\": 4, "
+                      "\"abilities\": [{\"type\": \"vp_per\", \"what\": "
+                      "\"jade_world\", \"amount\": 1, \"every\": %d}], "
+                      "\"text\": \"+1 VP for every %d jade worlds.\"}";
+    char line[400];
+    snprintf(line, sizeof line, fmt, 9, 9);
+    CHECK_EQ_INT(parse_with("genome_vault", line, &err), 0);
+    snprintf(line, sizeof line, fmt, 10, 10);
+    CHECK_EQ_INT(parse_with("genome_vault", line, &err), ENGINE_EINVALID);
+    CHECK(strstr(err.msg, "every must be an integer 1..9") != NULL);
+    snprintf(line, sizeof line, fmt, 0, 0);
+    CHECK_EQ_INT(parse_with("genome_vault", line, &err), ENGINE_EINVALID);
+    /* vp_per without "what": the card's key first, then the ability */
+    CHECK_EQ_INT(
+        parse_with("genome_vault",
+                   "{\"key\": \"genome_vault\", \"name\": \"Genome Vault\", "
+                   "\"type\": \"development\", \"count\": 1, \"cost\": 4, "
+                   "\"abilities\": [{\"type\": \"vp_per\", \"amount\": 1}], "
+                   "\"text\": \"+1 VP.\"}",
+                   &err),
+        ENGINE_EINVALID);
+    CHECKF(strstr(err.msg,
+                  "(genome_vault): abilities[0] vp_per needs \"what\"") != NULL,
+           "message %s", err.msg);
+}
+
+/* The catalogue clients get carries each design's printed numbers. */
+static void test_catalogue_numbers(void)
+{
+    json_t *cat = sprint_catalog();
+    REQUIRE(cat);
+    static const struct {
+        const char *key;
+        int military, income, explore, vp;
+    } want[] = {{"drone_picket", 1, 1, 0, 0},
+                {"lancer_wing", 3, 0, 0, 1},
+                {"deep_scanner_array", 0, 0, 2, 0},
+                {"freight_consortium", 0, 3, 0, 1}};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        size_t i;
+        json_t *c;
+        int found = 0;
+        json_array_foreach(json_object_get(cat, "cards"), i, c)
+        {
+            if (strcmp(json_string_value(json_object_get(c, "key")),
+                       want[k].key) != 0)
+                continue;
+            found = 1;
+            CHECKF(json_integer_value(json_object_get(c, "military")) ==
+                           want[k].military &&
+                       json_integer_value(json_object_get(c, "income")) ==
+                           want[k].income &&
+                       json_integer_value(json_object_get(c, "explore")) ==
+                           want[k].explore &&
+                       json_integer_value(json_object_get(c, "vp")) ==
+                           want[k].vp,
+                   "%s", want[k].key);
+            CHECKF(json_object_get(c, "military") != NULL, "%s: military",
+                   want[k].key);
+        }
+        CHECKF(found, "%s in the catalogue", want[k].key);
+    }
+    json_decref(cat);
+}
+
+/* The campaign (ours): a finished game lists the conditions it meets, and
+ * as new only those not met before. */
+static void test_campaign_new_conditions(void)
+{
+    for (int before = 0; before < 2; before++) {
+        sprint_state s;
+        fresh(&s, 1);
+        s.campaign = 1;
+        s.campaign_met = before ? 1u : 0u; /* magnate already met */
+        s.round = 7;
+        s.p[0].chips = 70;
+        s.over = 1;
+        s.phase = SPRINT_PHASE_OVER;
+        json_t *r = sprint_result_json(&s);
+        REQUIRE(r);
+        json_t *met = json_object_get(r, "conditions_met");
+        json_t *fresh_ones = json_object_get(r, "new_conditions");
+        CHECKF(json_array_size(met) == 1 &&
+                   strcmp(json_string_value(json_array_get(met, 0)),
+                          "magnate") == 0,
+               "before %d: conditions_met", before);
+        CHECKF(json_array_size(fresh_ones) == (size_t)!before,
+               "before %d: %zu new", before, json_array_size(fresh_ones));
+        CHECK(json_is_true(json_object_get(r, "won")) == !before);
+        json_decref(r);
+    }
+}
+
 int main(void)
 {
     if (sprint_test_init())
@@ -225,5 +355,8 @@ int main(void)
     RUN(test_solitaire_won_at_exactly_the_target);
     RUN(test_hand_limit_boundary);
     RUN(test_misplaced_field_named);
+    RUN(test_card_data_bounds);
+    RUN(test_catalogue_numbers);
+    RUN(test_campaign_new_conditions);
     return TEST_SUMMARY();
 }
