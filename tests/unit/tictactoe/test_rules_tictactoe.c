@@ -286,6 +286,35 @@ static void test_nothing_hidden(void)
     engine_free(g);
 }
 
+/* The basic bot (docs: wins when it can, blocks when it must), else the
+ * centre, else a corner: with the centre taken and nothing to win or block
+ * it takes a corner, each of the four free ones for some stream. */
+static void test_basic_bot_takes_a_corner(void)
+{
+    engine_game *g = at(".x..o...."); /* x to move, no line to make or stop */
+    REQUIRE(g);
+    int seen[9] = {0};
+    for (uint64_t stream = 0; stream < 64; stream++) {
+        uint8_t key[32] = {9};
+        engine_rng rng;
+        engine_rng_init(&rng, key, stream);
+        engine_input in;
+        engine_error err;
+        REQUIRE(engine_bot_action(g, 0, "basic", &rng, &in, &err) == 0);
+        int cell = (int)json_integer_value(json_object_get(in.payload, "cell"));
+        json_decref((json_t *)in.payload);
+        if (cell >= 0 && cell < 9)
+            seen[cell]++;
+        CHECKF(cell == 0 || cell == 2 || cell == 6 || cell == 8,
+               "stream %llu: cell %d is no corner", (unsigned long long)stream,
+               cell);
+    }
+    for (int c = 0; c < 9; c += 2)
+        if (c != 4)
+            CHECKF(seen[c] > 0, "corner %d never taken in 64 streams", c);
+    engine_free(g);
+}
+
 int main(void)
 {
     engine_error err;
@@ -301,5 +330,6 @@ int main(void)
     RUN(test_nine_moves_draw);
     RUN(test_timeout_forfeits_the_seat_to_move);
     RUN(test_nothing_hidden);
+    RUN(test_basic_bot_takes_a_corner);
     return TEST_SUMMARY();
 }
