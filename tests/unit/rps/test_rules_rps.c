@@ -191,6 +191,17 @@ static void test_who_beats_whom(void)
             CHECKF(view_int(g, "scores", 1) == 1 + beats[b][a],
                    "%s against %s: seat 1 has %d", names[a], names[b],
                    view_int(g, "scores", 1));
+            /* the round's log line names the winner, null for a tie */
+            json_t *log = engine_log_since(g, ENGINE_PUBLIC, 0);
+            json_t *last = json_object_get(
+                json_array_get(log, json_array_size(log) - 1), "entry");
+            json_t *w = json_object_get(last, "winner");
+            int want = beats[a][b] ? 0 : beats[b][a] ? 1 : -1;
+            CHECKF(want < 0
+                       ? json_is_null(w)
+                       : json_is_integer(w) && json_integer_value(w) == want,
+                   "%s against %s: the log's winner", names[a], names[b]);
+            json_decref(log);
             engine_free(g);
         }
 }
@@ -300,6 +311,36 @@ static void test_timeout_throws_from_the_stream(void)
     CHECK_EQ_INT(first[0], first[1]); /* the same seed, the same throw */
 }
 
+/* What a client is told to send: {"throw": one of three, "note"?: at most
+ * 64 characters}, nothing else. */
+static void test_legal_shape(void)
+{
+    engine_game *g = at(3, "[]");
+    REQUIRE(g);
+    json_t *legal = engine_legal(g, 0);
+    json_t *w = json_array_get(json_object_get(legal, "windows"), 0);
+    json_t *shape = json_object_get(w, "shape");
+    CHECK(json_is_false(json_object_get(shape, "additionalProperties")));
+    json_t *props = json_object_get(shape, "properties");
+    json_t *three = json_pack("[sss]", "rock", "paper", "scissors");
+    CHECK(json_equal(json_object_get(json_object_get(props, "throw"), "enum"),
+                     three));
+    json_decref(three);
+    CHECK_EQ_INT(json_integer_value(json_object_get(
+                     json_object_get(props, "note"), "maxLength")),
+                 64);
+    CHECK_EQ_STR(json_string_value(
+                     json_array_get(json_object_get(shape, "required"), 0)),
+                 "throw");
+    CHECK_EQ_INT(json_array_size(json_object_get(w, "choices")), 3);
+    json_decref(legal);
+    /* a spectator has nothing to send */
+    legal = engine_legal(g, ENGINE_PUBLIC);
+    CHECK_EQ_INT(json_array_size(json_object_get(legal, "windows")), 0);
+    json_decref(legal);
+    engine_free(g);
+}
+
 int main(void)
 {
     engine_error err;
@@ -313,5 +354,6 @@ int main(void)
     RUN(test_higher_score_wins);
     RUN(test_note_limit_and_reveal);
     RUN(test_timeout_throws_from_the_stream);
+    RUN(test_legal_shape);
     return TEST_SUMMARY();
 }
