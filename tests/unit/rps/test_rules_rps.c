@@ -201,6 +201,12 @@ static void test_who_beats_whom(void)
                        ? json_is_null(w)
                        : json_is_integer(w) && json_integer_value(w) == want,
                    "%s against %s: the log's winner", names[a], names[b]);
+            json_t *scores = json_object_get(last, "scores");
+            CHECKF(json_integer_value(json_array_get(scores, 0)) ==
+                           view_int(g, "scores", 0) &&
+                       json_integer_value(json_array_get(scores, 1)) ==
+                           view_int(g, "scores", 1),
+                   "%s against %s: the log's scores", names[a], names[b]);
             json_decref(log);
             engine_free(g);
         }
@@ -332,12 +338,37 @@ static void test_legal_shape(void)
     CHECK_EQ_STR(json_string_value(
                      json_array_get(json_object_get(shape, "required"), 0)),
                  "throw");
-    CHECK_EQ_INT(json_array_size(json_object_get(w, "choices")), 3);
+    json_t *choices = json_pack("[{ss},{ss},{ss}]", "throw", "rock", "throw",
+                                "paper", "throw", "scissors");
+    CHECK(json_equal(json_object_get(w, "choices"), choices));
+    json_decref(choices);
     json_decref(legal);
     /* a spectator has nothing to send */
     legal = engine_legal(g, ENGINE_PUBLIC);
     CHECK_EQ_INT(json_array_size(json_object_get(legal, "windows")), 0);
     json_decref(legal);
+    engine_free(g);
+}
+
+/* Bot basic: beat the throw the other seat made most often (ties at
+ * random). One round played, seat 1 threw scissors: always rock. */
+static void test_basic_bot_beats_the_most_common(void)
+{
+    engine_game *g = at(3, "[[\"paper\",\"scissors\"]]");
+    REQUIRE(g);
+    int rocks = 0;
+    for (uint64_t stream = 0; stream < 32; stream++) {
+        uint8_t key[32] = {3};
+        engine_rng rng;
+        engine_rng_init(&rng, key, stream);
+        engine_input in;
+        engine_error err;
+        REQUIRE(engine_bot_action(g, 0, "basic", &rng, &in, &err) == 0);
+        const char *t = json_string_value(json_object_get(in.payload, "throw"));
+        rocks += t && strcmp(t, "rock") == 0;
+        json_decref((json_t *)in.payload);
+    }
+    CHECK_EQ_INT(rocks, 32);
     engine_free(g);
 }
 
@@ -355,5 +386,6 @@ int main(void)
     RUN(test_note_limit_and_reveal);
     RUN(test_timeout_throws_from_the_stream);
     RUN(test_legal_shape);
+    RUN(test_basic_bot_beats_the_most_common);
     return TEST_SUMMARY();
 }
