@@ -240,6 +240,10 @@ static void test_higher_score_wins(void)
     REQUIRE(g);
     CHECK_EQ_INT(throw_both(g, "r2", "rock", "rock"), 0);
     CHECK(result_is(g, 0, 0));
+    v = engine_view(g, ENGINE_PUBLIC);
+    CHECK(json_is_false(json_object_get(v, "draw")));
+    CHECK_EQ_INT(json_integer_value(json_object_get(v, "winner")), 0);
+    json_decref(v);
     engine_free(g);
 }
 
