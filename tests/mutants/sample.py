@@ -16,10 +16,11 @@ tree, one mutant at a time:
              both literals; a swap of different types does not compile)
 
 It does not touch comments, string and character literals or preprocessor
-lines.
+lines. N counts the mutants scored or marked equivalent: one that does not
+compile is reported and the next in SEED's order taken instead.
 
     python3 tests/mutants/sample.py [--n N] [--seed S] AREA ...
-    python3 tests/mutants/sample.py --list AREA ...      every mutant, no run
+    python3 tests/mutants/sample.py --list [--n N] AREA ...   the first N in SEED's order, no run
     python3 tests/mutants/sample.py --self-test          the generator on a snippet
     make mutants-sample AREA='engine/rules/sprint server/game/clock.c' N=15 SEED=1
 
@@ -28,8 +29,10 @@ specs of the longest matching prefix in tests/mutants/areas.txt (same specs as
 the catalogue's, run by tests/mutants/run.py's runner functions).
 
 Outcomes per mutant: killed (a test failed or crashed), SURVIVED (all passed),
-not compiled, timeout (the mutant's time bound, MUTANT_SAMPLE_TIMEOUT seconds,
-default 300, ran out: not a kill), equivalent (listed in
+not compiled, timeout (the mutant's time bound ran out: not a kill; the bound
+is MUTANT_SAMPLE_TIMEOUT seconds, or else ten times what the area's tests
+took on the unmutated copy, at least 30 s; a unit test binary also gets
+MUTANT_SAMPLE_MEMORY_MB of address space, 2048), equivalent (listed in
 tests/mutants/equivalent.txt as "FILE HASH reason": no test can tell it from
 the original; it is not run). The score per area is killed / (killed +
 survived + timeout). Survivors are listed with their hash for triage: kill

@@ -48,6 +48,7 @@ static void test_emails(void)
     CHECK(!notify_email_ok("ann@example"));
     CHECK(!notify_email_ok("@example.com"));
     CHECK(!notify_email_ok("a@b@c.com"));
+    CHECK(!notify_email_ok("ann@@example.com"));
     CHECK(!notify_email_ok("ann@example.com\r\nBcc: x@y.z"));
     CHECK(!notify_email_ok("ann@example.com, bob@example.com"));
     CHECK(!notify_email_ok("<ann@example.com>"));
@@ -115,6 +116,21 @@ static void test_quiet_boundaries(void)
     CHECK(!notify_quiet(0, 0, 0, day, &until));
 }
 
+/* Random secrets: every character written, lower-case hex; more than 64
+ * bytes refused. */
+static void test_random_hex(void)
+{
+    char out[130];
+    memset(out, 'Z', sizeof out);
+    REQUIRE(notify_random_hex(out, 64) == 0);
+    CHECK_EQ_INT(strlen(out), 128);
+    for (int i = 0; i < 128; i++)
+        CHECKF((out[i] >= '0' && out[i] <= '9') ||
+                   (out[i] >= 'a' && out[i] <= 'f'),
+               "character %d is %c", i, out[i]);
+    CHECK_EQ_INT(notify_random_hex(out, 65), -1);
+}
+
 static void test_backoff(void)
 {
     CHECK(notify_backoff(2000, 1) == 2.0);
@@ -133,6 +149,7 @@ int main(void)
     RUN(test_emails);
     RUN(test_quiet);
     RUN(test_quiet_boundaries);
+    RUN(test_random_hex);
     RUN(test_backoff);
     return TEST_SUMMARY();
 }
