@@ -54,6 +54,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as runner  # noqa: E402  (tests/mutants/run.py: copy_tree, run_test, database)
 
