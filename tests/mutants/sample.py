@@ -266,8 +266,17 @@ def generate(path_label, src):
             s = offsets[no] + len(ln) - len(ln.lstrip())
             add('delete', s, offsets[no] + len(ln), ';', 'statement deleted')
         prev = c
+    # The k-th line of the file with the same text (k > 0) adds k to its hash, so
+    # two identical lines do not share one.
+    seen_text, occurrence = {}, {}
+    for no, ln in enumerate(lines):
+        occurrence[no + 1] = seen_text.get(ln.strip(), 0)
+        seen_text[ln.strip()] = occurrence[no + 1] + 1
     for f in found:
-        f['hash'] = hashlib.sha1((f['old'].strip() + '\n' + f['new'].strip()).encode()).hexdigest()[:10]
+        key = f['old'].strip() + '\n' + f['new'].strip()
+        if occurrence[f['line']]:
+            key += f'\n{occurrence[f["line"]]}'
+        f['hash'] = hashlib.sha1(key.encode()).hexdigest()[:10]
     found.sort(key=lambda f: (f['line'], f['col'], f['kind'], f['new']))
     # One line can give the same text twice (two sites): keep the first.
     seen, unique = set(), []
@@ -533,6 +542,10 @@ def self_test():
         bad += 1
     for g in sorted(got - want):
         print(f'unexpected: {g}')
+        bad += 1
+    twice = generate('twice.c', 'void f(int *a)\n{\n    g(a);\n    g(a);\n}\n')
+    if len({m['hash'] for m in twice if m['kind'] == 'delete'}) != 2:
+        print('two identical lines share a hash')
         bad += 1
     h1 = generate('snippet.c', SNIPPET)
     h2 = generate('snippet.c', '\n\n' + SNIPPET)
