@@ -13,6 +13,9 @@
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS (60) each (tests/fuzz/fuzz.mk)
 #   make mutants    deliberate bugs (tests/mutants/catalogue.txt) the tests must catch;
 #                   long, not part of `make test`; MUTANTS='glob ...' for some only
+#   make mutants-sample AREA='engine/rules/sprint ...' N=20 SEED=1
+#                   a sampled mutation score: generated mutants of AREA's C files
+#                   against its tests (tests/mutants/sample.py, tests/mutants/areas.txt)
 #   make clean      remove build output (the private database in var/ stays)
 
 CC      ?= cc
@@ -41,7 +44,7 @@ UNIT_BIN   := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRC))))
 # Test-only rulesets (tests/rules), linked into unit tests and benchmarks.
 TRULES_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/rules/*.c))
 
-.PHONY: all run test check unit asan lint lint-c lint-js format format-check bench clean deps db migrate mutants soak-skirmish
+.PHONY: all run test check unit asan lint lint-c lint-js format format-check bench clean deps db migrate mutants mutants-sample soak-skirmish
 all: $(BUILD)/conclave
 
 $(BUILD)/obj/%.o: %.c
@@ -75,6 +78,13 @@ deps:
 mutants: deps
 	@$(MAKE) --no-print-directory unit
 	@python3 tests/mutants/run.py $(MUTANTS)
+
+AREA ?= engine/rules/sprint
+N    ?= 20
+SEED ?= 1
+mutants-sample: deps
+	@$(MAKE) --no-print-directory unit
+	@python3 tests/mutants/sample.py --n $(N) --seed $(SEED) $(AREA)
 
 db: deps
 	@bash scripts/pg.sh start

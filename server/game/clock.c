@@ -64,9 +64,11 @@ static srv_kind sub_object(const json_t *clock, const char *name,
     strcat(prefix, ".");
     for (int i = 0; k == SRV_OK && members[i]; i++) {
         k = int_member(o, members[i], prefix, lo[i], hi[i], n, err);
-        if (k == SRV_OK && all_required && !json_object_get(n, members[i]))
-            k = srv_fail(err, SRV_INVALID, prefix, "%s%s is required", prefix,
-                         members[i]);
+        if (k == SRV_OK && all_required && !json_object_get(n, members[i])) {
+            char field[80];
+            snprintf(field, sizeof field, "%s%s", prefix, members[i]);
+            k = srv_fail(err, SRV_INVALID, field, "%s is required", field);
+        }
     }
     if (k == SRV_OK && json_object_size(n))
         json_object_set(out, name, n);

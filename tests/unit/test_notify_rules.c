@@ -48,6 +48,7 @@ static void test_emails(void)
     CHECK(!notify_email_ok("ann@example"));
     CHECK(!notify_email_ok("@example.com"));
     CHECK(!notify_email_ok("a@b@c.com"));
+    CHECK(!notify_email_ok("ann@@example.com"));
     CHECK(!notify_email_ok("ann@example.com\r\nBcc: x@y.z"));
     CHECK(!notify_email_ok("ann@example.com, bob@example.com"));
     CHECK(!notify_email_ok("<ann@example.com>"));
@@ -74,6 +75,62 @@ static void test_quiet(void)
     CHECK(!notify_quiet(9 * 60, 9 * 60, 0, day + 9 * 3600, &until));
 }
 
+/* Quiet hours at their edges, at fixed instants: the first second is in,
+ * the end is out, midnight is in a span that wraps, and "until" is exact. */
+static void test_quiet_boundaries(void)
+{
+    time_t until = 0;
+    time_t day = 1700006400; /* 2023-11-15 00:00:00 UTC */
+    /* 22:00-07:00 UTC, wrapping past midnight */
+    CHECK(!notify_quiet(22 * 60, 7 * 60, 0, day + 22 * 3600 - 1, &until));
+    CHECK(notify_quiet(22 * 60, 7 * 60, 0, day + 22 * 3600, &until));
+    CHECK_EQ_INT(until, day + 86400 + 7 * 3600);
+    CHECK(notify_quiet(22 * 60, 7 * 60, 0, day + 86400, &until));
+    CHECK_EQ_INT(until, day + 86400 + 7 * 3600);
+    CHECK(notify_quiet(22 * 60, 7 * 60, 0, day + 7 * 3600 - 1, &until));
+    CHECK_EQ_INT(until, day + 7 * 3600);
+    CHECK(!notify_quiet(22 * 60, 7 * 60, 0, day + 7 * 3600, &until));
+    /* ending at midnight: 23:59:59 is quiet until 00:00 */
+    CHECK(notify_quiet(22 * 60, 0, 0, day + 86400 - 1, &until));
+    CHECK_EQ_INT(until, day + 86400);
+    CHECK(!notify_quiet(22 * 60, 0, 0, day + 86400, &until));
+    /* starting at midnight */
+    CHECK(notify_quiet(0, 6 * 60, 0, day, &until));
+    CHECK_EQ_INT(until, day + 6 * 3600);
+    CHECK(!notify_quiet(0, 6 * 60, 0, day - 1, &until));
+    /* a daytime span 09:00-17:00 */
+    CHECK(!notify_quiet(9 * 60, 17 * 60, 0, day + 9 * 3600 - 1, &until));
+    CHECK(notify_quiet(9 * 60, 17 * 60, 0, day + 9 * 3600, &until));
+    CHECK_EQ_INT(until, day + 17 * 3600);
+    CHECK(notify_quiet(9 * 60, 17 * 60, 0, day + 17 * 3600 - 1, &until));
+    CHECK_EQ_INT(until, day + 17 * 3600);
+    CHECK(!notify_quiet(9 * 60, 17 * 60, 0, day + 17 * 3600, &until));
+    /* west of UTC: 22:00-07:00 at UTC-5 is 03:00-12:00 UTC */
+    CHECK(!notify_quiet(22 * 60, 7 * 60, -300, day + 3 * 3600 - 1, &until));
+    CHECK(notify_quiet(22 * 60, 7 * 60, -300, day + 3 * 3600, &until));
+    CHECK_EQ_INT(until, day + 12 * 3600);
+    CHECK(!notify_quiet(22 * 60, 7 * 60, -300, day + 12 * 3600, &until));
+    /* no quiet hours set (negative), or an empty span */
+    CHECK(!notify_quiet(-1, 7 * 60, 0, day + 3600, &until));
+    CHECK(!notify_quiet(22 * 60, -1, 0, day + 23 * 3600, &until));
+    CHECK(!notify_quiet(0, 0, 0, day, &until));
+}
+
+/* Random secrets: every character written, lower-case hex; more than 64
+ * bytes refused. */
+static void test_random_hex(void)
+{
+    char out[130];
+    memset(out, 'Z', sizeof out);
+    REQUIRE(notify_random_hex(out, 64) == 0);
+    CHECK_EQ_INT(strlen(out), 128);
+    for (int i = 0; i < 128; i++)
+        CHECKF((out[i] >= '0' && out[i] <= '9') ||
+                   (out[i] >= 'a' && out[i] <= 'f'),
+               "character %d is %c", i, out[i]);
+    CHECK_EQ_INT(notify_random_hex(out, 65), -1);
+}
+
 static void test_backoff(void)
 {
     CHECK(notify_backoff(2000, 1) == 2.0);
@@ -91,6 +148,8 @@ int main(void)
     RUN(test_urls);
     RUN(test_emails);
     RUN(test_quiet);
+    RUN(test_quiet_boundaries);
+    RUN(test_random_hex);
     RUN(test_backoff);
     return TEST_SUMMARY();
 }
