@@ -240,7 +240,7 @@ static int sk_start(sk_run *r, uint64_t seed, const char *cards0,
 }
 
 /* A SYSTEM input of seat (respond, undo...). */
-static int sk_system(sk_run *r, int seat, const char *payload)
+static inline int sk_system(sk_run *r, int seat, const char *payload)
 {
     return sk_act(r, seat, ENGINE_SYSTEM, payload);
 }
