@@ -26,6 +26,7 @@ void api_h_me_notifications_put(api_request *req, api_response *res);
 void api_h_me_webhooks_create(api_request *req, api_response *res);
 void api_h_me_webhooks_delete(api_request *req, api_response *res);
 void api_h_notifications_verify(api_request *req, api_response *res);
+void api_h_notifications_verify_link(api_request *req, api_response *res);
 
 /* api/h_rulesets.c */
 void api_h_rulesets(api_request *req, api_response *res);
@@ -88,7 +89,8 @@ void api_h_game_window_extend(api_request *req, api_response *res);
     {"PUT",    "/api/v1/me/notifications",        api_h_me_notifications_put, API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/notifications/webhooks", api_h_me_webhooks_create, API_AUTH_REQUIRED}, \
     {"DELETE", "/api/v1/me/notifications/webhooks/{id}", api_h_me_webhooks_delete, API_AUTH_REQUIRED}, \
-    {"GET",    "/api/v1/notifications/verify",    api_h_notifications_verify, API_AUTH_NONE}, \
+    {"GET",    "/api/v1/notifications/verify",    api_h_notifications_verify_link, API_AUTH_NONE}, \
+    {"POST",   "/api/v1/notifications/verify",    api_h_notifications_verify, API_AUTH_NONE}, \
     {"GET",    "/api/v1/me/turns",                api_h_me_turns,          API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/me/vacation",             api_h_me_vacation_get,   API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/vacation",             api_h_me_vacation_start, API_AUTH_REQUIRED}, \

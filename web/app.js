@@ -1,5 +1,5 @@
 // app.js - the page's entry point: routing by location (/, /lobby/ID,
-// /game/ID, /campaign), the header (who you are, the connection
+// /game/ID, /campaign, /settings, /verify), the header (who you are, the connection
 // indicator), the session, and the shared context every screen gets.
 
 import { api, session, ApiError } from './api.js';
@@ -10,6 +10,7 @@ import { gameScreen } from './game.js';
 import { campaignScreen } from './games/sprint/campaign.js';
 import { settingsScreen } from './settings.js';
 import { startInbox } from './inbox.js';
+import { verifyScreen } from './account.js';
 
 const main = document.getElementById('main');
 let screen = null; // {destroy()}
@@ -199,6 +200,7 @@ function route() {
   else if ((m = /^\/game\/([A-Za-z0-9_-]+)$/.exec(path))) screen = gameScreen(main, ctx, m[1]);
   else if (path === '/campaign') screen = campaignScreen(main, ctx);
   else if (path === '/settings') screen = settingsScreen(main, ctx);
+  else if (path === '/verify') screen = verifyScreen(main, ctx, params.get('token'));
   else {
     document.title = 'Not found – Conclave';
     render(

