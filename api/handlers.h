@@ -19,6 +19,9 @@ void api_h_sessions_create(api_request *req, api_response *res);
 void api_h_sessions_delete(api_request *req, api_response *res);
 void api_h_me(api_request *req, api_response *res);
 void api_h_me_record_choice(api_request *req, api_response *res);
+void api_h_signin_links_create(api_request *req, api_response *res);
+void api_h_signin_links_redeem(api_request *req, api_response *res);
+void api_h_me_password(api_request *req, api_response *res);
 
 /* api/h_notify.c */
 void api_h_me_notifications(api_request *req, api_response *res);
@@ -83,7 +86,10 @@ void api_h_game_window_extend(api_request *req, api_response *res);
     {"POST",   "/api/v1/players",                 api_h_players_create,    API_AUTH_NONE},     \
     {"POST",   "/api/v1/sessions",                api_h_sessions_create,   API_AUTH_NONE},     \
     {"DELETE", "/api/v1/sessions/current",        api_h_sessions_delete,   API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/sign-in-links",           api_h_signin_links_create, API_AUTH_NONE},   \
+    {"POST",   "/api/v1/sign-in-links/redeem",    api_h_signin_links_redeem, API_AUTH_NONE},   \
     {"GET",    "/api/v1/me",                      api_h_me,                API_AUTH_REQUIRED}, \
+    {"PUT",    "/api/v1/me/password",             api_h_me_password,       API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/records/{key}/choice", api_h_me_record_choice,  API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/me/notifications",        api_h_me_notifications,  API_AUTH_REQUIRED}, \
     {"PUT",    "/api/v1/me/notifications",        api_h_me_notifications_put, API_AUTH_REQUIRED}, \

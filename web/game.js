@@ -7,13 +7,14 @@
 // Players act through the controller: sealed orders (PUT/DELETE
 // /orders/{window}) and open plays (POST /plays with an Idempotency-Key).
 
-import { api, ApiError, randomKey } from './api.js';
+import { api, ApiError, randomKey, session } from './api.js';
 import { h, render, toast, announce } from './ui.js';
 import { tickCountdown, seatName, OUTAGE_TEXT, isOutage } from './gamekit.js';
 import { gameOf, stylesLoaded } from './games/registry.js';
 import { chatPanel } from './chat.js';
 import { howtoButton } from './howto.js';
 import { rematchButton } from './rematch.js';
+import { signInBox } from './account.js';
 
 export function gameScreen(main, ctx, id) {
   const c = new GameController(main, ctx, id);
@@ -371,13 +372,15 @@ class GameController {
   // Above the table: "How to play", and "Rematch" for a player once the
   // game is finished (drawn again only when that changes).
   drawBar(m) {
-    const state = `${m.status}:${m.spectator}`;
+    const signedOut = !session.token;
+    const state = `${m.status}:${m.spectator}:${signedOut}`;
     if (this.barState === state) return;
     this.barState = state;
     render(
       this.bar,
       howtoButton(m.ruleset, m.title),
       m.status === 'finished' && !m.spectator ? rematchButton(this.ctx, this.meta) : null,
+      signedOut ? signInBox(this.ctx) : null,
     );
   }
 

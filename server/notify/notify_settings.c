@@ -234,6 +234,19 @@ static int queue_verification(PGconn *c, const char *player_id,
     return rc ? -1 : 0;
 }
 
+int notify_queue_account_mail(PGconn *c, const char *id, const char *email,
+                              const char *player_id, const char *subject,
+                              const char *body)
+{
+    const char *p[] = {id, email, player_id, subject, body};
+    return exec_ok(c,
+                   "INSERT INTO notify_deliveries (game_id, notification_id, "
+                   "channel, target, player_id, kind, subject, body) VALUES "
+                   "('', $1, 'email', $2, $3, 'signin', $4, $5) "
+                   "ON CONFLICT DO NOTHING",
+                   5, p);
+}
+
 #define KEEP(has, val) ((has) ? (val) : NULL)
 
 static int write_change(PGconn *c, const char *player_id, const change *ch)

@@ -56,4 +56,11 @@ srv_kind notify_webhook_delete(db_pool *db, const char *player_id,
 srv_kind notify_email_verify(db_pool *db, const char *token, json_t **out,
                              srv_error *err);
 
+/* Queue a mail about the account (kind "signin": a one-time sign-in link)
+ * to a verified address email of player_id, in c's transaction: id is its
+ * notification id (unique). 0, or -1 on a database failure. */
+int notify_queue_account_mail(PGconn *c, const char *id, const char *email,
+                              const char *player_id, const char *subject,
+                              const char *body);
+
 #endif

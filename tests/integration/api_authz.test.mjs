@@ -196,6 +196,23 @@ const MATRIX = [
     expect: [204, 204, 204, 401, 401],
   },
   { route: 'GET /api/v1/me', req: () => ['GET', '/api/v1/me'], expect: [200, 200, 200, 401, 401] },
+  // Sign-in links are public (the mailed token is what counts); every caller
+  // here has a password already, so none can set one.
+  {
+    route: 'POST /api/v1/sign-in-links',
+    req: () => ['POST', '/api/v1/sign-in-links', { email: 'nobody@example.test' }],
+    expect: [202, 202, 202, 202, 202],
+  },
+  {
+    route: 'POST /api/v1/sign-in-links/redeem',
+    req: () => ['POST', '/api/v1/sign-in-links/redeem', { token: 'ab'.repeat(32) }],
+    expect: [404, 404, 404, 404, 404],
+  },
+  {
+    route: 'PUT /api/v1/me/password',
+    req: () => ['PUT', '/api/v1/me/password', { password: 'a long new secret' }],
+    expect: [409, 409, 409, 401, 401],
+  },
   // Only one's own record: none of these players has a campaign game to choose for.
   {
     route: 'POST /api/v1/me/records/{key}/choice',

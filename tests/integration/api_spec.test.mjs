@@ -302,6 +302,29 @@ test('a walk through every operation: each success validates against the spec', 
   const scanned = await call('GET', `/api/v1/notifications/verify?token=${link}`);
   assert.equal(scanned.status, 303, 'a GET only sends the browser to the page');
   assert.equal(scanned.headers.get('location'), `/verify?token=${link}`);
+  // A guest secures the account; a sign-in link (its row written as the
+  // mail would be: no relay here) signs in once.
+  const g = await call('POST', '/api/v1/players', { body: { name: `g${Date.now() % 1e6}` } });
+  assert.equal(g.status, 201, g.text);
+  const secured = await call('PUT', '/api/v1/me/password', {
+    token: g.body.token,
+    body: { password: 'a long enough secret' },
+  });
+  assert.equal(secured.status, 204, secured.text);
+  const asked = await call('POST', '/api/v1/sign-in-links', {
+    body: { email: 'host@example.test', next: '/' },
+  });
+  assert.equal(asked.status, 202, asked.text);
+  const signinLink = 'ef'.repeat(32);
+  psql(
+    db,
+    `INSERT INTO signin_links (hash, player_id, next_path, expires_at) VALUES (sha256(convert_to('${signinLink}', 'UTF8')), '${g.body.id}', '/', now() + interval '1 hour')`,
+  );
+  const redeemed = await call('POST', '/api/v1/sign-in-links/redeem', {
+    body: { token: signinLink },
+  });
+  assert.equal(redeemed.status, 201, redeemed.text);
+  assert.equal(redeemed.body.name, g.body.name);
   const verified = await call('POST', '/api/v1/notifications/verify', { body: { token: link } });
   assert.equal(verified.status, 200, verified.text);
   assert.deepEqual(verified.body, {

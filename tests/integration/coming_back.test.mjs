@@ -11,7 +11,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDatabase, dropDatabase, startServer, waitFor } from './lib/server.mjs';
-import { client, newPlayer } from './lib/api.mjs';
+import { client, newPlayer, newLobby } from './lib/api.mjs';
 import { smtpSink } from './lib/notify_sinks.mjs';
 
 const cleanups = [];
@@ -101,4 +101,98 @@ test('the verification link opens a page; only its button (a POST) verifies, and
   const stale = await ctx.call('POST', '/api/v1/notifications/verify', { body: { token } });
   assert.equal(stale.status, 404, 'the old token no longer confirms the new address');
   assert.equal(await verified(ctx, p), false);
+});
+
+// A verified address for p (through the page's button).
+async function verifiedAddress(ctx, p) {
+  const email = `${p.name.toLowerCase()}@example.test`;
+  const { token } = await askVerification(ctx, p, email);
+  const ok = await ctx.call('POST', '/api/v1/notifications/verify', { body: { token } });
+  assert.equal(ok.status, 200, ok.text);
+  return email;
+}
+
+async function rpsGame(ctx, host, guest, body = {}) {
+  const lobby = await newLobby(
+    ctx.call,
+    host,
+    { ruleset: 'rps', seats: 2, clock: { mode: 'async', seconds: 86400 }, ...body },
+    [guest],
+  );
+  const s = await ctx.call('POST', `/api/v1/lobbies/${lobby.id}/start`, { token: host.token });
+  assert.equal(s.status, 201, s.text);
+  return s.body.game;
+}
+
+test('a guest secures the account and comes back to their seat on another device', async () => {
+  const ctx = await setup();
+  const host = await newPlayer(ctx.call, { prefix: 'h' });
+  const guest = await newPlayer(ctx.call, { guest: true, prefix: 'g' });
+  const game = await rpsGame(ctx, host, guest);
+  const me = await ctx.call('GET', '/api/v1/me', { token: guest.token });
+  assert.equal(me.body.guest, true);
+  assert.equal((await ctx.call('GET', '/api/v1/me', { token: host.token })).body.guest, false);
+
+  // Securing: a password (once), then sign-in by name works elsewhere.
+  const short = await ctx.call('PUT', '/api/v1/me/password', {
+    token: guest.token,
+    body: { password: 'short' },
+  });
+  assert.equal(short.status, 422, short.text);
+  const set = await ctx.call('PUT', '/api/v1/me/password', {
+    token: guest.token,
+    body: { password: 'a long enough secret' },
+  });
+  assert.equal(set.status, 204, set.text);
+  const twice = await ctx.call('PUT', '/api/v1/me/password', {
+    token: guest.token,
+    body: { password: 'another long secret' },
+  });
+  assert.equal(twice.status, 409, 'a password is set once, not replaced by whoever holds a token');
+  assert.equal((await ctx.call('GET', '/api/v1/me', { token: guest.token })).body.guest, false);
+  const phone = await ctx.call('POST', '/api/v1/sessions', {
+    body: { name: guest.name, password: 'a long enough secret' },
+  });
+  assert.equal(phone.status, 201, phone.text);
+  const seen = await ctx.call('GET', `/api/v1/games/${game}`, { token: phone.body.token });
+  assert.equal(seen.body.you, 1, 'the new device plays the seat');
+
+  // A sign-in link by mail, to the verified address, back to the game.
+  const email = await verifiedAddress(ctx, guest);
+  const before = ctx.smtp.mails.length;
+  const nobody = await ctx.call('POST', '/api/v1/sign-in-links', {
+    body: { email: 'nobody@example.test', next: `/game/${game}` },
+  });
+  assert.equal(nobody.status, 202, 'the same answer for an unknown address');
+  const asked = await ctx.call('POST', '/api/v1/sign-in-links', {
+    body: { email: email.toUpperCase(), next: `/game/${game}` },
+  });
+  assert.equal(asked.status, 202, asked.text);
+  assert.deepEqual(asked.body, nobody.body);
+  const mail = await mailTo(ctx, email, /signin\?token=/);
+  assert.ok(
+    !ctx.smtp.mails.slice(before).some((m) => m.to.some((t) => t.includes('nobody@'))),
+    'nothing goes to an unknown address',
+  );
+  const m = /https?:\/\/\S+(\/signin\?token=([0-9a-f]{64})&next=(\S+))/.exec(mail.data);
+  assert.ok(m, mail.data);
+  assert.equal(m[3], `/game/${game}`);
+  const page = await fetch(ctx.server.url + m[1]);
+  assert.match(page.headers.get('content-type'), /^text\/html/, 'the link opens the page');
+  const used = await ctx.call('POST', '/api/v1/sign-in-links/redeem', { body: { token: m[2] } });
+  assert.equal(used.status, 201, `a GET of the page used nothing: ${used.text}`);
+  assert.equal(used.body.name, guest.name);
+  assert.equal(used.body.next, `/game/${game}`);
+  const asSeat = await ctx.call('GET', `/api/v1/games/${game}`, { token: used.body.token });
+  assert.equal(asSeat.body.you, 1, 'the link lands on the game as the seat');
+  const again = await ctx.call('POST', '/api/v1/sign-in-links/redeem', { body: { token: m[2] } });
+  assert.equal(again.status, 404, 'a link signs in once');
+
+  // Links lead only to this site's pages.
+  for (const next of ['https://elsewhere.test/x', '//elsewhere', 'elsewhere', '/game/x?y=1'])
+    assert.equal(
+      (await ctx.call('POST', '/api/v1/sign-in-links', { body: { email, next } })).status,
+      422,
+      next,
+    );
 });
