@@ -5,7 +5,10 @@
  * POST /api/v1/notifications/verify {"token"} (the web page's /verify
  * button); GET /api/v1/notifications/verify?token= (the link of mails sent
  * before the page) only sends the browser to that page (303), so a mail
- * scanner's GET verifies nothing. The work is
+ * scanner's GET verifies nothing. Unsubscribing, the mails' link:
+ * GET /unsubscribe?token= is the web page (a button), POST /unsubscribe?token=
+ * the one-click unsubscribe of List-Unsubscribe-Post (RFC 8058: the body is
+ * "List-Unsubscribe=One-Click", form-encoded, and not needed). The work is
  * server/notify/notify_settings.c's.
  */
 #include "api/handlers.h"
@@ -108,4 +111,17 @@ void api_h_notifications_verify_link(api_request *req, api_response *res)
     }
     snprintf(res->location, sizeof res->location, "/verify?token=%s", safe);
     api_json(res, 303, NULL);
+}
+
+void api_h_unsubscribe_page(api_request *req, api_response *res)
+{
+    api_serve_static(req, res);
+}
+
+void api_h_unsubscribe(api_request *req, api_response *res)
+{
+    srv_error e = {0};
+    srv_kind k = notify_unsubscribe(req->app->db, req_query(req, "token"), &e);
+    answer(res, k, &e, 200,
+           k == SRV_OK ? json_pack("{sb}", "unsubscribed", 1) : NULL);
 }

@@ -30,6 +30,8 @@ void api_h_me_webhooks_create(api_request *req, api_response *res);
 void api_h_me_webhooks_delete(api_request *req, api_response *res);
 void api_h_notifications_verify(api_request *req, api_response *res);
 void api_h_notifications_verify_link(api_request *req, api_response *res);
+void api_h_unsubscribe_page(api_request *req, api_response *res);
+void api_h_unsubscribe(api_request *req, api_response *res);
 
 /* api/h_rulesets.c */
 void api_h_rulesets(api_request *req, api_response *res);
@@ -97,6 +99,8 @@ void api_h_game_window_extend(api_request *req, api_response *res);
     {"DELETE", "/api/v1/me/notifications/webhooks/{id}", api_h_me_webhooks_delete, API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/notifications/verify",    api_h_notifications_verify_link, API_AUTH_NONE}, \
     {"POST",   "/api/v1/notifications/verify",    api_h_notifications_verify, API_AUTH_NONE}, \
+    {"GET",    "/unsubscribe",                    api_h_unsubscribe_page,  API_AUTH_NONE},     \
+    {"POST",   "/unsubscribe",                    api_h_unsubscribe,       API_AUTH_NONE},     \
     {"GET",    "/api/v1/me/turns",                api_h_me_turns,          API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/me/vacation",             api_h_me_vacation_get,   API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/vacation",             api_h_me_vacation_start, API_AUTH_REQUIRED}, \

@@ -261,6 +261,9 @@ size_t engine_max_order_bytes_any(void);
 #define ENGINE_WINDOW_LABEL_MAX 96
 void engine_window_label(const engine_ruleset *rs, const char *window,
                          char *out, size_t n);
+/* rs's name for players ("Tic-tac-toe"...; its id when it has none).
+ * Borrowed. */
+const char *engine_ruleset_title(const engine_ruleset *rs);
 /* rs's stable id ("tictactoe"...). Borrowed. */
 const char *engine_ruleset_id(const engine_ruleset *rs);
 /* The GET /me member rs's per-player record is shown under, or NULL when rs

@@ -4,7 +4,8 @@
 // signs this browser in and goes on to the game), and the sign-in box a
 // signed-out visitor of a game page gets ("Is this your game? Sign in",
 // with a password or a link by mail) so a mail's game link brings a
-// player back to their seat on any device.
+// player back to their seat on any device; /unsubscribe?token= (the mails'
+// unsubscribe link, a button).
 
 import { api, request, ApiError } from './api.js';
 import { h, render, toast, field, announce } from './ui.js';
@@ -53,6 +54,50 @@ export function verifyScreen(main, ctx, token) {
       token
         ? h('p', 'Press the button to have Conclave send game notices to this address.')
         : h('p', 'This link has no token: open the link from the mail again.'),
+      button,
+      status,
+      h('p', h('a', { href: ctx.href('/settings') }, 'Notification settings')),
+    ),
+  );
+  return { destroy() {} };
+}
+
+// -------------------------------------------------------- /unsubscribe --
+
+// The mails' unsubscribe link: the button sends the same one-click POST a
+// mail client sends for List-Unsubscribe-Post (RFC 8058).
+export function unsubscribeScreen(main, ctx, token) {
+  document.title = 'Unsubscribe – Conclave';
+  const status = h('p', { role: 'status', 'data-testid': 'unsubscribe-status' });
+  const button = h(
+    'button.primary',
+    {
+      type: 'button',
+      'data-testid': 'unsubscribe-confirm',
+      disabled: !token,
+      onclick: async () => {
+        button.disabled = true;
+        try {
+          await request('POST', `/unsubscribe?token=${encodeURIComponent(token)}`, {
+            auth: false,
+          });
+          status.textContent = 'Done: Conclave sends no more mail to your address.';
+          button.hidden = true;
+        } catch (e) {
+          status.textContent = e.detail || e.message;
+          button.disabled = false;
+        }
+        announce(status.textContent);
+      },
+    },
+    'Stop these mails',
+  );
+  render(
+    main,
+    h(
+      'section.panel.account-page',
+      h('h1', 'Unsubscribe from Conclave mail'),
+      h('p', 'Press the button to remove your address: no more game notices by mail.'),
       button,
       status,
       h('p', h('a', { href: ctx.href('/settings') }, 'Notification settings')),

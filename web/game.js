@@ -39,7 +39,7 @@ class GameController {
     this.renderer = null;
     this.timers = [];
     this.root = h('div.game');
-    this.bar = h('div.game-tools'); // above the table: "How to play"
+    this.bar = h('div.game-tools'); // above the table: "Talk", "How to play"
     render(main, this.root, h('p.muted', { id: 'game-loading' }, 'Loading the game…'));
   }
 
@@ -373,11 +373,13 @@ class GameController {
   // game is finished (drawn again only when that changes).
   drawBar(m) {
     const signedOut = !session.token;
-    const state = `${m.status}:${m.spectator}:${signedOut}`;
+    const state = `${m.status}:${m.spectator}:${signedOut}:${Boolean(this.chat)}`;
     if (this.barState === state) return;
     this.barState = state;
     render(
       this.bar,
+      // "Talk" is docked here, in the layout: it never covers the table.
+      this.chat ? this.chat.toggle : null,
       howtoButton(m.ruleset, m.title),
       m.status === 'finished' && !m.spectator ? rematchButton(this.ctx, this.meta) : null,
       signedOut ? signInBox(this.ctx) : null,

@@ -192,6 +192,7 @@ export function homeScreen(main, ctx) {
     main,
     h(
       'div.home',
+      h('h1.sr-only', 'Conclave: lobbies and games'),
       h('div.home-main', welcome, mine, lobbiesBox, watchBox),
       h('div.home-side', createBox),
     ),

@@ -63,4 +63,16 @@ int notify_queue_account_mail(PGconn *c, const char *id, const char *email,
                               const char *player_id, const char *subject,
                               const char *body);
 
+/* The mail facts of the players seated in game_id who have settings:
+ * {"PLAYER": {"utc_offset": MIN, "unsubscribe": TOKEN}} (NEW; the token of
+ * each player's unsubscribe link is made the first time, in c). NULL on a
+ * database failure. For notify_input.players. */
+json_t *notify_mail_facts(PGconn *c, const char *game_id);
+
+/* One-click unsubscribe (RFC 8058) by the token of a mail's link: the
+ * player's address is removed (no more mail; a new address is verified
+ * again) and their pending and held mails dropped. Again is fine.
+ * SRV_NOT_FOUND for an unknown token; SRV_UNAVAILABLE. */
+srv_kind notify_unsubscribe(db_pool *db, const char *token, srv_error *err);
+
 #endif

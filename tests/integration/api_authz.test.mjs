@@ -255,6 +255,16 @@ const MATRIX = [
     expect: [303, 303, 303, 303, 303],
   },
   {
+    route: 'GET /unsubscribe',
+    req: () => ['GET', `/unsubscribe?token=${'ab'.repeat(24)}`],
+    expect: [200, 200, 200, 200, 200],
+  },
+  {
+    route: 'POST /unsubscribe',
+    req: () => ['POST', `/unsubscribe?token=${'ab'.repeat(24)}`],
+    expect: [404, 404, 404, 404, 404],
+  },
+  {
     route: 'POST /api/v1/notifications/verify',
     req: () => ['POST', '/api/v1/notifications/verify', { token: 'ab'.repeat(32) }],
     expect: [404, 404, 404, 404, 404],

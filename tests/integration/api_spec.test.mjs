@@ -325,6 +325,13 @@ test('a walk through every operation: each success validates against the spec', 
   });
   assert.equal(redeemed.status, 201, redeemed.text);
   assert.equal(redeemed.body.name, g.body.name);
+  // The mails' unsubscribe link (its token written as a mail would make it).
+  const unsubToken = '9a'.repeat(24);
+  psql(
+    db,
+    `UPDATE notify_settings SET unsubscribe_token = '${unsubToken}' WHERE email = 'host@example.test'`,
+  );
+  assert.equal((await call('GET', `/unsubscribe?token=${unsubToken}`)).status, 200);
   const verified = await call('POST', '/api/v1/notifications/verify', { body: { token: link } });
   assert.equal(verified.status, 200, verified.text);
   assert.deepEqual(verified.body, {
@@ -332,6 +339,8 @@ test('a walk through every operation: each success validates against the spec', 
     email_verified: true,
     already_verified: false,
   });
+  const unsub = await call('POST', `/unsubscribe?token=${unsubToken}`);
+  assert.equal(unsub.status, 200, unsub.text);
   // Async play: the inbox lists the game's first window, the host extends
   // its deadline once, and a vacation starts and stops.
   const inbox = await call('GET', '/api/v1/me/turns', { token: host.token });

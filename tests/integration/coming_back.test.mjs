@@ -196,3 +196,109 @@ test('a guest secures the account and comes back to their seat on another device
       next,
     );
 });
+
+const header = (mail, name) => (new RegExp(`^${name}: (.*)$`, 'mi').exec(mail.data) || [])[1];
+
+// The parts of a multipart/alternative mail: {type: text}.
+function parts(mail) {
+  const b = /boundary="([^"]+)"/.exec(mail.data);
+  assert.ok(b, 'a multipart mail');
+  const out = {};
+  for (const chunk of mail.data.split(`--${b[1]}`).slice(1, -1)) {
+    const [head, ...rest] = chunk.split('\r\n\r\n');
+    const type = /Content-Type: ([a-z/]+)/i.exec(head)[1];
+    out[type] = rest.join('\r\n\r\n');
+  }
+  return out;
+}
+
+test('mails read as words, in the player own offset, with a text and an HTML part and one-click unsubscribe', async () => {
+  const ctx = await setup();
+  const alice = await newPlayer(ctx.call, { guest: true, prefix: 'ma' });
+  const bob = await newPlayer(ctx.call, { guest: true, prefix: 'mb' });
+  const email = await verifiedAddress(ctx, alice);
+  const put = await ctx.call('PUT', '/api/v1/me/notifications', {
+    token: alice.token,
+    body: { utc_offset: 90, reminder_seconds: 55 },
+  });
+  assert.equal(put.status, 200, put.text);
+  const game = await rpsGame(ctx, alice, bob, { clock: { mode: 'live', seconds: 60 } });
+  // Bob throws at once: nothing of it may reach Alice's mails.
+  const o = await ctx.call('PUT', `/api/v1/games/${game}/orders/r1`, {
+    token: bob.token,
+    body: { throw: 'scissors' },
+  });
+  assert.equal(o.status, 200, o.text);
+  const ofGame = (kind) =>
+    ctx.smtp.mails.find(
+      (m) =>
+        m.to.some((t) => t.includes(email)) &&
+        (header(m, 'Conclave-Notification-Id') || '').startsWith(`${game}:`) &&
+        header(m, 'Conclave-Notification-Id').split(':')[3] === kind,
+    );
+  const waiting = await waitFor(() => ofGame('waiting'), { what: 'the waiting mail' });
+  const reminder = await waitFor(() => ofGame('reminder'), {
+    timeout: 20000,
+    what: 'the reminder, after bob threw',
+  });
+
+  const subject = header(waiting, 'Subject');
+  assert.equal(subject, `Your move: Rock-paper-scissors with ${bob.name}`);
+  for (const mail of [waiting, reminder]) {
+    assert.match(header(mail, 'Content-Type'), /^multipart\/alternative; boundary=/);
+    const { 'text/plain': text, 'text/html': html } = parts(mail);
+    assert.ok(text && html, 'a text and an HTML part');
+    assert.match(text, new RegExp(`Rock-paper-scissors with ${bob.name}, where you play seat 1`));
+    assert.match(
+      text,
+      /Waiting on you: Round 1: your throw, by \w{3} \d+ \w{3} \d{4}, \d\d:\d\d \(UTC\+01:30\)\./,
+    );
+    assert.doesNotMatch(
+      text,
+      /\d\d:\d\d:\d\d|\.\d{3}Z|\brps\b|Game: /,
+      'no id, key or raw timestamp',
+    );
+    assert.doesNotMatch(
+      (text + html).replaceAll('Rock-paper-scissors', ''),
+      /scissors/i,
+      "nothing of bob's sealed throw",
+    );
+    assert.match(html, /<a href="http[^"]+\/game\/[^"]+">/);
+    assert.match(header(mail, 'List-Unsubscribe-Post'), /^List-Unsubscribe=One-Click$/);
+  }
+  // The deadline in her offset: the window's deadline plus 90 minutes.
+  const g = await ctx.call('GET', `/api/v1/games/${game}`, {
+    token: alice.token,
+  });
+  const due = new Date(Date.parse(g.body.windows[0].deadline) + 90 * 60000);
+  const hhmm = `${String(due.getUTCHours()).padStart(2, '0')}:${String(due.getUTCMinutes()).padStart(2, '0')}`;
+  assert.match(parts(waiting)['text/plain'], new RegExp(`, ${hhmm} \\(UTC\\+01:30\\)`));
+
+  // One click, as a mail client does it (RFC 8058), on the header's URL.
+  const url = /^<(https?:\/\/[^>]+)>$/.exec(header(waiting, 'List-Unsubscribe'));
+  assert.ok(url, header(waiting, 'List-Unsubscribe'));
+  const path = new URL(url[1]).pathname + new URL(url[1]).search;
+  assert.match(
+    parts(waiting)['text/plain'],
+    new RegExp(`Unsubscribe: \\S+${path.replace(/[?]/g, '\\?')}`),
+  );
+  const page = await fetch(ctx.server.url + path);
+  assert.match(page.headers.get('content-type'), /^text\/html/, 'the link is a page for a person');
+  const one = await fetch(ctx.server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
+  assert.equal(one.status, 200, await one.text());
+  const after = await ctx.call('GET', '/api/v1/me/notifications', { token: alice.token });
+  assert.equal(after.body.email, null, 'no more mail');
+  const twice = await fetch(ctx.server.url + path, {
+    method: 'POST',
+    body: 'List-Unsubscribe=One-Click',
+  });
+  assert.equal(twice.status, 200, 'twice is fine');
+  const wrong = await fetch(`${ctx.server.url}/unsubscribe?token=${'0'.repeat(48)}`, {
+    method: 'POST',
+  });
+  assert.equal(wrong.status, 404);
+});
