@@ -206,6 +206,7 @@ export function settingsScreen(main, ctx) {
     }
     try {
       doc = await request('GET', BASE);
+      if (!ctx.me || !ctx.me.id) await ctx.refreshMe(); // "Your account" needs it
       draw();
     } catch (e) {
       render(root, h('h1#settings-h', 'Notifications'), h('p', e.detail || e.message));
