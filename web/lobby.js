@@ -383,7 +383,8 @@ export function homeScreen(main, ctx) {
                     'a.button',
                     {
                       href: ctx.href(`/game/${l.game}`),
-                      'aria-label': `Watch ${titleOf(l.ruleset)}: ${l.seats.map((s) => (s.player ? s.player.name : 'bot')).join(' vs ')}`,
+                      // The visible words first (axe's label-content-name-mismatch).
+                      'aria-label': `${status === 'finished' ? 'Final table' : 'Watch'} of ${titleOf(l.ruleset)}: ${l.seats.map((s) => (s.player ? s.player.name : 'bot')).join(' vs ')}`,
                     },
                     status === 'finished' ? 'Final table' : 'Watch',
                   ),
