@@ -161,6 +161,31 @@ test('the served document is api/openapi.yaml', async () => {
   assert.equal(r.text, fs.readFileSync(SPEC_PATH, 'utf8'));
 });
 
+// Game options are typed, one schema per ruleset (so a generated client can
+// pass them): each is the server's own schema of that ruleset's options, and
+// a default never makes a member required.
+test('the options of every ruleset are typed in the spec, as the server states them', async () => {
+  const rulesets = (await call('GET', '/api/v1/rulesets')).body;
+  const schemas = spec.components.schemas;
+  const refs = schemas.GameOptions.anyOf.map((r) => r.$ref.split('/').pop());
+  assert.equal(refs.length, rulesets.length + 1, 'each listed ruleset, and the unlisted ones');
+  for (const r of rulesets) {
+    const name = `Options${r.id
+      .split('_')
+      .map((w) => w[0].toUpperCase() + w.slice(1))
+      .join('')}`;
+    assert.ok(refs.includes(name), `${name} in GameOptions`);
+    const { title, ...mine } = schemas[name];
+    assert.match(title, new RegExp(r.title));
+    assert.deepEqual(mine, r.options, `${name} is the server's schema`);
+    for (const [k, v] of Object.entries(mine.properties || {}))
+      if ('default' in v)
+        assert.ok(!(mine.required || []).includes(k), `${name}.${k}: a default is not required`);
+  }
+  for (const where of ['LobbyCreate', 'Lobby', 'Export'])
+    assert.equal(schemas[where].properties.options.$ref, '#/components/schemas/GameOptions', where);
+});
+
 test('a walk through every operation: each success validates against the spec', async () => {
   const host = await newPlayer(call);
   const friend = await newPlayer(call);
