@@ -49,6 +49,7 @@ void api_h_lobby_start(api_request *req, api_response *res);
 /* api/h_games.c */
 void api_h_game_get(api_request *req, api_response *res);
 void api_h_game_view(api_request *req, api_response *res);
+void api_h_game_replay(api_request *req, api_response *res);
 void api_h_game_legal(api_request *req, api_response *res);
 void api_h_game_order_put(api_request *req, api_response *res);
 void api_h_game_order_delete(api_request *req, api_response *res);
@@ -116,6 +117,7 @@ void api_h_game_window_extend(api_request *req, api_response *res);
     {"POST",   "/api/v1/lobbies/{id}/start",      api_h_lobby_start,       API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}",              api_h_game_get,          API_AUTH_OPTIONAL}, \
     {"GET",    "/api/v1/games/{id}/view",         api_h_game_view,         API_AUTH_OPTIONAL}, \
+    {"GET",    "/api/v1/games/{id}/replay",       api_h_game_replay,       API_AUTH_OPTIONAL}, \
     {"GET",    "/api/v1/games/{id}/legal",        api_h_game_legal,        API_AUTH_REQUIRED}, \
     {"PUT",    "/api/v1/games/{id}/orders/{window}", api_h_game_order_put, API_AUTH_REQUIRED}, \
     {"DELETE", "/api/v1/games/{id}/orders/{window}", api_h_game_order_delete, API_AUTH_REQUIRED}, \

@@ -361,6 +361,14 @@ const MATRIX = [
     req: (g) => ['GET', `/api/v1/games/${g}/view`],
     expect: [200, 200, 200, 200, 401],
   },
+  // A replay step: each caller gets its own audience (a seat's, or the
+  // public view), like the view itself.
+  {
+    route: 'GET /api/v1/games/{id}/replay',
+    setup: rpsWithOrder,
+    req: (g) => ['GET', `/api/v1/games/${g}/replay?at=1`],
+    expect: [200, 200, 200, 200, 401],
+  },
   {
     route: 'GET /api/v1/games/{id}/legal',
     setup: tttGame,

@@ -383,6 +383,8 @@ test('a walk through every operation: each success validates against the spec', 
   await call('DELETE', '/api/v1/me/vacation', { token: friend.token });
   await call('GET', `/api/v1/games/${id}`, { token: host.token });
   await call('GET', `/api/v1/games/${id}/view`, { token: host.token });
+  const step = await call('GET', `/api/v1/games/${id}/replay?at=0`, { token: host.token });
+  assert.equal(step.status, 200, step.text);
   await call('GET', `/api/v1/games/${id}/legal`, { token: host.token });
   // Play the bot game to its end (the bot orders on its own).
   for (let i = 0; i < 200; i++) {
