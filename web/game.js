@@ -15,6 +15,7 @@ import { chatPanel } from './chat.js';
 import { howtoButton } from './howto.js';
 import { rematchButton } from './rematch.js';
 import { signInBox } from './account.js';
+import { replayButton } from './replay.js';
 
 export function gameScreen(main, ctx, id) {
   const c = new GameController(main, ctx, id);
@@ -353,6 +354,7 @@ class GameController {
       render(this.main, this.bar, this.root);
     const m = this.model();
     this.drawBar(m);
+    if (this.replay) return; // the replay holds the table (replay.js)
     try {
       this.renderer.update(this.root, m);
     } catch (e) {
@@ -382,8 +384,39 @@ class GameController {
       this.chat ? this.chat.toggle : null,
       howtoButton(m.ruleset, m.title),
       m.status === 'finished' && !m.spectator ? rematchButton(this.ctx, this.meta) : null,
+      m.status !== 'running' || !m.spectator ? replayButton(this) : null,
       signedOut ? signInBox(this.ctx) : null,
     );
+  }
+
+  // The table at a replayed version: the document the server rebuilt, with
+  // no window open (nothing to act on in the past), the result only at the
+  // end, and no log (the live log runs past the version shown).
+  drawReplay(r) {
+    const live = this.model();
+    const over = r.version === r.latest && live.status !== 'running';
+    const m = {
+      ...live,
+      view: r.view,
+      windows: [],
+      myWindow: null,
+      version: r.version,
+      status: over ? live.status : 'running',
+      result: over ? live.result : null,
+      log: [],
+    };
+    try {
+      this.renderer.update(this.root, m);
+    } catch (e) {
+      console.error(e);
+    }
+  }
+
+  stopReplay() {
+    if (!this.replay) return;
+    this.replay.box.remove();
+    this.replay = null;
+    this.draw();
   }
 
   destroy() {

@@ -245,3 +245,41 @@ test(
     assert.ok(w[0] <= w[1], `home: scrollWidth ${w[0]} > ${w[1]}`);
   },
 );
+
+test(
+  'a finished game is stepped through move by move in the page',
+  { skip, timeout: 120000 },
+  async () => {
+    const alice = await newPlayer(server.url, 'Rae');
+    const bob = await newPlayer(server.url, 'Rob');
+    const game = await newGame(server.url, 'rps', [alice, bob], { options: { rounds: 1 } });
+    await rest('PUT', `/api/v1/games/${game}/orders/r1`, alice.token, { throw: 'paper' });
+    await rest('PUT', `/api/v1/games/${game}/orders/r1`, bob.token, { throw: 'rock' });
+    const { page, errors } = await watchedPage(PHONE);
+    await signedIn(page, bob);
+    await page.goto(pageUrl(server, `/game/${game}`));
+    await waitLive(page);
+    await page.getByTestId('replay-open').click();
+    const pos = page.getByTestId('replay-pos');
+    await pos.filter({ hasText: 'Move 0 of 2' }).waitFor();
+    const table = async () =>
+      (await page.locator('#main').textContent()).replace(/Rock-paper-scissors/gi, '');
+    await page.getByTestId('replay-forward').click();
+    await pos.filter({ hasText: 'Move 1 of 2' }).waitFor();
+    await page.waitForTimeout(200);
+    assert.doesNotMatch(await table(), /paper/i, "alice's sealed throw is not in bob's replay");
+    await shot(page, 'comeback-replay-1-phone');
+    await page.getByTestId('replay-latest').click();
+    await pos.filter({ hasText: 'Move 2 of 2' }).waitFor();
+    await page.waitForFunction(() =>
+      /paper/i.test(
+        document.querySelector('#main').textContent.replace(/Rock-paper-scissors/gi, ''),
+      ),
+    );
+    await page.getByTestId('replay-close').click();
+    await pos.waitFor({ state: 'detached' });
+    const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(w[0] <= w[1], 'the controls fit a phone');
+    assert.deepEqual(errors, [], 'no console errors');
+  },
+);
