@@ -59,7 +59,7 @@ typedef struct notify_input {
     const char *reminder_tag; /* WINDOW@DUE, part of the reminder's id */
     notify_active_fn active;
     void *active_ctx;
-    const char *base_url; /* links: BASE/game/ID */
+    const char *base_url;  /* links: BASE/game/ID */
     const json_t *players; /* {"PLAYER": {"utc_offset": MIN, "unsubscribe":
                               TOKEN|null}} of seated players with settings
                               (notify_mail_facts); NULL: UTC, no link */

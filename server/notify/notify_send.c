@@ -119,6 +119,8 @@ static void put(strbuf *b, const char *s, size_t len)
         b->p = g;
         b->cap = cap;
     }
+    if (!b->p)
+        return;
     memcpy(b->p + b->n, s, len);
     b->n += len;
     b->p[b->n] = '\0';
