@@ -26,6 +26,7 @@
 #include "server/game/clock_ops.h"
 #include "server/game/export.h"
 #include "server/game/gamedoc.h"
+#include "server/game/replay_view.h"
 #include "server/game/spectate.h"
 #include "server/store/store.h"
 
@@ -207,6 +208,35 @@ static int none_match_hits(const char *list, const char *etag)
             p++;
     }
     return 0;
+}
+
+/* GET .../replay?at=K: the caller's audience as it was at version K (a
+ * replay step; server/game/replay_view.h). */
+void api_h_game_replay(api_request *req, api_response *res)
+{
+    const char *at = req_query(req, "at");
+    if (!at)
+        at = "";
+    char *end = NULL;
+    unsigned long long k = strtoull(at, &end, 10);
+    if (!*at || *end || at[0] == '-' || k > 1000000000ULL) {
+        api_problem(res, 422, "at must be a version: a whole number", "at");
+        return;
+    }
+    if (!id_plausible(req->params[0])) {
+        api_problem(res, 404, "no such game", NULL);
+        return;
+    }
+    json_t *out = NULL;
+    srv_error e = {0};
+    srv_kind st =
+        replay_view_at(req->app->db, req->params[0],
+                       req->authenticated ? req->player_id : NULL, k, &out, &e);
+    if (st != SRV_OK) {
+        api_problem_srv(res, &e);
+        return;
+    }
+    api_json(res, 200, out);
 }
 
 void api_h_game_view(api_request *req, api_response *res)

@@ -1,14 +1,22 @@
 /*
  * h_notify.c - notification settings: GET/PUT /api/v1/me/notifications,
  * POST /api/v1/me/notifications/webhooks (the secret is shown once),
- * DELETE /api/v1/me/notifications/webhooks/{id}, and the link mailed to
- * verify an address, GET /api/v1/notifications/verify?token=. The work is
+ * DELETE /api/v1/me/notifications/webhooks/{id}, and verifying an address:
+ * POST /api/v1/notifications/verify {"token"} (the web page's /verify
+ * button); GET /api/v1/notifications/verify?token= (the link of mails sent
+ * before the page) only sends the browser to that page (303), so a mail
+ * scanner's GET verifies nothing. Unsubscribing, the mails' link:
+ * GET /unsubscribe?token= is the web page (a button), POST /unsubscribe?token=
+ * the one-click unsubscribe of List-Unsubscribe-Post (RFC 8058: the body is
+ * "List-Unsubscribe=One-Click", form-encoded, and not needed). The work is
  * server/notify/notify_settings.c's.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
 #include "server/notify/notify_settings.h"
+
+#include <stdio.h>
 
 static int email_on(const api_request *req)
 {
@@ -75,9 +83,46 @@ void api_h_me_webhooks_delete(api_request *req, api_response *res)
 
 void api_h_notifications_verify(api_request *req, api_response *res)
 {
-    json_t *doc = NULL;
+    static const body_field fields[] = {{"token", BODY_STRING, 1},
+                                        {NULL, BODY_ANY, 0}};
+    json_t *body = NULL, *doc = NULL;
+    if (body_object(req, res, 0, &body) ||
+        body_check(body, fields, NULL, res)) {
+        json_decref(body);
+        return;
+    }
     srv_error e = {0};
-    srv_kind k =
-        notify_email_verify(req->app->db, req_query(req, "token"), &doc, &e);
+    srv_kind k = notify_email_verify(
+        req->app->db, json_string_value(json_object_get(body, "token")), &doc,
+        &e);
+    json_decref(body);
     answer(res, k, &e, 200, doc);
+}
+
+void api_h_notifications_verify_link(api_request *req, api_response *res)
+{
+    const char *token = req_query(req, "token");
+    char safe[2 * 32 + 1] = "";
+    for (size_t i = 0; token && token[i] && i < sizeof safe - 1; i++) {
+        char ch = token[i];
+        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f')))
+            break;
+        safe[i] = ch;
+        safe[i + 1] = '\0';
+    }
+    snprintf(res->location, sizeof res->location, "/verify?token=%s", safe);
+    api_json(res, 303, NULL);
+}
+
+void api_h_unsubscribe_page(api_request *req, api_response *res)
+{
+    api_serve_static(req, res);
+}
+
+void api_h_unsubscribe(api_request *req, api_response *res)
+{
+    srv_error e = {0};
+    srv_kind k = notify_unsubscribe(req->app->db, req_query(req, "token"), &e);
+    answer(res, k, &e, 200,
+           k == SRV_OK ? json_pack("{sb}", "unsubscribed", 1) : NULL);
 }

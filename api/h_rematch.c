@@ -47,5 +47,8 @@ void api_h_game_rematch_get(api_request *req, api_response *res)
     srv_error e = {0};
     srv_kind k =
         rematch_find(req->app, req->params[0], req->player_id, &out, &e);
-    answer(res, k, &e, out);
+    if (k == SRV_OK && !out)
+        api_json(res, 204, NULL); /* none made yet */
+    else
+        answer(res, k, &e, out);
 }

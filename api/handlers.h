@@ -19,6 +19,9 @@ void api_h_sessions_create(api_request *req, api_response *res);
 void api_h_sessions_delete(api_request *req, api_response *res);
 void api_h_me(api_request *req, api_response *res);
 void api_h_me_record_choice(api_request *req, api_response *res);
+void api_h_signin_links_create(api_request *req, api_response *res);
+void api_h_signin_links_redeem(api_request *req, api_response *res);
+void api_h_me_password(api_request *req, api_response *res);
 
 /* api/h_notify.c */
 void api_h_me_notifications(api_request *req, api_response *res);
@@ -26,6 +29,9 @@ void api_h_me_notifications_put(api_request *req, api_response *res);
 void api_h_me_webhooks_create(api_request *req, api_response *res);
 void api_h_me_webhooks_delete(api_request *req, api_response *res);
 void api_h_notifications_verify(api_request *req, api_response *res);
+void api_h_notifications_verify_link(api_request *req, api_response *res);
+void api_h_unsubscribe_page(api_request *req, api_response *res);
+void api_h_unsubscribe(api_request *req, api_response *res);
 
 /* api/h_rulesets.c */
 void api_h_rulesets(api_request *req, api_response *res);
@@ -43,6 +49,7 @@ void api_h_lobby_start(api_request *req, api_response *res);
 /* api/h_games.c */
 void api_h_game_get(api_request *req, api_response *res);
 void api_h_game_view(api_request *req, api_response *res);
+void api_h_game_replay(api_request *req, api_response *res);
 void api_h_game_legal(api_request *req, api_response *res);
 void api_h_game_order_put(api_request *req, api_response *res);
 void api_h_game_order_delete(api_request *req, api_response *res);
@@ -82,13 +89,19 @@ void api_h_game_window_extend(api_request *req, api_response *res);
     {"POST",   "/api/v1/players",                 api_h_players_create,    API_AUTH_NONE},     \
     {"POST",   "/api/v1/sessions",                api_h_sessions_create,   API_AUTH_NONE},     \
     {"DELETE", "/api/v1/sessions/current",        api_h_sessions_delete,   API_AUTH_REQUIRED}, \
+    {"POST",   "/api/v1/sign-in-links",           api_h_signin_links_create, API_AUTH_NONE},   \
+    {"POST",   "/api/v1/sign-in-links/redeem",    api_h_signin_links_redeem, API_AUTH_NONE},   \
     {"GET",    "/api/v1/me",                      api_h_me,                API_AUTH_REQUIRED}, \
+    {"PUT",    "/api/v1/me/password",             api_h_me_password,       API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/records/{key}/choice", api_h_me_record_choice,  API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/me/notifications",        api_h_me_notifications,  API_AUTH_REQUIRED}, \
     {"PUT",    "/api/v1/me/notifications",        api_h_me_notifications_put, API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/notifications/webhooks", api_h_me_webhooks_create, API_AUTH_REQUIRED}, \
     {"DELETE", "/api/v1/me/notifications/webhooks/{id}", api_h_me_webhooks_delete, API_AUTH_REQUIRED}, \
-    {"GET",    "/api/v1/notifications/verify",    api_h_notifications_verify, API_AUTH_NONE}, \
+    {"GET",    "/api/v1/notifications/verify",    api_h_notifications_verify_link, API_AUTH_NONE}, \
+    {"POST",   "/api/v1/notifications/verify",    api_h_notifications_verify, API_AUTH_NONE}, \
+    {"GET",    "/unsubscribe",                    api_h_unsubscribe_page,  API_AUTH_NONE},     \
+    {"POST",   "/unsubscribe",                    api_h_unsubscribe,       API_AUTH_NONE},     \
     {"GET",    "/api/v1/me/turns",                api_h_me_turns,          API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/me/vacation",             api_h_me_vacation_get,   API_AUTH_REQUIRED}, \
     {"POST",   "/api/v1/me/vacation",             api_h_me_vacation_start, API_AUTH_REQUIRED}, \
@@ -104,6 +117,7 @@ void api_h_game_window_extend(api_request *req, api_response *res);
     {"POST",   "/api/v1/lobbies/{id}/start",      api_h_lobby_start,       API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}",              api_h_game_get,          API_AUTH_OPTIONAL}, \
     {"GET",    "/api/v1/games/{id}/view",         api_h_game_view,         API_AUTH_OPTIONAL}, \
+    {"GET",    "/api/v1/games/{id}/replay",       api_h_game_replay,       API_AUTH_OPTIONAL}, \
     {"GET",    "/api/v1/games/{id}/legal",        api_h_game_legal,        API_AUTH_REQUIRED}, \
     {"PUT",    "/api/v1/games/{id}/orders/{window}", api_h_game_order_put, API_AUTH_REQUIRED}, \
     {"DELETE", "/api/v1/games/{id}/orders/{window}", api_h_game_order_delete, API_AUTH_REQUIRED}, \

@@ -252,6 +252,18 @@ size_t engine_max_order_bytes(const engine_ruleset *rs);
  * knows (the built-in ones and those added with engine_register_ruleset):
  * what an edge may read before it knows a request's game. Cannot fail. */
 size_t engine_max_order_bytes_any(void);
+/* The step window stands for, in words for players, into out (n bytes,
+ * NUL ended, at most n - 1 characters): rs's window_label when it names
+ * the id, else words made of the id ("r3.vote" -> "Round 3: vote",
+ * "management.6" -> "Management": a trailing serial number is dropped,
+ * '_' reads as a space). rs may be NULL (words of the id). Cannot fail;
+ * an empty id gives "Your move". */
+#define ENGINE_WINDOW_LABEL_MAX 96
+void engine_window_label(const engine_ruleset *rs, const char *window,
+                         char *out, size_t n);
+/* rs's name for players ("Tic-tac-toe"...; its id when it has none).
+ * Borrowed. */
+const char *engine_ruleset_title(const engine_ruleset *rs);
 /* rs's stable id ("tictactoe"...). Borrowed. */
 const char *engine_ruleset_id(const engine_ruleset *rs);
 /* The GET /me member rs's per-player record is shown under, or NULL when rs

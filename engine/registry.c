@@ -154,6 +154,11 @@ const char *engine_ruleset_id(const engine_ruleset *rs)
     return rs->id;
 }
 
+const char *engine_ruleset_title(const engine_ruleset *rs)
+{
+    return rs->title ? rs->title : rs->id;
+}
+
 const char *engine_record_key(const engine_ruleset *rs)
 {
     return rs->record ? rs->record_key : NULL;

@@ -391,6 +391,13 @@ struct engine_ruleset {
      * *next NULL. Pure. */
     int (*record_choose)(const json_t *record, const json_t *choice,
                          json_t **next, engine_error *err);
+
+    /* Optional: the step a window id stands for, in words for players
+     * ("Round 2: your vote", "Management phase"), into out (n bytes, NUL
+     * ended); 0, or -1 for an id it does not name (then the core's
+     * engine_window_label makes words of the id itself). Pure: from the id
+     * alone, since the inbox and the mails know only the id. */
+    int (*window_label)(const char *window, char *out, size_t n);
 };
 
 #endif

@@ -1,5 +1,5 @@
 // app.js - the page's entry point: routing by location (/, /lobby/ID,
-// /game/ID, /campaign), the header (who you are, the connection
+// /game/ID, /campaign, /settings, /verify, /signin, /unsubscribe), the header (who you are, the connection
 // indicator), the session, and the shared context every screen gets.
 
 import { api, session, ApiError } from './api.js';
@@ -10,6 +10,7 @@ import { gameScreen } from './game.js';
 import { campaignScreen } from './games/sprint/campaign.js';
 import { settingsScreen } from './settings.js';
 import { startInbox } from './inbox.js';
+import { verifyScreen, signInLinkScreen, unsubscribeScreen } from './account.js';
 
 const main = document.getElementById('main');
 let screen = null; // {destroy()}
@@ -74,6 +75,8 @@ const ctx = {
     }
     try {
       ctx.me = await api.me();
+      if (typeof ctx.me.guest === 'boolean')
+        localStorage.setItem('conclave.kind', ctx.me.guest ? 'guest' : 'account');
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) {
         session.clear();
@@ -199,6 +202,10 @@ function route() {
   else if ((m = /^\/game\/([A-Za-z0-9_-]+)$/.exec(path))) screen = gameScreen(main, ctx, m[1]);
   else if (path === '/campaign') screen = campaignScreen(main, ctx);
   else if (path === '/settings') screen = settingsScreen(main, ctx);
+  else if (path === '/verify') screen = verifyScreen(main, ctx, params.get('token'));
+  else if (path === '/unsubscribe') screen = unsubscribeScreen(main, ctx, params.get('token'));
+  else if (path === '/signin')
+    screen = signInLinkScreen(main, ctx, params.get('token'), params.get('next'));
   else {
     document.title = 'Not found – Conclave';
     render(

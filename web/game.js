@@ -7,13 +7,15 @@
 // Players act through the controller: sealed orders (PUT/DELETE
 // /orders/{window}) and open plays (POST /plays with an Idempotency-Key).
 
-import { api, ApiError, randomKey } from './api.js';
+import { api, ApiError, randomKey, session } from './api.js';
 import { h, render, toast, announce } from './ui.js';
 import { tickCountdown, seatName, OUTAGE_TEXT, isOutage } from './gamekit.js';
 import { gameOf, stylesLoaded } from './games/registry.js';
 import { chatPanel } from './chat.js';
 import { howtoButton } from './howto.js';
 import { rematchButton } from './rematch.js';
+import { signInBox } from './account.js';
+import { replayButton } from './replay.js';
 
 export function gameScreen(main, ctx, id) {
   const c = new GameController(main, ctx, id);
@@ -38,7 +40,7 @@ class GameController {
     this.renderer = null;
     this.timers = [];
     this.root = h('div.game');
-    this.bar = h('div.game-tools'); // above the table: "How to play"
+    this.bar = h('div.game-tools'); // above the table: "Talk", "How to play"
     render(main, this.root, h('p.muted', { id: 'game-loading' }, 'Loading the game…'));
   }
 
@@ -352,6 +354,7 @@ class GameController {
       render(this.main, this.bar, this.root);
     const m = this.model();
     this.drawBar(m);
+    if (this.replay) return; // the replay holds the table (replay.js)
     try {
       this.renderer.update(this.root, m);
     } catch (e) {
@@ -371,14 +374,49 @@ class GameController {
   // Above the table: "How to play", and "Rematch" for a player once the
   // game is finished (drawn again only when that changes).
   drawBar(m) {
-    const state = `${m.status}:${m.spectator}`;
+    const signedOut = !session.token;
+    const state = `${m.status}:${m.spectator}:${signedOut}:${Boolean(this.chat)}`;
     if (this.barState === state) return;
     this.barState = state;
     render(
       this.bar,
+      // "Talk" is docked here, in the layout: it never covers the table.
+      this.chat ? this.chat.toggle : null,
       howtoButton(m.ruleset, m.title),
       m.status === 'finished' && !m.spectator ? rematchButton(this.ctx, this.meta) : null,
+      m.status !== 'running' || !m.spectator ? replayButton(this) : null,
+      signedOut ? signInBox(this.ctx) : null,
     );
+  }
+
+  // The table at a replayed version: the document the server rebuilt, with
+  // no window open (nothing to act on in the past), the result only at the
+  // end, and no log (the live log runs past the version shown).
+  drawReplay(r) {
+    const live = this.model();
+    const over = r.version === r.latest && live.status !== 'running';
+    const m = {
+      ...live,
+      view: r.view,
+      windows: [],
+      myWindow: null,
+      version: r.version,
+      status: over ? live.status : 'running',
+      result: over ? live.result : null,
+      log: [],
+    };
+    try {
+      this.renderer.update(this.root, m);
+    } catch (e) {
+      console.error(e);
+    }
+  }
+
+  stopReplay() {
+    if (!this.replay) return;
+    this.replay.box.remove();
+    this.replay = null;
+    this.draw();
   }
 
   destroy() {

@@ -41,7 +41,12 @@ export function startInbox(el, ctx) {
         h(
           'li.inbox-item',
           { 'data-game-id': t.game },
-          h('a', { href: ctx.href(t.link) }, h('strong', title), h('span.muted', ` · ${t.window}`)),
+          h(
+            'a',
+            { href: ctx.href(t.link) },
+            h('strong', title),
+            h('span.muted', ` · ${t.label || t.window}`),
+          ),
           h('span.inbox-due', { title: t.deadline || '' }, dueText(t.deadline)),
         ),
       );

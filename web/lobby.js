@@ -192,6 +192,7 @@ export function homeScreen(main, ctx) {
     main,
     h(
       'div.home',
+      h('h1.sr-only', 'Conclave: lobbies and games'),
       h('div.home-main', welcome, mine, lobbiesBox, watchBox),
       h('div.home-side', createBox),
     ),
@@ -382,7 +383,8 @@ export function homeScreen(main, ctx) {
                     'a.button',
                     {
                       href: ctx.href(`/game/${l.game}`),
-                      'aria-label': `Watch ${titleOf(l.ruleset)}: ${l.seats.map((s) => (s.player ? s.player.name : 'bot')).join(' vs ')}`,
+                      // The visible words first (axe's label-content-name-mismatch).
+                      'aria-label': `${status === 'finished' ? 'Final table' : 'Watch'} of ${titleOf(l.ruleset)}: ${l.seats.map((s) => (s.player ? s.player.name : 'bot')).join(' vs ')}`,
                     },
                     status === 'finished' ? 'Final table' : 'Watch',
                   ),

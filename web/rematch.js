@@ -46,7 +46,7 @@ function watchOffer(ctx, g, box) {
           : []),
       );
     } catch {
-      /* none yet (404), or the server is away: ask again later */
+      /* the server is away: ask again later */
     }
     setTimeout(look, 4000);
   };

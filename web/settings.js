@@ -1,4 +1,5 @@
-// settings.js - the notification settings screen (/settings): an email
+// settings.js - the notification settings screen (/settings): a guest's
+// "secure your account" (a password), an email
 // address (verified by the link mailed to it; the page says when the server
 // sends no mail), webhooks (the secret is shown once, right after adding),
 // quiet hours, the daily digest and the reminder interval. Everything goes
@@ -6,6 +7,7 @@
 
 import { request, session } from './api.js';
 import { h, render, toast, field } from './ui.js';
+import { securePart } from './account.js';
 
 const BASE = '/api/v1/me/notifications';
 
@@ -185,6 +187,7 @@ export function settingsScreen(main, ctx) {
         'p',
         'We tell you when a game waits on you, remind you before a deadline, and tell you when a game starts or ends, unless you have the game open.',
       ),
+      securePart(ctx),
       emailPart(),
       hooksPart(),
       timingPart(),
@@ -203,6 +206,7 @@ export function settingsScreen(main, ctx) {
     }
     try {
       doc = await request('GET', BASE);
+      if (!ctx.me || !ctx.me.id) await ctx.refreshMe(); // "Your account" needs it
       draw();
     } catch (e) {
       render(root, h('h1#settings-h', 'Notifications'), h('p', e.detail || e.message));

@@ -156,3 +156,26 @@ srv_kind spectate_read(db_pool *db, const store_game *m, uint64_t live,
     db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
     return k;
 }
+
+srv_kind spectate_read_at(PGconn *c, const store_game *m, uint64_t at,
+                          actor_read_fn fn, void *ctx)
+{
+    engine_game *g = NULL;
+    store_input *in = NULL;
+    size_t n = 0, i = 0;
+    srv_kind k = rebuild_at(c, m, at, &g, &in, &n, &i);
+    uint64_t version = g ? engine_game_inputs(g) : 0;
+    for (; k == SRV_OK && i < n && in[i].seq <= at; i++)
+        if (in[i].seq != version + 1 || apply_one(g, &in[i]) != 0)
+            k = SRV_INTERNAL;
+        else
+            version = in[i].seq;
+    if (k == SRV_OK && version != at)
+        k = SRV_INTERNAL; /* the store lacks inputs it counted */
+    read_ctx x = {fn, ctx};
+    if (k == SRV_OK)
+        call_step(m, g, at, 0, read_step, &x);
+    store_inputs_free(in, n);
+    engine_free(g);
+    return k;
+}

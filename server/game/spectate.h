@@ -54,4 +54,11 @@ srv_kind spectate_replay(PGconn *c, const store_game *m, uint64_t live, int all,
 srv_kind spectate_read(db_pool *db, const store_game *m, uint64_t live,
                        actor_read_fn fn, void *ctx);
 
+/* The game m at version `at` (at most its committed version; the caller
+ * decides who may see it), rebuilt on c from the latest snapshot up to it
+ * and the inputs, handed to fn (v->deadlines NULL). For replays
+ * (server/game/replay_view.h). SRV_OK; SRV_UNAVAILABLE; SRV_INTERNAL. */
+srv_kind spectate_read_at(PGconn *c, const store_game *m, uint64_t at,
+                          actor_read_fn fn, void *ctx);
+
 #endif

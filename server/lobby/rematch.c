@@ -212,7 +212,6 @@ srv_kind rematch_find(app *a, const char *game_id, const char *player_id,
     if (k != SRV_OK)
         return k;
     if (!f.rematch[0])
-        return srv_fail(err, SRV_NOT_FOUND, NULL,
-                        "no rematch has been offered for this game yet");
+        return SRV_OK; /* none yet: *out stays NULL */
     return answer(a, player_id, &f, 0, out, err);
 }

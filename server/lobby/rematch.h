@@ -30,8 +30,10 @@
 srv_kind rematch_offer(app *a, const char *game_id, const char *player_id,
                        json_t **out, srv_error *err);
 
-/* The rematch lobby of game_id, for one of its players: SRV_NOT_FOUND when
- * none was made yet (or no such game), SRV_FORBIDDEN for others. */
+/* The rematch lobby of game_id, for one of its players: SRV_OK with *out
+ * NULL when none was made yet (the page asks every few seconds: "none yet"
+ * is an answer, not an error), SRV_NOT_FOUND for no such game,
+ * SRV_FORBIDDEN for others. */
 srv_kind rematch_find(app *a, const char *game_id, const char *player_id,
                       json_t **out, srv_error *err);
 

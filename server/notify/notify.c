@@ -5,6 +5,7 @@
 #include "server/game/seat_presence.h"
 #include "server/notify/notify_internal.h"
 #include "server/notify/notify_listened.h"
+#include "server/notify/notify_settings.h"
 
 #include "server/notify/notify_send.h"
 #include "server/runtime/log.h"
@@ -222,6 +223,10 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
         n->app->cfg->notify_when_active ? NULL : presence_seat_active;
     g->in.active_ctx = &present;
     g->in.base_url = n->base_url;
+    json_t *players = notify_mail_facts(c, g->game_id);
+    if (!players)
+        return -1;
+    g->in.players = players;
     notify_plan plan = {0};
     plan_ctx pc = {&g->in, &plan, 0};
     srv_kind k = actors_read(n->app->actors, g->game_id, plan_under_lock, &pc);
@@ -237,6 +242,8 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
         rc = delete_facts(c, g);
     notify_plan_free(&plan);
     g->in.active_ctx = NULL; /* present lives on this stack only */
+    g->in.players = NULL;
+    json_decref(players);
     return rc;
 }
 

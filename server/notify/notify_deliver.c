@@ -220,10 +220,12 @@ static int still_wanted(notifier *n, PGresult *r, int i)
     return n->email_on && PQgetvalue(r, i, C_MAILOK)[0] == 't';
 }
 
-/* Quiet hours now for row i: 1 with *until set, else 0. */
+/* Quiet hours now for row i: 1 with *until set, else 0. A mail the player
+ * asked for just now (verify an address, a sign-in link) is never held. */
 static int quiet_now(PGresult *r, int i, time_t *until)
 {
-    return strcmp(PQgetvalue(r, i, C_KIND), "verify") != 0 &&
+    const char *kind = PQgetvalue(r, i, C_KIND);
+    return strcmp(kind, "verify") != 0 && strcmp(kind, "signin") != 0 &&
            !PQgetisnull(r, i, C_QSTART) && !PQgetisnull(r, i, C_QEND) &&
            notify_quiet(atoi(PQgetvalue(r, i, C_QSTART)),
                         atoi(PQgetvalue(r, i, C_QEND)),

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Messages of one channel shown in one notification; the rest counted. */
 #define NOTIFY_MESSAGES_SHOWN 5
@@ -80,11 +81,73 @@ static int message_lines(char *t, size_t cap, int n, const json_t *detail)
     return n;
 }
 
-static char *text_of(const actor_view *v, const char *kind,
-                     const json_t *windows, const json_t *detail,
-                     const char *link)
+/* "Rock-paper-scissors with Bob" (the others' names; bots as "a bot"). */
+static void game_words(const actor_view *v, int seat, char *out, size_t n)
 {
-    size_t cap = 1024 + json_array_size(windows) * 160;
+    const engine_ruleset *rs = engine_game_ruleset(v->game);
+    int at = snprintf(out, n, "%s", rs ? engine_ruleset_title(rs) : "a game");
+    int others = 0, count = 0;
+    for (int s = 0; s < v->meta->seats; s++)
+        count += s != seat;
+    for (int s = 0; s < v->meta->seats && at > 0 && (size_t)at < n; s++) {
+        if (s == seat)
+            continue;
+        const char *who =
+            v->meta->seat_bot[s][0] ? "a bot" : v->meta->seat_name[s];
+        const char *sep = others == 0           ? " with "
+                          : others == count - 1 ? " and "
+                                                : ", ";
+        at += snprintf(out + at, n - (size_t)at, "%s%s", sep, who);
+        others++;
+    }
+}
+
+/* An RFC 3339 UTC time ("2026-12-02T14:05:00.000Z") in the player's offset
+ * (minutes east of UTC): "Wed 2 Dec 2026, 15:05 (UTC+01:00)". The text
+ * itself when it does not parse. */
+static void local_time(const char *rfc3339, int offset, char *out, size_t n)
+{
+    static const char *const days[] = {"Sun", "Mon", "Tue", "Wed",
+                                       "Thu", "Fri", "Sat"};
+    static const char *const months[] = {"Jan", "Feb", "Mar", "Apr",
+                                         "May", "Jun", "Jul", "Aug",
+                                         "Sep", "Oct", "Nov", "Dec"};
+    struct tm tm = {0};
+    if (sscanf(rfc3339, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+               &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6) {
+        snprintf(out, n, "%s", rfc3339);
+        return;
+    }
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    time_t t = timegm(&tm) + (time_t)offset * 60;
+    struct tm lt;
+    gmtime_r(&t, &lt);
+    int a = offset < 0 ? -offset : offset;
+    snprintf(out, n, "%s %d %s %d, %02d:%02d (UTC%c%02d:%02d)",
+             days[lt.tm_wday % 7], lt.tm_mday, months[lt.tm_mon % 12],
+             lt.tm_year + 1900, lt.tm_hour, lt.tm_min, offset < 0 ? '-' : '+',
+             a / 60, a % 60);
+}
+
+static int player_offset(const notify_input *in, const char *player)
+{
+    const json_t *p = in->players ? json_object_get(in->players, player) : NULL;
+    return (int)json_integer_value(json_object_get(p, "utc_offset"));
+}
+
+static const char *player_unsubscribe(const notify_input *in,
+                                      const char *player)
+{
+    const json_t *p = in->players ? json_object_get(in->players, player) : NULL;
+    return json_string_value(json_object_get(p, "unsubscribe"));
+}
+
+static char *text_of(const actor_view *v, const notify_input *in, int seat,
+                     const char *kind, const json_t *windows,
+                     const json_t *detail, const char *link)
+{
+    size_t cap = 2048 + json_array_size(windows) * 240;
     size_t i;
     json_t *w;
     int msgs = strcmp(kind, "message") == 0;
@@ -96,22 +159,60 @@ static char *text_of(const actor_view *v, const char *kind,
     char *t = malloc(cap);
     if (!t)
         return NULL;
-    int n = snprintf(t, cap, "%s\r\n\r\nGame: %s (%s), move %llu\r\n",
-                     sentence(kind), v->meta->game_id, v->meta->ruleset,
-                     (unsigned long long)v->version);
+    const char *player = v->meta->seat_player[seat];
+    char game[400];
+    game_words(v, seat, game, sizeof game);
+    int n = snprintf(t, cap, "%s\r\n\r\n%s, where you play seat %d.\r\n",
+                     sentence(kind), game, seat + 1);
     if (msgs)
         n = message_lines(t, cap, n, detail);
+    const engine_ruleset *rs = engine_game_ruleset(v->game);
     json_array_foreach(windows, i, w)
     {
-        if ((size_t)n >= cap - 200)
+        if ((size_t)n >= cap - 300)
             break;
+        char step[ENGINE_WINDOW_LABEL_MAX], when[96] = "";
+        engine_window_label(rs, json_string_value(json_object_get(w, "id")),
+                            step, sizeof step);
         const char *dl = json_string_value(json_object_get(w, "deadline"));
-        n += snprintf(t + n, cap - (size_t)n, "Waiting on you: %.64s%s%s\r\n",
-                      json_string_value(json_object_get(w, "id")),
-                      dl ? ", closes at " : "", dl ? dl : "");
+        if (dl)
+            local_time(dl, player_offset(in, player), when, sizeof when);
+        n += snprintf(t + n, cap - (size_t)n, "Waiting on you: %s%s%s.\r\n",
+                      step, dl ? ", by " : "", when);
     }
-    snprintf(t + n, cap - (size_t)n, "\r\nOpen the game: %s\r\n", link);
+    n += snprintf(t + n, cap - (size_t)n, "\r\nOpen the game: %s\r\n", link);
+    const char *unsub = player_unsubscribe(in, player);
+    if (unsub && (size_t)n < cap - 300)
+        snprintf(t + n, cap - (size_t)n,
+                 "\r\n--\r\nYou get this mail because of your notification "
+                 "settings: %s/settings\r\nUnsubscribe: %s/unsubscribe?"
+                 "token=%s\r\n",
+                 in->base_url, in->base_url, unsub);
     return t;
+}
+
+#define SUBJECT_MAX 200
+
+/* "Your move: Rock-paper-scissors with Bob", ... */
+static void subject_of(const actor_view *v, int seat, const char *kind,
+                       char *out, size_t n)
+{
+    static const struct {
+        const char *kind, *words;
+    } lead[] = {{"waiting", "Your move"},
+                {"reminder", "Reminder, your move"},
+                {"final_reminder", "Last call, your move"},
+                {"started", "Started"},
+                {"ended", "Ended"},
+                {"replaced", "A player was replaced"},
+                {"message", "A message"}};
+    const char *words = "News";
+    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
+        if (strcmp(kind, lead[i].kind) == 0)
+            words = lead[i].words;
+    char game[400];
+    game_words(v, seat, game, sizeof game);
+    snprintf(out, n, "%s: %.170s", words, game);
 }
 
 static notify_item *push(notify_plan *p)
@@ -155,11 +256,10 @@ static int add_item(const actor_view *v, const notify_input *in, notify_plan *p,
     char link[600];
     snprintf(link, sizeof link, "%s/game/%s", in->base_url, v->meta->game_id);
     json_t *windows = waiting_windows(v, doc, seat);
-    it->text = text_of(v, kind, windows, detail, link);
-    it->subject = malloc(160);
+    it->text = text_of(v, in, seat, kind, windows, detail, link);
+    it->subject = malloc(SUBJECT_MAX);
     if (it->subject)
-        snprintf(it->subject, 160, "Conclave: %s (%s)", sentence(kind),
-                 v->meta->ruleset);
+        subject_of(v, seat, kind, it->subject, SUBJECT_MAX);
     json_t *body =
         json_pack("{ss ss s{ss ss sI ss} si so so sO so}", "id", it->id,
                   "event", kind, "game", "id", v->meta->game_id, "ruleset",

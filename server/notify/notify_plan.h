@@ -7,6 +7,12 @@
  * from the whole state, so a notification shows nothing that seat could
  * not see on the page. No I/O: the notifier (notify.c) reads the facts and
  * what was told before, and writes the outcome.
+ *
+ * The mail text is for a person: the game's name and the other players'
+ * names, each waiting step in words (engine_window_label) with its deadline
+ * in the player's own UTC offset, the game's link, and last a line
+ * "Unsubscribe: URL" (BASE/unsubscribe?token=...) that notify_send turns
+ * into the List-Unsubscribe headers (RFC 8058).
  */
 #ifndef CONCLAVE_NOTIFY_PLAN_H
 #define CONCLAVE_NOTIFY_PLAN_H
@@ -53,7 +59,10 @@ typedef struct notify_input {
     const char *reminder_tag; /* WINDOW@DUE, part of the reminder's id */
     notify_active_fn active;
     void *active_ctx;
-    const char *base_url; /* links: BASE/game/ID */
+    const char *base_url;  /* links: BASE/game/ID */
+    const json_t *players; /* {"PLAYER": {"utc_offset": MIN, "unsubscribe":
+                              TOKEN|null}} of seated players with settings
+                              (notify_mail_facts); NULL: UTC, no link */
 } notify_input;
 
 /* Decide, for the state in v, into out (zeroed by the caller). Seats that

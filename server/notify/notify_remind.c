@@ -10,6 +10,7 @@
  */
 #include "server/game/seat_presence.h"
 #include "server/notify/notify_internal.h"
+#include "server/notify/notify_settings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,13 +86,16 @@ static int remind_one(notifier *n, PGconn *c, PGresult *r, int i)
                                          : presence_seat_active,
                            .active_ctx = &present,
                            .base_url = n->base_url};
+        json_t *players = notify_mail_facts(c, game);
+        in.players = players;
         notify_plan plan = {0};
         remind_ctx rx = {&in, &plan, 0};
         srv_kind k = actors_read(n->app->actors, game, plan_under_lock, &rx);
-        if (k == SRV_UNAVAILABLE || rx.rc != 0 ||
+        if (!players || k == SRV_UNAVAILABLE || rx.rc != 0 ||
             (k == SRV_OK && notify_write_items(n, c, game, &plan) != 0))
             rc = -1;
         notify_plan_free(&plan);
+        json_decref(players);
     }
     if (rc == 0 && notify_exec(c, PGRES_COMMAND_OK, "COMMIT", 0, NULL) != 0)
         rc = -1;

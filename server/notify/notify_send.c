@@ -106,26 +106,151 @@ static size_t feed(char *out, size_t size, size_t n, void *ctx)
     return k;
 }
 
-/* The whole message: headers, a blank line, the body. malloc'd. */
+#define BOUNDARY "=_conclave_alternative_part"
+
+/* A growing string; on OOM it stays NULL and appends do nothing. */
+typedef struct strbuf {
+    char *p;
+    size_t n, cap;
+} strbuf;
+
+static void put(strbuf *b, const char *s, size_t len)
+{
+    if (!b->p && b->cap)
+        return;
+    if (b->n + len + 1 > b->cap) {
+        size_t cap = (b->n + len + 1) * 2 + 256;
+        char *g = realloc(b->p, cap);
+        if (!g) {
+            free(b->p);
+            b->p = NULL;
+            b->cap = 1;
+            return;
+        }
+        b->p = g;
+        b->cap = cap;
+    }
+    if (!b->p)
+        return;
+    memcpy(b->p + b->n, s, len);
+    b->n += len;
+    b->p[b->n] = '\0';
+}
+
+static void puts_(strbuf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+/* The URL of the body's "Unsubscribe: URL" line into out, or "". */
+static void unsubscribe_url(const char *body, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (const char *l = body; l && *l;
+         l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        if (strncmp(l, "Unsubscribe: http", 17) != 0)
+            continue;
+        size_t len = strcspn(l + 13, "\r\n \t<>\"");
+        if (len < n)
+            snprintf(out, n, "%.*s", (int)len, l + 13);
+        return;
+    }
+}
+
+static void put_url(strbuf *b, const char *url, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (url[i] == '&')
+            puts_(b, "&amp;");
+        else
+            put(b, url + i, 1);
+    }
+}
+
+/* The HTML part of a plain text: escaped, a paragraph per blank-line block,
+ * a line break per line, each http(s) URL a link. */
+static void html_of(strbuf *b, const char *text)
+{
+    puts_(b, "<!doctype html><html><body style=\"font-family:sans-serif;"
+             "line-height:1.4\"><p>");
+    for (const char *c = text; *c;) {
+        if (strncmp(c, "http://", 7) == 0 || strncmp(c, "https://", 8) == 0) {
+            size_t len = strcspn(c, " \t\r\n<>\"");
+            puts_(b, "<a href=\"");
+            put_url(b, c, len);
+            puts_(b, "\">");
+            put_url(b, c, len);
+            puts_(b, "</a>");
+            c += len;
+            continue;
+        }
+        if (strncmp(c, "\r\n\r\n", 4) == 0) {
+            puts_(b, "</p>\r\n<p>");
+            c += 4;
+            while (strncmp(c, "\r\n", 2) == 0)
+                c += 2;
+            continue;
+        }
+        if (strncmp(c, "\r\n", 2) == 0) {
+            puts_(b, "<br>\r\n");
+            c += 2;
+            continue;
+        }
+        switch (*c) {
+        case '&':
+            puts_(b, "&amp;");
+            break;
+        case '<':
+            puts_(b, "&lt;");
+            break;
+        case '>':
+            puts_(b, "&gt;");
+            break;
+        case '"':
+            puts_(b, "&quot;");
+            break;
+        default:
+            put(b, c, 1);
+        }
+        c++;
+    }
+    puts_(b, "</p></body></html>\r\n");
+}
+
+/* The whole message: headers (List-Unsubscribe and List-Unsubscribe-Post,
+ * RFC 8058, when the body has an "Unsubscribe: URL" line), a blank line,
+ * and a multipart/alternative body: the text as it is, then as HTML.
+ * malloc'd. */
 static char *message(const char *from, const char *to, const char *subject,
                      const char *id, const char *body)
 {
-    char date[64];
+    char date[64], unsub[600], head[2048];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S +0000", &tm);
-    size_t cap = strlen(from) + strlen(to) + strlen(subject) + 2 * strlen(id) +
-                 strlen(body) + 400;
-    char *m = malloc(cap);
-    if (m)
-        snprintf(m, cap,
-                 "Date: %s\r\nFrom: Conclave <%s>\r\nTo: <%s>\r\n"
-                 "Subject: %s\r\nMessage-ID: <%s@conclave>\r\n"
-                 "Conclave-Notification-Id: %s\r\nMIME-Version: 1.0\r\n"
-                 "Content-Type: text/plain; charset=utf-8\r\n\r\n%s",
-                 date, from, to, subject, id, id, body);
-    return m;
+    unsubscribe_url(body, unsub, sizeof unsub);
+    snprintf(head, sizeof head,
+             "Date: %s\r\nFrom: Conclave <%.300s>\r\nTo: <%.300s>\r\n"
+             "Subject: %.400s\r\nMessage-ID: <%.200s@conclave>\r\n"
+             "Conclave-Notification-Id: %.200s\r\nMIME-Version: 1.0\r\n",
+             date, from, to, subject, id, id);
+    strbuf b = {0};
+    puts_(&b, head);
+    if (unsub[0]) {
+        puts_(&b, "List-Unsubscribe: <");
+        puts_(&b, unsub);
+        puts_(&b, ">\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
+    }
+    puts_(&b, "Content-Type: multipart/alternative; boundary=\"" BOUNDARY
+              "\"\r\n\r\n--" BOUNDARY "\r\nContent-Type: text/plain; "
+              "charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n");
+    puts_(&b, body);
+    puts_(&b, "\r\n--" BOUNDARY "\r\nContent-Type: text/html; charset=utf-8"
+              "\r\nContent-Transfer-Encoding: 8bit\r\n\r\n");
+    html_of(&b, body);
+    puts_(&b, "--" BOUNDARY "--\r\n");
+    return b.p;
 }
 
 notify_send *notify_send_email(const char *smtp_url, const char *from,

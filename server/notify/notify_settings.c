@@ -15,6 +15,7 @@
 
 #define DB_WAIT_MS 2000
 #define TOKEN_BYTES 32
+#define UNSUBSCRIBE_BYTES 24 /* 48 hex digits, the column's check */
 
 /* A time as "YYYY-MM-DDTHH:MM:SSZ" (NULL stays NULL). */
 #define UTC(col)                                                               \
@@ -245,10 +246,11 @@ static int queue_verification(PGconn *c, const char *player_id,
         return -1;
     snprintf(body, cap,
              "Someone (we hope you) asked Conclave to send game notices to "
-             "this address.\r\n\r\nTo confirm, open:\r\n"
-             "%s/api/v1/notifications/verify?token=%s\r\n\r\n"
-             "The link works once, for 24 hours. If it was not you, ignore "
-             "this mail.\r\n",
+             "this address.\r\n\r\nTo confirm, open this page and press "
+             "its button:\r\n%s/verify?token=%s\r\n\r\n"
+             "The link works for 24 hours. If it was not you, ignore "
+             "this mail: nothing is sent here until the button is "
+             "pressed.\r\n",
              base_url, token);
     const char *p1[] = {player_id, hash};
     const char *p2[] = {id, email, player_id, body};
@@ -266,6 +268,96 @@ static int queue_verification(PGconn *c, const char *player_id,
                      4, p2);
     free(body);
     return rc ? -1 : 0;
+}
+
+int notify_queue_account_mail(PGconn *c, const char *id, const char *email,
+                              const char *player_id, const char *subject,
+                              const char *body)
+{
+    const char *p[] = {id, email, player_id, subject, body};
+    return exec_ok(c,
+                   "INSERT INTO notify_deliveries (game_id, notification_id, "
+                   "channel, target, player_id, kind, subject, body) VALUES "
+                   "('', $1, 'email', $2, $3, 'signin', $4, $5) "
+                   "ON CONFLICT DO NOTHING",
+                   5, p);
+}
+
+json_t *notify_mail_facts(PGconn *c, const char *game_id)
+{
+    const char *p[] = {game_id};
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK,
+        "SELECT DISTINCT s.player_id, s.utc_offset, s.unsubscribe_token FROM "
+        "notify_settings s JOIN game_seats g ON g.player_id = s.player_id "
+        "WHERE g.game_id = $1",
+        1, p);
+    if (!r)
+        return NULL;
+    json_t *out = json_object();
+    for (int i = 0; out && i < PQntuples(r); i++) {
+        char fresh[2 * UNSUBSCRIBE_BYTES + 1];
+        const char *tok = PQgetvalue(r, i, 2);
+        if (PQgetisnull(r, i, 2)) {
+            /* Made once; a concurrent maker's token wins (kept either way). */
+            const char *q[] = {PQgetvalue(r, i, 0), fresh};
+            PGresult *u =
+                notify_random_hex(fresh, UNSUBSCRIBE_BYTES) != 0
+                    ? NULL
+                    : db_exec(c, PGRES_TUPLES_OK,
+                              "UPDATE notify_settings SET unsubscribe_token = "
+                              "coalesce(unsubscribe_token, $2) WHERE "
+                              "player_id = $1 RETURNING unsubscribe_token",
+                              2, q);
+            if (!u || PQntuples(u) != 1) {
+                PQclear(u);
+                json_decref(out);
+                out = NULL;
+                break;
+            }
+            snprintf(fresh, sizeof fresh, "%s", PQgetvalue(u, 0, 0));
+            PQclear(u);
+            tok = fresh;
+        }
+        json_object_set_new(out, PQgetvalue(r, i, 0),
+                            json_pack("{si ss}", "utc_offset",
+                                      atoi(PQgetvalue(r, i, 1)), "unsubscribe",
+                                      tok));
+    }
+    PQclear(r);
+    return out;
+}
+
+srv_kind notify_unsubscribe(db_pool *db, const char *token, srv_error *err)
+{
+    if (!token || strlen(token) != 2 * UNSUBSCRIBE_BYTES)
+        return srv_fail(err, SRV_NOT_FOUND, NULL, "unknown unsubscribe link");
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    if (!c)
+        return srv_db_failed(err);
+    const char *p[] = {token};
+    /* The address goes (a new one is verified again); its pending and held
+     * mails are dropped. The token stays: a second click is fine. */
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK,
+        "WITH me AS (SELECT player_id, email FROM notify_settings WHERE "
+        " unsubscribe_token = $1 FOR UPDATE), "
+        "off AS (UPDATE notify_settings s SET email = NULL, email_verified = "
+        " false, verify_hash = NULL, verify_expires = NULL, updated_at = "
+        " now() FROM me WHERE s.player_id = me.player_id), "
+        "dropped AS (UPDATE notify_deliveries d SET status = 'dropped' FROM "
+        " me WHERE d.player_id = me.player_id AND d.channel = 'email' AND "
+        " d.status IN ('pending', 'held')) "
+        "SELECT count(*) FROM me",
+        1, p);
+    srv_kind k = SRV_OK;
+    if (!r)
+        k = srv_db_failed(err);
+    else if (atoi(PQgetvalue(r, 0, 0)) != 1)
+        k = srv_fail(err, SRV_NOT_FOUND, NULL, "unknown unsubscribe link");
+    PQclear(r);
+    db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
+    return k;
 }
 
 #define KEEP(has, val) ((has) ? (val) : NULL)
@@ -439,23 +531,28 @@ srv_kind notify_email_verify(db_pool *db, const char *token, json_t **out,
     if (!c)
         return srv_db_failed(err);
     const char *p[] = {hash};
-    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
-                          "UPDATE notify_settings SET email_verified = true, "
-                          " verify_hash = NULL, verify_expires = NULL "
-                          "WHERE verify_hash = decode($1, 'hex') AND "
-                          " verify_expires > now() AND email IS NOT NULL "
-                          "RETURNING email, player_id",
-                          1, p);
+    /* The hash stays on the row once verified (until the address changes),
+     * so a second click says "already verified" instead of "unknown". */
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK,
+        "WITH hit AS (SELECT player_id, email_verified AS was FROM "
+        " notify_settings WHERE verify_hash = decode($1, 'hex') AND email IS "
+        " NOT NULL AND (email_verified OR verify_expires > now()) FOR UPDATE) "
+        "UPDATE notify_settings s SET email_verified = true, verify_expires = "
+        " NULL FROM hit WHERE s.player_id = hit.player_id "
+        "RETURNING s.email, hit.was, s.player_id",
+        1, p);
     srv_kind k = SRV_OK;
     if (!r)
         k = srv_db_failed(err);
     else if (PQntuples(r) != 1)
         k = srv_fail(err, SRV_NOT_FOUND, NULL, "unknown or expired link");
     else
-        *out = json_pack("{ss sb}", "email", PQgetvalue(r, 0, 0),
-                         "email_verified", 1);
+        *out = json_pack("{ss sb sb}", "email", PQgetvalue(r, 0, 0),
+                         "email_verified", 1, "already_verified",
+                         PQgetvalue(r, 0, 1)[0] == 't');
     if (k == SRV_OK)
-        (void)notify_listened_refresh(c, PQgetvalue(r, 0, 1));
+        (void)notify_listened_refresh(c, PQgetvalue(r, 0, 2));
     PQclear(r);
     db_release(db, c, k == SRV_UNAVAILABLE && db_conn_broken(c));
     return k;

@@ -54,9 +54,31 @@ srv_kind notify_webhook_delete(db_pool *db, const char *player_id,
                                const char *id, srv_error *err);
 
 /* Mark the address the token was mailed to as verified: {"email",
- * "email_verified": true} into *out. SRV_NOT_FOUND for an unknown, used
- * or expired token. */
+ * "email_verified": true, "already_verified": bool} into *out (true when
+ * this token had verified it before: a second click). SRV_NOT_FOUND for
+ * an unknown or expired token, or one of an address changed since. The
+ * mailed link opens the web page's /verify, which asks for a button press
+ * (a POST): a mail scanner's GET verifies nothing. */
 srv_kind notify_email_verify(db_pool *db, const char *token, json_t **out,
                              srv_error *err);
+
+/* Queue a mail about the account (kind "signin": a one-time sign-in link)
+ * to a verified address email of player_id, in c's transaction: id is its
+ * notification id (unique). 0, or -1 on a database failure. */
+int notify_queue_account_mail(PGconn *c, const char *id, const char *email,
+                              const char *player_id, const char *subject,
+                              const char *body);
+
+/* The mail facts of the players seated in game_id who have settings:
+ * {"PLAYER": {"utc_offset": MIN, "unsubscribe": TOKEN}} (NEW; the token of
+ * each player's unsubscribe link is made the first time, in c). NULL on a
+ * database failure. For notify_input.players. */
+json_t *notify_mail_facts(PGconn *c, const char *game_id);
+
+/* One-click unsubscribe (RFC 8058) by the token of a mail's link: the
+ * player's address is removed (no more mail; a new address is verified
+ * again) and their pending and held mails dropped. Again is fine.
+ * SRV_NOT_FOUND for an unknown token; SRV_UNAVAILABLE. */
+srv_kind notify_unsubscribe(db_pool *db, const char *token, srv_error *err);
 
 #endif

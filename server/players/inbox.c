@@ -3,6 +3,7 @@
  */
 #include "server/players/inbox.h"
 
+#include "engine/engine.h"
 #include "server/store/db.h"
 
 #include <stdio.h>
@@ -41,14 +42,16 @@ json_t *inbox_load(PGconn *c, const char *player_id)
     for (int i = 0; i < PQntuples(r); i++) {
         const char *game = PQgetvalue(r, i, 0);
         const char *due = PQgetvalue(r, i, 5);
-        char link[96];
+        char link[96], label[ENGINE_WINDOW_LABEL_MAX];
         snprintf(link, sizeof link, "/game/%s", game);
+        engine_window_label(engine_ruleset_find(PQgetvalue(r, i, 1)),
+                            PQgetvalue(r, i, 2), label, sizeof label);
         json_array_append_new(
             list,
-            json_pack("{ss ss ss si ss so ss}", "game", game, "ruleset",
+            json_pack("{ss ss ss ss si ss so ss}", "game", game, "ruleset",
                       PQgetvalue(r, i, 1), "window", PQgetvalue(r, i, 2),
-                      "seat", atoi(PQgetvalue(r, i, 3)), "since",
-                      PQgetvalue(r, i, 4), "deadline",
+                      "label", label, "seat", atoi(PQgetvalue(r, i, 3)),
+                      "since", PQgetvalue(r, i, 4), "deadline",
                       *due ? json_string(due) : json_null(), "link", link));
     }
     PQclear(r);

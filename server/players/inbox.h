@@ -22,7 +22,8 @@
 /* At most this many windows are listed (the soonest deadlines first). */
 #define INBOX_MAX 500
 
-/* {"count":N,"turns":[{"game","ruleset","window","seat","since",
+/* {"count":N,"turns":[{"game","ruleset","window","label" (the window's
+ * step in words, engine_window_label),"seat","since",
  * "deadline":RFC 3339|null,"link":"/game/ID"}]}, soonest deadline first
  * (windows without one last, oldest first). NEW, or NULL on a database
  * failure. */

@@ -168,6 +168,51 @@ out:
     return k;
 }
 
+srv_kind players_set_password(db_pool *db, const char *player_id,
+                              const char *password, srv_error *err)
+{
+    char salt_hex[2 * SALT_BYTES + 1], key_hex[2 * KEY_BYTES + 1];
+    if (!password)
+        return srv_fail(err, SRV_INVALID, "password", "password is required");
+    /* Any valid name passes check_and_hash's name check: only the password
+     * is checked here. */
+    srv_kind k = check_and_hash("guest", password, salt_hex, key_hex, err);
+    if (k != SRV_OK)
+        return k;
+    PGconn *c = db_acquire(db, DB_WAIT_MS);
+    if (!c)
+        return srv_db_failed(err);
+    const char *p[] = {player_id, key_hex, salt_hex};
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "UPDATE players SET password_hash = decode($2, "
+                          "'hex'), password_salt = decode($3, 'hex') WHERE "
+                          "id = $1 AND password_hash IS NULL RETURNING id",
+                          3, p);
+    if (!r)
+        k = srv_db_failed(err);
+    else if (PQntuples(r) != 1)
+        k = srv_fail(err, SRV_CONFLICT, "password",
+                     "this account already has a password");
+    PQclear(r);
+    db_release(db, c, db_conn_broken(c));
+    return k;
+}
+
+/* Whether player_id has no password (a guest): 1, 0, or -1. */
+static int is_guest(PGconn *c, const char *player_id)
+{
+    const char *p[] = {player_id};
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT password_hash IS NULL FROM players WHERE "
+                          "id = $1",
+                          1, p);
+    if (!r)
+        return -1;
+    int guest = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    return guest;
+}
+
 /* The player's games, newest first. NULL on a database failure. */
 static json_t *my_games(PGconn *c, const char *player_id)
 {
@@ -201,13 +246,14 @@ srv_kind players_me(db_pool *db, const char *player_id, const char *name,
     json_t *games = my_games(c, player_id);
     json_t *lobbies = games ? lobby_list_member(c, player_id) : NULL;
     json_t *records = lobbies ? records_of_player(c, player_id) : NULL;
+    int guest = records ? is_guest(c, player_id) : -1;
     db_release(db, c, db_conn_broken(c));
     srv_kind k = SRV_OK;
-    if (!records) {
+    if (!records || guest < 0) {
         k = srv_db_failed(err);
     } else {
-        *out = json_pack("{ss ss so so}", "id", player_id, "name", name,
-                         "games", games, "lobbies", lobbies);
+        *out = json_pack("{ss ss sb so so}", "id", player_id, "name", name,
+                         "guest", guest, "games", games, "lobbies", lobbies);
         games = lobbies = NULL;
         if (!*out || json_object_update(*out, records) != 0) {
             json_decref(*out);

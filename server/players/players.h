@@ -37,10 +37,18 @@ srv_kind players_create(db_pool *db, const char *name, const char *password,
 srv_kind players_sign_in(db_pool *db, const char *name, const char *password,
                          char *token, srv_error *err);
 
+/* Secure a guest's account: give player_id (which has no password) the
+ * password (8 to 256 bytes), so it can sign in by name and password on
+ * another device. SRV_INVALID (field "password"), SRV_CONFLICT when the
+ * player already has a password, SRV_UNAVAILABLE, SRV_INTERNAL. */
+srv_kind players_set_password(db_pool *db, const char *player_id,
+                              const char *password, srv_error *err);
+
 /* What player_id (named name) sees of their own things, into *out (NEW):
- * {"id","name","games":[{"id","ruleset","status","seat"}] (newest first,
- * at most 100),"lobbies":[lobby] (open ones they sit in, newest first, at
- * most 100)} plus one member per ruleset that keeps per-player records
+ * {"id","name","guest" (no password
+ * yet),"games":[{"id","ruleset","status","seat"}] (newest first, at most
+ * 100),"lobbies":[lobby] (open ones they sit in, newest first, at most 100)}
+ * plus one member per ruleset that keeps per-player records
  * (records_of_player). SRV_UNAVAILABLE; SRV_INTERNAL. */
 srv_kind players_me(db_pool *db, const char *player_id, const char *name,
                     json_t **out, srv_error *err);

@@ -196,6 +196,23 @@ const MATRIX = [
     expect: [204, 204, 204, 401, 401],
   },
   { route: 'GET /api/v1/me', req: () => ['GET', '/api/v1/me'], expect: [200, 200, 200, 401, 401] },
+  // Sign-in links are public (the mailed token is what counts); every caller
+  // here has a password already, so none can set one.
+  {
+    route: 'POST /api/v1/sign-in-links',
+    req: () => ['POST', '/api/v1/sign-in-links', { email: 'nobody@example.test' }],
+    expect: [202, 202, 202, 202, 202],
+  },
+  {
+    route: 'POST /api/v1/sign-in-links/redeem',
+    req: () => ['POST', '/api/v1/sign-in-links/redeem', { token: 'ab'.repeat(32) }],
+    expect: [404, 404, 404, 404, 404],
+  },
+  {
+    route: 'PUT /api/v1/me/password',
+    req: () => ['PUT', '/api/v1/me/password', { password: 'a long new secret' }],
+    expect: [409, 409, 409, 401, 401],
+  },
   // Only one's own record: none of these players has a campaign game to choose for.
   {
     route: 'POST /api/v1/me/records/{key}/choice',
@@ -235,6 +252,21 @@ const MATRIX = [
   {
     route: 'GET /api/v1/notifications/verify',
     req: () => ['GET', `/api/v1/notifications/verify?token=${'ab'.repeat(32)}`],
+    expect: [303, 303, 303, 303, 303],
+  },
+  {
+    route: 'GET /unsubscribe',
+    req: () => ['GET', `/unsubscribe?token=${'ab'.repeat(24)}`],
+    expect: [200, 200, 200, 200, 200],
+  },
+  {
+    route: 'POST /unsubscribe',
+    req: () => ['POST', `/unsubscribe?token=${'ab'.repeat(24)}`],
+    expect: [404, 404, 404, 404, 404],
+  },
+  {
+    route: 'POST /api/v1/notifications/verify',
+    req: () => ['POST', '/api/v1/notifications/verify', { token: 'ab'.repeat(32) }],
     expect: [404, 404, 404, 404, 404],
   },
   // The inbox and the vacation bank are the caller's own. Nobody is on
@@ -327,6 +359,14 @@ const MATRIX = [
     route: 'GET /api/v1/games/{id}/view',
     setup: rpsWithOrder,
     req: (g) => ['GET', `/api/v1/games/${g}/view`],
+    expect: [200, 200, 200, 200, 401],
+  },
+  // A replay step: each caller gets its own audience (a seat's, or the
+  // public view), like the view itself.
+  {
+    route: 'GET /api/v1/games/{id}/replay',
+    setup: rpsWithOrder,
+    req: (g) => ['GET', `/api/v1/games/${g}/replay?at=1`],
     expect: [200, 200, 200, 200, 401],
   },
   {

@@ -76,7 +76,7 @@ test("a private game: one rematch lobby with its settings; its invite code reach
   const early = await offer(id, bob.token);
   assert.equal(early.status, 409, 'no rematch while the game runs');
   assert.match(early.body.detail, /still being played/);
-  assert.equal((await find(id, alice.token)).status, 404);
+  assert.equal((await find(id, alice.token)).status, 204, 'none yet is an answer, not a 404');
   assert.equal((await offer(id, carol.token)).status, 403, "only the game's players");
   assert.equal((await offer('nosuchgame', alice.token)).status, 404);
   assert.equal((await offer(id)).status, 401);

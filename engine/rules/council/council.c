@@ -336,7 +336,8 @@ static json_t *cn_result(const void *state)
 static const engine_bot_level bot_levels[] = {
     {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
 
-void *cnc_twin(const void *state, int seat, engine_rng *rng); /* twin.c */
+void *cnc_twin(const void *state, int seat, engine_rng *rng);  /* twin.c */
+int cnc_window_label(const char *window, char *out, size_t n); /* labels.c */
 const engine_ruleset council_ruleset = {
     .id = "council",
     .title = "Galactic Council",
@@ -355,6 +356,7 @@ const engine_ruleset council_ruleset = {
     .save = cn_save,
     .load = cn_load,
     .windows = cn_windows,
+    .window_label = cnc_window_label,
     .check_order = cn_check_order,
     .default_order = cn_default_order,
     .public_order = cn_public_order,

@@ -332,6 +332,16 @@ static void *twin(const void *state, int seat, engine_rng *rng)
     return clone(state);
 }
 
+/* "r3" -> "Round 3: your throw". */
+static int rps_window_label(const char *window, char *out, size_t n)
+{
+    int round, used = 0;
+    if (sscanf(window, "r%d%n", &round, &used) != 1 || window[used] != '\0')
+        return -1;
+    snprintf(out, n, "Round %d: your throw", round);
+    return 0;
+}
+
 const engine_ruleset rps_ruleset = {
     .id = "rps",
     .title = "Rock-paper-scissors",
@@ -346,6 +356,7 @@ const engine_ruleset rps_ruleset = {
     .save = save,
     .load = load,
     .windows = windows,
+    .window_label = rps_window_label,
     .check_order = check_order,
     .default_order = default_order,
     .resolve = resolve,

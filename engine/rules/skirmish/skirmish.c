@@ -39,6 +39,7 @@ static void *sk_twin(const void *state, int seat, engine_rng *rng)
     return sk_clone(state);
 }
 
+int sk_window_label(const char *window, char *out, size_t n); /* labels.c */
 const engine_ruleset skirmish_ruleset = {
     .id = "skirmish",
     .title = "Skirmish",
@@ -57,6 +58,7 @@ const engine_ruleset skirmish_ruleset = {
     .save = sk_save,
     .load = sk_load,
     .windows = sk_windows,
+    .window_label = sk_window_label,
     .check_order = sk_check_order,
     .default_order = sk_default_order,
     .resolve = sk_resolve,

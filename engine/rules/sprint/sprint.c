@@ -313,6 +313,7 @@ static json_t *sp_result(const void *state)
 static const engine_bot_level bot_levels[] = {
     {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
 
+int sprint_window_label(const char *window, char *out, size_t n); /* labels.c */
 const engine_ruleset sprint_ruleset = {
     .id = "sprint",
     .title = "Galactic Sprint",
@@ -332,6 +333,7 @@ const engine_ruleset sprint_ruleset = {
     .save = sp_save,
     .load = sp_load,
     .windows = sp_windows,
+    .window_label = sprint_window_label,
     .check_order = sp_check_order,
     .default_order = sp_default_order,
     .public_order = sp_public_order,

@@ -369,6 +369,7 @@ static json_t *sb_result(const void *state)
 static const engine_bot_level bot_levels[] = {
     {"basic", "Basic"}, {"random", "Random"}, {NULL, NULL}};
 
+int sb_window_label(const char *window, char *out, size_t n); /* labels.c */
 const engine_ruleset starbase_ruleset = {
     .id = "starbase",
     .title = "Starbase",
@@ -388,6 +389,7 @@ const engine_ruleset starbase_ruleset = {
     .save = sb_save,
     .load = sb_load,
     .windows = sb_windows,
+    .window_label = sb_window_label,
     .play = sb_play,
     .view = sb_view_hook,
     .legal = sb_legal,

@@ -11,6 +11,7 @@
  * RNG is never drawn from (bots use the RNG they are handed).
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,6 +327,15 @@ static void *twin(const void *state, int seat, engine_rng *rng)
     return clone(state);
 }
 
+/* "t5" -> "Your mark (move 5)". */
+static int ttt_window_label(const char *window, char *out, size_t n)
+{
+    if (window[0] != 't' || window[1] < '1' || window[1] > '9' || window[2])
+        return -1;
+    snprintf(out, n, "Your mark (move %c)", window[1]);
+    return 0;
+}
+
 const engine_ruleset tictactoe_ruleset = {
     .id = "tictactoe",
     .title = "Tic-tac-toe",
@@ -338,6 +348,7 @@ const engine_ruleset tictactoe_ruleset = {
     .save = save,
     .load = load,
     .windows = windows,
+    .window_label = ttt_window_label,
     .play = play,
     .timeout = timeout,
     .view = view,

@@ -21,6 +21,7 @@ export async function axeViolations(page) {
       impact: v.impact,
       help: v.help,
       targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+      detail: (v.nodes[0] && v.nodes[0].failureSummary) || '',
     }));
   });
   return res.filter((v) => v.impact === 'serious' || v.impact === 'critical');

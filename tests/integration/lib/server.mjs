@@ -142,7 +142,8 @@ export async function http(base, method, p, { body, token, headers = {}, raw } =
     payload = JSON.stringify(body);
     h['content-type'] = 'application/json';
   }
-  const res = await fetch(base + p, { method, headers: h, body: payload });
+  // Redirects are answers to check, not to follow.
+  const res = await fetch(base + p, { method, headers: h, body: payload, redirect: 'manual' });
   const text = await res.text();
   let parsed = null;
   try {

@@ -1,0 +1,285 @@
+// coming_back.test.mjs - a person coming back to a game, in Chromium, with a
+// local SMTP sink: the verification page confirms only by its button (and
+// says "already verified" the second time); a guest secures the account on
+// the settings page; a signed-out visitor of a game page asks for a sign-in
+// link by mail (or signs in with the password) and lands on the game as
+// their seat, the "Your move" bar naming the step in words. And nothing
+// covers the table: on every table at 1280x800 and 390x844, the "Talk"
+// button's box meets none of the table's buttons or cards, the page never
+// scrolls sideways, it has an h1, and the console stays free of errors.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { http, waitFor } from '../integration/lib/server.mjs';
+import { newPlayer, newGame } from '../integration/lib/ws.mjs';
+import { smtpSink } from '../integration/lib/notify_sinks.mjs';
+import {
+  chromiumPath,
+  openPage,
+  pageUrl,
+  shot,
+  waitLive,
+  startStack,
+  stopStack,
+} from './lib/browser.mjs';
+
+const skip = chromiumPath() ? false : 'no Chromium installed';
+let db, server, chrome, smtp;
+
+before(async () => {
+  if (skip) return;
+  smtp = smtpSink();
+  await smtp.listen();
+  ({ db, server, chrome } = await startStack('comeback', {
+    CONCLAVE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    CONCLAVE_NOTIFY_TICK_MS: '100',
+    CONCLAVE_NOTIFY_RETRY_MS: '200',
+  }));
+});
+after(async () => {
+  await stopStack({ db, server, chrome });
+  if (smtp) await smtp.close();
+});
+
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true };
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+async function rest(method, p, token, body) {
+  const r = await http(server.url, method, p, { token, body });
+  assert.ok(r.status < 300, `${method} ${p}: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+// A page whose console errors (and uncaught exceptions) are collected.
+async function watchedPage(opts) {
+  const { page } = await openPage(chrome.browser, opts);
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { page, errors };
+}
+
+async function signedIn(page, p) {
+  await page.goto(pageUrl(server, '/'));
+  await page.evaluate(
+    ([t, n]) => {
+      localStorage.setItem('conclave.token', t);
+      localStorage.setItem('conclave.name', n);
+    },
+    [p.token, p.name],
+  );
+}
+
+const mailTo = (addr, re) =>
+  waitFor(() => smtp.mails.find((m) => m.to.some((t) => t.includes(addr)) && re.test(m.data)), {
+    what: `a mail to ${addr}`,
+  });
+
+// The path and query of the first link to `page` in a mail.
+const linkIn = (mail, page) => {
+  const m = new RegExp(`https?://[^/\\s]+(/${page}\\?\\S+)`).exec(mail.data);
+  assert.ok(m, `a /${page} link in ${mail.data}`);
+  return m[1];
+};
+
+test(
+  'verify by the button; a guest secures the account; a mailed link brings them back to their seat',
+  { skip, timeout: 180000 },
+  async () => {
+    const guest = await newPlayer(server.url, 'Gwen');
+    const host = await newPlayer(server.url, 'Hal');
+    const game = await newGame(server.url, 'rps', [host, guest], {
+      clock: { mode: 'async', seconds: 86400 },
+    });
+    const email = `${guest.name.toLowerCase()}@example.test`;
+    await rest('PUT', '/api/v1/me/notifications', guest.token, { email });
+    const verifyPath = linkIn(await mailTo(email, /verify\?token=/), 'verify');
+
+    // The verification page: opening it changes nothing; the button does.
+    const { page: v, errors: vErrors } = await watchedPage(DESKTOP);
+    await v.goto(pageUrl(server, verifyPath));
+    await v.getByRole('heading', { level: 1, name: 'Confirm your email address' }).waitFor();
+    assert.equal(
+      (await rest('GET', '/api/v1/me/notifications', guest.token)).email_verified,
+      false,
+    );
+    await v.getByRole('button', { name: 'Confirm my address' }).click();
+    await v.locator('[data-testid="verify-status"][data-state="verified"]').waitFor();
+    assert.equal((await rest('GET', '/api/v1/me/notifications', guest.token)).email_verified, true);
+    await v.reload();
+    await v.getByRole('button', { name: 'Confirm my address' }).click();
+    await v.locator('[data-testid="verify-status"][data-state="already"]').waitFor();
+    assert.match(
+      await v.locator('[data-testid="verify-status"]').textContent(),
+      /already verified/,
+    );
+    await shot(v, 'comeback-verify');
+    assert.deepEqual(vErrors, [], 'no console errors');
+
+    // The guest secures the account on the settings page.
+    const { page: s } = await watchedPage(DESKTOP);
+    await signedIn(s, guest);
+    await s.goto(pageUrl(server, '/settings'));
+    const secure = s.locator('[data-testid="secure-account"]');
+    await secure.waitFor();
+    await secure.getByLabel('New password').fill('a long enough secret');
+    await secure.getByRole('button', { name: 'Secure my account' }).click();
+    await s.locator('[data-testid="secured"]').waitFor();
+    assert.equal((await rest('GET', '/api/v1/me', guest.token)).guest, false);
+
+    // Another device, signed out, opens the game's link: asked to sign in.
+    const { page: phone, errors: phoneErrors } = await watchedPage(PHONE);
+    await phone.goto(pageUrl(server, `/game/${game}`));
+    const box = phone.locator('[data-testid="seat-signin"]');
+    await box.waitFor();
+    await shot(phone, 'comeback-signed-out-phone');
+    await box.getByLabel('Or mail me a sign-in link').fill(email);
+    await box.getByRole('button', { name: 'Send the link' }).click();
+    await box.locator('[data-testid="seat-link-status"]', { hasText: 'on its way' }).waitFor();
+    const signinPath = linkIn(await mailTo(email, /signin\?token=/), 'signin');
+    assert.ok(signinPath.endsWith(`next=/game/${game}`), signinPath);
+    await phone.goto(pageUrl(server, signinPath));
+    await phone.getByRole('button', { name: 'Sign in on this device' }).click();
+    await phone.waitForURL(new RegExp(`/game/${game}`));
+    await phone.waitForFunction(
+      (n) => window.conclave.me && window.conclave.me.name === n,
+      guest.name,
+    );
+    await box.waitFor({ state: 'detached' });
+    // As the seat: the game waits on it, named in words in "Your move".
+    const inbox = phone.locator('[data-testid="inbox"]');
+    await inbox.locator(`li[data-game-id="${game}"]`).waitFor();
+    assert.match(await inbox.textContent(), /Round 1: your throw/);
+    assert.doesNotMatch(await inbox.textContent(), /· r1\b/);
+    const you = await phone.evaluate(
+      async (g) =>
+        (
+          await (
+            await fetch(`/api/v1/games/${g}`, {
+              headers: { authorization: `Bearer ${localStorage.getItem('conclave.token')}` },
+            })
+          ).json()
+        ).you,
+      game,
+    );
+    assert.equal(you, 1, 'the page plays the seat, not a spectator');
+    await shot(phone, 'comeback-back-at-seat-phone');
+    assert.deepEqual(phoneErrors, [], 'no console errors');
+
+    // And the password works from a third device, through the same box.
+    const { page: desk } = await watchedPage(DESKTOP);
+    await desk.goto(pageUrl(server, `/game/${game}`));
+    const box2 = desk.locator('[data-testid="seat-signin"]');
+    await box2.getByLabel('Name').fill(guest.name);
+    await box2.getByLabel('Password').fill('a long enough secret');
+    await box2.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await desk.waitForFunction(
+      (n) => window.conclave.me && window.conclave.me.name === n,
+      guest.name,
+    );
+    await box2.waitFor({ state: 'detached' });
+  },
+);
+
+// Boxes of the table's buttons and cards that the Talk button's box meets.
+async function coveredByTalk(page) {
+  return page.evaluate(() => {
+    const talk = document.querySelector('.chat-toggle');
+    if (!talk) return ['no Talk button'];
+    const t = talk.getBoundingClientRect();
+    const hits = [];
+    const sel = 'button, a.button, [role="button"], [class*="card"], label, input, select';
+    for (const el of document.querySelectorAll(`#main ${sel}`)) {
+      if (el === talk || talk.contains(el) || el.contains(talk)) continue;
+      if (el.closest('.game-tools') || el.closest('.chat-panel')) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom)
+        hits.push(
+          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || '').trim().slice(0, 30)}"`,
+        );
+    }
+    return hits;
+  });
+}
+
+test(
+  'nothing covers the table: Talk is docked, no sideways scroll, an h1, no console errors',
+  { skip, timeout: 400000 },
+  async () => {
+    const rulesets = (await http(server.url, 'GET', '/api/v1/rulesets')).body;
+    for (const id of ['tictactoe', 'rps', 'sprint', 'skirmish', 'starbase', 'council']) {
+      const rs = rulesets.find((r) => r.id === id);
+      assert.ok(rs, id);
+      const seats = Math.max(2, rs.min_seats);
+      const players = [];
+      for (let i = 0; i < seats; i++) players.push(await newPlayer(server.url, `L${i}`));
+      const game = await newGame(server.url, id, players);
+      for (const [size, opts] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ]) {
+        const { page, errors } = await watchedPage(opts);
+        await signedIn(page, players[0]);
+        await page.goto(pageUrl(server, `/game/${game}`));
+        await waitLive(page);
+        await page.locator('.chat-toggle').waitFor();
+        await page.locator('#main button:not(.chat-toggle):not(.howto-open)').first().waitFor();
+        await page.waitForTimeout(500); // the table's late parts (legal, log)
+        await shot(page, `comeback-table-${id}-${size}`);
+        assert.deepEqual(await coveredByTalk(page), [], `${id} ${size}: Talk covers nothing`);
+        const w = await page.evaluate(() => [
+          document.documentElement.scrollWidth,
+          window.innerWidth,
+        ]);
+        assert.ok(w[0] <= w[1], `${id} ${size}: scrollWidth ${w[0]} > ${w[1]}`);
+        assert.ok((await page.locator('h1').count()) >= 1, `${id} ${size}: an h1`);
+        assert.deepEqual(errors, [], `${id} ${size}: console errors`);
+        await page.context().close();
+      }
+    }
+    // The lobby pages have their h1, and fit a phone.
+    const { page } = await watchedPage(PHONE);
+    await page.goto(pageUrl(server, '/'));
+    await page.locator('h1').first().waitFor({ state: 'attached' });
+    const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(w[0] <= w[1], `home: scrollWidth ${w[0]} > ${w[1]}`);
+  },
+);
+
+test(
+  'a finished game is stepped through move by move in the page',
+  { skip, timeout: 120000 },
+  async () => {
+    const alice = await newPlayer(server.url, 'Rae');
+    const bob = await newPlayer(server.url, 'Rob');
+    const game = await newGame(server.url, 'rps', [alice, bob], { options: { rounds: 1 } });
+    await rest('PUT', `/api/v1/games/${game}/orders/r1`, alice.token, { throw: 'paper' });
+    await rest('PUT', `/api/v1/games/${game}/orders/r1`, bob.token, { throw: 'rock' });
+    const { page, errors } = await watchedPage(PHONE);
+    await signedIn(page, bob);
+    await page.goto(pageUrl(server, `/game/${game}`));
+    await waitLive(page);
+    await page.getByTestId('replay-open').click();
+    const pos = page.getByTestId('replay-pos');
+    await pos.filter({ hasText: 'Move 0 of 2' }).waitFor();
+    const table = async () =>
+      (await page.locator('#main').textContent()).replace(/Rock-paper-scissors/gi, '');
+    await page.getByTestId('replay-forward').click();
+    await pos.filter({ hasText: 'Move 1 of 2' }).waitFor();
+    await page.waitForTimeout(200);
+    assert.doesNotMatch(await table(), /paper/i, "alice's sealed throw is not in bob's replay");
+    await shot(page, 'comeback-replay-1-phone');
+    await page.getByTestId('replay-latest').click();
+    await pos.filter({ hasText: 'Move 2 of 2' }).waitFor();
+    await page.waitForFunction(() =>
+      /paper/i.test(
+        document.querySelector('#main').textContent.replace(/Rock-paper-scissors/gi, ''),
+      ),
+    );
+    await page.getByTestId('replay-close').click();
+    await pos.waitFor({ state: 'detached' });
+    const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(w[0] <= w[1], 'the controls fit a phone');
+    assert.deepEqual(errors, [], 'no console errors');
+  },
+);
