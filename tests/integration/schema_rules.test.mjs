@@ -47,6 +47,7 @@ const OTHER_TABLES = new Set([
   'schema_migrations', // one row per migration
   'players', // one row per account
   'tokens', // sessions, keyed by token hash, per player
+  'signin_links', // one-time sign-in links, keyed by token hash, per player
   'lobbies', // one per lobby; closed lobbies can be archived
   'lobby_seats', // keyed by lobby
   'player_records', // per player and ruleset
