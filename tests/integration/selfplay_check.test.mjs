@@ -40,10 +40,7 @@ for (const ruleset of engineRulesets()) {
     test(`--check: ${GAMES} games of ${label} save, load and replay alike`, async () => {
       const args = ['--ruleset', ruleset, '--games', String(GAMES)];
       if (seats) args.push('--seats', String(seats));
-      const [checked, plain] = await Promise.all([
-        selfplay([...args, '--check']),
-        selfplay(args),
-      ]);
+      const [checked, plain] = await Promise.all([selfplay([...args, '--check']), selfplay(args)]);
       assert.equal(checked.checked, true);
       assert.equal(checked.games, GAMES);
       // The same games: same inputs, same results.
