@@ -16,14 +16,14 @@ const engine_option sk_options[] = {
     {"turn_limit", ENGINE_OPTION_INT,
      "turns before the game ends on points (both players' turns count)", 2, 200,
      SK_TURN_LIMIT, NULL},
-    /* what a new game gets (new_game_options); absent, in a game stored
-     * before editions, it means 1 */
+    /* the default is what a new game gets (new_game_options stamps it);
+     * absent, in a game stored before editions, it means 1 (sk_setup) */
     {"edition", ENGINE_OPTION_INT,
      "rules edition: 2 passes priority with each declaration unless the "
      "player holds it, goes back to choice on an empty stack, and has undo "
      "(docs/games/skirmish.md); 1 (games made before edition 2) asks for "
      "every pass",
-     1, SK_EDITION_CURRENT, 1, NULL},
+     1, SK_EDITION_CURRENT, SK_EDITION_CURRENT, NULL},
     {0},
 };
 
@@ -212,7 +212,9 @@ void *sk_setup(engine_ctx *ctx, const json_t *options, int seats,
     s->turn_limit = engine_option_int(sk_options, options, "turn_limit");
     s->active = s->first = s->winner = -1;
     s->dice[0] = -1;
-    if (engine_option_int(sk_options, options, "edition") >= 2)
+    /* a game stored before editions has no edition: the first rules */
+    if (json_object_get(options, "edition") &&
+        engine_option_int(sk_options, options, "edition") >= 2)
         engine_ctx_priority_setup(ctx, ENGINE_PRIO_AUTO_PASS |
                                            ENGINE_PRIO_UNDO |
                                            ENGINE_PRIO_MY_TURN_KEPT);
