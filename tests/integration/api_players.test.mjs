@@ -202,6 +202,7 @@ test('GET /me lists games, open lobbies and campaign progress', async () => {
   assert.deepEqual(empty.body, {
     id: p.id,
     name: p.name,
+    guest: false, // newPlayer signs up with a password
     games: [],
     lobbies: [],
     campaign: { status: 'none', games: [], met: [], next_options: { campaign_conditions_met: [] } },
