@@ -561,15 +561,17 @@ static void batch_texts_build(void)
             const char *parts[] = {BATCH_HEAD, w ? BATCH_WAITS : BATCH_NO_WAITS,
                                    d ? BATCH_DEADLINES : BATCH_NO_DEADLINES,
                                    BATCH_TAIL};
-            size_t len = 1;
+            size_t len = 1, at = 0;
             for (int i = 0; i < 4; i++)
                 len += strlen(parts[i]);
             char *text = malloc(len);
-            if (text) {
-                text[0] = '\0';
-                for (int i = 0; i < 4; i++)
-                    strcat(text, parts[i]);
+            for (int i = 0; text && i < 4; i++) {
+                size_t n = strlen(parts[i]);
+                memcpy(text + at, parts[i], n);
+                at += n;
             }
+            if (text)
+                text[at] = '\0';
             batch_texts[w][d] = text; /* kept for the process's life */
         }
 }

@@ -265,7 +265,7 @@ static void test_note_limit_and_reveal(void)
     /* 64 characters of two bytes each are 64 characters */
     char wide[200] = "";
     for (int i = 0; i < 64; i++)
-        strcat(wide, "\xc3\xa9");
+        memcpy(wide + 2 * i, "\xc3\xa9", 3); /* two bytes and the NUL */
     snprintf(body, sizeof body, "{\"throw\":\"paper\",\"note\":\"%s\"}", wide);
     CHECK_EQ_INT(order(g, 1, "r1", body, &err), 0);
     /* revealed: the log shows the notes to everyone */
