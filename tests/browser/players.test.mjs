@@ -19,6 +19,7 @@ import {
   signUpGuest,
   createLobby,
   waitLive,
+  boxOf,
   startStack,
   fixDeal,
   stopStack,
@@ -70,8 +71,8 @@ test(
     const create = page.locator('section.create');
     await create.getByRole('heading', { name: 'Create a lobby' }).waitFor();
     await checkPage(page, 'home, signed in');
-    const yCreate = (await create.boundingBox()).y;
-    const yWatch = (await page.locator('#watch-h').boundingBox()).y;
+    const yCreate = (await boxOf(create)).y;
+    const yWatch = (await boxOf(page.locator('#watch-h'))).y;
     assert.ok(
       yCreate < yWatch,
       `"Create a lobby" (${yCreate}) comes before the games to watch (${yWatch})`,

@@ -110,6 +110,21 @@ export async function signUpGuest(page, server, name) {
   await waitLive(page);
 }
 
+// The box of a visible element. A panel that re-renders (the home page
+// redraws "Games to watch" when its list arrives) can replace the element
+// between Playwright finding it and measuring it, which gives null: look
+// again until an attached, visible one is measured.
+export async function boxOf(locator, timeout = 10000) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    await locator.waitFor({ state: 'visible', timeout });
+    const box = await locator.boundingBox();
+    if (box) return box;
+    if (Date.now() > until) throw new Error(`no box for ${locator}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export async function waitLive(page, timeout = 20000) {
   await page.locator('#conn[data-state="open"]').waitFor({ timeout });
 }
