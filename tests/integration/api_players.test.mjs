@@ -193,6 +193,20 @@ test('DELETE /sessions/current revokes exactly the presented token', async () =>
     headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' },
   });
   assert.equal(basic.status, 401);
+
+  // A process that never saw the revocation (its token cache is empty and
+  // its listener replays nothing on a first connection) reads it from the
+  // database: the revoked token stays out, the other one is in.
+  const other = await startServer({ db, env: NO_LIMITS });
+  try {
+    const fresh = client(other.url);
+    const revoked = await fresh('GET', '/api/v1/me', { token: second.body.token });
+    assert.equal(revoked.status, 401, 'revoked in the database, for every process');
+    const kept = await fresh('GET', '/api/v1/me', { token: p.token });
+    assert.equal(kept.status, 200);
+  } finally {
+    await other.stop();
+  }
 });
 
 test('GET /me lists games, open lobbies and campaign progress', async () => {
