@@ -21,7 +21,8 @@
 #
 # TESTS='word ...' runs only the unit binaries and test files whose label (as printed,
 # e.g. unit/test_engine, integration/hub_hardening, browser/restart, fuzz) contains one
-# of the words.
+# of the words; a word ending in $ must be the whole label (integration/selfplay$ is not
+# integration/selfplay_check).
 #
 # Environment given to every test: DATABASE_URL; CONCLAVE_BIN, the absolute path of the
 # server binary; CONCLAVE_ROOT, the checkout; CONCLAVE_PRIVATE_PG=1 when the database is
@@ -67,7 +68,11 @@ selected() {
     [[ -z ${TESTS:-} ]] && return 0
     local w
     for w in $TESTS; do
-        [[ $1 == *"$w"* ]] && return 0
+        if [[ $w == *'$' ]]; then
+            [[ $1 == "${w%'$'}" ]] && return 0
+        elif [[ $1 == *"$w"* ]]; then
+            return 0
+        fi
     done
     return 1
 }

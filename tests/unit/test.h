@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static int test_passed_, test_failed_, test_current_failed_;
 
@@ -67,16 +68,19 @@ static int test_passed_, test_failed_, test_current_failed_;
         }                                                                      \
     } while (0)
 
+/* Each test's line carries the CPU time it took, to find the slow ones. */
 #define RUN(fn)                                                                \
     do {                                                                       \
         test_current_failed_ = 0;                                              \
+        clock_t test_t0_ = clock();                                            \
         fn();                                                                  \
+        double test_cpu_ = (double)(clock() - test_t0_) / CLOCKS_PER_SEC;      \
         if (test_current_failed_) {                                            \
             test_failed_++;                                                    \
-            fprintf(stderr, "FAIL %s\n", #fn);                                 \
+            fprintf(stderr, "FAIL %s (%.2f s CPU)\n", #fn, test_cpu_);         \
         } else {                                                               \
             test_passed_++;                                                    \
-            fprintf(stderr, "ok   %s\n", #fn);                                 \
+            fprintf(stderr, "ok   %s (%.2f s CPU)\n", #fn, test_cpu_);         \
         }                                                                      \
     } while (0)
 
