@@ -15,7 +15,8 @@
 
 /* A game of the current edition at seat 0's first management phase, seat
  * 0 Ore Syndicate, seat 1 Corsair Clans, seat 2 Sentinel Navy: the first
- * seed from 300 on whose drawn first player is seat 0. */
+ * seed from 300 on whose drawn first player is seat 0 (the test binary
+ * fails at once when there is none, rather than trying seeds forever). */
 static tgame at_mgmt(int seats)
 {
     static const char *opts[] = {
@@ -23,12 +24,16 @@ static tgame at_mgmt(int seats)
         "{\"edition\":2,\"starters\":[\"ore_syndicate\",\"corsair_clans\"]}",
         "{\"edition\":2,\"starters\":[\"ore_syndicate\",\"corsair_clans\","
         "\"sentinel_navy\"]}"};
-    for (uint64_t n = 300;; n++) {
+    for (uint64_t n = 300; n < 364; n++) {
         tgame t = tnew_opts(seats, n, opts[seats]);
         if (t.g && S(&t)->active == 0 && tpass_to(&t, 0, "management"))
             return t;
+        if (!t.g)
+            break; /* no game at all: no other seed will make one */
         tfree(&t);
     }
+    fprintf(stderr, "no %d-seat game reaches seat 0's management\n", seats);
+    exit(1);
 }
 
 /* Seat's outer region `key` moved from its stack into play; its region. */
@@ -773,7 +778,10 @@ static void test_damage_cheapest_first_and_fall_back(void)
     int picket = rig(&t, 1, "picket_cutter", SB_Z_REGION, r); /* 1/2 */
     rig(&t, 1, "minefield", SB_Z_LOCATION, r); /* enemy ships -1 attack */
     sb_update_control(s);
-    int lancer = rig(&t, 0, "lancer_frigate", SB_Z_REGION, 0);   /* 2/1 */
+    int lancer = rig(&t, 0, "lancer_frigate", SB_Z_REGION, 0); /* 2/1 */
+    for (int i = 0; i < s->ninst; i++) /* no outer region to buy instead */
+        if (s->in[i].owner == 0 && s->in[i].zone == SB_Z_OUTER_STACK)
+            sb_move(s, i, SB_Z_SCRAP, -1);
     int probe = rig(&t, 0, "survey_probe", SB_Z_REGION, 0);      /* 0/1 */
     int talon = rig(&t, 0, "talon_interceptor", SB_Z_REGION, 0); /* 2/2 */
     REQUIRE(lancer < probe && probe < talon);
@@ -1176,7 +1184,8 @@ static void test_random_bot_pass_rate(void)
 }
 
 /* The basic bot values a ship's first command (index 0) by that command:
- * Barrage finishing an enemy ship is its best play. */
+ * Barrage finishing an enemy ship is its best play, and Survey's draw with
+ * a nearly empty market is no play for it at all. */
 static void test_basic_bot_uses_first_command(void)
 {
     tgame t = at_mgmt(2);
@@ -1200,6 +1209,31 @@ static void test_basic_bot_uses_first_command(void)
         json_decref(p);
     }
     tfree(&t);
+
+    t = at_mgmt(2);
+    s = S(&t);
+    for (int i = 0; i < s->ninst; i++)
+        if (s->in[i].owner == 0 && s->in[i].zone == SB_Z_HAND)
+            sb_move(s, i, SB_Z_SCRAP, -1);
+    for (int i = 0; i < s->ninst; i++) /* no outer region to buy instead */
+        if (s->in[i].owner == 0 && s->in[i].zone == SB_Z_OUTER_STACK)
+            sb_move(s, i, SB_Z_SCRAP, -1);
+    int probe = rig(&t, 0, "survey_probe", SB_Z_REGION, 0);
+    s->in[probe].cmd = 0; /* Survey 1, 2 ISK: draw 1 */
+    s->p[0].isk = 2;
+    int left = 0;
+    for (int i = 0; i < s->ninst; i++)
+        if (s->in[i].owner == 0 && s->in[i].zone == SB_Z_MARKET && left++ >= 4)
+            sb_move(s, i, SB_Z_SCRAP, -1);
+    for (uint8_t k = 0; k < 8; k++) {
+        test_rng(&rng, k);
+        json_t *p = sb_bot_play(s, 0, SB_STEP_MANAGEMENT, "basic", &rng);
+        const char *a =
+            p ? json_string_value(json_object_get(p, "action")) : "";
+        CHECKF(strcmp(a, "ability") != 0, "the bot draws with 4 cards left");
+        json_decref(p);
+    }
+    tfree(&t);
 }
 
 /* A twin for a seat shuffles every design it cannot see (the markets, the
@@ -1212,21 +1246,34 @@ static void test_twin_shuffles_every_hidden_card(void)
             (s->in[0].zone == SB_Z_MARKET || s->in[0].zone == SB_Z_HAND));
     engine_rng rng;
     test_rng(&rng, 3);
-    int moved0 = 0, seen_changed = 0;
+    int moved0 = 0, seen_changed = 0, designs_changed = 0;
     for (int k = 0; k < 40; k++) {
         sb_state *tw = sb_twin(s, 1, &rng);
         REQUIRE(tw);
         moved0 += tw->in[0].card != s->in[0].card;
+        /* per owner, the hidden designs are the same multiset */
+        int count[SB_MAX_SEATS][STARBASE_MAX_CARDS] = {{0}};
         for (int i = 0; i < s->ninst; i++) {
             int hidden = s->in[i].zone == SB_Z_MARKET ||
                          (s->in[i].owner != 1 && s->in[i].zone == SB_Z_HAND);
-            if (!hidden)
+            if (!hidden) {
                 seen_changed += tw->in[i].card != s->in[i].card;
+                continue;
+            }
+            count[s->in[i].owner][s->in[i].card]++;
+            if (tw->in[i].card >= 0 && tw->in[i].card < STARBASE_MAX_CARDS)
+                count[s->in[i].owner][tw->in[i].card]--;
+            else
+                designs_changed++;
         }
+        for (int p = 0; p < SB_MAX_SEATS; p++)
+            for (int c = 0; c < STARBASE_MAX_CARDS; c++)
+                designs_changed += count[p][c] != 0;
         free(tw);
     }
     CHECK(moved0 > 0);
     CHECK_EQ_INT(seen_changed, 0);
+    CHECK_EQ_INT(designs_changed, 0);
     tfree(&t);
 }
 
