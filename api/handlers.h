@@ -28,6 +28,9 @@ void api_h_me_notifications(api_request *req, api_response *res);
 void api_h_me_notifications_put(api_request *req, api_response *res);
 void api_h_me_webhooks_create(api_request *req, api_response *res);
 void api_h_me_webhooks_delete(api_request *req, api_response *res);
+void api_h_game_group_webhook_put(api_request *req, api_response *res);
+void api_h_game_group_webhook_get(api_request *req, api_response *res);
+void api_h_game_group_webhook_delete(api_request *req, api_response *res);
 void api_h_notifications_verify(api_request *req, api_response *res);
 void api_h_notifications_verify_link(api_request *req, api_response *res);
 void api_h_unsubscribe_page(api_request *req, api_response *res);
@@ -133,6 +136,9 @@ void api_h_game_window_extend(api_request *req, api_response *res);
     {"POST",   "/api/v1/games/{id}/rematch",      api_h_game_rematch_post, API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/rematch",      api_h_game_rematch_get,  API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/export",       api_h_game_export,       API_AUTH_OPTIONAL}, \
+    {"GET",    "/api/v1/games/{id}/group-webhook", api_h_game_group_webhook_get, API_AUTH_REQUIRED}, \
+    {"PUT",    "/api/v1/games/{id}/group-webhook", api_h_game_group_webhook_put, API_AUTH_REQUIRED}, \
+    {"DELETE", "/api/v1/games/{id}/group-webhook", api_h_game_group_webhook_delete, API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/channels",     api_h_chat_channels,     API_AUTH_OPTIONAL}, \
     {"POST",   "/api/v1/games/{id}/channels",     api_h_chat_open,         API_AUTH_REQUIRED}, \
     {"GET",    "/api/v1/games/{id}/channels/{channel}/messages", api_h_chat_messages, API_AUTH_OPTIONAL}, \

@@ -967,15 +967,16 @@ typedef struct commit_record {
 } commit_record;
 
 /* Fill cr for the input just applied to a->work (at a->version + 1). */
-/* Whether a player seated in the game has a notification channel (the
- * commit then writes the version's fact). */
+/* Whether a player seated in the game has a notification channel, or the
+ * game a group channel (the commit then writes the version's fact). */
 static int seats_listened(const store_game *meta)
 {
     const char *players[ENGINE_MAX_SEATS];
     int n = 0;
     for (int s = 0; s < meta->seats && s < ENGINE_MAX_SEATS; s++)
         players[n++] = meta->seat_player[s];
-    return notify_listened_any(players, n);
+    return notify_listened_any(players, n) ||
+           notify_listened_game(meta->game_id);
 }
 
 static void commit_record_init(commit_record *cr, const actor *a,

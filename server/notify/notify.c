@@ -3,6 +3,7 @@
  * become per-seat notifications (see notify.h).
  */
 #include "server/game/seat_presence.h"
+#include "server/notify/notify_format.h"
 #include "server/notify/notify_internal.h"
 #include "server/notify/notify_listened.h"
 #include "server/notify/notify_settings.h"
@@ -68,25 +69,55 @@ static int write_item(notifier *n, PGconn *c, const char *game_id,
             return 0;
         }
     }
+    /* Each webhook gets the body of its format: the notifier's JSON, or the
+     * item's words as a Discord or Slack message. */
+    char *discord = notify_format_body(NOTIFY_FORMAT_DISCORD, it->chat);
+    char *slack = notify_format_body(NOTIFY_FORMAT_SLACK, it->chat);
+    if (!discord || !slack) {
+        free(discord);
+        free(slack);
+        return -1;
+    }
     const char *q[] = {
-        game_id,     it->id,   it->player_id, it->kind,
-        it->subject, it->json, it->text,      n->email_on ? "1" : "0"};
+        game_id,  it->id,   it->player_id,           it->kind, it->subject,
+        it->json, it->text, n->email_on ? "1" : "0", discord,  slack};
     PGresult *r =
-        db_exec(c, PGRES_COMMAND_OK,
-                "INSERT INTO notify_deliveries (game_id, notification_id, "
-                " channel, target, player_id, kind, subject, body, status) "
-                "SELECT $1, $2, 'webhook', w.id, $3, $4, $5, $6, "
-                "  CASE WHEN coalesce(s.digest, false) THEN 'held' ELSE "
-                "  'pending' END "
-                " FROM notify_webhooks w LEFT JOIN notify_settings s ON "
-                "  s.player_id = w.player_id WHERE w.player_id = $3 "
-                "UNION ALL "
-                "SELECT $1, $2, 'email', s.email, $3, $4, $5, $7, "
-                "  CASE WHEN s.digest THEN 'held' ELSE 'pending' END "
-                " FROM notify_settings s WHERE s.player_id = $3 AND "
-                "  s.email_verified AND s.email IS NOT NULL AND $8 = '1' "
-                "ON CONFLICT DO NOTHING",
-                8, q);
+        it->seat == ENGINE_PUBLIC
+            /* The game's group channel: public items only. */
+            ? db_exec(c, PGRES_COMMAND_OK,
+                      "INSERT INTO notify_deliveries (game_id, "
+                      " notification_id, channel, target, player_id, kind, "
+                      " subject, body) "
+                      "SELECT $1, $2, 'webhook', w.id, w.player_id, $3, $4, "
+                      "  CASE w.format WHEN 'discord' THEN $6 WHEN 'slack' "
+                      "  THEN $7 ELSE $5 END "
+                      " FROM notify_webhooks w WHERE w.game_id = $1 "
+                      "ON CONFLICT DO NOTHING",
+                      7,
+                      (const char *const[]){q[0], q[1], q[3], q[4], q[5], q[8],
+                                            q[9]})
+            : db_exec(c, PGRES_COMMAND_OK,
+                      "INSERT INTO notify_deliveries (game_id, "
+                      " notification_id, channel, target, player_id, kind, "
+                      " subject, body, status) "
+                      "SELECT $1, $2, 'webhook', w.id, $3, $4, $5, "
+                      "  CASE w.format WHEN 'discord' THEN $9 WHEN 'slack' "
+                      "  THEN $10 ELSE $6 END, "
+                      "  CASE WHEN coalesce(s.digest, false) THEN 'held' "
+                      "  ELSE 'pending' END "
+                      " FROM notify_webhooks w LEFT JOIN notify_settings s ON "
+                      "  s.player_id = w.player_id WHERE w.player_id = $3 "
+                      "  AND w.game_id IS NULL "
+                      "UNION ALL "
+                      "SELECT $1, $2, 'email', s.email, $3, $4, $5, $7, "
+                      "  CASE WHEN s.digest THEN 'held' ELSE 'pending' END "
+                      " FROM notify_settings s WHERE s.player_id = $3 AND "
+                      "  s.email_verified AND s.email IS NOT NULL AND $8 = "
+                      "  '1' "
+                      "ON CONFLICT DO NOTHING",
+                      10, q);
+    free(discord);
+    free(slack);
     if (!r)
         return -1;
     long added = atol(PQcmdTuples(r));
@@ -120,7 +151,7 @@ typedef struct game_facts {
     char game_id[STORE_ID_MAX];
     long long max_id;
     notify_input in;
-    json_t *replaced, *messages, *told;
+    json_t *replaced, *messages, *told, *public_told;
 } game_facts;
 
 typedef struct plan_ctx {
@@ -135,39 +166,49 @@ static void plan_under_lock(const actor_view *v, void *ctx)
     pc->rc = notify_plan_game(v, pc->in, pc->plan);
 }
 
-/* {"SEAT": {WINDOW: true}} of the windows announced as waiting. */
-static json_t *told_of(PGconn *c, const char *game_id)
+/* {"SEAT": {WINDOW: true}} of the windows announced as waiting, to the
+ * seats (what 'waiting') and to the group channel ('public'), into *told
+ * and *group (NEW). 0 or -1. */
+static int told_of(PGconn *c, const char *game_id, json_t **told,
+                   json_t **group)
 {
     const char *p[] = {game_id};
     PGresult *r = db_exec(c, PGRES_TUPLES_OK,
-                          "SELECT seat, window_id FROM notify_told WHERE "
-                          "game_id = $1 AND what = 'waiting'",
+                          "SELECT seat, window_id, what FROM notify_told "
+                          "WHERE game_id = $1 AND what IN ('waiting', "
+                          "'public')",
                           1, p);
     if (!r)
-        return NULL;
-    json_t *told = json_object();
-    for (int i = 0; told && i < PQntuples(r); i++) {
-        json_t *seat = json_object_get(told, PQgetvalue(r, i, 0));
+        return -1;
+    *told = json_object();
+    *group = json_object();
+    for (int i = 0; *told && *group && i < PQntuples(r); i++) {
+        json_t *to =
+            strcmp(PQgetvalue(r, i, 2), "public") == 0 ? *group : *told;
+        json_t *seat = json_object_get(to, PQgetvalue(r, i, 0));
         if (!seat) {
             seat = json_object();
-            json_object_set_new(told, PQgetvalue(r, i, 0), seat);
+            json_object_set_new(to, PQgetvalue(r, i, 0), seat);
         }
         json_object_set_new(seat, PQgetvalue(r, i, 1), json_true());
     }
     PQclear(r);
-    return told;
+    return *told && *group ? 0 : -1;
 }
 
 /* What waits on each seat now replaces what was announced: rows of other
- * windows go (reminders included), new windows are recorded. */
-static int write_told(PGconn *c, const char *game_id, const json_t *waiting)
+ * windows go (reminders and the group channel's included), new windows are
+ * recorded, as `what` ('waiting'; 'public': told to the group channel,
+ * only for seats already written as 'waiting'). */
+static int write_told(PGconn *c, const char *game_id, const json_t *waiting,
+                      const char *what)
 {
     const char *key;
     json_t *ids;
     json_object_foreach((json_t *)waiting, key, ids)
     {
         char *list = json_dumps(ids, JSON_COMPACT);
-        const char *p[] = {game_id, key, list};
+        const char *p[] = {game_id, key, list, what};
         int rc = list ? 0 : -1;
         if (rc == 0)
             rc = notify_exec(
@@ -177,9 +218,9 @@ static int write_told(PGconn *c, const char *game_id, const json_t *waiting)
                 " $1 AND seat = $2::int AND window_id NOT IN (SELECT w FROM "
                 " now_waiting)) "
                 "INSERT INTO notify_told (game_id, seat, window_id, what) "
-                "SELECT $1, $2::int, w, 'waiting' FROM now_waiting "
+                "SELECT $1, $2::int, w, $4 FROM now_waiting "
                 "ON CONFLICT DO NOTHING",
-                3, p);
+                4, p);
         free(list);
         if (rc)
             return -1;
@@ -200,18 +241,32 @@ static int delete_facts(PGconn *c, const game_facts *g)
                : 1;
 }
 
+/* Whether the game has a group channel: 1, 0, or -1. */
+static int game_has_channel(PGconn *c, const char *game_id)
+{
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT EXISTS (SELECT 1 FROM notify_webhooks WHERE "
+                          "game_id = $1)",
+                          1, (const char *const[]){game_id});
+    if (!r)
+        return -1;
+    int yes = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    return yes;
+}
+
 /* Plan and write one game's facts (a game some seated player of which
  * has a channel: the claim drops the others'); 1 when done (facts
  * deleted), 0 when the state held is behind them (they stay), -1 on
  * failure. */
 static int plan_one(notifier *n, PGconn *c, game_facts *g)
 {
-    g->told = told_of(c, g->game_id);
-    if (!g->told)
+    if (told_of(c, g->game_id, &g->told, &g->public_told) != 0)
         return -1;
     g->in.replaced = g->replaced;
     g->in.messages = g->messages;
     g->in.told = g->told;
+    g->in.public_told = g->public_told;
     /* Present: on this process's hub, or on another process's (its
      * published rows). */
     presence_ctx present = {
@@ -223,9 +278,11 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
         n->app->cfg->notify_when_active ? NULL : presence_seat_active;
     g->in.active_ctx = &present;
     g->in.base_url = n->base_url;
-    json_t *players = notify_mail_facts(c, g->game_id);
+    int channel = game_has_channel(c, g->game_id);
+    json_t *players = channel < 0 ? NULL : notify_mail_facts(c, g->game_id);
     if (!players)
         return -1;
+    g->in.channel = channel;
     g->in.players = players;
     notify_plan plan = {0};
     plan_ctx pc = {&g->in, &plan, 0};
@@ -235,8 +292,10 @@ static int plan_one(notifier *n, PGconn *c, game_facts *g)
         rc = -1;
     else if (k == SRV_OK && plan.behind)
         rc = 0;
-    else if (k == SRV_OK && (write_told(c, g->game_id, plan.waiting) != 0 ||
-                             notify_write_items(n, c, g->game_id, &plan) != 0))
+    else if (k == SRV_OK &&
+             (write_told(c, g->game_id, plan.waiting, "waiting") != 0 ||
+              write_told(c, g->game_id, plan.public_waiting, "public") != 0 ||
+              notify_write_items(n, c, g->game_id, &plan) != 0))
         rc = -1;
     if (rc == 1)
         rc = delete_facts(c, g);
@@ -333,6 +392,7 @@ int notify_plan_facts(notifier *n)
         json_decref(gs[i].replaced);
         json_decref(gs[i].messages);
         json_decref(gs[i].told);
+        json_decref(gs[i].public_told);
     }
     free(gs);
     PQclear(r);

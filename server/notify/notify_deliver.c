@@ -52,6 +52,7 @@
  * the same game and destination holds back and whose webhook is not
  * paused. The final WHERE is checked again on rows another process changed
  * meanwhile. */
+/* clang-format off */
 static const char CLAIM[] =
     "WITH due AS (SELECT d.game_id, d.notification_id, d.channel, d.target, "
     "  d.seq, row_number() OVER (PARTITION BY d.player_id ORDER BY d.seq) "
@@ -62,46 +63,32 @@ static const char CLAIM[] =
     "   o.game_id = d.game_id AND o.seq < d.seq) "
     "  AND NOT EXISTS (SELECT 1 FROM notify_webhooks w WHERE d.channel = "
     "   'webhook' AND w.id = d.target AND w.retry_at > now())), "
-    "pick AS (SELECT * FROM due WHERE turn <= " NOTIFY_STR(
-        TURNS) " ORDER BY "
-               " turn, seq LIMIT " NOTIFY_STR(
-                   CANDIDATES) ") "
-                               "SELECT d.game_id, d.notification_id, "
-                               "d.channel, d.target, d.kind, "
-                               " d.subject, d.body, d.attempts, d.player_id, "
-                               " (SELECT s.quiet_start FROM notify_settings s "
-                               "WHERE s.player_id = "
-                               "  d.player_id), "
-                               " (SELECT s.quiet_end FROM notify_settings s "
-                               "WHERE s.player_id = "
-                               "  d.player_id), "
-                               " (SELECT s.utc_offset FROM notify_settings s "
-                               "WHERE s.player_id = "
-                               "  d.player_id), "
-                               " (SELECT w.url FROM notify_webhooks w WHERE "
-                               "w.id = d.target AND "
-                               "  d.channel = 'webhook' AND w.player_id = "
-                               "d.player_id), "
-                               " (SELECT w.secret FROM notify_webhooks w WHERE "
-                               "w.id = d.target AND "
-                               "  d.channel = 'webhook' AND w.player_id = "
-                               "d.player_id), "
-                               " (SELECT s.email = d.target AND "
-                               "(s.email_verified OR d.kind = "
-                               "  'verify') FROM notify_settings s WHERE "
-                               "s.player_id = d.player_id), "
-                               " (SELECT w.failures FROM notify_webhooks w "
-                               "WHERE w.id = d.target AND "
-                               "  d.channel = 'webhook') "
-                               "FROM pick p JOIN notify_deliveries d ON "
-                               "d.game_id = p.game_id AND "
-                               " d.notification_id = p.notification_id AND "
-                               "d.channel = p.channel AND "
-                               " d.target = p.target "
-                               "WHERE d.status = 'pending' AND d.next_at <= "
-                               "now() "
-                               "ORDER BY p.turn, p.seq FOR UPDATE OF d SKIP "
-                               "LOCKED";
+    "pick AS (SELECT * FROM due WHERE turn <= " NOTIFY_STR(TURNS) " ORDER BY "
+    " turn, seq LIMIT " NOTIFY_STR(CANDIDATES) ") "
+    "SELECT d.game_id, d.notification_id, d.channel, d.target, d.kind, "
+    " d.subject, d.body, d.attempts, d.player_id, "
+    " (SELECT s.quiet_start FROM notify_settings s WHERE s.player_id = "
+    "  d.player_id), "
+    " (SELECT s.quiet_end FROM notify_settings s WHERE s.player_id = "
+    "  d.player_id), "
+    " (SELECT s.utc_offset FROM notify_settings s WHERE s.player_id = "
+    "  d.player_id), "
+    " (SELECT w.url FROM notify_webhooks w WHERE w.id = d.target AND "
+    "  d.channel = 'webhook' AND w.player_id = d.player_id), "
+    " (SELECT w.secret FROM notify_webhooks w WHERE w.id = d.target AND "
+    "  d.channel = 'webhook' AND w.player_id = d.player_id), "
+    " (SELECT s.email = d.target AND (s.email_verified OR d.kind = "
+    "  'verify') FROM notify_settings s WHERE s.player_id = d.player_id), "
+    " (SELECT w.failures FROM notify_webhooks w WHERE w.id = d.target AND "
+    "  d.channel = 'webhook'), "
+    " (SELECT w.game_id IS NOT NULL FROM notify_webhooks w WHERE w.id = "
+    "  d.target AND d.channel = 'webhook') "
+    "FROM pick p JOIN notify_deliveries d ON d.game_id = p.game_id AND "
+    " d.notification_id = p.notification_id AND d.channel = p.channel AND "
+    " d.target = p.target "
+    "WHERE d.status = 'pending' AND d.next_at <= now() "
+    "ORDER BY p.turn, p.seq FOR UPDATE OF d SKIP LOCKED";
+/* clang-format on */
 
 enum {
     C_GAME,
@@ -119,7 +106,8 @@ enum {
     C_URL,
     C_SECRET,
     C_MAILOK,
-    C_FAILURES
+    C_FAILURES,
+    C_GROUP /* the webhook is a game's group channel */
 };
 
 /* One delivery: its key, and while in flight its transfer. */
@@ -221,12 +209,14 @@ static int still_wanted(notifier *n, PGresult *r, int i)
 }
 
 /* Quiet hours now for row i: 1 with *until set, else 0. A mail the player
- * asked for just now (verify an address, a sign-in link) is never held. */
+ * asked for just now (verify an address, a sign-in link) is never held,
+ * nor is a post to a group channel (the group's, not its owner's, hours). */
 static int quiet_now(PGresult *r, int i, time_t *until)
 {
     const char *kind = PQgetvalue(r, i, C_KIND);
-    return strcmp(kind, "verify") != 0 && strcmp(kind, "signin") != 0 &&
-           !PQgetisnull(r, i, C_QSTART) && !PQgetisnull(r, i, C_QEND) &&
+    return PQgetvalue(r, i, C_GROUP)[0] != 't' && strcmp(kind, "verify") != 0 &&
+           strcmp(kind, "signin") != 0 && !PQgetisnull(r, i, C_QSTART) &&
+           !PQgetisnull(r, i, C_QEND) &&
            notify_quiet(atoi(PQgetvalue(r, i, C_QSTART)),
                         atoi(PQgetvalue(r, i, C_QEND)),
                         atoi(PQgetvalue(r, i, C_OFFSET)), time(NULL), until);

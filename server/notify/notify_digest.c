@@ -2,10 +2,13 @@
  * notify_digest.c - the daily digest: a player who chose it gets their
  * notifications held ('held' deliveries) and, once a day at their
  * digest_hour (their local time), one delivery per channel listing them
- * (webhook: {"event":"digest","items":[bodies]}; mail: the texts one after
- * another). Claiming a player's digest and writing it is one transaction.
+ * (webhook: {"event":"digest","items":[bodies]}, or for a Discord or Slack
+ * webhook one message of their words; mail: the texts one after another).
+ * Claiming a player's digest and writing it is one transaction.
  */
 #include "server/notify/notify_internal.h"
+
+#include "server/notify/notify_format.h"
 
 #include "server/runtime/metrics.h"
 
@@ -25,6 +28,20 @@ static const char DUE[] =
     " AND d.status = 'held') LIMIT 20 FOR UPDATE SKIP LOCKED) "
     "RETURNING s.player_id, to_char(now() AT TIME ZONE 'UTC', "
     " 'YYYYMMDDHH24')";
+
+/* The format of webhook id into *f (conclave when it is gone). 0 or -1. */
+static int webhook_format(PGconn *c, const char *id, notify_format *f)
+{
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT format FROM notify_webhooks WHERE id = $1", 1,
+                          (const char *const[]){id});
+    if (!r)
+        return -1;
+    if (PQntuples(r) == 1)
+        (void)notify_format_parse(PQgetvalue(r, 0, 0), f);
+    PQclear(r);
+    return 0;
+}
 
 /* One channel and target of a player's held rows into one delivery. */
 static int digest_one(PGconn *c, const char *player, const char *stamp,
@@ -52,7 +69,15 @@ static int digest_one(PGconn *c, const char *player, const char *stamp,
     }
     PQclear(r);
     int webhook = strcmp(channel, "webhook") == 0;
-    char *body = webhook ? notify_digest_json(items) : text;
+    notify_format f = NOTIFY_FORMAT_CONCLAVE;
+    if (webhook && webhook_format(c, target, &f) != 0) {
+        free(text);
+        json_decref(items);
+        return -1;
+    }
+    char *body = !webhook                      ? text
+                 : f == NOTIFY_FORMAT_CONCLAVE ? notify_digest_json(items)
+                                               : notify_format_digest(f, items);
     char id[160];
     snprintf(id, sizeof id, "digest:%s:%s", player, stamp);
     const char *q[] = {id, channel, target, player, body};

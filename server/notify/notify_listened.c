@@ -8,17 +8,22 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define BUCKETS 4096
+/* A game with a group channel is in the set as GAME_KEY "ID" (no player id
+ * has a colon). */
+#define GAME_KEY "game:"
 #define DB_WAIT_MS 2000
 
 /* Whether the player has a webhook or a verified address ($1), or every
  * such player (no parameter). */
 #define LISTENED_WHERE                                                         \
-    "(EXISTS (SELECT 1 FROM notify_webhooks w WHERE w.player_id = p.id) OR "   \
+    "(EXISTS (SELECT 1 FROM notify_webhooks w WHERE w.player_id = p.id AND "   \
+    "w.game_id IS NULL) OR "                                                   \
     "EXISTS (SELECT 1 FROM notify_settings s WHERE s.player_id = p.id AND "    \
     "s.email_verified))"
 
@@ -97,9 +102,11 @@ static void set_free(set *s)
 
 int notify_listened_reload(PGconn *c)
 {
-    PGresult *r =
-        db_exec(c, PGRES_TUPLES_OK,
-                "SELECT p.id FROM players p WHERE " LISTENED_WHERE, 0, NULL);
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT p.id FROM players p WHERE " LISTENED_WHERE
+                          " UNION ALL SELECT '" GAME_KEY "' || game_id FROM "
+                          "notify_webhooks WHERE game_id IS NOT NULL",
+                          0, NULL);
     if (!r)
         return -1;
     set *s = calloc(1, sizeof *s);
@@ -157,6 +164,41 @@ int notify_listened_refresh(PGconn *c, const char *player_id)
     }
     pthread_rwlock_unlock(&lock);
     return rc;
+}
+
+int notify_listened_game_refresh(PGconn *c, const char *game_id)
+{
+    const char *p[] = {game_id};
+    PGresult *r = db_exec(c, PGRES_TUPLES_OK,
+                          "SELECT EXISTS (SELECT 1 FROM notify_webhooks WHERE "
+                          "game_id = $1)",
+                          1, p);
+    if (!r)
+        return -1;
+    int on = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    char key[sizeof GAME_KEY + 128];
+    snprintf(key, sizeof key, GAME_KEY "%s", game_id);
+    int rc = 0;
+    pthread_rwlock_wrlock(&lock);
+    if (current) {
+        if (on)
+            rc = set_add(current, key);
+        else
+            set_remove(current, key);
+    }
+    pthread_rwlock_unlock(&lock);
+    return rc;
+}
+
+int notify_listened_game(const char *game_id)
+{
+    char key[sizeof GAME_KEY + 128];
+    snprintf(key, sizeof key, GAME_KEY "%s", game_id ? game_id : "");
+    pthread_rwlock_rdlock(&lock);
+    int any = !current || *find(current, key);
+    pthread_rwlock_unlock(&lock);
+    return any;
 }
 
 int notify_listened_any(const char *const *players, int n)

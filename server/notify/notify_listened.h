@@ -1,7 +1,8 @@
 /*
  * notify_listened.h - the players who can be told of a game (a webhook, or
- * a verified email address), kept in memory so that a move's commit writes
- * a notification fact only for a game one of whose seated players listens,
+ * a verified email address) and the games with a group channel, kept in
+ * memory so that a move's commit writes a notification fact only for a
+ * game one of whose seated players listens, or that has a group channel,
  * without asking the database (store.h: store_append.listened).
  *
  * Kept current by the settings changes themselves: the changes this
@@ -28,6 +29,11 @@ void notify_listened_tick(db_pool *p);
 /* Read player_id's entry again from the database, after a change of their
  * channels. 0, or -1 (then the next reload corrects it). */
 int notify_listened_refresh(PGconn *c, const char *player_id);
+/* Read game_id's group channel again (after it was attached or removed).
+ * 0, or -1. */
+int notify_listened_game_refresh(PGconn *c, const char *game_id);
+/* Whether game_id has a group channel (1 as well before the first load). */
+int notify_listened_game(const char *game_id);
 /* Whether any of the n player ids (NULL or "" entries skipped) listens. */
 int notify_listened_any(const char *const *players, int n);
 /* Forget everything (back to "not loaded"): for tests and shutdown. */

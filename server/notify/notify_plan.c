@@ -4,6 +4,7 @@
 #include "server/notify/notify_plan.h"
 
 #include "server/game/gamedoc.h"
+#include "server/game/spectate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,22 +14,30 @@
 /* Messages of one channel shown in one notification; the rest counted. */
 #define NOTIFY_MESSAGES_SHOWN 5
 
-static const char *sentence(const char *kind)
+/* The first line of a notification of kind: to the seat's player (who
+ * NULL: "you"), or to a group channel, naming who (the public words). */
+static void sentence(const char *kind, const char *who, char *out, size_t n)
 {
     if (strcmp(kind, "waiting") == 0)
-        return "The game waits on you.";
-    if (strcmp(kind, "reminder") == 0)
-        return "Reminder: the game still waits on you, and the deadline is "
-               "near.";
-    if (strcmp(kind, "final_reminder") == 0)
-        return "Last call: the deadline is about to pass without your move.";
-    if (strcmp(kind, "started") == 0)
-        return "A game you sit in has started.";
-    if (strcmp(kind, "ended") == 0)
-        return "A game you sat in has ended.";
-    if (strcmp(kind, "replaced") == 0)
-        return "A player of your game was replaced by a bot.";
-    return "You have a private message.";
+        snprintf(out, n, "The game waits on %s.", who ? who : "you");
+    else if (strcmp(kind, "reminder") == 0)
+        snprintf(out, n,
+                 "Reminder: the game still waits on you, and the "
+                 "deadline is near.");
+    else if (strcmp(kind, "final_reminder") == 0)
+        snprintf(out, n,
+                 "Last call: the deadline is about to pass without "
+                 "your move.");
+    else if (strcmp(kind, "started") == 0)
+        snprintf(out, n, "%s has started.",
+                 who ? "The game" : "A game you sit in");
+    else if (strcmp(kind, "ended") == 0)
+        snprintf(out, n, "%s has ended.",
+                 who ? "The game" : "A game you sat in");
+    else if (strcmp(kind, "replaced") == 0)
+        snprintf(out, n, "A player of your game was replaced by a bot.");
+    else
+        snprintf(out, n, "You have a private message.");
 }
 
 /* The windows waiting on seat: [{"id","mode","deadline"}]. */
@@ -143,9 +152,35 @@ static const char *player_unsubscribe(const notify_input *in,
     return json_string_value(json_object_get(p, "unsubscribe"));
 }
 
+/* "Waiting on WHO: STEP, by WHEN." for each window, the deadline in the
+ * offset's time. Returns the new length of t. */
+static int waiting_lines(const actor_view *v, char *t, size_t cap, int n,
+                         const char *who, const json_t *windows, int offset)
+{
+    const engine_ruleset *rs = engine_game_ruleset(v->game);
+    size_t i;
+    json_t *w;
+    json_array_foreach(windows, i, w)
+    {
+        if ((size_t)n >= cap - 300)
+            break;
+        char step[ENGINE_WINDOW_LABEL_MAX], when[96] = "";
+        engine_window_label(rs, json_string_value(json_object_get(w, "id")),
+                            step, sizeof step);
+        const char *dl = json_string_value(json_object_get(w, "deadline"));
+        if (dl)
+            local_time(dl, offset, when, sizeof when);
+        n += snprintf(t + n, cap - (size_t)n, "Waiting on %s: %s%s%s.\r\n", who,
+                      step, dl ? ", by " : "", when);
+    }
+    return n;
+}
+
+/* The mail text; *words: its length without the footer (the words a chat
+ * message carries). */
 static char *text_of(const actor_view *v, const notify_input *in, int seat,
                      const char *kind, const json_t *windows,
-                     const json_t *detail, const char *link)
+                     const json_t *detail, const char *link, size_t *words)
 {
     size_t cap = 2048 + json_array_size(windows) * 240;
     size_t i;
@@ -160,27 +195,16 @@ static char *text_of(const actor_view *v, const notify_input *in, int seat,
     if (!t)
         return NULL;
     const char *player = v->meta->seat_player[seat];
-    char game[400];
+    char game[400], first[200];
     game_words(v, seat, game, sizeof game);
-    int n = snprintf(t, cap, "%s\r\n\r\n%s, where you play seat %d.\r\n",
-                     sentence(kind), game, seat + 1);
+    sentence(kind, NULL, first, sizeof first);
+    int n = snprintf(t, cap, "%s\r\n\r\n%s, where you play seat %d.\r\n", first,
+                     game, seat + 1);
     if (msgs)
         n = message_lines(t, cap, n, detail);
-    const engine_ruleset *rs = engine_game_ruleset(v->game);
-    json_array_foreach(windows, i, w)
-    {
-        if ((size_t)n >= cap - 300)
-            break;
-        char step[ENGINE_WINDOW_LABEL_MAX], when[96] = "";
-        engine_window_label(rs, json_string_value(json_object_get(w, "id")),
-                            step, sizeof step);
-        const char *dl = json_string_value(json_object_get(w, "deadline"));
-        if (dl)
-            local_time(dl, player_offset(in, player), when, sizeof when);
-        n += snprintf(t + n, cap - (size_t)n, "Waiting on you: %s%s%s.\r\n",
-                      step, dl ? ", by " : "", when);
-    }
+    n = waiting_lines(v, t, cap, n, "you", windows, player_offset(in, player));
     n += snprintf(t + n, cap - (size_t)n, "\r\nOpen the game: %s\r\n", link);
+    *words = (size_t)n < cap ? (size_t)n : cap - 1;
     const char *unsub = player_unsubscribe(in, player);
     if (unsub && (size_t)n < cap - 300)
         snprintf(t + n, cap - (size_t)n,
@@ -256,7 +280,9 @@ static int add_item(const actor_view *v, const notify_input *in, notify_plan *p,
     char link[600];
     snprintf(link, sizeof link, "%s/game/%s", in->base_url, v->meta->game_id);
     json_t *windows = waiting_windows(v, doc, seat);
-    it->text = text_of(v, in, seat, kind, windows, detail, link);
+    size_t words = 0;
+    it->text = text_of(v, in, seat, kind, windows, detail, link, &words);
+    it->chat = it->text ? strndup(it->text, words) : NULL;
     it->subject = malloc(SUBJECT_MAX);
     if (it->subject)
         subject_of(v, seat, kind, it->subject, SUBJECT_MAX);
@@ -269,7 +295,117 @@ static int add_item(const actor_view *v, const notify_input *in, notify_plan *p,
                   detail ? detail : json_null(), "document", doc);
     it->json = body ? json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(body);
-    return it->text && it->subject && it->json ? 0 : -1;
+    return it->text && it->chat && it->subject && it->json ? 0 : -1;
+}
+
+/* ------------------------------------------- the group channel --- */
+
+/* Whether the game's group channel is told anything: it has one, and its
+ * spectators see it live (a delayed game's channel would tell the table
+ * what its spectators may not see yet; attaching one is refused too). */
+static int public_told(const actor_view *v, const notify_input *in)
+{
+    return in->channel && !spectate_delayed(v->meta);
+}
+
+/* The names of the n seats: "Alice", "Alice and Bob", "Alice, Bob and
+ * Carol". */
+static void names_of(const actor_view *v, const int *seats, int n, char *out,
+                     size_t cap)
+{
+    int at = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && (size_t)at < cap; i++)
+        at += snprintf(out + at, cap - (size_t)at, "%s%s",
+                       i == 0       ? ""
+                       : i == n - 1 ? " and "
+                                    : ", ",
+                       v->meta->seat_name[seats[i]]);
+}
+
+/* "Winner: Alice." of a finished game (the public result). */
+static int result_line(const actor_view *v, char *t, size_t cap, int n)
+{
+    json_t *result = engine_result(v->game);
+    json_t *winners = json_object_get(result, "winners");
+    int seats[ENGINE_MAX_SEATS], k = 0;
+    size_t i;
+    json_t *w;
+    json_array_foreach(winners, i, w)
+    {
+        json_int_t s = json_integer_value(w);
+        if (s >= 0 && s < v->meta->seats && k < ENGINE_MAX_SEATS)
+            seats[k++] = (int)s;
+    }
+    char names[400];
+    names_of(v, seats, k, names, sizeof names);
+    if (json_is_true(json_object_get(result, "aborted")))
+        n += snprintf(t + n, cap - (size_t)n, "The game was stopped.\r\n");
+    else if (k == 0)
+        n += snprintf(t + n, cap - (size_t)n, "No winner.\r\n");
+    else
+        n += snprintf(t + n, cap - (size_t)n, "%s: %s.\r\n",
+                      k == 1 ? "Winner" : "Winners", names);
+    json_decref(result);
+    return n;
+}
+
+/* One notification for the game's group channel (seat ENGINE_PUBLIC): its
+ * words and JSON come from the public document pub and the game's public
+ * facts (names, result) only, never from any seat's view. kind "waiting"
+ * names the n seats whose move it is. */
+static int add_public(const actor_view *v, const notify_input *in,
+                      notify_plan *p, const char *kind, const json_t *pub,
+                      const int *seats, int n)
+{
+    notify_item *it = push(p);
+    if (!it)
+        return -1;
+    it->seat = ENGINE_PUBLIC;
+    snprintf(it->kind, sizeof it->kind, "%s", kind);
+    snprintf(it->id, sizeof it->id, "%s:%llu:public:%s", v->meta->game_id,
+             (unsigned long long)v->version, kind);
+    char link[600], who[400], first[600], game[400];
+    snprintf(link, sizeof link, "%s/game/%s", in->base_url, v->meta->game_id);
+    names_of(v, seats, n, who, sizeof who);
+    sentence(kind, who, first, sizeof first);
+    game_words(v, ENGINE_PUBLIC, game, sizeof game);
+    size_t cap = 2048 + 1200 * (size_t)n;
+    char *t = malloc(cap);
+    json_t *waiting = json_array();
+    if (!t || !waiting) {
+        free(t);
+        json_decref(waiting);
+        return -1;
+    }
+    int at = snprintf(t, cap, "%s\r\n\r\n%s.\r\n", first, game);
+    for (int i = 0; i < n; i++) {
+        json_t *windows = waiting_windows(v, pub, seats[i]);
+        at = waiting_lines(v, t, cap, at, v->meta->seat_name[seats[i]], windows,
+                           0);
+        json_array_append_new(waiting,
+                              json_pack("{si ss so}", "seat", seats[i], "name",
+                                        v->meta->seat_name[seats[i]], "windows",
+                                        windows));
+    }
+    if (strcmp(kind, "ended") == 0)
+        at = result_line(v, t, cap, at);
+    snprintf(t + at, cap - (size_t)at, "\r\nOpen the game: %s\r\n", link);
+    it->text = t;
+    it->chat = strdup(t);
+    it->subject = malloc(SUBJECT_MAX);
+    if (it->subject)
+        subject_of(v, ENGINE_PUBLIC, kind, it->subject, SUBJECT_MAX);
+    json_t *result = engine_result(v->game);
+    json_t *body = json_pack(
+        "{ss ss ss s{ss ss sI ss} ss so so ss}", "id", it->id, "event", kind,
+        "audience", "public", "game", "id", v->meta->game_id, "ruleset",
+        v->meta->ruleset, "version", (json_int_t)v->version, "status",
+        engine_is_over(v->game) ? "over" : "running", "url", link, "waiting",
+        waiting, "result", result ? result : json_null(), "text", t);
+    it->json = body ? json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(body);
+    return it->chat && it->subject && it->json ? 0 : -1;
 }
 
 static int human(const actor_view *v, int seat)
@@ -286,7 +422,8 @@ static int plan_waiting(const actor_view *v, const notify_input *in,
     json_t *pub = gamedoc_render(v, ENGINE_PUBLIC);
     if (!pub)
         return -1;
-    int rc = 0;
+    int rc = 0, fresh_seats[ENGINE_MAX_SEATS], nfresh = 0;
+    int group = public_told(v, in);
     for (int s = 0; s < v->meta->seats && rc == 0; s++) {
         if (!human(v, s))
             continue;
@@ -294,20 +431,29 @@ static int plan_waiting(const actor_view *v, const notify_input *in,
         snprintf(key, sizeof key, "%d", s);
         json_t *now = waiting_windows(v, pub, s), *ids = json_array();
         const json_t *told = json_object_get(in->told, key);
-        int fresh = 0;
+        const json_t *told_group = json_object_get(in->public_told, key);
+        int fresh = 0, fresh_group = 0;
         size_t i;
         json_t *w;
         json_array_foreach(now, i, w)
         {
+            const char *id = json_string_value(json_object_get(w, "id"));
             json_array_append(ids, json_object_get(w, "id"));
-            fresh |= !json_object_get(
-                told, json_string_value(json_object_get(w, "id")));
+            fresh |= !json_object_get(told, id);
+            fresh_group |= !json_object_get(told_group, id);
         }
-        json_object_set_new(p->waiting, key, ids);
+        json_object_set(p->waiting, key, ids);
+        if (group)
+            json_object_set(p->public_waiting, key, ids);
+        json_decref(ids);
         json_decref(now);
+        if (group && fresh_group && nfresh < ENGINE_MAX_SEATS)
+            fresh_seats[nfresh++] = s;
         if (fresh)
             rc = add_item(v, in, p, s, "waiting", NULL, NULL);
     }
+    if (rc == 0 && nfresh > 0)
+        rc = add_public(v, in, p, "waiting", pub, fresh_seats, nfresh);
     json_decref(pub);
     return rc;
 }
@@ -388,6 +534,15 @@ static int plan_events(const actor_view *v, const notify_input *in,
                        notify_plan *p)
 {
     int over = engine_is_over(v->game), rc = 0;
+    if (public_told(v, in) && (in->started || over)) {
+        json_t *pub = gamedoc_render(v, ENGINE_PUBLIC);
+        rc = pub ? 0 : -1;
+        if (rc == 0 && in->started)
+            rc = add_public(v, in, p, "started", pub, NULL, 0);
+        if (rc == 0 && over)
+            rc = add_public(v, in, p, "ended", pub, NULL, 0);
+        json_decref(pub);
+    }
     for (int s = 0; s < v->meta->seats && rc == 0; s++) {
         if (!human(v, s))
             continue;
@@ -420,7 +575,8 @@ int notify_plan_game(const actor_view *v, const notify_input *in,
         return 0;
     }
     out->waiting = json_object();
-    if (!out->waiting)
+    out->public_waiting = json_object();
+    if (!out->waiting || !out->public_waiting)
         return -1;
     if (in->reminder_level) {
         int s = in->reminder_seat;
@@ -453,9 +609,11 @@ void notify_plan_free(notify_plan *p)
         free(p->items[i].subject);
         free(p->items[i].text);
         free(p->items[i].json);
+        free(p->items[i].chat);
     }
     free(p->items);
     json_decref(p->waiting);
+    json_decref(p->public_waiting);
     memset(p, 0, sizeof *p);
 }
 

@@ -8,6 +8,12 @@
  * not see on the page. No I/O: the notifier (notify.c) reads the facts and
  * what was told before, and writes the outcome.
  *
+ * A game with a group channel (a webhook attached to the game) also gets
+ * items for seat ENGINE_PUBLIC: whose move it is, started, ended with the
+ * winner, rendered from the public document alone (gamedoc_render(v,
+ * ENGINE_PUBLIC)) and the game's public facts, and none while the game
+ * has a spectator delay (spectate.h).
+ *
  * The mail text is for a person: the game's name and the other players'
  * names, each waiting step in words (engine_window_label) with its deadline
  * in the player's own UTC offset, the game's link, and last a line
@@ -23,13 +29,15 @@
 #include <stddef.h>
 
 typedef struct notify_item {
-    int seat;
+    int seat; /* ENGINE_PUBLIC: for the game's group channel */
     char player_id[STORE_ID_MAX];
     char kind[24]; /* waiting, reminder, final_reminder, started, ended,
                       replaced, message */
     char id[STORE_ID_MAX + 64];  /* GAME:VERSION:SEAT:KIND, the idempotency
                                     id, the same on every retry */
     char *subject, *text, *json; /* owned */
+    char *chat;  /* owned: the text's words without the mail's footer, for
+                    the chat formats (notify_format.h) */
     int channel; /* "message": the private channel (0 otherwise) */
 } notify_item;
 
@@ -39,6 +47,8 @@ typedef struct notify_plan {
     notify_item *items;
     size_t n, cap;
     json_t *waiting; /* {"SEAT": [window ids waiting on it]}, human seats */
+    json_t *public_waiting; /* the same, when the group channel is told of
+                               them (empty otherwise) */
 } notify_plan;
 
 /* Whether the player of seat has the game open now (a live WebSocket
@@ -53,7 +63,8 @@ typedef struct notify_input {
                                recipient), "channel", "seq", "from",
                                "name", "text"}, chat.c) */
     const json_t *told;     /* {"SEAT": {WINDOW: true}}: announced windows */
-    int reminder_level;     /* reminders: 1 or 2 (0: not a reminder) */
+    const json_t *public_told; /* the same, announced to the group channel */
+    int reminder_level;        /* reminders: 1 or 2 (0: not a reminder) */
     int reminder_seat;
     const char *reminder_window;
     const char *reminder_tag; /* WINDOW@DUE, part of the reminder's id */
@@ -63,6 +74,7 @@ typedef struct notify_input {
     const json_t *players; /* {"PLAYER": {"utc_offset": MIN, "unsubscribe":
                               TOKEN|null}} of seated players with settings
                               (notify_mail_facts); NULL: UTC, no link */
+    int channel; /* the game has a group channel: its public items too */
 } notify_input;
 
 /* Decide, for the state in v, into out (zeroed by the caller). Seats that

@@ -6,6 +6,7 @@
 #include "server/notify/notify_listened.h"
 
 #include "server/notify/notify_dest.h"
+#include "server/notify/notify_format.h"
 #include "server/notify/notify_rules.h"
 
 #include <openssl/sha.h>
@@ -21,45 +22,26 @@
 #define UTC(col)                                                               \
     "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 
+/* A webhook's state by its circuit breaker. */
+#define WEBHOOK_STATE                                                          \
+    "CASE WHEN w.retry_at > now() THEN 'paused' WHEN w.failures > 0 THEN "     \
+    "'failing' ELSE 'ok' END"
+
+/* clang-format off */
 static const char SELECT_SETTINGS[] =
     "SELECT s.email, s.email_verified, s.quiet_start, s.quiet_end, "
     " coalesce(s.utc_offset, 0), coalesce(s.digest, false), "
     " coalesce(s.digest_hour, 8), coalesce(s.reminder_seconds, 7200), "
     " (SELECT coalesce(json_agg(json_build_object('id', w.id, 'url', w.url, "
-    "   'created_at', " UTC(
-        "w.created_at") ", 'state', CASE WHEN "
-                        "   w.retry_at > now() THEN 'paused' WHEN w.failures > "
-                        "0 THEN "
-                        "   'failing' ELSE 'ok' END, 'failures', w.failures, "
-                        "'failing_since', "
-                        "   " UTC(
-                            "w.failing_since") ", 'next_try', CASE WHEN "
-                                               "w.retry_at > "
-                                               "   now() THEN " UTC(
-                                                   "w.retry_at") " END, "
-                                                                 "'last_error',"
-                                                                 " w.last_"
-                                                                 "error) "
-                                                                 "   ORDER BY "
-                                                                 "w.created_at,"
-                                                                 " w.id), "
-                                                                 "   "
-                                                                 "'[]')::text "
-                                                                 "FROM "
-                                                                 "notify_"
-                                                                 "webhooks w "
-                                                                 "WHERE "
-                                                                 "w.player_id "
-                                                                 "= $1) "
-                                                                 "FROM (SELECT "
-                                                                 "$1::text AS "
-                                                                 "id) p "
-                                                                 "LEFT JOIN "
-                                                                 "notify_"
-                                                                 "settings s "
-                                                                 "ON "
-                                                                 "s.player_id "
-                                                                 "= p.id";
+    "   'format', w.format, 'created_at', " UTC("w.created_at") ", "
+    "   'state', " WEBHOOK_STATE ", 'failures', w.failures, "
+    "   'failing_since', " UTC("w.failing_since") ", 'next_try', CASE WHEN "
+    "   w.retry_at > now() THEN " UTC("w.retry_at") " END, 'last_error', "
+    "   w.last_error) ORDER BY w.created_at, w.id), '[]')::text "
+    "  FROM notify_webhooks w WHERE w.player_id = $1 AND w.game_id IS NULL) "
+    "FROM (SELECT $1::text AS id) p "
+    "LEFT JOIN notify_settings s ON s.player_id = p.id";
+/* clang-format on */
 
 static json_t *hhmm(int minutes)
 {
@@ -446,16 +428,32 @@ srv_kind notify_settings_put(db_pool *db, const char *player_id,
     return k;
 }
 
-srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
-                            int allow_private, json_t **out, srv_error *err)
+srv_kind notify_webhook_check(const char *url, const char *format,
+                              int allow_private, srv_error *err)
 {
     char why[256];
+    notify_format f;
+    if (format && notify_format_parse(format, &f) != 0)
+        return srv_fail(err, SRV_INVALID, "format",
+                        "format must be conclave, discord or slack");
     if (!notify_url_ok(url))
         return srv_fail(err, SRV_INVALID, "url",
                         "url must be https:// (or http:// to a loopback "
                         "address), at most 2048 bytes");
     if (notify_dest_check_url(url, allow_private, why, sizeof why) != 0)
         return srv_fail(err, SRV_INVALID, "url", "%s", why);
+    return SRV_OK;
+}
+
+srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
+                            const char *format, int allow_private, json_t **out,
+                            srv_error *err)
+{
+    srv_kind checked = notify_webhook_check(url, format, allow_private, err);
+    if (checked != SRV_OK)
+        return checked;
+    if (!format)
+        format = "conclave";
     char id[2 * 8 + 3] = "wh", secret[2 * 24 + 7] = "whsec_";
     if (notify_random_hex(id + 2, 8) || notify_random_hex(secret + 6, 24))
         return srv_fail(err, SRV_INTERNAL, NULL, "no randomness");
@@ -464,18 +462,20 @@ srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
         return srv_db_failed(err);
     char max[8];
     snprintf(max, sizeof max, "%d", NOTIFY_WEBHOOKS_MAX);
-    const char *p[] = {id, player_id, url, secret, max};
+    const char *p[] = {id, player_id, url, secret, max, format};
     /* The count and the insert in one statement, under the player row's
      * lock, so two concurrent adds cannot both pass the cap. */
     PGresult *r =
         db_exec(c, PGRES_TUPLES_OK,
                 "WITH me AS (SELECT id FROM players WHERE id = $2 FOR UPDATE) "
-                "INSERT INTO notify_webhooks (id, player_id, url, secret) "
-                "SELECT $1, $2, $3, $4 FROM me WHERE (SELECT count(*) FROM "
-                "notify_webhooks WHERE player_id = $2) < $5::int "
+                "INSERT INTO notify_webhooks (id, player_id, url, secret, "
+                " format) "
+                "SELECT $1, $2, $3, $4, $6 FROM me WHERE (SELECT count(*) FROM "
+                "notify_webhooks WHERE player_id = $2 AND game_id IS NULL) < "
+                "$5::int "
                 "RETURNING to_char(created_at AT TIME ZONE 'UTC', "
                 "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')",
-                5, p);
+                6, p);
     srv_kind k = SRV_OK;
     if (!r)
         k = srv_db_failed(err);
@@ -483,8 +483,9 @@ srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
         k = srv_fail(err, SRV_TOO_MANY, NULL, "at most %d webhooks",
                      NOTIFY_WEBHOOKS_MAX);
     else
-        *out = json_pack("{ss ss ss ss}", "id", id, "url", url, "secret",
-                         secret, "created_at", PQgetvalue(r, 0, 0));
+        *out = json_pack("{ss ss ss ss ss}", "id", id, "url", url, "format",
+                         format, "secret", secret, "created_at",
+                         PQgetvalue(r, 0, 0));
     PQclear(r);
     if (k == SRV_OK)
         (void)notify_listened_refresh(c, player_id);
@@ -502,7 +503,7 @@ srv_kind notify_webhook_delete(db_pool *db, const char *player_id,
     PGresult *r = db_exec(
         c, PGRES_TUPLES_OK,
         "WITH gone AS (DELETE FROM notify_webhooks WHERE player_id = $1 AND "
-        " id = $2 RETURNING id), "
+        " id = $2 AND game_id IS NULL RETURNING id), "
         "dropped AS (UPDATE notify_deliveries SET status = 'dropped' "
         " WHERE player_id = $1 AND channel = 'webhook' AND target = $2 AND "
         " status IN ('pending', 'held') AND EXISTS (SELECT 1 FROM gone)) "

@@ -8,7 +8,7 @@
  * {"email": null|ADDR, "email_verified": bool, "email_available": bool,
  *  "quiet_hours": null|{"start":"HH:MM","end":"HH:MM"}, "utc_offset": MIN,
  *  "digest": bool, "digest_hour": H, "reminder_seconds": S,
- *  "webhooks": [{"id","url","created_at","state","failures",
+ *  "webhooks": [{"id","url","format","created_at","state","failures",
  *                "failing_since","next_try","last_error"}]}
  * where a webhook's state is "ok", "failing" (its last attempts failed:
  * failures in a row, since failing_since, last_error) or "paused" (its
@@ -40,13 +40,50 @@ srv_kind notify_settings_put(db_pool *db, const char *player_id,
                              const char *base_url, json_t **out,
                              srv_error *err);
 
-/* Add a webhook: {"id","url","secret","created_at"} into *out (NEW); the secret
- * is shown here only. SRV_INVALID (field "url") for a URL notify_url_ok refuses
- * or whose host resolves to an address no webhook may reach
+/* Add a webhook: {"id","url","format","secret","created_at"} into *out
+ * (NEW); the secret is shown here only. format: "conclave" (NULL too),
+ * "discord" or "slack" (notify_format.h; another: SRV_INVALID, field
+ * "format"). SRV_INVALID (field "url") for a URL notify_url_ok refuses or
+ * whose host resolves to an address no webhook may reach
  * (notify_dest_check_url; allow_private: CONCLAVE_WEBHOOK_ALLOW_PRIVATE),
  * SRV_TOO_MANY past NOTIFY_WEBHOOKS_MAX. */
+/* The checks of a new webhook's URL and format (NULL: conclave) that
+ * notify_webhook_add and notify_channel_put make: SRV_OK or SRV_INVALID
+ * (field "url" or "format"). */
+srv_kind notify_webhook_check(const char *url, const char *format,
+                              int allow_private, srv_error *err);
+
 srv_kind notify_webhook_add(db_pool *db, const char *player_id, const char *url,
-                            int allow_private, json_t **out, srv_error *err);
+                            const char *format, int allow_private, json_t **out,
+                            srv_error *err);
+
+/* A game's group channel (GET/PUT/DELETE /api/v1/games/{id}/group-webhook):
+ * one webhook per game, attached by a player seated in the game or its
+ * host, told only what the public audience may see (notify_plan.h). The
+ * document: {"game_id","format","url" (to the player who attached it only;
+ * null to others),"added_by":{"id","name"},"created_at","state","failures",
+ * "failing_since","next_try","last_error"}. */
+
+/* Attach (or replace) game_id's channel: the document into *out, with
+ * "secret" (shown here only). Checked as notify_webhook_add's URL and
+ * format; SRV_NOT_FOUND for no such game, SRV_FORBIDDEN for a caller
+ * neither seated nor the host, SRV_CONFLICT for a game not running,
+ * SRV_INVALID (field "game") for a game with a spectator delay (its
+ * channel would tell the group what its spectators may not see yet). */
+srv_kind notify_channel_put(db_pool *db, const char *player_id,
+                            const char *game_id, const char *url,
+                            const char *format, int allow_private, json_t **out,
+                            srv_error *err);
+
+/* game_id's channel document into *out; SRV_NOT_FOUND when it has none (or
+ * no such game), SRV_FORBIDDEN as for notify_channel_put. */
+srv_kind notify_channel_get(db_pool *db, const char *player_id,
+                            const char *game_id, json_t **out, srv_error *err);
+
+/* Remove game_id's channel (its pending posts dropped); SRV_NOT_FOUND when
+ * it has none, SRV_FORBIDDEN as for notify_channel_put. */
+srv_kind notify_channel_delete(db_pool *db, const char *player_id,
+                               const char *game_id, srv_error *err);
 
 /* Remove one of the caller's webhooks; SRV_NOT_FOUND when it has none by
  * that id. Its pending deliveries are dropped. */

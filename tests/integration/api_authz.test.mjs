@@ -93,6 +93,17 @@ async function chatGame() {
   return { id, ch: ch.body.id };
 }
 
+// A running game of A and B with a group channel A attached.
+async function groupGame() {
+  const id = await tttGame();
+  const r = await call('PUT', `/api/v1/games/${id}/group-webhook`, {
+    token: A.token,
+    body: { url: 'https://hooks.example.test/group', format: 'discord' },
+  });
+  assert.equal(r.status, 200, r.text);
+  return id;
+}
+
 // Webhooks: each player's own (at most five, so the fixtures clear them).
 async function clearHooks() {
   for (const p of [A, B, C]) {
@@ -502,6 +513,30 @@ const MATRIX = [
     setup: tttGame,
     req: (g) => ['POST', `/api/v1/games/${g}/channels`, { seats: [0, 1] }],
     expect: [201, 201, 403, 401, 401],
+  },
+  {
+    route: 'PUT /api/v1/games/{id}/group-webhook',
+    fresh: true,
+    setup: tttGame,
+    req: (g) => [
+      'PUT',
+      `/api/v1/games/${g}/group-webhook`,
+      { url: 'https://hooks.example.test/g', format: 'slack' },
+    ],
+    expect: [200, 200, 403, 401, 401],
+  },
+  {
+    route: 'GET /api/v1/games/{id}/group-webhook',
+    setup: groupGame,
+    req: (g) => ['GET', `/api/v1/games/${g}/group-webhook`],
+    expect: [200, 200, 403, 401, 401],
+  },
+  {
+    route: 'DELETE /api/v1/games/{id}/group-webhook',
+    fresh: true,
+    setup: groupGame,
+    req: (g) => ['DELETE', `/api/v1/games/${g}/group-webhook`],
+    expect: [204, 204, 403, 401, 401],
   },
   {
     route: 'GET /api/v1/games/{id}/channels/{channel}/messages',

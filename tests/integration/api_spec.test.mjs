@@ -485,6 +485,20 @@ test('a walk through every operation: each success validates against the spec', 
   });
   assert.equal(marked.status, 200, marked.text);
 
+  // A group channel: attached by a seated player, seen by the other.
+  const group = await call('PUT', `/api/v1/games/${ttt}/group-webhook`, {
+    token: friend.token,
+    body: { url: 'https://hooks.example.test/group', format: 'slack' },
+  });
+  assert.equal(group.status, 200, group.text);
+  const groupSeen = await call('GET', `/api/v1/games/${ttt}/group-webhook`, { token: host.token });
+  assert.equal(groupSeen.status, 200, groupSeen.text);
+  assert.equal(groupSeen.body.url, null, 'the URL only to who attached it');
+  assert.equal(
+    (await call('DELETE', `/api/v1/games/${ttt}/group-webhook`, { token: host.token })).status,
+    204,
+  );
+
   const succeeded = new Set(
     // A redirect is the success of an operation that only redirects.
     call.seen.filter((s) => s.status < 400).map((s) => `${s.method} ${s.path}`),

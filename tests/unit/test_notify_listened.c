@@ -50,9 +50,9 @@ static void test_the_set_follows_the_channels(void)
 
     json_t *hook = NULL;
     srv_error e = {0};
-    CHECK_EQ_INT(
-        notify_webhook_add(pool, hooked, "http://127.0.0.1:9/h", 1, &hook, &e),
-        SRV_OK);
+    CHECK_EQ_INT(notify_webhook_add(pool, hooked, "http://127.0.0.1:9/h", NULL,
+                                    1, &hook, &e),
+                 SRV_OK);
     const char *p[] = {mailed};
     PQclear(PQexecParams(conn,
                          "INSERT INTO notify_settings (player_id, email, "
@@ -70,9 +70,9 @@ static void test_the_set_follows_the_channels(void)
 
     /* Changes through the settings refresh the player without a reload. */
     json_t *hook2 = NULL;
-    CHECK_EQ_INT(
-        notify_webhook_add(pool, quiet, "http://127.0.0.1:9/q", 1, &hook2, &e),
-        SRV_OK);
+    CHECK_EQ_INT(notify_webhook_add(pool, quiet, "http://127.0.0.1:9/q", NULL,
+                                    1, &hook2, &e),
+                 SRV_OK);
     CHECK(listens(quiet));
     CHECK_EQ_INT(
         notify_webhook_delete(
