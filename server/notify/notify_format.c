@@ -43,11 +43,12 @@ static char *lf_lines(const char *text)
     return out;
 }
 
-static size_t code_points(const char *s, size_t len)
+/* The code points of UTF-8 text s (0 for NULL). */
+static size_t code_points(const char *s)
 {
     size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    for (const char *c = s; c && *c; c++)
+        n += ((unsigned char)*c & 0xC0) != 0x80;
     return n;
 }
 
@@ -67,18 +68,17 @@ static size_t prefix_bytes(const char *s, size_t keep)
  * line), when that is short. malloc'd. */
 static char *discord_fit(char *text)
 {
-    size_t len = strlen(text);
-    if (code_points(text, len) <= NOTIFY_DISCORD_MAX)
+    if (code_points(text) <= NOTIFY_DISCORD_MAX)
         return text;
     const char *tail = NULL;
     for (const char *p = strstr(text, "\n\n"); p; p = strstr(p + 1, "\n\n"))
         tail = p;
     size_t tail_len = tail ? strlen(tail) : 0;
-    if (tail && code_points(tail, tail_len) > NOTIFY_DISCORD_MAX / 2) {
+    if (tail && code_points(tail) > NOTIFY_DISCORD_MAX / 2) {
         tail = NULL;
         tail_len = 0;
     }
-    size_t keep = NOTIFY_DISCORD_MAX - 1 - code_points(tail, tail_len);
+    size_t keep = NOTIFY_DISCORD_MAX - 1 - code_points(tail);
     size_t head = prefix_bytes(text, keep);
     char *out = malloc(head + strlen(ELLIPSIS) + tail_len + 1);
     if (out) {

@@ -62,8 +62,10 @@ static void test_discord_long(void)
     size_t n = 3000;
     char *text = malloc(2 * n + 64);
     REQUIRE(text);
-    for (size_t i = 0; i < n; i++)
-        memcpy(text + 2 * i, "\xc3\xa9", 2); /* U+00E9 */
+    for (size_t i = 0; i < n; i++) { /* U+00E9 */
+        text[2 * i] = (char)0xc3;
+        text[2 * i + 1] = (char)0xa9;
+    }
     strcpy(text + 2 * n, "\r\n\r\nOpen the game: https://x/game/g1\r\n");
     json_t *j = parsed(notify_format_body(NOTIFY_FORMAT_DISCORD, text));
     free(text);
