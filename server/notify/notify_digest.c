@@ -60,12 +60,12 @@ static int digest_one(PGconn *c, const char *player, const char *stamp,
     for (int i = 0; i < PQntuples(r); i++)
         len += strlen(PQgetvalue(r, i, 0)) + 8;
     char *text = malloc(len);
-    if (text)
-        snprintf(text, len, "Your Conclave digest.\r\n\r\n");
+    size_t at =
+        text ? (size_t)snprintf(text, len, "Your Conclave digest.\r\n\r\n") : 0;
     for (int i = 0; text && i < PQntuples(r); i++) {
         json_array_append_new(items, json_loads(PQgetvalue(r, i, 0), 0, NULL));
-        strcat(text, PQgetvalue(r, i, 0));
-        strcat(text, "\r\n---\r\n");
+        at += (size_t)snprintf(text + at, len - at, "%s\r\n---\r\n",
+                               PQgetvalue(r, i, 0));
     }
     PQclear(r);
     int webhook = strcmp(channel, "webhook") == 0;

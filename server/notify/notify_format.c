@@ -164,13 +164,16 @@ char *notify_format_digest(notify_format f, const json_t *bodies)
     char *text = malloc(len);
     if (!text)
         return NULL;
-    text[0] = '\0';
+    size_t at = 0; /* bounded appends at a known offset */
     json_array_foreach(bodies, i, b)
     {
         const char *t = json_string_value(json_object_get(b, key));
-        if (i > 0)
-            strcat(text, DIGEST_RULE);
-        strcat(text, t ? t : "");
+        size_t rule = i > 0 ? strlen(DIGEST_RULE) : 0, n = t ? strlen(t) : 0;
+        memcpy(text + at, DIGEST_RULE, rule);
+        if (n)
+            memcpy(text + at + rule, t, n);
+        at += rule + n;
     }
+    text[at] = '\0';
     return body_of(f, text);
 }

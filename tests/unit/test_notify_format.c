@@ -66,7 +66,8 @@ static void test_discord_long(void)
         text[2 * i] = (char)0xc3;
         text[2 * i + 1] = (char)0xa9;
     }
-    strcpy(text + 2 * n, "\r\n\r\nOpen the game: https://x/game/g1\r\n");
+    static const char link[] = "\r\n\r\nOpen the game: https://x/game/g1\r\n";
+    memcpy(text + 2 * n, link, sizeof link);
     json_t *j = parsed(notify_format_body(NOTIFY_FORMAT_DISCORD, text));
     free(text);
     REQUIRE(j);
