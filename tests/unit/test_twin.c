@@ -17,6 +17,10 @@
  * A twin whose view or legal inputs differ for its seat is a bug in the
  * hook, reported the same way.
  *
+ * States are taken every few steps and, in a game's first two sealed
+ * windows, at the first step where one holds an order (so that a window open
+ * for one step, as Skirmish's muster is, is tried with an order held).
+ *
  * Games get the options new games get (engine_options_stamp: the current
  * rules edition). duel_example (engine/examples) is played with hold off
  * for every seat, so the core's automatic passes meet hidden hands.
@@ -754,6 +758,24 @@ static void hold_off(engine_game *g)
     }
 }
 
+/* Whether g holds a sealed order in a window not yet checked while it
+ * held one (last: the id of that window, updated), for the first
+ * HELD_CHECKS such windows of a game. Such a state is where a refusal could
+ * read another seat's unrevealed order; a window that is open for one step
+ * between two checkpoints (Skirmish's muster and deployment) would
+ * otherwise never be checked with an order held. */
+#define HELD_CHECKS 2
+static int holds_new_window(const engine_game *g, char *last, size_t cap,
+                            int *done)
+{
+    if (*done >= HELD_CHECKS || g->npending == 0 ||
+        strcmp(g->pending[0].window, last) == 0)
+        return 0;
+    snprintf(last, cap, "%s", g->pending[0].window);
+    ++*done;
+    return 1;
+}
+
 /* Games of ruleset id with the options new games get (its current rules
  * edition); with holding 0, every seat without hold from the start. */
 static void check_ruleset_as(const char *id, int games, int steps, int every,
@@ -790,9 +812,12 @@ static void check_ruleset_as(const char *id, int games, int steps, int every,
         rng_for(&rng, (uint64_t)gi * 7919 + strlen(id));
         rc.game = (uint64_t)gi;
         const char *level = nlevels > 1 ? levels[gi % nlevels].id : "random";
+        char held[ENGINE_WINDOW_ID_MAX] = "";
+        int held_checks = 0;
         for (int st = 0; st < steps && !engine_is_over(g); st++) {
             rc.step = (uint64_t)st;
-            if (st % every == every - 1 || st == 0)
+            int fresh = holds_new_window(g, held, sizeof held, &held_checks);
+            if (st % every == every - 1 || st == 0 || fresh)
                 check_state(&rc, g, &rng);
             if (!bot_step(g, &rng, gi % 2, level))
                 break;
