@@ -31,6 +31,11 @@
 # set (CONCLAVE_TEST_QUICK, ASAN_OPTIONS, ...). Each file's output goes to tests/out/; a
 # failing one is shown here. CONCLAVE_TEST_TIMEOUT is the limit for one file or binary,
 # in seconds (default 600).
+#
+# CONCLAVE_TEST_JOBS (default 2) unit binaries or test files run at once; each line is
+# printed when its file ends, so the order of the lines may vary. A test file whose
+# text holds the line "// tests/run.sh: alone" (it stops and starts the shared
+# PostgreSQL, or holds fixed ports) runs with nothing beside it.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -39,6 +44,8 @@ cd "$ROOT" || exit 1
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$ROOT/$BUILD
 TIMEOUT=${CONCLAVE_TEST_TIMEOUT:-600}
+JOBS=${CONCLAVE_TEST_JOBS:-2}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || JOBS=1
 OUT=$ROOT/tests/out
 SHOW_LINES=200
 
@@ -49,6 +56,7 @@ skip_lines=()
 skip_bad=0
 EXPECTED_SKIPS=$ROOT/tests/expected-skips.txt
 child=""
+declare -A job_label=() job_log=() job_t0=() job_kind=()
 interrupted=0
 stop_pg=0
 
@@ -128,6 +136,8 @@ finish() {
 on_signal() {
     interrupted=1
     if [[ -n $child ]]; then kill -TERM "$child" 2>/dev/null; fi
+    local pid
+    for pid in "${!job_label[@]}"; do kill -TERM "$pid" 2>/dev/null; done
 }
 trap on_signal INT TERM
 trap 'finish' EXIT
@@ -147,6 +157,59 @@ run_logged() {
     done
     child=""
     return "$rc"
+}
+
+# start_job KIND LABEL LOG CMD... : run CMD in the background with the time limit,
+# output to LOG; collect_job reports it when it ends (KIND: unit or node).
+start_job() {
+    local kind=$1 label=$2 log=$3
+    shift 3
+    timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 </dev/null &
+    job_kind[$!]=$kind
+    job_label[$!]=$label
+    job_log[$!]=$log
+    job_t0[$!]=$(now_ms)
+}
+
+# collect_job : wait for one running job to end and report it; 1 when none runs.
+collect_job() {
+    ((${#job_label[@]})) || return 1
+    local pid rc p
+    while :; do
+        pid=""
+        { wait -n -p pid "${!job_label[@]}"; } 2>/dev/null
+        rc=$?
+        [[ -n ${pid:-} && -n ${job_label[${pid:-x}]:-} ]] && break
+        # Cut short by a signal (the jobs were told to stop), or the job that ended was
+        # reaped meanwhile: take one that is gone with its status, else wait again.
+        for p in "${!job_label[@]}"; do
+            if ! kill -0 "$p" 2>/dev/null; then
+                { wait "$p"; } 2>/dev/null
+                rc=$?
+                pid=$p
+                break 2
+            fi
+        done
+        sleep 0.1
+    done
+    local kind=${job_kind[$pid]} label=${job_label[$pid]} log=${job_log[$pid]}
+    local ms=$(($(now_ms) - job_t0[$pid]))
+    unset "job_kind[$pid]" "job_label[$pid]" "job_log[$pid]" "job_t0[$pid]"
+    if [[ $kind == unit ]]; then
+        unit_result "$label" "$log" "$rc" "$ms"
+    else
+        node_result "$label" "$log" "$rc" "$ms"
+    fi
+}
+
+# room_for_job : wait until fewer than JOBS jobs run.
+room_for_job() {
+    while ((${#job_label[@]} >= JOBS)); do collect_job || break; done
+}
+
+# all_jobs_done : wait for every running job.
+all_jobs_done() {
+    while collect_job; do :; done
 }
 
 why_status() {
@@ -221,15 +284,9 @@ for bin in "$BUILD"/tests/test_*; do
 done
 ((${#unit[@]})) || [[ -n ${TESTS:-} ]] || echo "unit: no test binaries in ${BUILD#"$ROOT"/}/tests"
 
-for bin in "${unit[@]}"; do
-    ((interrupted)) && break
-    name=${bin##*/}
-    log=$OUT/unit/$name.log
-    t0=$(now_ms)
-    run_logged "$log" "$bin"
-    rc=$?
-    ms=$(($(now_ms) - t0))
-    p=0 f=0 note=""
+# unit_result LABEL LOG RC MS : count and report a unit binary that ended.
+unit_result() {
+    local label=$1 log=$2 rc=$3 ms=$4 p=0 f=0 note="" line
     line=$(grep -a '^RESULT ' "$log" | tail -n 1)
     if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
         p=${BASH_REMATCH[1]}
@@ -245,8 +302,47 @@ for bin in "${unit[@]}"; do
         note="no RESULT line"
         ((rc == 0)) || note+=", $(why_status "$rc")"
     fi
-    report "unit/$name" "$p" "$f" "$ms" "$log" "$note"
+    report "$label" "$p" "$f" "$ms" "$log" "$note"
+}
+
+for bin in "${unit[@]}"; do
+    ((interrupted)) && break
+    room_for_job
+    name=${bin##*/}
+    start_job unit "unit/$name" "$OUT/unit/$name.log" "$bin"
 done
+all_jobs_done
+
+# node_result LABEL LOG RC MS : count and report a test file that ended, from its TAP
+# summary.
+node_result() {
+    local label=$1 log=$2 rc=$3 ms=$4 p=0 f=0 note="" pl fl cl sl bad
+    pl=$(tap_count pass "$log")
+    if [[ -n $pl ]]; then
+        fl=$(tap_count fail "$log")
+        cl=$(tap_count cancelled "$log")
+        sl=$(tap_count skipped "$log")
+        p=$pl
+        f=$((${fl:-0} + ${cl:-0}))
+        ((${cl:-0} == 0)) || note="$cl cancelled"
+        if ((${sl:-0} > 0)); then
+            skips "$label" "$log"
+            bad=$skip_bad
+            f=$((f + bad))
+            note+="${note:+, }$sl skipped"
+            ((bad == 0)) || note+=" ($bad not expected)"
+        fi
+        if ((rc != 0 && f == 0)); then
+            f=1
+            note=$(why_status "$rc")
+        fi
+    else
+        f=1
+        note="no TAP summary"
+        ((rc == 0)) || note+=", $(why_status "$rc")"
+    fi
+    report "$label" "$p" "$f" "$ms" "$log" "$note"
+}
 
 # --- integration and browser tests ----------------------------------------------------
 
@@ -282,38 +378,14 @@ elif ((!interrupted)); then
         ((ready && !interrupted)) || break
         label=${file#tests/}
         label=${label%.test.mjs}
-        log=$OUT/node/${label//\//_}.log
-        t0=$(now_ms)
-        run_logged "$log" node "${node_args[@]}" "$file"
-        rc=$?
-        ms=$(($(now_ms) - t0))
-        p=0 f=0 note=""
-        pl=$(tap_count pass "$log")
-        if [[ -n $pl ]]; then
-            fl=$(tap_count fail "$log")
-            cl=$(tap_count cancelled "$log")
-            sl=$(tap_count skipped "$log")
-            p=$pl
-            f=$((${fl:-0} + ${cl:-0}))
-            ((${cl:-0} == 0)) || note="$cl cancelled"
-            if ((${sl:-0} > 0)); then
-                skips "$label" "$log"
-                bad=$skip_bad
-                f=$((f + bad))
-                note+="${note:+, }$sl skipped"
-                ((bad == 0)) || note+=" ($bad not expected)"
-            fi
-            if ((rc != 0 && f == 0)); then
-                f=1
-                note=$(why_status "$rc")
-            fi
-        else
-            f=1
-            note="no TAP summary"
-            ((rc == 0)) || note+=", $(why_status "$rc")"
-        fi
-        report "$label" "$p" "$f" "$ms" "$log" "$note"
+        alone=0
+        grep -qx '// tests/run.sh: alone' "$file" && alone=1
+        if ((alone)); then all_jobs_done; else room_for_job; fi
+        ((interrupted)) && break
+        start_job node "$label" "$OUT/node/${label//\//_}.log" node "${node_args[@]}" "$file"
+        ((alone)) && all_jobs_done
     done
+    all_jobs_done
 fi
 
 # --- fuzz smoke run -------------------------------------------------------------------

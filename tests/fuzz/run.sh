@@ -5,6 +5,7 @@
 #   FUZZ_SECONDS=60 bash tests/fuzz/run.sh        what `make fuzz` runs
 #   bash tests/fuzz/run.sh --smoke                10 s each (tests/run.sh, make test)
 #   bash tests/fuzz/run.sh NAME...                only these (jsonpatch, cards, ...)
+#   FUZZ_JOBS=1 bash tests/fuzz/run.sh            one harness at a time (default: 2)
 #
 # Each harness tests/fuzz/fuzz_NAME.c starts from its seed corpus
 # tests/fuzz/corpus/NAME (committed, small), with tests/fuzz/NAME.dict when there is
@@ -27,7 +28,7 @@ for arg in "$@"; do
     case $arg in
     --smoke) SECONDS_EACH=${FUZZ_SMOKE_SECONDS:-10} ;;
     -h | --help)
-        sed -n '2,17p' "$0"
+        sed -n '2,18p' "$0"
         exit 0
         ;;
     *) names+=("$arg") ;;
@@ -68,14 +69,12 @@ fi
 field() { grep -ao "$1: *[0-9]*" <<<"$2" | tail -n 1 | grep -o '[0-9]*$'; }
 stat() { grep -a "^stat::$1:" "$2" | tail -n 1 | awk '{ print $2 }'; }
 
-for n in "${names[@]}"; do
-    bin=$DIR/fuzz_$n
-    seeds=tests/fuzz/corpus/$n
-    work=$DIR/corpus/$n
-    art=$DIR/artifacts/$n
-    log=$DIR/logs/$n.log
+# fuzz_one NAME : run one harness; its output goes to its log, its exit status to
+# logs/NAME.rc.
+fuzz_one() {
+    local n=$1 bin=$DIR/fuzz_$1 seeds=tests/fuzz/corpus/$1 work=$DIR/corpus/$1
+    local art=$DIR/artifacts/$1 log=$DIR/logs/$1.log dict=()
     mkdir -p "$work" "$art" "$seeds"
-    dict=()
     [[ -f tests/fuzz/$n.dict ]] && dict=(-dict="tests/fuzz/$n.dict")
     # -rss_limit_mb and -malloc_limit_mb: a harness that balloons is a finding too.
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
@@ -84,7 +83,29 @@ for n in "${names[@]}"; do
         "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
         -malloc_limit_mb=1024 -print_final_stats=1 -artifact_prefix="$art/" "${dict[@]}" \
         "$work" "$seeds" >"$log" 2>&1
-    rc=$?
+    echo $? >"$DIR/logs/$n.rc"
+}
+
+# FUZZ_JOBS harnesses at once (default 2): each runs for its own time, so the run
+# takes about a JOBS-th of the sum.
+JOBS=${FUZZ_JOBS:-2}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || JOBS=1
+running=0
+for n in "${names[@]}"; do
+    rm -f "$DIR/logs/$n.rc"
+    if ((running >= JOBS)); then
+        wait -n
+        running=$((running - 1))
+    fi
+    fuzz_one "$n" &
+    running=$((running + 1))
+done
+wait
+
+for n in "${names[@]}"; do
+    art=$DIR/artifacts/$n
+    log=$DIR/logs/$n.log
+    rc=$(cat "$DIR/logs/$n.rc" 2>/dev/null || echo 1)
     last=$(grep -a '^#[0-9]' "$log" | grep -a 'cov:' | tail -n 1)
     runs=$(stat number_of_executed_units "$log")
     eps=$(stat average_exec_per_sec "$log")

@@ -9,6 +9,8 @@
 // exactly once, versions are gapless, and every socket followed its game
 // to the end without a gap (no patch from a version it did not hold) and
 // ends with the document REST shows a spectator.
+// Run with no other test file beside it (HAProxy holds fixed ports and three servers load both cores):
+// tests/run.sh: alone
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

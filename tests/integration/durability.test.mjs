@@ -14,6 +14,8 @@
 // lost row anyway. At the end every acknowledged input is in the store
 // exactly once, retried plays got their original answers, and every game
 // replays to its hash.
+// Run with no other test file beside it (it stops and starts the shared PostgreSQL):
+// tests/run.sh: alone
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

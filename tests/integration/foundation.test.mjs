@@ -1,6 +1,8 @@
 // foundation.test.mjs - the server skeleton against the real Postgres:
 // health, readiness, metrics, migrations (once, in order, concurrently),
 // readiness through a database outage, and graceful shutdown.
+// Run with no other test file beside it (it stops and starts the shared PostgreSQL):
+// tests/run.sh: alone
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

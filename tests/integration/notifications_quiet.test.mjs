@@ -219,7 +219,7 @@ test(
       () =>
         psql(
           ctx.db,
-          "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%notify_told%'",
+          "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%notify_told%'",
         ) !== '0',
       { what: 'the notifier waiting on notify_told' },
     );
