@@ -1,7 +1,8 @@
 // settings.js - the notification settings screen (/settings): a guest's
 // "secure your account" (a password), an email
 // address (verified by the link mailed to it; the page says when the server
-// sends no mail), webhooks (the secret is shown once, right after adding),
+// sends no mail), webhooks (the secret is shown once, right after adding;
+// sent as Conclave's signed JSON or as a Discord or Slack channel message),
 // quiet hours, the daily digest and the reminder interval. Everything goes
 // through /api/v1/me/notifications (docs/api.md, "Notifications").
 
@@ -10,6 +11,12 @@ import { h, render, toast, field } from './ui.js';
 import { securePart } from './account.js';
 
 const BASE = '/api/v1/me/notifications';
+// A webhook's body format (docs/api.md, "Chat formats") and its words.
+const FORMATS = {
+  conclave: 'Conclave JSON (signed)',
+  discord: 'Discord channel',
+  slack: 'Slack channel',
+};
 
 // The browser's own offset, minutes east of UTC, for a new setting.
 const localOffset = () => -new Date().getTimezoneOffset();
@@ -71,6 +78,9 @@ export function settingsScreen(main, ctx) {
     return h(
       'li.settings-hook',
       h('code', w.url),
+      w.format && w.format !== 'conclave'
+        ? h('span.settings-format', { 'data-testid': 'hook-format-shown' }, FORMATS[w.format])
+        : null,
       secret && secret.id === w.id
         ? h(
             'p.settings-secret',
@@ -101,6 +111,11 @@ export function settingsScreen(main, ctx) {
 
   function hooksPart() {
     const url = h('input', { type: 'url', placeholder: 'https://…', 'data-testid': 'hook-url' });
+    const format = h(
+      'select',
+      { 'data-testid': 'hook-format' },
+      Object.entries(FORMATS).map(([value, text]) => h('option', { value }, text)),
+    );
     return h(
       'fieldset.settings-part',
       h('legend', 'Webhooks'),
@@ -110,6 +125,11 @@ export function settingsScreen(main, ctx) {
       ),
       h('ul.settings-hooks', doc.webhooks.map(hookRow)),
       field('New webhook URL', url),
+      field(
+        'Sent as',
+        format,
+        "A Discord or Slack channel's webhook URL gets a message in the platform's own words.",
+      ),
       h(
         'button',
         {
@@ -117,10 +137,15 @@ export function settingsScreen(main, ctx) {
           onclick: async () => {
             try {
               const w = await request('POST', `${BASE}/webhooks`, {
-                body: { url: url.value.trim() },
+                body: { url: url.value.trim(), format: format.value },
               });
               secret = { id: w.id, secret: w.secret };
-              doc.webhooks.push({ id: w.id, url: w.url, created_at: w.created_at });
+              doc.webhooks.push({
+                id: w.id,
+                url: w.url,
+                format: w.format,
+                created_at: w.created_at,
+              });
               draw();
             } catch (e) {
               toast(e.detail || e.message, 'error');

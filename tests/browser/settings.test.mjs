@@ -1,7 +1,7 @@
 // settings.test.mjs - the notification settings page (/settings, reached
 // from the header): on a server without a mail relay it says email is off;
-// a webhook is added (its secret shown once, gone after a reload) and
-// removed; quiet hours and the reminder interval are saved through
+// a webhook is added (its secret shown once, gone after a reload), a Discord
+// one beside it (the format picked, stored and shown), and both removed; quiet hours and the reminder interval are saved through
 // /api/v1/me/notifications. Screenshots at desktop and phone size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,6 +37,11 @@ for (const [label, viewport, isMobile] of [
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const secret = await page.locator('[data-testid="secret"] code').textContent();
     assert.match(secret, /^whsec_[0-9a-f]{48}$/);
+    // A group's Discord channel: the format picked is what is stored and shown.
+    await page.getByLabel('New webhook URL').fill('https://hooks.example.test/discord');
+    await page.getByLabel('Sent as').selectOption('discord');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.locator('[data-testid="hook-format-shown"]', { hasText: 'Discord' }).waitFor();
     await page.locator('[data-testid="quiet-on"]').check();
     await page.getByLabel('From').fill('23:00');
     await page.getByLabel('To').fill('06:30');
@@ -52,8 +57,18 @@ for (const [label, viewport, isMobile] of [
     });
     assert.deepEqual(saved.quiet_hours, { start: '23:00', end: '06:30' });
     assert.equal(saved.reminder_seconds, 10800);
-    assert.equal(saved.webhooks.length, 1);
+    assert.deepEqual(
+      saved.webhooks.map((w) => [w.url, w.format]),
+      [
+        ['https://hooks.example.test/mine', 'conclave'],
+        ['https://hooks.example.test/discord', 'discord'],
+      ],
+    );
     await page.reload();
+    await page.locator('[data-testid="hook-format-shown"]', { hasText: 'Discord' }).waitFor();
+    await page
+      .getByRole('button', { name: 'Remove webhook https://hooks.example.test/discord' })
+      .click();
     await page.getByRole('button', { name: /Remove webhook/ }).waitFor();
     assert.equal(
       await page.locator('[data-testid="secret"]').count(),
