@@ -71,15 +71,49 @@ async function myTurn(page, id) {
   throw new Error('the game never waited on the player');
 }
 
+// Whether every strategy card's words fit their button, at 1280 and 390 px
+// wide: no text wider than its box (scrollWidth past clientWidth), no word
+// cut. Returns the cards that do not fit, with their sizes.
+async function cardsThatDoNotFit(page) {
+  const bad = [];
+  const size = page.viewportSize();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.waitForTimeout(100);
+    bad.push(
+      ...(await page
+        .locator('.cn-pick .cn-card')
+        .evaluateAll(
+          (cards, w) =>
+            cards.flatMap((b) =>
+              [b, ...b.querySelectorAll('*')]
+                .filter((e) => e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0)
+                .map((e) => `${w}px: "${b.textContent}" ${e.scrollWidth} > ${e.clientWidth}`),
+            ),
+          width,
+        )),
+    );
+  }
+  await page.setViewportSize(size);
+  return bad;
+}
+
 // Play on to the next action window: the strategy pick (the first card
-// left), the agenda when the player speaks (the first it holds), and the
-// council's lobby and council windows sent with nothing chosen.
+// left; at the first pick, the cards' words are checked to fit), the agenda
+// when the player speaks (the first it holds), and the council's lobby and
+// council windows sent with nothing chosen.
+let fitChecked = false;
 async function pickCard(page, id) {
   for (;;) {
     const t = await myTurn(page, id);
     if (t.over || /\.action$/.test(t.w.id)) return t;
     if (/\.pick\d+$/.test(t.w.id)) {
       await page.locator('.cn-pick h2', { hasText: 'Pick your strategy card' }).waitFor();
+      if (!fitChecked) {
+        fitChecked = true;
+        assert.ok((await page.locator('.cn-pick .cn-card').count()) >= 4, 'the cards are shown');
+        assert.deepEqual(await cardsThatDoNotFit(page), [], 'strategy cards fit their buttons');
+      }
       await page.locator('.cn-pick button:not([disabled])').first().click();
     } else if (/\.agenda$/.test(t.w.id))
       await page.locator('[data-key^="agenda-"]').first().click();
