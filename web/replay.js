@@ -44,7 +44,15 @@ async function startReplay(game) {
   const btn = (label, text, k, testid) =>
     h(
       'button',
-      { type: 'button', 'aria-label': label, 'data-testid': testid, onclick: () => show(k()) },
+      {
+        type: 'button',
+        'aria-label': label,
+        'data-testid': testid,
+        // the same key after each redraw keeps the focus on the button, so
+        // the arrow keys go on stepping
+        'data-key': testid,
+        onclick: () => show(k()),
+      },
       text,
     );
   function drawControls() {

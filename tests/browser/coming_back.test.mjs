@@ -276,10 +276,71 @@ test(
         document.querySelector('#main').textContent.replace(/Rock-paper-scissors/gi, ''),
       ),
     );
+    // Back one move hides the throw again; Start goes to move 0; the arrow
+    // keys step from where the focus is.
+    await page.getByTestId('replay-back').click();
+    await pos.filter({ hasText: 'Move 1 of 2' }).waitFor();
+    await page.waitForTimeout(200);
+    assert.doesNotMatch(await table(), /paper/i, 'back one move: the throw is sealed again');
+    await page.getByTestId('replay-start').click();
+    await pos.filter({ hasText: 'Move 0 of 2' }).waitFor();
+    await page.getByTestId('replay-forward').focus();
+    await page.keyboard.press('ArrowRight');
+    await pos.filter({ hasText: 'Move 1 of 2' }).waitFor();
+    await page.keyboard.press('ArrowRight');
+    await pos.filter({ hasText: 'Move 2 of 2' }).waitFor();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    await pos.filter({ hasText: 'Move 1 of 2' }).waitFor();
     await page.getByTestId('replay-close').click();
     await pos.waitFor({ state: 'detached' });
     const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     assert.ok(w[0] <= w[1], 'the controls fit a phone');
     assert.deepEqual(errors, [], 'no console errors');
+    await page.context().close();
+
+    // A running game: its player replays up to now (round 1 revealed at
+    // move 2, nothing of bob's before); a spectator gets no Replay.
+    const live = await newGame(server.url, 'rps', [alice, bob], { options: { rounds: 3 } });
+    await rest('PUT', `/api/v1/games/${live}/orders/r1`, alice.token, { throw: 'paper' });
+    await rest('PUT', `/api/v1/games/${live}/orders/r1`, bob.token, { throw: 'rock' });
+    await rest('PUT', `/api/v1/games/${live}/orders/r2`, alice.token, { throw: 'scissors' });
+    const seat = await watchedPage(PHONE);
+    await signedIn(seat.page, alice);
+    await seat.page.goto(pageUrl(server, `/game/${live}`));
+    await waitLive(seat.page);
+    await seat.page.getByTestId('replay-open').click();
+    const livePos = seat.page.getByTestId('replay-pos');
+    await livePos.filter({ hasText: 'Move 0 of 3' }).waitFor();
+    await seat.page.getByTestId('replay-latest').click();
+    await livePos.filter({ hasText: 'Move 3 of 3' }).waitFor();
+    const seatTable = async () =>
+      (await seat.page.locator('#main').textContent()).replace(/Rock-paper-scissors/gi, '');
+    await seat.page.waitForFunction(() => /Round 2 of 3/.test(document.body.textContent));
+    assert.match(await seatTable(), /rock/i, "round 1's throws, revealed at move 2");
+    await shot(seat.page, 'comeback-replay-running-phone');
+    await seat.page.getByTestId('replay-start').click();
+    await livePos.filter({ hasText: 'Move 0 of 3' }).waitFor();
+    await seat.page.getByTestId('replay-forward').click();
+    await livePos.filter({ hasText: 'Move 1 of 3' }).waitFor();
+    await seat.page.waitForTimeout(200);
+    assert.doesNotMatch(
+      await seatTable(),
+      /rock/i,
+      "at move 1 bob's throw is not in alice's replay",
+    );
+    assert.deepEqual(seat.errors, [], "no console errors in a running game's replay");
+    await seat.page.context().close();
+    const watcher = await newPlayer(server.url, 'Wes');
+    const sp = await watchedPage(PHONE);
+    await signedIn(sp.page, watcher);
+    await sp.page.goto(pageUrl(server, `/game/${live}`));
+    await waitLive(sp.page);
+    assert.equal(
+      await sp.page.getByTestId('replay-open').count(),
+      0,
+      'a spectator of a running game has no replay',
+    );
+    await sp.page.context().close();
   },
 );
