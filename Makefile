@@ -142,7 +142,7 @@ $(NODE_BIN)/eslint $(NODE_BIN)/prettier: tests/package.json
 lint-js: $(NODE_BIN)/eslint $(NODE_BIN)/prettier
 	$(NODE_BIN)/eslint -c tests/eslint.config.mjs web tests bench
 	$(NODE_BIN)/prettier --check --log-level warn 'web/**/*.{js,css,html}' 'tests/**/*.mjs' \
-	    'tests/plugin/**/*.js' 'bench/**/*.mjs'
+	    'tests/**/*.ts' 'tests/plugin/**/*.js' 'bench/**/*.mjs'
 
 # The C that clang-format keeps (.clang-format): `make format` rewrites it,
 # `make format-check` (run by .ci/run) fails on any file that differs.
