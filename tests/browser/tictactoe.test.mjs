@@ -77,7 +77,8 @@ test(
     assert.equal(await bob.locator('.lobby-row', { hasText: 'Xena' }).count(), 0);
 
     await bob.goto(link);
-    await bob.getByRole('heading', { name: 'Tic-tac-toe lobby' }).waitFor();
+    await bob.getByRole('heading', { name: 'Tic-tac-toe lobby', level: 1 }).waitFor();
+    assert.equal(await bob.locator('h1').count(), 1, 'the lobby page has one h1');
     await bob.getByRole('button', { name: 'Sit here' }).click();
     await bob.locator('.seat-row', { hasText: 'Osric' }).waitFor();
     await alice.locator('.seat-row', { hasText: 'Osric' }).waitFor();
