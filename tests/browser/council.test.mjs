@@ -27,6 +27,7 @@ import {
   startStack,
   fixDeal,
   stopStack,
+  wordsSplit,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -113,6 +114,13 @@ async function pickCard(page, id) {
         fitChecked = true;
         assert.ok((await page.locator('.cn-pick .cn-card').count()) >= 4, 'the cards are shown');
         assert.deepEqual(await cardsThatDoNotFit(page), [], 'strategy cards fit their buttons');
+        await page.setViewportSize({ width: 390, height: 844 });
+        assert.deepEqual(
+          await wordsSplit(page, '.cn-pick .cn-card, .cn-planets li'),
+          [],
+          'card and planet names split inside a word at 390 px',
+        );
+        await page.setViewportSize({ width: 1280, height: 900 });
       }
       await page.locator('.cn-pick button:not([disabled])').first().click();
     } else if (/\.agenda$/.test(t.w.id))

@@ -20,6 +20,7 @@ import {
   startStack,
   fixDeal,
   stopStack,
+  wordsSplit,
 } from './lib/browser.mjs';
 import { nextChoice, clickOne, handCards, seeded, cardRefs } from './lib/starbase.mjs';
 
@@ -125,6 +126,12 @@ test(
         await shot(page, 'starbase-desktop');
         await page.setViewportSize(PHONE);
         await shot(page, 'starbase-phone');
+        assert.ok((await page.locator('.sb-card-name').count()) > 0, 'cards are shown');
+        assert.deepEqual(
+          await wordsSplit(page, '.sb-card-name'),
+          [],
+          'card names split inside a word at 390 px',
+        );
         await page.setViewportSize({ width: 1280, height: 900 });
       }
       const a = await clickOne(page, { budget, rng, prefer });

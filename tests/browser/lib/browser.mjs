@@ -125,6 +125,27 @@ export async function boxOf(locator, timeout = 10000) {
   }
 }
 
+// The words of the elements matching selector that the layout splits across
+// two lines (a name broken inside a word): [] when every word is whole.
+export async function wordsSplit(page, selector) {
+  return page.evaluate((sel) => {
+    const out = [];
+    for (const el of document.querySelectorAll(sel)) {
+      const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+        for (const m of text.data.matchAll(/\S+/g)) {
+          const r = document.createRange();
+          r.setStart(text, m.index);
+          r.setEnd(text, m.index + m[0].length);
+          const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+          if (tops.size > 1) out.push(m[0]);
+        }
+      }
+    }
+    return out;
+  }, selector);
+}
+
 export async function waitLive(page, timeout = 20000) {
   await page.locator('#conn[data-state="open"]').waitFor({ timeout });
 }
