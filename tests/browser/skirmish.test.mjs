@@ -23,6 +23,7 @@ import {
   startStack,
   fixDeal,
   stopStack,
+  wordsSplit,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -206,21 +207,7 @@ test(
           ),
         );
         assert.ok(ys[0] < ys[1] && ys[1] < ys[2], `Pass, then the stack, then the field: ${ys}`);
-        const split = await page.evaluate(() => {
-          const out = [];
-          for (const el of document.querySelectorAll('.sk-name')) {
-            const text = el.firstChild;
-            if (!text || text.nodeType !== 3) continue;
-            for (const m of text.data.matchAll(/\S+/g)) {
-              const r = document.createRange();
-              r.setStart(text, m.index);
-              r.setEnd(text, m.index + m[0].length);
-              const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
-              if (tops.size > 1) out.push(m[0]);
-            }
-          }
-          return out;
-        });
+        const split = await wordsSplit(page, '.sk-name');
         assert.deepEqual(split, [], 'names split inside a word at 390 px');
         await page.locator('.sk-stack').evaluate((el) => el.scrollIntoView());
         await page.screenshot({ path: path.join(SHOTS, 'skirmish-phone-field.png') });
