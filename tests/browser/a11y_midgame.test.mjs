@@ -1,7 +1,8 @@
 // a11y_midgame.test.mjs - every table after a few turns passes axe-core (no
 // serious or critical violation) at 1280x800 and 390x844, in the light
 // theme and in the dark one (prefers-color-scheme: dark, which the page
-// follows), and no table scrolls sideways. One human seat plays from its
+// follows), no table scrolls sideways, and the Talk button covers none of
+// the table's buttons, cards or labels. One human seat plays from its
 // /legal answer; the other seats are bots.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import {
   waitLive,
   startStack,
   stopStack,
+  coveredByTalk,
 } from './lib/browser.mjs';
 import { axeViolations, assertNoHorizontalScroll } from './lib/axe.mjs';
 
@@ -121,6 +123,7 @@ test(
           for (const v of await axeViolations(page))
             found.push(`${what}: ${v.id} (${v.help}) at ${v.targets.join(', ')}: ${v.detail}`);
           await assertNoHorizontalScroll(page, what);
+          found.push(...(await coveredByTalk(page)).map((x) => `${what}: Talk covers ${x}`));
           await context.close();
         }
       }

@@ -20,6 +20,7 @@ import {
   waitLive,
   startStack,
   stopStack,
+  coveredByTalk,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -179,28 +180,6 @@ test(
     await box2.waitFor({ state: 'detached' });
   },
 );
-
-// Boxes of the table's buttons and cards that the Talk button's box meets.
-async function coveredByTalk(page) {
-  return page.evaluate(() => {
-    const talk = document.querySelector('.chat-toggle');
-    if (!talk) return ['no Talk button'];
-    const t = talk.getBoundingClientRect();
-    const hits = [];
-    const sel = 'button, a.button, [role="button"], [class*="card"], label, input, select';
-    for (const el of document.querySelectorAll(`#main ${sel}`)) {
-      if (el === talk || talk.contains(el) || el.contains(talk)) continue;
-      if (el.closest('.game-tools') || el.closest('.chat-panel')) continue;
-      const r = el.getBoundingClientRect();
-      if (!r.width || !r.height) continue;
-      if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom)
-        hits.push(
-          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || '').trim().slice(0, 30)}"`,
-        );
-    }
-    return hits;
-  });
-}
 
 test(
   'nothing covers the table: Talk is docked, no sideways scroll, an h1, no console errors',

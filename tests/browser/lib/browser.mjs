@@ -146,6 +146,28 @@ export async function wordsSplit(page, selector) {
   }, selector);
 }
 
+// Boxes of the table's buttons and cards that the Talk button's box meets.
+export async function coveredByTalk(page) {
+  return page.evaluate(() => {
+    const talk = document.querySelector('.chat-toggle');
+    if (!talk) return ['no Talk button'];
+    const t = talk.getBoundingClientRect();
+    const hits = [];
+    const sel = 'button, a.button, [role="button"], [class*="card"], label, input, select';
+    for (const el of document.querySelectorAll(`#main ${sel}`)) {
+      if (el === talk || talk.contains(el) || el.contains(talk)) continue;
+      if (el.closest('.game-tools') || el.closest('.chat-panel')) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom)
+        hits.push(
+          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || '').trim().slice(0, 30)}"`,
+        );
+    }
+    return hits;
+  });
+}
+
 export async function waitLive(page, timeout = 20000) {
   await page.locator('#conn[data-state="open"]').waitFor({ timeout });
 }
