@@ -448,8 +448,9 @@ int engine_replay_export(const json_t *export_doc,
  * state (other seats' hands, the deck order, unexplored space), and the
  * core replaces other seats' held sealed orders with random legal ones
  * (with ENGINE_TWIN_KEEP_ORDERS in flags: only those the twin state makes
- * illegal). Draws only from rng (not the
- * game's RNG, which the twin keeps). NULL when the ruleset has no hook,
+ * illegal); the game's RNG gets a new key at the same position (the
+ * numbers to come are as secret as the seed). Draws only from rng (never
+ * the game's RNG). NULL when the ruleset has no hook,
  * the hook finds no twin for this state, seat is out of range or memory
  * runs out. */
 #define ENGINE_TWIN_KEEP_ORDERS 1u

@@ -11,7 +11,9 @@
  * order paying with a card the twin moved to the deck). No twin when such
  * an order can be neither kept nor replaced.
  * Which seats hold an order, and which are ready, stays as it was: windows
- * show those to everyone. The seat's own held orders, the log, the RNG and
+ * show those to everyone. The game's RNG gets a new key at the same
+ * position: the seed is secret until the game ends, so a refusal that reads
+ * the numbers to come leaks too. The seat's own held orders, the log and
  * the priority stack (hidden stack parts included) are copied unchanged.
  *
  * Twins exist for tests: a refusal, a condition or the seat's gain from an
@@ -89,6 +91,9 @@ engine_game *engine_twin(const engine_game *g, int seat, engine_rng *rng,
     }
     g->rs->destroy(c->state);
     c->state = state;
+    /* The numbers to come are as unknown to the seat as the seed they come
+     * from: a new key, the same position. */
+    engine_rng_bytes(rng, c->rng.key, sizeof c->rng.key);
     if (!c->npending)
         return c;
     engine_window *list = NULL;
