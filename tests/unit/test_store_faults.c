@@ -1,0 +1,203 @@
+/*
+ * test_store_faults.c - the event store's failure paths
+ * (server/store/store.h), against the real Postgres (DATABASE_URL, a fresh
+ * migrated database per run).
+ *
+ * Covers: a read whose query fails (the tables out of the connection's
+ * search_path) returns STORE_EDB and leaves every out-parameter cleared
+ * (no snapshot, seq 0, no inputs, no deadlines, no result), whatever the
+ * caller held there before; an append whose waits do not parse is refused
+ * before anything is sent, and the game stays at its version with no
+ * input row.
+ */
+#include "engine/engine.h"
+#include "server/runtime/log.h"
+#include "server/store/db.h"
+#include "server/store/migrate.h"
+#include "server/store/store.h"
+#include "tests/unit/test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char db_url[1000];
+
+static PGconn *connect_db(void)
+{
+    char err[256];
+    PGconn *c = db_connect(db_url, 5, err, sizeof err);
+    if (!c)
+        fprintf(stderr, "cannot connect: %s\n", err);
+    return c;
+}
+
+/* The first column of the one row of sql with $1 = arg, as a number (-1
+ * on error). */
+static long one_number(PGconn *c, const char *sql, const char *arg)
+{
+    const char *p[] = {arg};
+    PGresult *r = PQexecParams(c, sql, 1, NULL, p, NULL, NULL, 0);
+    long n = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                 ? atol(PQgetvalue(r, 0, 0))
+                 : -1;
+    PQclear(r);
+    return n;
+}
+
+/* A new two-seat tic-tac-toe game (version 0); 0 and id filled. */
+static int new_game(PGconn *c, char *id)
+{
+    store_game g;
+    memset(&g, 0, sizeof g);
+    store_new_id(g.game_id);
+    snprintf(g.ruleset, sizeof g.ruleset, "tictactoe");
+    g.options = json_object();
+    g.clock_rules = json_object();
+    g.seats = 2;
+    for (int i = 0; i < ENGINE_SEED_BYTES; i++)
+        g.seed[i] = (uint8_t)(7 * i + 1);
+    uint8_t h[32];
+    engine_sha256(g.seed, sizeof g.seed, h);
+    engine_hex(h, sizeof h, g.seed_sha256);
+    snprintf(g.clock_mode, sizeof g.clock_mode, "none");
+    int rc = store_create_game(c, &g);
+    snprintf(id, STORE_ID_MAX, "%s", g.game_id);
+    store_game_clear(&g);
+    return rc;
+}
+
+/* Every read fails (no table is on the search path): each returns
+ * STORE_EDB and clears what its out-parameters held. */
+static void test_failed_reads_clear_their_out_parameters(void)
+{
+    PGconn *c = connect_db();
+    REQUIRE(c != NULL);
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game(c, id) == STORE_OK);
+    PQclear(PQexec(c, "SET search_path TO no_such_schema"));
+    json_t *held = json_object(); /* what a caller had in its variables */
+
+    json_t *state = held;
+    uint64_t seq = 77;
+    CHECK_EQ_INT(store_load_snapshot(c, id, &state, &seq), STORE_EDB);
+    CHECK(state == NULL);
+    CHECK_EQ_INT(seq, 0);
+
+    state = held;
+    seq = 77;
+    CHECK_EQ_INT(store_load_snapshot_upto(c, id, 5, &state, &seq), STORE_EDB);
+    CHECK(state == NULL);
+    CHECK_EQ_INT(seq, 0);
+
+    seq = 77;
+    CHECK_EQ_INT(store_seq_older_than(c, id, 5, 0, &seq), STORE_EDB);
+    CHECK_EQ_INT(seq, 0);
+
+    store_input *inputs = (store_input *)held;
+    size_t n = 9;
+    CHECK_EQ_INT(store_load_inputs_page(c, id, 0, 10, &inputs, &n), STORE_EDB);
+    CHECK(inputs == NULL);
+    CHECK_EQ_INT(n, 0);
+
+    json_t *deadlines = held;
+    CHECK_EQ_INT(store_load_deadlines(c, id, &deadlines), STORE_EDB);
+    CHECK(deadlines == NULL);
+
+    json_t *result = held;
+    char hash[2 * ENGINE_HASH_BYTES + 1] = "abc";
+    CHECK_EQ_INT(store_load_final(c, id, hash, &result), STORE_EDB);
+    CHECK(result == NULL);
+    CHECK_EQ_STR(hash, "");
+
+    store_game g;
+    memset(&g, 0xff, sizeof g);
+    CHECK_EQ_INT(store_load_game(c, id, &g), STORE_EDB);
+    CHECK(g.options == NULL);
+    CHECK_EQ_INT(g.version, 0);
+    CHECK_EQ_STR(g.game_id, "");
+
+    json_decref(held);
+    PQfinish(c);
+}
+
+/* An append whose waits are not a JSON array is refused: nothing of it is
+ * committed, and the connection stays usable. */
+static void test_unparsable_waits_refuse_the_append(void)
+{
+    PGconn *c = connect_db();
+    REQUIRE(c != NULL);
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game(c, id) == STORE_OK);
+    store_input in;
+    memset(&in, 0, sizeof in);
+    in.seq = 1;
+    in.seat = 0;
+    in.kind = ENGINE_PLAY;
+    snprintf(in.window, sizeof in.window, "turn");
+    store_append a = {.game_id = id,
+                      .expected_version = 0,
+                      .input = &in,
+                      .waiting = "not json"};
+    CHECK_EQ_INT(store_append_input(c, &a), STORE_EDB);
+    CHECK_EQ_INT(
+        one_number(c, "SELECT version FROM games WHERE game_id = $1", id), 0);
+    CHECK_EQ_INT(one_number(c,
+                            "SELECT count(*) FROM game_inputs WHERE "
+                            "game_id = $1",
+                            id),
+                 0);
+    /* the same append with parsable waits commits on that connection */
+    a.waiting = "[{\"w\":\"turn\",\"s\":1}]";
+    CHECK_EQ_INT(store_append_input(c, &a), STORE_OK);
+    CHECK_EQ_INT(
+        one_number(c, "SELECT version FROM games WHERE game_id = $1", id), 1);
+    PQfinish(c);
+}
+
+int main(void)
+{
+    const char *base = getenv("DATABASE_URL");
+    if (!base) {
+        fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    log_set_level(LOG_ERROR);
+    char err[256], name[64];
+    snprintf(name, sizeof name, "conclave_faults_%ld_%d", (long)time(NULL),
+             (int)getpid());
+    PGconn *c = db_connect(base, 5, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "cannot connect: %s\n", err);
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    char sql[128];
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
+    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
+    if (strlen(base) + strlen(name) + 10 >= sizeof db_url) {
+        fprintf(stderr, "DATABASE_URL is too long\n");
+        return 1;
+    }
+    snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
+             strchr(base, '?') ? '&' : '?', name);
+    PGconn *t = db_connect(db_url, 5, err, sizeof err);
+    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
+    if (!t ||
+        migrate_apply(t, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
+        fprintf(stderr, "cannot prepare the test database: %s\n", err);
+        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+        return 1;
+    }
+    PQfinish(t);
+
+    RUN(test_failed_reads_clear_their_out_parameters);
+    RUN(test_unparsable_waits_refuse_the_append);
+
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
+    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
+    PQfinish(c);
+    return TEST_SUMMARY();
+}
