@@ -1,9 +1,11 @@
 /*
- * test_store_faults.c - the event store's failure paths
- * (server/store/store.h), against the real Postgres (DATABASE_URL, a fresh
- * migrated database per run).
+ * test_store_faults.c - the event store's failure paths and its sync of a
+ * game's waits at load (server/store/store.h), against the real Postgres
+ * (DATABASE_URL, a fresh migrated database per run).
  *
- * Covers: a read whose query fails (the tables out of the connection's
+ * Covers: the waits synced at a game's load are what turns_waiting holds
+ * after, with no ended wait recorded and nothing written at a stale
+ * version; a read whose query fails (the tables out of the connection's
  * search_path) returns STORE_EDB and leaves every out-parameter cleared
  * (no snapshot, seq 0, no inputs, no deadlines, no result), whatever the
  * caller held there before; an append whose waits do not parse is refused
@@ -66,6 +68,37 @@ static int new_game(PGconn *c, char *id)
     snprintf(id, STORE_ID_MAX, "%s", g.game_id);
     store_game_clear(&g);
     return rc;
+}
+
+/* A game's waits synced at its load (no input: kind "load", version as
+ * loaded): turns_waiting then holds exactly them, and no ended wait is
+ * recorded in seat_windows; at another version nothing is written. */
+static void test_waits_synced_at_load(void)
+{
+    PGconn *c = connect_db();
+    REQUIRE(c != NULL);
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game(c, id) == STORE_OK);
+    const char *rows = "SELECT count(*) FROM turns_waiting WHERE game_id = $1";
+    const char *seat1 = "SELECT count(*) FROM turns_waiting WHERE game_id = "
+                        "$1 AND window_id = 'turn' AND seat = 1";
+    CHECK_EQ_INT(
+        store_sync_waiting(c, id, "[{\"w\":\"turn\",\"s\":1}]", NULL, 0),
+        STORE_OK);
+    CHECK_EQ_INT(one_number(c, rows, id), 1);
+    CHECK_EQ_INT(one_number(c, seat1, id), 1);
+    CHECK_EQ_INT(
+        store_sync_waiting(c, id, "[{\"w\":\"turn\",\"s\":0}]", NULL, 5),
+        STORE_OK); /* stale: the game is at version 0 */
+    CHECK_EQ_INT(one_number(c, seat1, id), 1);
+    CHECK_EQ_INT(store_sync_waiting(c, id, "[]", NULL, 0), STORE_OK);
+    CHECK_EQ_INT(one_number(c, rows, id), 0);
+    CHECK_EQ_INT(one_number(c,
+                            "SELECT count(*) FROM seat_windows WHERE "
+                            "game_id = $1",
+                            id),
+                 0);
+    PQfinish(c);
 }
 
 /* Every read fails (no table is on the search path): each returns
@@ -193,6 +226,7 @@ int main(void)
     }
     PQfinish(t);
 
+    RUN(test_waits_synced_at_load);
     RUN(test_failed_reads_clear_their_out_parameters);
     RUN(test_unparsable_waits_refuse_the_append);
 
