@@ -10,7 +10,7 @@
  * (no snapshot, seq 0, no inputs, no deadlines, no result), whatever the
  * caller held there before; an append whose waits do not parse is refused
  * before anything is sent, and the game stays at its version with no
- * input row.
+ * input row; a batch on a connection the server ended reports it lost.
  */
 #include "engine/engine.h"
 #include "server/runtime/log.h"
@@ -189,6 +189,58 @@ static void test_unparsable_waits_refuse_the_append(void)
     PQfinish(c);
 }
 
+/* A batch on a connection whose session the server ended (noticed during
+ * the batch, or already by a failed statement before it, when the batch
+ * cannot even enter pipeline mode): store_append_batch reports the
+ * connection lost (STORE_EDB, every append refused) instead of trying the
+ * appends one by one on it, and nothing is committed. */
+static void test_batch_on_a_lost_connection(void)
+{
+    for (int noticed = 0; noticed < 2; noticed++) {
+        PGconn *c = connect_db(), *admin = connect_db();
+        REQUIRE(c != NULL && admin != NULL);
+        char id[2][STORE_ID_MAX];
+        REQUIRE(new_game(admin, id[0]) == STORE_OK);
+        REQUIRE(new_game(admin, id[1]) == STORE_OK);
+        char pid[16];
+        snprintf(pid, sizeof pid, "%d", PQbackendPID(c));
+        /* the second argument: wait (up to 10 s) until the session ended */
+        CHECK_EQ_INT(one_number(admin,
+                                "SELECT count(*) FROM "
+                                "pg_terminate_backend($1::integer, 10000) "
+                                "AS t WHERE t",
+                                pid),
+                     1);
+        if (noticed) {
+            PQclear(PQexec(c, "SELECT 1"));
+            CHECK_EQ_INT(PQstatus(c), CONNECTION_BAD);
+        }
+        store_input in[2];
+        store_append a[2];
+        const store_append *list[2];
+        for (int i = 0; i < 2; i++) {
+            memset(&in[i], 0, sizeof in[i]);
+            in[i].seq = 1;
+            in[i].kind = ENGINE_PLAY;
+            a[i] = (store_append){
+                .game_id = id[i], .expected_version = 0, .input = &in[i]};
+            list[i] = &a[i];
+        }
+        int rcs[2] = {99, 99};
+        CHECK_EQ_INT(store_append_batch(c, list, 2, rcs), STORE_EDB);
+        CHECK_EQ_INT(rcs[0], STORE_EDB);
+        CHECK_EQ_INT(rcs[1], STORE_EDB);
+        for (int i = 0; i < 2; i++)
+            CHECK_EQ_INT(one_number(admin,
+                                    "SELECT version FROM games WHERE "
+                                    "game_id = $1",
+                                    id[i]),
+                         0);
+        PQfinish(c);
+        PQfinish(admin);
+    }
+}
+
 int main(void)
 {
     const char *base = getenv("DATABASE_URL");
@@ -229,6 +281,7 @@ int main(void)
     RUN(test_waits_synced_at_load);
     RUN(test_failed_reads_clear_their_out_parameters);
     RUN(test_unparsable_waits_refuse_the_append);
+    RUN(test_batch_on_a_lost_connection);
 
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
     PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
