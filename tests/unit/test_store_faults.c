@@ -10,7 +10,8 @@
  * (no snapshot, seq 0, no inputs, no deadlines, no result), whatever the
  * caller held there before; an append whose waits do not parse is refused
  * before anything is sent, and the game stays at its version with no
- * input row; a batch on a connection the server ended reports it lost.
+ * input row, and so is one whose stored answer cannot be encoded; a batch on a
+ * connection the server ended reports it lost.
  */
 #include "engine/engine.h"
 #include "server/runtime/log.h"
@@ -189,6 +190,34 @@ static void test_unparsable_waits_refuse_the_append(void)
     PQfinish(c);
 }
 
+/* An append whose stored answer cannot be encoded (json_dumps takes an
+ * object or an array only; a bare number stands in for an encoding that
+ * failed) is refused whole, never committed without its answer. */
+static void test_unencodable_answer_refuses_the_append(void)
+{
+    PGconn *c = connect_db();
+    REQUIRE(c != NULL);
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game(c, id) == STORE_OK);
+    store_input in;
+    memset(&in, 0, sizeof in);
+    in.seq = 1;
+    in.kind = ENGINE_PLAY;
+    uint8_t hash[32] = {1};
+    json_t *answer = json_integer(5);
+    store_append a = {.game_id = id,
+                      .expected_version = 0,
+                      .input = &in,
+                      .idem_key = "key-1",
+                      .request_hash = hash,
+                      .response = answer};
+    CHECK_EQ_INT(store_append_input(c, &a), STORE_EDB);
+    CHECK_EQ_INT(
+        one_number(c, "SELECT version FROM games WHERE game_id = $1", id), 0);
+    json_decref(answer);
+    PQfinish(c);
+}
+
 /* A batch on a connection whose session the server ended (noticed during
  * the batch, or already by a failed statement before it, when the batch
  * cannot even enter pipeline mode): store_append_batch reports the
@@ -281,6 +310,7 @@ int main(void)
     RUN(test_waits_synced_at_load);
     RUN(test_failed_reads_clear_their_out_parameters);
     RUN(test_unparsable_waits_refuse_the_append);
+    RUN(test_unencodable_answer_refuses_the_append);
     RUN(test_batch_on_a_lost_connection);
 
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
