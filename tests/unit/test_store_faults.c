@@ -10,7 +10,8 @@
  * (no snapshot, seq 0, no inputs, no deadlines, no result), whatever the
  * caller held there before; an append whose waits do not parse is refused
  * before anything is sent, and the game stays at its version with no
- * input row, and so is one whose stored answer cannot be encoded; a batch on a
+ * input row, and so is one whose stored answer cannot be encoded; an
+ * input without a payload reads back without one; a batch on a
  * connection the server ended reports it lost.
  */
 #include "engine/engine.h"
@@ -190,6 +191,39 @@ static void test_unparsable_waits_refuse_the_append(void)
     PQfinish(c);
 }
 
+/* An input without a payload (a timeout, say) is stored with none and read
+ * back with none, next to one with a payload. */
+static void test_input_without_a_payload_reads_back(void)
+{
+    PGconn *c = connect_db();
+    REQUIRE(c != NULL);
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game(c, id) == STORE_OK);
+    store_input in;
+    memset(&in, 0, sizeof in);
+    in.seq = 1;
+    in.kind = ENGINE_TIMEOUT;
+    snprintf(in.window, sizeof in.window, "turn");
+    store_append a = {.game_id = id, .expected_version = 0, .input = &in};
+    CHECK_EQ_INT(store_append_input(c, &a), STORE_OK);
+    in.seq = 2;
+    in.kind = ENGINE_PLAY;
+    in.payload = json_pack("{s:i}", "cell", 4);
+    a.expected_version = 1;
+    CHECK_EQ_INT(store_append_input(c, &a), STORE_OK);
+    json_decref(in.payload);
+    store_input *got = NULL;
+    size_t n = 0;
+    REQUIRE(store_load_inputs(c, id, 0, &got, &n) == STORE_OK);
+    REQUIRE(n == 2);
+    CHECK(got[0].payload == NULL);
+    CHECK_EQ_INT(got[0].kind, ENGINE_TIMEOUT);
+    CHECK_EQ_INT(json_integer_value(json_object_get(got[1].payload, "cell")),
+                 4);
+    store_inputs_free(got, n);
+    PQfinish(c);
+}
+
 /* An append whose stored answer cannot be encoded (json_dumps takes an
  * object or an array only; a bare number stands in for an encoding that
  * failed) is refused whole, never committed without its answer. */
@@ -310,6 +344,7 @@ int main(void)
     RUN(test_waits_synced_at_load);
     RUN(test_failed_reads_clear_their_out_parameters);
     RUN(test_unparsable_waits_refuse_the_append);
+    RUN(test_input_without_a_payload_reads_back);
     RUN(test_unencodable_answer_refuses_the_append);
     RUN(test_batch_on_a_lost_connection);
 
