@@ -25,6 +25,28 @@ after(async () => {
   }
 });
 
+// A WebSocket upgrade of path with these extra header lines, sent by hand:
+// everything the server wrote back, and whether it then closed the
+// connection (given 5 s, which only catches one it holds open).
+async function rawUpgrade(path, headers) {
+  const raw = net.connect(srv.wsPort, '127.0.0.1');
+  await new Promise((resolve) => raw.on('connect', resolve));
+  raw.write(
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${srv.wsPort}\r\nUpgrade: websocket\r\n` +
+      'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+      `Sec-WebSocket-Version: 13\r\n${headers}\r\n`,
+  );
+  let data = '';
+  raw.on('data', (d) => (data += d.toString('latin1')));
+  const closed = await new Promise((resolve) => {
+    raw.on('close', () => resolve(true));
+    raw.on('error', () => resolve(true));
+    setTimeout(() => resolve(false), 5000);
+  });
+  raw.destroy();
+  return { data, closed };
+}
+
 async function alive(c) {
   const from = c.messages.length;
   c.send({ type: 'ping' });
@@ -58,6 +80,17 @@ test("Origin: the server's own HTTP origins and non-browser clients only", async
     `http://localhost:${srv.httpPort}`.slice(0, -1),
   ]) {
     await assert.rejects(HubClient.connect(srv.wsUrl, { origin }), (e) => e.status === 403, origin);
+  }
+  // A refused upgrade gets its 403 and the socket closed: never a switch of
+  // protocols after it.
+  for (const [path, headers] of [
+    ['/ws', 'Origin: https://evil.example\r\n'],
+    ['/other', ''],
+  ]) {
+    const got = await rawUpgrade(path, headers);
+    assert.match(got.data, /^HTTP\/1\.[01] 403 /, `${path}: ${got.data}`);
+    assert.doesNotMatch(got.data, / 101 /, `${path}: ${got.data}`);
+    assert.ok(got.closed, `${path}: the refused connection was held open`);
   }
   // only /ws upgrades
   await assert.rejects(

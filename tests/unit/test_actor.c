@@ -704,7 +704,16 @@ static void test_failed_commit_leaves_committed_state(void)
     CHECK_EQ_INT(actors_read(x.app.actors, id, peek_fn, &p0), 0);
     REQUIRE(p0.has_action);
     /* Kill every other session of the test database: x's one pool
-     * connection and its group-commit writers' connections. */
+     * connection and its group-commit writers' connections, once the
+     * sessions earlier tests closed have ended (polled, 10 s only catches
+     * one left open). */
+    for (int tries = 0;
+         tries < 1000 &&
+         count_rows("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                    "current_database() AND pid <> pg_backend_pid()",
+                    NULL) != 1 + x.cfg.commit_writers;
+         tries++)
+        usleep(10000);
     CHECK_EQ_INT(count_rows("SELECT count(pg_terminate_backend(pid)) FROM "
                             "pg_stat_activity WHERE datname = "
                             "current_database() AND pid <> pg_backend_pid()",

@@ -2,7 +2,8 @@
  * test_hub_render.c - the hub's step from one version of a game document to
  * the next (server/hub/hub_render.c): an audience the input did not touch gets
  * the same document and an equivalent patch as a full render and diff
- * would give; skipped versions and touched audiences render in full.
+ * would give, its patch replacing "inputs" and "over" only when they
+ * changed; skipped versions and touched audiences render in full.
  */
 #include "common/jsonpatch.h"
 #include "engine/engine.h"
@@ -41,9 +42,29 @@ static int apply_fog(engine_game *g, int k)
     return rc;
 }
 
+/* How many operations of the patch ops are on path. */
+static int ops_on(const json_t *ops, const char *path)
+{
+    int n = 0;
+    size_t i;
+    json_t *op;
+    json_array_foreach(ops, i, op)
+    {
+        n += strcmp(json_string_value(json_object_get(op, "path")), path) == 0;
+    }
+    return n;
+}
+
+/* The common field key of document doc's view. */
+static json_t *view_field(const json_t *doc, const char *key)
+{
+    return json_object_get(json_object_get(doc, "view"), key);
+}
+
 /* One step for every audience from docs[] (at version-1), checking the
- * document against a full render and the patch against the documents.
- * Returns how many audiences were rendered in full. */
+ * document against a full render and the patch against the documents; a
+ * patch that is not of a full render replaces "inputs" and "over" only
+ * when they changed. Returns how many audiences were rendered in full. */
 static int step_all(const actor_view *v, json_t **docs, uint64_t held)
 {
     int fulls = 0;
@@ -61,6 +82,17 @@ static int step_all(const actor_view *v, json_t **docs, uint64_t held)
         char err[200] = "";
         CHECKF(jsonpatch_apply(&patched, ops, err, sizeof err) == 0, "%s", err);
         CHECK(json_equal(patched, want));
+        if (!full)
+            for (int k = 0; k < 2; k++) {
+                const char *key = k ? "over" : "inputs";
+                char path[16];
+                snprintf(path, sizeof path, "/view/%s", key);
+                CHECKF(ops_on(ops, path) ==
+                           !json_equal(view_field(docs[i], key),
+                                       view_field(doc, key)),
+                       "%s: audience %d at %llu", path, aud,
+                       (unsigned long long)v->version);
+            }
         json_decref(patched);
         json_decref(want);
         json_decref(ops);
