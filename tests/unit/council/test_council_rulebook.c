@@ -846,6 +846,203 @@ static void test_space_combat_takes_hits_on_its_own_units(void)
     }
 }
 
+/* "Sensor range is 1 (the sector itself and its neighbours); the
+ * Thessari's special and the Sensor Mesh technology each add 1." */
+static void test_sensor_range_one_plus_thessari_and_sensor_mesh(void)
+{
+    engine_game *g = new_game(8, 140, PART_ONE);
+    REQUIRE(g);
+    cnc_state st;
+    get_state(g, &st);
+    engine_free(g);
+    int thessari = cnc_race_index(D, "thessari");
+    for (int p = 0; p < 8; p++) {
+        int r = st.g.race[p];
+        CHECK_EQ_INT(st.fog.sensor[p], 1 + (r == thessari));
+    }
+    /* seat 0 alone at its home: it sees within its range, not beyond */
+    int home = st.g.home[0], d1 = -1, d2 = -1, d3 = -1;
+    for (int x = 0; x < st.g.nsectors; x++) {
+        int far = 1;
+        for (int p = 1; p < 8; p++)
+            far &= cnc_sector_distance(&st.g, x, st.g.home[p]) > 0;
+        int dd = cnc_sector_distance(&st.g, x, home);
+        if (far && dd == 1 && d1 < 0)
+            d1 = x;
+        if (far && dd == 2 && d2 < 0)
+            d2 = x;
+        if (far && dd == 3 && d3 < 0)
+            d3 = x;
+    }
+    REQUIRE(d1 >= 0 && d2 >= 0 && d3 >= 0);
+    st.fog.sensor[0] = 1;
+    CHECK(cnc_fog_sees(&st.g, &st.fog, 0, home));
+    CHECK(cnc_fog_sees(&st.g, &st.fog, 0, d1));
+    CHECK(!cnc_fog_sees(&st.g, &st.fog, 0, d2));
+    cnc_learn(&st, NULL, 0, cnc_tech_index(D, "sensor_mesh"));
+    CHECK_EQ_INT(st.fog.sensor[0], 2);
+    CHECK(cnc_fog_sees(&st.g, &st.fog, 0, d2));
+    CHECK(!cnc_fog_sees(&st.g, &st.fog, 0, d3));
+}
+
+/* Research "gives the first technology in the list whose requirements it
+ * meets"; with Deep Scanners learnt, scanning is allowed. */
+static void test_research_gives_the_first_technology_it_may_research(void)
+{
+    cnc_state st;
+    base(&st, 141);
+    memset(st.p[0].techs, 0, sizeof st.p[0].techs);
+    hold_card(&st, 0, "research");
+    int ion = cnc_tech_index(D, "ion_drive"),
+        fold = cnc_tech_index(D, "fold_drive");
+    CHECK_EQ_INT(cnc_next_tech(&st, 0), ion);
+    REQUIRE(run(&st, 0, "{\"type\": \"strategy\", \"card\": \"research\"}") ==
+            0);
+    CHECK(st.p[0].techs[ion]);
+    /* Fold Drive needs Ion Drive: now it is next */
+    CHECK_EQ_INT(cnc_next_tech(&st, 0), fold);
+    /* every technology but one whose requirement is missing */
+    for (int t = 0; t < D->ntechs; t++)
+        st.p[0].techs[t] = 1;
+    st.p[0].techs[ion] = 0;
+    st.p[0].techs[fold] = 0;
+    CHECK_EQ_INT(cnc_next_tech(&st, 0), ion);
+    st.p[0].techs[ion] = 1;
+    CHECK_EQ_INT(cnc_next_tech(&st, 0), fold);
+    st.p[0].techs[fold] = 1;
+    CHECK_EQ_INT(cnc_next_tech(&st, 0), -1);
+    int sc = cnc_tech_index(D, "deep_scanners");
+    st.fog.scanner[1] = 0;
+    cnc_learn(&st, NULL, 1, sc);
+    CHECK(st.p[1].techs[sc]);
+    CHECK_EQ_INT(st.fog.scanner[1], 1);
+}
+
+/* A move is checked when saved against the slowest named ship's move
+ * plus the drives (Ion Drive +1), one more drive while the player could
+ * still research one (holding Research unused), and Forced March held. */
+static void test_move_reach_when_saved_counts_drives_and_cards(void)
+{
+    cnc_state st;
+    base(&st, 142);
+    for (int p = 0; p < 3; p++)
+        st.p[p].card = -1;
+    memset(st.strat_owner, -1, sizeof st.strat_owner);
+    memset(st.p[0].techs, 0, sizeof st.p[0].techs);
+    memset(st.p[0].hand, 0, sizeof st.p[0].hand);
+    st.p[0].strategy = 0;
+    int home = st.g.home[0], at[4] = {-1, -1, -1, -1};
+    for (int x = 0; x < st.g.nsectors; x++) {
+        int dd = cnc_sector_distance(&st.g, home, x);
+        if (dd <= 3 && at[dd] < 0)
+            at[dd] = x;
+    }
+    REQUIRE(at[1] >= 0 && at[2] >= 0 && at[3] >= 0);
+    const char *fmt = "{\"f\": {\"type\": \"move\", \"from\": [%d, %d], "
+                      "\"to\": [%d, %d], \"units\": {\"carrier\": 1, "
+                      "\"cruiser\": 1}}}";
+    CHECK(saved(&st, fmt, HEX(&st, home), HEX(&st, at[1])));
+    CHECK(!saved(&st, fmt, HEX(&st, home), HEX(&st, at[2])));
+    st.p[0].techs[cnc_tech_index(D, "ion_drive")] = 1;
+    CHECK(saved(&st, fmt, HEX(&st, home), HEX(&st, at[2])));
+    CHECK(!saved(&st, fmt, HEX(&st, home), HEX(&st, at[3])));
+    hold_card(&st, 0, "research"); /* Fold Drive could come this round */
+    CHECK(saved(&st, fmt, HEX(&st, home), HEX(&st, at[3])));
+    st.p[0].card_used = 1;
+    CHECK(!saved(&st, fmt, HEX(&st, home), HEX(&st, at[3])));
+    st.p[0].hand[action_card("forced_march")] = 1;
+    CHECK(saved(&st, fmt, HEX(&st, home), HEX(&st, at[3])));
+}
+
+/* The condition "the sector holds enemy troopers": another player's
+ * troopers on a planet there (seat 0's too), not the player's own, not a
+ * planet with no troopers. */
+static void test_condition_holds_enemy_troopers_of_any_other_seat(void)
+{
+    cnc_state st;
+    base(&st, 143);
+    int x = colony(&st, 0);
+    REQUIRE(x >= 0);
+    json_t *j = json_loads("{\"type\": \"if\", \"cond\": {\"type\": "
+                           "\"holds\", \"what\": \"enemy_troops\"}, "
+                           "\"then\": [{\"type\": \"hold\"}]}",
+                           0, NULL);
+    cnc_order o;
+    REQUIRE(j && cnc_order_parse(D, &st.g, j, &o, NULL) == 0);
+    json_decref(j);
+    const cnc_cond *k = &o.steps[o.first].cond;
+    st.g.sec[x].ground[0] = 0;
+    st.g.sec[x].ground[1] = 0;
+    cnc_cond_ctx c1 = {1, x, -1, 1}, c0 = {0, x, -1, 1}, c2 = {2, x, -1, 1};
+    CHECK_EQ_INT(cnc_cond_eval(D, &st.g, k, &c1), 0); /* no troopers */
+    st.g.sec[x].ground[1] = 2;                        /* seat 0's, on Brisk */
+    CHECK_EQ_INT(cnc_cond_eval(D, &st.g, k, &c1), 1);
+    CHECK_EQ_INT(cnc_cond_eval(D, &st.g, k, &c2), 1);
+    CHECK_EQ_INT(cnc_cond_eval(D, &st.g, k, &c0), 0); /* its own */
+    st.g.sec[x].owner[1] = 2;
+    CHECK_EQ_INT(cnc_cond_eval(D, &st.g, k, &c0), 1);
+    CHECK_EQ_INT(cnc_cond_eval(D, &st.g, k, &c2), 0);
+}
+
+/* The lobby resolved with no orders at all (the ruleset's resolve takes
+ * none): every player sends a clerk, no spy acts, and the action phase
+ * follows (the council every round). */
+static void test_lobby_with_no_orders_seats_clerks(void)
+{
+    engine_rng rng;
+    uint8_t key[32] = {2};
+    engine_rng_init(&rng, key, 150);
+    engine_game *g = new_game(3, 150, NULL);
+    REQUIRE(g);
+    picks_by_bots(g, "random", &rng, NULL);
+    cnc_state st;
+    get_state(g, &st);
+    engine_free(g);
+    REQUIRE(st.phase == CNC_PHASE_LOBBY);
+    cnc_lobby_resolve(&st, NULL, NULL);
+    CHECK_EQ_INT(st.phase, CNC_PHASE_ACTION);
+    CHECK_EQ_INT(st.c.seated.round, st.round);
+    for (int p = 0; p < 3; p++) {
+        CHECK_EQ_INT(st.c.seated.sent[p], CNC_SENT_CLERK);
+        CHECK_EQ_INT(st.c.seated.fate[p], CNC_FATE_SEATED);
+    }
+}
+
+void *cnc_twin(const void *state, int seat, engine_rng *rng);
+
+/* What a seat cannot tell is varied in its twin (the fog's "no unseen
+ * information" property, tests/unit/test_twin.c): another seat's
+ * troopers on a planet out of its sight get new counts; its own and
+ * those in sight never change. */
+static void test_twin_varies_only_troopers_out_of_sight(void)
+{
+    cnc_state st;
+    base(&st, 151);
+    int x = colony(&st, 0); /* in seat 0's sight */
+    REQUIRE(x >= 0);
+    st.g.sec[x].owner[0] = 1;
+    st.g.sec[x].ground[0] = 2;
+    int y = st.g.home[1]; /* seat 1's home: explored, out of seat 0's sight */
+    REQUIRE(!cnc_fog_visible(&st.g, &st.fog, 0, y));
+    REQUIRE(st.g.sec[y].owner[0] == 1);
+    st.g.sec[y].ground[0] = 9;
+    int changed = 0;
+    for (uint64_t k = 0; k < 8; k++) {
+        engine_rng rng;
+        uint8_t key[32] = {3};
+        engine_rng_init(&rng, key, k);
+        cnc_state *t = cnc_twin(&st, 0, &rng);
+        REQUIRE(t);
+        changed += t->g.sec[y].ground[0] != 9;
+        CHECK(t->g.sec[y].ground[0] <= 3 || t->g.sec[y].ground[0] == 9);
+        CHECK_EQ_INT(t->g.sec[x].ground[0], 2);
+        CHECK_EQ_INT(t->g.sec[st.g.home[0]].ground[0],
+                     st.g.sec[st.g.home[0]].ground[0]);
+        free(t);
+    }
+    CHECK_EQ_INT(changed, 8); /* 9 is never a new count (0..3) */
+}
+
 /* Status 5: 2 tokens, one more for the Amaranth, for Cipher Net, for
  * Standing Levy in force, and a Rally's amount; a split fills the fleet
  * pool as asked (at most all), then the strategy pool, the rest tactic. */
@@ -1040,28 +1237,58 @@ static void test_status5_unplanned_tokens_fill_the_fleet_pool_to_the_stack(void)
     CHECK_EQ_INT(st.p[0].tactic, 1);
 }
 
-/* Data: a required number left out of council.json is refused, naming
- * the field (a unit's cost). */
+/* council.json with the first occurrence of from replaced by to: 0 when
+ * it loads, else the error's field in field. */
 extern const char council_json[];
 
-static void test_data_refuses_a_missing_required_number(void)
+static int load_replaced(const char *from, const char *to, char *field,
+                         size_t n)
 {
-    const char *from = "\"kind\": \"ship\", \"cost\": 3, ";
     const char *at = strstr(council_json, from);
-    REQUIRE(at);
-    size_t n = strlen(council_json);
-    char *text = malloc(n + 1);
-    REQUIRE(text);
+    if (!at)
+        return -99;
+    size_t len = strlen(council_json) + strlen(to) + 1;
+    char *text = malloc(len);
+    if (!text)
+        return -98;
     size_t pre = (size_t)(at - council_json);
     memcpy(text, council_json, pre);
-    strcpy(text + pre, "\"kind\": \"ship\", ");
-    strcat(text, at + strlen(from));
+    snprintf(text + pre, len - pre, "%s%s", to, at + strlen(from));
     static cnc_data d;
     engine_error err = {0};
-    CHECK_EQ_INT(cnc_data_parse(text, strlen(text), &d, &err), ENGINE_EINVALID);
-    CHECK_EQ_STR(err.field, "cost");
+    int rc = cnc_data_parse(text, strlen(text), &d, &err);
+    snprintf(field, n, "%s", err.field);
     free(text);
-    CHECK_EQ_INT(cnc_data_parse(council_json, n, &d, &err), 0);
+    return rc;
+}
+
+/* Data: a required number left out is refused, naming the field (a
+ * unit's cost); the espionage card must keep its exploration option
+ * (refused without it, accepted with it alone). */
+static void test_data_refuses_a_missing_cost_or_exploration_option(void)
+{
+    char field[64];
+    CHECK_EQ_INT(load_replaced("\"kind\": \"ship\", \"cost\": 3, ",
+                               "\"kind\": \"ship\", ", field, sizeof field),
+                 ENGINE_EINVALID);
+    CHECK_EQ_STR(field, "cost");
+    CHECK_EQ_INT(load_replaced("\"kind\": \"ship\", \"cost\": 3, ",
+                               "\"kind\": \"ship\", \"cost\": 3, ", field,
+                               sizeof field),
+                 0);
+    const char *opts = "\"ability\": \"espionage\", \"options\": "
+                       "[\"exploration\", \"sabotage\"]";
+    CHECK_EQ_INT(load_replaced(opts,
+                               "\"ability\": \"espionage\", \"options\": "
+                               "[\"sabotage\"]",
+                               field, sizeof field),
+                 ENGINE_EINVALID);
+    CHECK_EQ_STR(field, "options");
+    CHECK_EQ_INT(load_replaced(opts,
+                               "\"ability\": \"espionage\", \"options\": "
+                               "[\"exploration\"]",
+                               field, sizeof field),
+                 0);
 }
 
 int main(void)
@@ -1084,12 +1311,18 @@ int main(void)
     RUN(test_objective_thresholds);
     RUN(test_last_seen_memory_keeps_troopers_on_planets);
     RUN(test_space_combat_takes_hits_on_its_own_units);
+    RUN(test_sensor_range_one_plus_thessari_and_sensor_mesh);
+    RUN(test_research_gives_the_first_technology_it_may_research);
+    RUN(test_move_reach_when_saved_counts_drives_and_cards);
+    RUN(test_condition_holds_enemy_troopers_of_any_other_seat);
+    RUN(test_lobby_with_no_orders_seats_clerks);
+    RUN(test_twin_varies_only_troopers_out_of_sight);
     RUN(test_status5_gains_and_split);
     RUN(test_initiative_order_lowest_card_first);
     RUN(test_start_of_a_game);
     RUN(test_votes_count_every_planet_ready_or_not);
     RUN(test_cards_played_ahead_are_kept_for_later);
     RUN(test_status5_unplanned_tokens_fill_the_fleet_pool_to_the_stack);
-    RUN(test_data_refuses_a_missing_required_number);
+    RUN(test_data_refuses_a_missing_cost_or_exploration_option);
     return TEST_SUMMARY();
 }
