@@ -1043,6 +1043,99 @@ static void test_twin_varies_only_troopers_out_of_sight(void)
     CHECK_EQ_INT(changed, 8); /* 9 is never a new count (0..3) */
 }
 
+/* Free one marker slot for put_marker: a hidden marker outside sector x
+ * leaves the galaxy. */
+static void free_slot(cnc_state *st, int x)
+{
+    for (int m = 0; m < st->g.nmarkers; m++) {
+        cnc_marker *k = &st->g.markers[m];
+        if (k->state != CNC_MK_HIDDEN || k->sector == x)
+            continue;
+        if (k->planet < 0)
+            st->g.sec[k->sector].marker = -1;
+        else
+            st->g.sec[k->sector].planet_marker[k->planet] = -1;
+        k->state = CNC_MK_DISCARDED;
+        return;
+    }
+}
+
+/* Count of seat's action cards in hand. */
+static int hand_size(const cnc_state *st, int seat)
+{
+    int n = 0;
+    for (int a = 0; a < D->nactions; a++)
+        n += st->p[seat].hand[a];
+    return n;
+}
+
+/* System markers act on the first fleet to enter, once, and are then face
+ * up: Derelict Hulk +1 cruiser, Supply Cache +2 trade goods, Mine Field
+ * -1 ship, Quiet Space nothing. */
+static void test_system_markers_act_once_on_the_first_fleet(void)
+{
+    static const char *kinds[] = {"derelict", "cache", "mines", "quiet_space"};
+    for (int i = 0; i < 4; i++) {
+        cnc_state st;
+        base(&st, 160);
+        int x = unexplored_next_to_home(&st, 0), cr = unit_ix("cruiser");
+        REQUIRE(x >= 0);
+        set_tile(&st, x, system_ix("empty"));
+        st.fog.explored[x] = 1;
+        free_slot(&st, x);
+        int m = put_marker(&st, x, -1, marker_kind(kinds[i]));
+        REQUIRE(m >= 0);
+        memset(st.g.sec[x].units, 0, sizeof st.g.sec[x].units);
+        st.g.sec[x].units[0][cr] = 2;
+        st.p[0].tg = 0;
+        cnc_system_marker(&st, NULL, 0, x);
+        CHECK_EQ_INT(st.g.markers[m].state, CNC_MK_REVEALED);
+        int want_cr[] = {3, 2, 1, 2}, want_tg[] = {0, 2, 0, 0};
+        CHECK_EQ_INT(st.g.sec[x].units[0][cr], want_cr[i]);
+        CHECK_EQ_INT(st.p[0].tg, want_tg[i]);
+        /* the next fleet: nothing */
+        st.g.sec[x].units[1][cr] = 2;
+        cnc_system_marker(&st, NULL, 1, x);
+        CHECK_EQ_INT(st.g.sec[x].units[1][cr], 2);
+        CHECK_EQ_INT(st.p[0].tg, want_tg[i]);
+    }
+}
+
+/* Planet markers act on the first to land: Colonists join with 2
+ * troopers, Ancient Relic +1 VP, Research Ruins 1 action card, Rich
+ * Deposits +2 trade goods, Plague World -1 trooper (one lander alone
+ * then takes nothing), Barren Surface nothing. */
+static void test_planet_markers_act_on_the_first_lander(void)
+{
+    static const char *kinds[] = {"colonists", "relic",  "ruins",
+                                  "riches",    "plague", "barren"};
+    for (int i = 0; i < 6; i++) {
+        for (int n = 1; n <= 2; n++) {
+            cnc_state st;
+            base(&st, 161);
+            int x = unexplored_next_to_home(&st, 0);
+            REQUIRE(x >= 0);
+            set_tile(&st, x, system_ix("sys_aster_hal"));
+            st.fog.explored[x] = 1;
+            free_slot(&st, x);
+            int m = put_marker(&st, x, 0, marker_kind(kinds[i]));
+            REQUIRE(m >= 0);
+            st.p[0].tg = 0;
+            st.p[0].vp = 0;
+            int cards = hand_size(&st, 0);
+            cnc_land_on(&st, NULL, 0, x, 0, n);
+            CHECK_EQ_INT(st.g.markers[m].state, CNC_MK_REVEALED);
+            int plague = strcmp(kinds[i], "plague") == 0;
+            int want = n + (i == 0 ? 2 : 0) - plague;
+            CHECK_EQ_INT(st.g.sec[x].ground[0], want);
+            CHECK_EQ_INT(st.g.sec[x].owner[0], want > 0 ? 0 : -1);
+            CHECK_EQ_INT(st.p[0].vp, i == 1 ? 1 : 0);
+            CHECK_EQ_INT(hand_size(&st, 0), cards + (i == 2));
+            CHECK_EQ_INT(st.p[0].tg, i == 3 ? 2 : 0);
+        }
+    }
+}
+
 /* Status 5: 2 tokens, one more for the Amaranth, for Cipher Net, for
  * Standing Levy in force, and a Rally's amount; a split fills the fleet
  * pool as asked (at most all), then the strategy pool, the rest tactic. */
@@ -1317,6 +1410,8 @@ int main(void)
     RUN(test_condition_holds_enemy_troopers_of_any_other_seat);
     RUN(test_lobby_with_no_orders_seats_clerks);
     RUN(test_twin_varies_only_troopers_out_of_sight);
+    RUN(test_system_markers_act_once_on_the_first_fleet);
+    RUN(test_planet_markers_act_on_the_first_lander);
     RUN(test_status5_gains_and_split);
     RUN(test_initiative_order_lowest_card_first);
     RUN(test_start_of_a_game);
