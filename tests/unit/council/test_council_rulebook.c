@@ -6,11 +6,16 @@
  * planet and the command token it needs), Sabotaged Yards, the order
  * part limits and their order, the trade good specials and Commerce,
  * Oskan's free first exploration, Command and following it, a strategy
- * card once a round, Campaign, retreat, landing splits, the field limits
- * of the steps, standing retreats, objective thresholds, status 5's
- * extra tokens and split, the initiative order, the start of a game and
- * the votes' base. Order parts are parsed and resolved directly
+ * card once a round, Campaign, Research, retreat, landing splits, the
+ * field limits of the steps, standing retreats, move reach when saved,
+ * sensor range, last-seen troopers, the neutral markers, space combat's
+ * losses, objective thresholds, status 5's extra tokens and split, the
+ * initiative order, the start of a game, the council's vote (weights,
+ * blackmail, sabotage, Gag Order), a lobby without orders, the twin and
+ * two data refusals. Most order parts are parsed and resolved directly
  * (cnc_order_parse, cnc_resolve_part), so each test takes milliseconds.
+ * The table in docs/games/council.md, "Rules and their tests", maps each
+ * rule to its tests.
  */
 #include "tests/unit/council/council_test.h"
 
@@ -1384,6 +1389,180 @@ static void test_data_refuses_a_missing_cost_or_exploration_option(void)
                  0);
 }
 
+/* ------------------------------------------------ the council's vote */
+
+/* A 4-seat game (the council every round) in its lobby with agenda on the
+ * table and speaker 2, races veyari, dravik, thessari, sephine, nobody
+ * owning a planet: votes are the representatives', the races' and the
+ * cards'. */
+static engine_game *vote_game(uint64_t seed, const char *agenda, cnc_state *st)
+{
+    engine_rng rng;
+    uint8_t key[32] = {4};
+    engine_rng_init(&rng, key, seed);
+    engine_game *g = new_game(4, seed, NULL);
+    picks_by_bots(g, "random", &rng, NULL);
+    get_state(g, st);
+    static const char *const races[] = {"veyari", "dravik", "thessari",
+                                        "sephine"};
+    for (int p = 0; p < 4; p++) {
+        st->p[p].race = (int8_t)cnc_race_index(D, races[p]);
+        st->p[p].tg = 0;
+        memset(st->p[p].hand, 0, sizeof st->p[p].hand);
+    }
+    for (int x = 0; x < st->g.nsectors; x++)
+        memset(st->g.sec[x].owner, -1, sizeof st->g.sec[x].owner);
+    st->phase = CNC_PHASE_LOBBY;
+    st->c.speaker = 2;
+    st->c.tabled = 0;
+    st->c.agenda = -1;
+    for (int a = 0; a < D->nagendas; a++)
+        if (strcmp(D->agendas[a].key, agenda) == 0)
+            st->c.agenda = (int8_t)a;
+    return put_state(g, st);
+}
+
+/* The lobby gets lobby[seat], the action window nothing, the council
+ * window council[seat] (JSON text; NULL: no parts), each marked ready. */
+static int vote_round(engine_game *g, const char *const *lobby,
+                      const char *const *council)
+{
+    for (int stage = 0; stage < 3; stage++) {
+        engine_window w;
+        if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
+            return -99;
+        const char *const *o = stage == 0 ? lobby : stage == 2 ? council : NULL;
+        for (int p = 0; p < engine_game_seats(g); p++) {
+            json_t *j = json_loads(o && o[p] ? o[p] : "{}", 0, NULL);
+            if (!j)
+                return -98;
+            json_object_set_new(j, ENGINE_READY_PART, json_true());
+            int rc = apply(g, p, ENGINE_ORDER, w.id, j, NULL);
+            json_decref(j);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+#define REPR(role)                                                             \
+    "\"r\": {\"type\": \"representative\", \"role\": \"" role "\"}"
+#define VOTE(b) "{\"v\": {\"type\": \"vote\", \"for\": " #b "}}"
+
+/* "Each seated player's votes are its planets' influence plus its
+ * representative's influence (an orator +1 for every 3 trade goods held),
+ * the Ul-Sephine +2": the Veyari's First Factor (3, orator) with 5 and 6
+ * trade goods, the Dravik's Legate (3), the Thessari's High Observer (3),
+ * the Choir's Voice of Many (4) and +2. */
+static void test_vote_weights_orator_and_the_choir(void)
+{
+    const char *reps[4] = {
+        "{" REPR("councillor") "}", "{" REPR("councillor") "}",
+        "{" REPR("councillor") "}", "{" REPR("councillor") "}"};
+    const char *votes[4] = {VOTE(true), VOTE(false), VOTE(true), VOTE(false)};
+    for (int tg = 5; tg <= 6; tg++) {
+        cnc_state st;
+        engine_game *g = vote_game(170, "austerity_act", &st);
+        REQUIRE(g);
+        st.p[0].tg = (int16_t)tg;
+        g = put_state(g, &st);
+        REQUIRE(vote_round(g, reps, votes) == 0);
+        get_state(g, &st);
+        CHECK_EQ_INT(st.c.last.weight[0], 3 + tg / 3);
+        CHECK_EQ_INT(st.c.last.weight[1], 3);
+        CHECK_EQ_INT(st.c.last.weight[2], 3);
+        CHECK_EQ_INT(st.c.last.weight[3], 6);
+        CHECK_EQ_INT(st.c.last.totals[1], 6 + tg / 3);
+        CHECK_EQ_INT(st.c.last.totals[0], 9);
+        CHECK_EQ_INT(st.c.last.outcome, 0);
+        engine_free(g);
+    }
+}
+
+/* Blackmail: the target's votes go to the blackmailer's side (the
+ * Veyari's Silk Broker, influence 0, on the Dravik's Legate, 3), and are
+ * lost when the blackmailer abstains; without it the law ties 3 to 3 and
+ * fails (the speaker gave no vote). Sabotage (the Thessari's Glass Eye, 1)
+ * makes the target's votes count 0. */
+static void test_blackmail_and_sabotage_move_or_void_votes(void)
+{
+    const char *council[4] = {VOTE(true), VOTE(false), NULL, NULL};
+    const char *spy1 = "{\"r\": {\"type\": \"representative\", \"role\": "
+                       "\"spy\", \"target\": 1}}";
+    const char *plain[4] = {"{" REPR("councillor") "}",
+                            "{" REPR("councillor") "}", NULL, NULL};
+    const char *black[4] = {spy1, "{" REPR("councillor") "}", NULL, NULL};
+    cnc_state st;
+    engine_game *g = vote_game(171, "trade_stipend", &st);
+    REQUIRE(vote_round(g, plain, council) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.totals[1], 3);
+    CHECK_EQ_INT(st.c.last.totals[0], 3);
+    CHECK_EQ_INT(st.c.last.outcome, 0);
+    engine_free(g);
+
+    g = vote_game(171, "trade_stipend", &st);
+    REQUIRE(vote_round(g, black, council) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.deed[0], CNC_DEED_BLACKMAILED);
+    CHECK_EQ_INT(st.c.last.totals[1], 3);
+    CHECK_EQ_INT(st.c.last.totals[0], 0);
+    CHECK_EQ_INT(st.c.last.vote[1], -1);
+    CHECK_EQ_INT(st.c.last.outcome, 1);
+    engine_free(g);
+
+    const char *abstain[4] = {NULL, VOTE(false), NULL, NULL};
+    g = vote_game(171, "trade_stipend", &st);
+    REQUIRE(vote_round(g, black, abstain) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.totals[0] + st.c.last.totals[1], 0);
+    CHECK_EQ_INT(st.c.last.outcome, 0);
+    engine_free(g);
+
+    const char *sab[4] = {NULL, "{" REPR("councillor") "}",
+                          "{\"r\": {\"type\": \"representative\", \"role\": "
+                          "\"spy\", \"target\": 1}}",
+                          NULL};
+    const char *sv[4] = {NULL, VOTE(false), VOTE(true), NULL};
+    g = vote_game(171, "trade_stipend", &st);
+    REQUIRE(vote_round(g, sab, sv) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.deed[2], CNC_DEED_SABOTAGED);
+    CHECK_EQ_INT(st.c.last.weight[1], 0);
+    CHECK_EQ_INT(st.c.last.totals[0], 0);
+    CHECK_EQ_INT(st.c.last.totals[1], 1);
+    CHECK_EQ_INT(st.c.last.outcome, 1);
+    engine_free(g);
+}
+
+/* Gag Order: "the player you name casts no votes at this council"; the
+ * card is refused (kept) when not held. */
+static void test_gag_order_silences_the_named_player(void)
+{
+    const char *council[4] = {VOTE(true), VOTE(false), NULL, NULL};
+    const char *lobby[4] = {
+        "{" REPR(
+            "councillor") ", \"c\": {\"type\": "
+                          "\"play\", \"card\": \"gag_order\", \"seat\": 1}}",
+        "{" REPR("councillor") "}", NULL, NULL};
+    int gag = action_card("gag_order");
+    REQUIRE(gag >= 0);
+    for (int held = 0; held <= 1; held++) {
+        cnc_state st;
+        engine_game *g = vote_game(172, "trade_stipend", &st);
+        st.p[0].hand[gag] = (uint8_t)held;
+        g = put_state(g, &st);
+        REQUIRE(vote_round(g, lobby, council) == 0);
+        get_state(g, &st);
+        CHECK_EQ_INT(st.c.last.totals[0], held ? 0 : 3);
+        CHECK_EQ_INT(st.c.last.totals[1], 3);
+        CHECK_EQ_INT(st.c.last.outcome, held);
+        CHECK_EQ_INT(st.p[0].hand[gag], 0);
+        engine_free(g);
+    }
+}
+
 int main(void)
 {
     council_test_init();
@@ -1418,6 +1597,9 @@ int main(void)
     RUN(test_votes_count_every_planet_ready_or_not);
     RUN(test_cards_played_ahead_are_kept_for_later);
     RUN(test_status5_unplanned_tokens_fill_the_fleet_pool_to_the_stack);
+    RUN(test_vote_weights_orator_and_the_choir);
+    RUN(test_blackmail_and_sabotage_move_or_void_votes);
+    RUN(test_gag_order_silences_the_named_player);
     RUN(test_data_refuses_a_missing_cost_or_exploration_option);
     return TEST_SUMMARY();
 }
