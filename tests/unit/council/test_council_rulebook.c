@@ -1563,6 +1563,103 @@ static void test_gag_order_silences_the_named_player(void)
     }
 }
 
+/* Table the Motion: the agenda is withdrawn unvoted (the outcome -2 in
+ * `last`); with no agenda at all the outcome is -3; a voted law is 1 or
+ * 0. */
+static void test_tabled_agenda_and_no_agenda_outcomes(void)
+{
+    int tm = action_card("table_motion");
+    REQUIRE(tm >= 0);
+    const char *lobby[4] = {"{\"c\": {\"type\": \"play\", \"card\": "
+                            "\"table_motion\"}}",
+                            NULL, NULL, NULL};
+    cnc_state st;
+    engine_game *g = vote_game(173, "trade_stipend", &st);
+    st.p[0].hand[tm] = 1;
+    g = put_state(g, &st);
+    REQUIRE(vote_round(g, lobby, NULL) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.outcome, -2);
+    CHECK_EQ_INT(st.p[0].hand[tm], 0);
+    engine_free(g);
+
+    g = vote_game(173, "no_such_agenda", &st); /* none on the table */
+    REQUIRE(vote_round(g, NULL, NULL) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.outcome, -3);
+    engine_free(g);
+
+    const char *yes[4] = {VOTE(true), NULL, NULL, NULL};
+    const char *rep[4] = {"{" REPR("councillor") "}", NULL, NULL, NULL};
+    g = vote_game(173, "trade_stipend", &st);
+    REQUIRE(vote_round(g, rep, yes) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.outcome, 1);
+    engine_free(g);
+}
+
+/* The view shows a sector out of sight as last seen, fleets included (a
+ * fleet of carriers alone here), even when that was at the start (round
+ * 0); never seen: no fleets. */
+static void test_view_shows_fleets_last_seen_even_at_round_0(void)
+{
+    cnc_state st;
+    base(&st, 174);
+    st.p[0].race = (int8_t)cnc_race_index(D, "korrun");
+    st.fog.sensor[0] = 1;
+    int y = st.g.home[1], cv = unit_ix("carrier");
+    REQUIRE(!cnc_fog_visible(&st.g, &st.fog, 0, y));
+    for (int r = -1; r <= 1; r++) {
+        st.fog.memory[0][y].round = (int16_t)r;
+        memset(st.fog.memory[0][y].units, 0, sizeof st.fog.memory[0][y].units);
+        st.fog.memory[0][y].units[1][cv] = 2;
+        json_t *v = cnc_fog_render(D, &st.g, &st.fog, 0, st.round);
+        json_t *sec = json_array_get(json_object_get(v, "sectors"), (size_t)y);
+        json_t *fl = json_object_get(sec, "fleets");
+        CHECK_EQ_INT(json_array_size(fl), r >= 0 ? 1 : 0);
+        if (r >= 0) {
+            json_t *f = json_array_get(fl, 0);
+            CHECK_EQ_INT(json_integer_value(json_object_get(f, "seat")), 1);
+            CHECK_EQ_INT(json_integer_value(json_object_get(
+                             json_object_get(f, "units"), "carrier")),
+                         2);
+            CHECK_EQ_INT(json_integer_value(json_object_get(sec, "seen_round")),
+                         r);
+        }
+        CHECK(json_is_false(json_object_get(sec, "live")));
+        json_decref(v);
+    }
+}
+
+/* The bots' orders stay well formed (a unit count is 1..30 in a step)
+ * when a seat has more than 30 of a unit in one sector: 31 fighters at
+ * home, with the carriers that could move them. */
+static void test_bots_cap_unit_counts_at_30(void)
+{
+    static const char *levels[] = {"basic", "random"};
+    for (int l = 0; l < 2; l++) {
+        for (uint64_t seed = 180; seed < 186; seed++) {
+            cnc_state st;
+            engine_game *g = ready_game(seed, 0, &st);
+            st.g.sec[st.g.home[0]].units[0][unit_ix("fighter")] = 31;
+            st.g.sec[st.g.home[0]].units[0][unit_ix("destroyer")] = 31;
+            st.p[0].fleet = 40;
+            st.p[0].tactic = 6;
+            g = put_state(g, &st);
+            engine_rng rng;
+            uint8_t key[32] = {5};
+            engine_rng_init(&rng, key, seed);
+            engine_input in;
+            engine_error err = {0};
+            REQUIRE(engine_bot_action(g, 0, levels[l], &rng, &in, &err) == 0);
+            CHECKF(apply(g, 0, in.kind, in.window, in.payload, NULL) == 0,
+                   "%s bot's order refused (seed %d)", levels[l], (int)seed);
+            json_decref((json_t *)in.payload);
+            engine_free(g);
+        }
+    }
+}
+
 int main(void)
 {
     council_test_init();
@@ -1600,6 +1697,9 @@ int main(void)
     RUN(test_vote_weights_orator_and_the_choir);
     RUN(test_blackmail_and_sabotage_move_or_void_votes);
     RUN(test_gag_order_silences_the_named_player);
+    RUN(test_tabled_agenda_and_no_agenda_outcomes);
+    RUN(test_view_shows_fleets_last_seen_even_at_round_0);
+    RUN(test_bots_cap_unit_counts_at_30);
     RUN(test_data_refuses_a_missing_cost_or_exploration_option);
     return TEST_SUMMARY();
 }
