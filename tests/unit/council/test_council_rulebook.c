@@ -1660,6 +1660,72 @@ static void test_bots_cap_unit_counts_at_30(void)
     }
 }
 
+/* Status 1 without a score step: "the first revealed public objective it
+ * meets and has not scored" - the first in the deck too; with an empty
+ * list, none; with a list naming it, that one (at deck position 0). */
+static void test_status1_default_scores_the_first_revealed_met(void)
+{
+    for (int given = 0; given <= 2; given++) {
+        cnc_state st;
+        base(&st, 190);
+        int mr = objective("merchant_reserve"), sc = objective("scholars");
+        REQUIRE(mr >= 0 && sc >= 0);
+        st.public_deck[0] = (int8_t)mr;
+        st.public_deck[1] = (int8_t)sc;
+        st.revealed = 2;
+        for (int p = 0; p < 3; p++) {
+            memset(st.p[p].scored, 0, sizeof st.p[p].scored);
+            memset(st.p[p].secret, 0, sizeof st.p[p].secret);
+            memset(st.p[p].techs, 0, sizeof st.p[p].techs);
+            st.p[p].vp = 0;
+            st.p[p].tg = 0;
+        }
+        st.p[0].tg = 5; /* meets Merchant Reserve, not Scholars */
+        if (given) {
+            st.x[0].score_given = 1;
+            memset(st.x[0].score_public, -1, sizeof st.x[0].score_public);
+            if (given == 2) {
+                st.x[0].score_public[0] = (int8_t)sc;
+                st.x[0].score_public[1] = (int8_t)mr;
+            }
+        }
+        int scores = given != 1;
+        cnc_status_score(&st, NULL);
+        CHECK_EQ_INT(st.p[0].scored[mr], scores);
+        CHECK_EQ_INT(st.p[0].scored[sc], 0);
+        CHECK_EQ_INT(st.p[0].vp, scores ? cnc_public_vp(&st, 0) : 0);
+        CHECK_EQ_INT(st.p[1].vp, 0);
+    }
+}
+
+/* The condition "a planet's influence is at least N" takes N 0..9. */
+static void test_condition_influence_at_least_0_to_9(void)
+{
+    cnc_state st;
+    base(&st, 191);
+    const char *fmt = "{\"type\": \"if\", \"cond\": {\"type\": "
+                      "\"influence_at_least\", \"n\": %d}, \"then\": "
+                      "[{\"type\": \"hold\"}]}";
+    CHECK(parses(&st, fmt, 0));
+    CHECK(parses(&st, fmt, 9));
+    CHECK(!parses(&st, fmt, 10));
+    CHECK(!parses(&st, fmt, -1));
+}
+
+/* The races' home systems carry their names (the race table). */
+static void test_race_homes_have_their_names(void)
+{
+    static const char *const homes[][2] = {{"veyari", "Veyar"},
+                                           {"oskan", "Osk"},
+                                           {"thessari", "Thessa"},
+                                           {"quillan", "Quill"}};
+    for (int i = 0; i < 4; i++) {
+        int r = cnc_race_index(D, homes[i][0]);
+        REQUIRE(r >= 0);
+        CHECK_EQ_STR(D->races[r].home.name, homes[i][1]);
+    }
+}
+
 int main(void)
 {
     council_test_init();
@@ -1700,6 +1766,9 @@ int main(void)
     RUN(test_tabled_agenda_and_no_agenda_outcomes);
     RUN(test_view_shows_fleets_last_seen_even_at_round_0);
     RUN(test_bots_cap_unit_counts_at_30);
+    RUN(test_status1_default_scores_the_first_revealed_met);
+    RUN(test_condition_influence_at_least_0_to_9);
+    RUN(test_race_homes_have_their_names);
     RUN(test_data_refuses_a_missing_cost_or_exploration_option);
     return TEST_SUMMARY();
 }
