@@ -1339,6 +1339,13 @@ static void test_status5_unplanned_tokens_fill_the_fleet_pool_to_the_stack(void)
  * it loads, else the error's field in field. */
 extern const char council_json[];
 
+static char last_error[256];
+
+static int last_error_has(const char *text)
+{
+    return strstr(last_error, text) != NULL;
+}
+
 static int load_replaced(const char *from, const char *to, char *field,
                          size_t n)
 {
@@ -1356,6 +1363,7 @@ static int load_replaced(const char *from, const char *to, char *field,
     engine_error err = {0};
     int rc = cnc_data_parse(text, strlen(text), &d, &err);
     snprintf(field, n, "%s", err.field);
+    snprintf(last_error, sizeof last_error, "%s", err.msg);
     free(text);
     return rc;
 }
@@ -1374,6 +1382,16 @@ static void test_data_refuses_a_missing_cost_or_exploration_option(void)
                                "\"kind\": \"ship\", \"cost\": 3, ", field,
                                sizeof field),
                  0);
+    const char *quiet = "\"key\": \"quiet_space\", \"name\": \"Quiet "
+                        "Space\", \"where\": \"system\", \"hostile\": "
+                        "false, \"count\": ";
+    char to[200];
+    snprintf(to, sizeof to, "%s41", quiet);
+    char from[200];
+    snprintf(from, sizeof from, "%s16", quiet);
+    CHECK_EQ_INT(load_replaced(from, to, field, sizeof field), ENGINE_EINVALID);
+    CHECK_EQ_STR(field, "count");
+    CHECK(last_error_has("1..40"));
     const char *opts = "\"ability\": \"espionage\", \"options\": "
                        "[\"exploration\", \"sabotage\"]";
     CHECK_EQ_INT(load_replaced(opts,
@@ -1726,6 +1744,24 @@ static void test_race_homes_have_their_names(void)
     }
 }
 
+/* A capture part names a planet by its index 0..2: planet 3 is refused
+ * when the part is saved, planet 2 taken (and decided at resolution). */
+static void test_capture_planet_index_0_to_2(void)
+{
+    for (int planet = 2; planet <= 3; planet++) {
+        cnc_state st;
+        engine_game *g = vote_game(192, "trade_stipend", &st);
+        char part[160];
+        snprintf(part, sizeof part,
+                 "{\"k\": {\"type\": \"capture\", \"sector\": [%d, %d], "
+                 "\"planet\": %d}}",
+                 HEX(&st, st.g.capital), planet);
+        const char *council[4] = {part, NULL, NULL, NULL};
+        CHECK_EQ_INT(vote_round(g, NULL, council) != 0, planet == 3);
+        engine_free(g);
+    }
+}
+
 int main(void)
 {
     council_test_init();
@@ -1769,6 +1805,7 @@ int main(void)
     RUN(test_status1_default_scores_the_first_revealed_met);
     RUN(test_condition_influence_at_least_0_to_9);
     RUN(test_race_homes_have_their_names);
+    RUN(test_capture_planet_index_0_to_2);
     RUN(test_data_refuses_a_missing_cost_or_exploration_option);
     return TEST_SUMMARY();
 }
