@@ -1744,8 +1744,9 @@ static void test_race_homes_have_their_names(void)
     }
 }
 
-/* A capture part names a planet by its index 0..2: planet 3 is refused
- * when the part is saved, planet 2 taken (and decided at resolution). */
+/* A capture part names a planet by its index 0..2 and a sector on the
+ * map: planet 3 or [256, 0] is refused when the part is saved, planet 2
+ * taken (and decided at resolution). */
 static void test_capture_planet_index_0_to_2(void)
 {
     for (int planet = 2; planet <= 3; planet++) {
@@ -1760,6 +1761,14 @@ static void test_capture_planet_index_0_to_2(void)
         CHECK_EQ_INT(vote_round(g, NULL, council) != 0, planet == 3);
         engine_free(g);
     }
+    /* a hex beyond a byte (256 would wrap to 0) is off the map */
+    cnc_state st;
+    engine_game *g = vote_game(192, "trade_stipend", &st);
+    const char *off[4] = {"{\"k\": {\"type\": \"capture\", \"sector\": "
+                          "[256, 0], \"planet\": 0}}",
+                          NULL, NULL, NULL};
+    CHECK(vote_round(g, NULL, off) != 0);
+    engine_free(g);
 }
 
 int main(void)
