@@ -1368,9 +1368,9 @@ static int load_replaced(const char *from, const char *to, char *field,
     return rc;
 }
 
-/* Data: a required number left out is refused, naming the field (a
- * unit's cost); the espionage card must keep its exploration option
- * (refused without it, accepted with it alone). */
+/* Data: a required number left out (a unit's cost) or a marker count past
+ * 40 is refused, naming the field; the espionage card must keep its
+ * exploration option (refused without it, accepted with it alone). */
 static void test_data_refuses_a_missing_cost_or_exploration_option(void)
 {
     char field[64];
