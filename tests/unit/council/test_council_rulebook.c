@@ -1741,6 +1741,7 @@ static void test_race_homes_have_their_names(void)
         int r = cnc_race_index(D, homes[i][0]);
         REQUIRE(r >= 0);
         CHECK_EQ_STR(D->races[r].home.name, homes[i][1]);
+        CHECK_EQ_INT(D->races[r].home.count, 1);
     }
 }
 
@@ -1769,6 +1770,140 @@ static void test_capture_planet_index_0_to_2(void)
                           NULL, NULL, NULL};
     CHECK(vote_round(g, NULL, off) != 0);
     engine_free(g);
+}
+
+/* The view: a home sector names its seat (seat 0's too), and a sector out
+ * of sight lists every seat's remembered fleet (seat 0's too). */
+static void test_view_names_homes_and_remembered_fleets_of_seat_0(void)
+{
+    cnc_state st;
+    base(&st, 193);
+    st.fog.sensor[1] = 1;
+    int y = st.g.home[0], cv = unit_ix("carrier");
+    REQUIRE(!cnc_fog_visible(&st.g, &st.fog, 1, y));
+    st.fog.memory[1][y].round = 1;
+    memset(st.fog.memory[1][y].units, 0, sizeof st.fog.memory[1][y].units);
+    st.fog.memory[1][y].units[0][cv] = 2;
+    json_t *v = cnc_fog_render(D, &st.g, &st.fog, 1, st.round);
+    json_t *sec = json_array_get(json_object_get(v, "sectors"), (size_t)y);
+    CHECK(json_is_integer(json_object_get(sec, "home")));
+    CHECK_EQ_INT(json_integer_value(json_object_get(sec, "home")), 0);
+    json_t *fl = json_object_get(sec, "fleets");
+    CHECK_EQ_INT(json_array_size(fl), 1);
+    CHECK_EQ_INT(
+        json_integer_value(json_object_get(json_array_get(fl, 0), "seat")), 0);
+    json_t *cap =
+        json_array_get(json_object_get(v, "sectors"), (size_t)st.g.capital);
+    CHECK(json_is_null(json_object_get(cap, "home")));
+    json_decref(v);
+}
+
+/* Every seat, seat 0 included, is offered its moves in the open window;
+ * a seat out of range none. */
+static void test_legal_moves_for_every_seat(void)
+{
+    cnc_state st;
+    engine_game *g = ready_game(194, 0, &st);
+    for (int p = 0; p < 3; p++) {
+        json_t *l = engine_legal(g, p);
+        CHECKF(json_array_size(json_object_get(l, "windows")) == 1, "seat %d",
+               p);
+        json_decref(l);
+    }
+    char id[ENGINE_WINDOW_ID_MAX];
+    REQUIRE(cnc_window_id(&st, id, sizeof id) == 0);
+    CHECK(cnc_legal_json(&st, 0, id) != NULL);
+    json_decref(cnc_legal_json(&st, 0, id));
+    CHECK(cnc_legal_json(&st, 3, id) == NULL);
+    CHECK(cnc_legal_json(&st, -1, id) == NULL);
+    engine_free(g);
+}
+
+/* The twin shuffles the kinds of the hidden markers a seat has not
+ * inspected among them: the same kinds, in the same places. */
+static void test_twin_keeps_the_hidden_markers_kinds(void)
+{
+    cnc_state st;
+    base(&st, 195);
+    int before[64] = {0};
+    for (int m = 0; m < st.g.nmarkers; m++)
+        before[st.g.markers[m].kind]++;
+    for (uint64_t k = 0; k < 4; k++) {
+        engine_rng rng;
+        uint8_t key[32] = {6};
+        engine_rng_init(&rng, key, k);
+        cnc_state *t = cnc_twin(&st, 0, &rng);
+        REQUIRE(t);
+        int after[64] = {0};
+        for (int m = 0; m < t->g.nmarkers; m++) {
+            REQUIRE(t->g.markers[m].kind >= 0 && t->g.markers[m].kind < 64);
+            after[t->g.markers[m].kind]++;
+            CHECK_EQ_INT(t->g.markers[m].state, st.g.markers[m].state);
+        }
+        CHECK(memcmp(before, after, sizeof before) == 0);
+        free(t);
+    }
+}
+
+/* After a step that stands nowhere (hold), a condition naming a sector is
+ * refused when saved; after a move it may name the move's sector. */
+static void test_condition_after_hold_names_no_sector(void)
+{
+    cnc_state st;
+    base(&st, 196);
+    int home = st.g.home[0], nb[6];
+    REQUIRE(cnc_sector_neighbors(&st.g, home, nb) > 0);
+    CHECK(!saved(&st,
+                 "{\"a\": [{\"type\": \"hold\"}, {\"type\": \"if\", \"cond\": "
+                 "{\"type\": \"enemy_ships\", \"sector\": [0, 0]}, \"then\": "
+                 "[{\"type\": \"hold\"}]}]}"));
+    CHECK(saved(&st,
+                "{\"a\": [{\"type\": \"move\", \"from\": [%d, %d], \"to\": "
+                "[%d, %d], \"units\": {\"cruiser\": 1}}, {\"type\": \"if\", "
+                "\"cond\": {\"type\": \"enemy_ships\", \"sector\": [%d, %d]}, "
+                "\"then\": [{\"type\": \"hold\"}]}]}",
+                HEX(&st, home), HEX(&st, nb[0]), HEX(&st, nb[0])));
+}
+
+/* Espionage with one pick inspects one marker; the discard that follows
+ * takes exactly that one (and not a marker it did not inspect). */
+static void test_espionage_one_pick_then_discard_it(void)
+{
+    cnc_state st;
+    base(&st, 197);
+    hold_card(&st, 0, "intelligence");
+    int x = unexplored_next_to_home(&st, 0);
+    REQUIRE(x >= 0);
+    set_tile(&st, x, system_ix("empty"));
+    st.fog.explored[x] = 1;
+    /* the marker: the last slot (not 0, which an empty spied slot would
+     * match if the +1 were lost) */
+    int m = st.g.nmarkers - 1;
+    cnc_marker *km = &st.g.markers[m];
+    if (km->state == CNC_MK_HIDDEN) {
+        if (km->planet < 0)
+            st.g.sec[km->sector].marker = -1;
+        else
+            st.g.sec[km->sector].planet_marker[km->planet] = -1;
+    }
+    *km = (cnc_marker){(int8_t)marker_kind("raiders"), (int8_t)x, -1,
+                       CNC_MK_HIDDEN};
+    st.g.sec[x].marker = (int16_t)m;
+    int other = -1;
+    for (int k = 0; k < st.g.nmarkers; k++)
+        if (k != m && st.g.markers[k].state == CNC_MK_HIDDEN) {
+            other = k;
+            break;
+        }
+    REQUIRE(other >= 0);
+    REQUIRE(run(&st, 0,
+                "[{\"type\": \"strategy\", \"card\": \"intelligence\", "
+                "\"option\": \"exploration\", \"targets\": [[%d, %d]]},"
+                " {\"type\": \"discard\", \"sector\": [%d, %d]}]",
+                HEX(&st, x), HEX(&st, x)) == 0);
+    CHECK(st.fog.inspected[0][m]);
+    CHECK_EQ_INT(st.g.markers[m].state, CNC_MK_DISCARDED);
+    CHECK_EQ_INT(st.g.markers[other].state, CNC_MK_HIDDEN);
 }
 
 int main(void)
@@ -1815,6 +1950,11 @@ int main(void)
     RUN(test_condition_influence_at_least_0_to_9);
     RUN(test_race_homes_have_their_names);
     RUN(test_capture_planet_index_0_to_2);
+    RUN(test_view_names_homes_and_remembered_fleets_of_seat_0);
+    RUN(test_legal_moves_for_every_seat);
+    RUN(test_twin_keeps_the_hidden_markers_kinds);
+    RUN(test_condition_after_hold_names_no_sector);
+    RUN(test_espionage_one_pick_then_discard_it);
     RUN(test_data_refuses_a_missing_cost_or_exploration_option);
     return TEST_SUMMARY();
 }
