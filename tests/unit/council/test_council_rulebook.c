@@ -11,8 +11,10 @@
  * sensor range, last-seen troopers, the neutral markers, space combat's
  * losses, objective thresholds, status 5's extra tokens and split, the
  * initiative order, the start of a game, the council's vote (weights,
- * blackmail, sabotage, Gag Order), a lobby without orders, the twin and
- * two data refusals. Most order parts are parsed and resolved directly
+ * blackmail, sabotage, Gag Order, Table the Motion), captures' parts, a
+ * lobby without orders, the view's homes and memory, legal moves, the
+ * twin, the bots' unit counts and the data's refusals. Most order parts
+ * are parsed and resolved directly
  * (cnc_order_parse, cnc_resolve_part), so each test takes milliseconds.
  * The table in docs/games/council.md, "Rules and their tests", maps each
  * rule to its tests.
