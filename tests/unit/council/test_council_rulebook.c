@@ -14,8 +14,8 @@
  * blackmail, sabotage, Gag Order, Table the Motion), captures' parts, a
  * lobby without orders, the view's homes and memory, legal moves, the
  * twin, the bots' unit counts and the data's refusals. Most order parts
- * are parsed and resolved directly
- * (cnc_order_parse, cnc_resolve_part), so each test takes milliseconds.
+ * are parsed and resolved directly (cnc_order_parse, cnc_resolve_part),
+ * so each test takes milliseconds.
  * The table in docs/games/council.md, "Rules and their tests", maps each
  * rule to its tests.
  */
