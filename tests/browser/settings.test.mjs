@@ -66,9 +66,11 @@ for (const [label, viewport, isMobile] of [
     );
     await page.reload();
     await page.locator('[data-testid="hook-format-shown"]', { hasText: 'Discord' }).waitFor();
-    await page
-      .getByRole('button', { name: 'Remove webhook https://hooks.example.test/discord' })
-      .click();
+    const removeDiscord = page.getByRole('button', {
+      name: 'Remove webhook https://hooks.example.test/discord',
+    });
+    await removeDiscord.click();
+    await removeDiscord.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /Remove webhook/ }).waitFor();
     assert.equal(
       await page.locator('[data-testid="secret"]').count(),
