@@ -35,7 +35,8 @@
 # CONCLAVE_TEST_JOBS (default 2) unit binaries or test files run at once; each line is
 # printed when its file ends, so the order of the lines may vary. A test file whose
 # text holds the line "// tests/run.sh: alone" (it stops and starts the shared
-# PostgreSQL, or holds fixed ports) runs with nothing beside it.
+# PostgreSQL, or holds fixed ports) runs first, with nothing beside it. The fuzz smoke
+# run (step 4) runs beside the other test files, in a slot of its own.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -55,8 +56,8 @@ skipped=0
 skip_lines=()
 skip_bad=0
 EXPECTED_SKIPS=$ROOT/tests/expected-skips.txt
-child=""
 declare -A job_label=() job_log=() job_t0=() job_kind=()
+fuzz_running=0
 interrupted=0
 stop_pg=0
 
@@ -131,33 +132,15 @@ finish() {
     exit 0
 }
 
-# A signal stops the test that runs (timeout puts it in a process group of its own, out
+# A signal stops the tests that run (timeout puts it in a process group of its own, out
 # of reach of the terminal's Ctrl-C), then the run ends with the counts so far.
 on_signal() {
     interrupted=1
-    if [[ -n $child ]]; then kill -TERM "$child" 2>/dev/null; fi
     local pid
     for pid in "${!job_label[@]}"; do kill -TERM "$pid" 2>/dev/null; done
 }
 trap on_signal INT TERM
 trap 'finish' EXIT
-
-# run_logged LOG CMD... : run CMD with the time limit, output to LOG; returns its status.
-run_logged() {
-    local log=$1 rc
-    shift
-    timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 </dev/null &
-    child=$!
-    # (bash's own "Segmentation fault" notice is dropped: the report says it better)
-    { wait "$child"; } 2>/dev/null
-    rc=$?
-    while kill -0 "$child" 2>/dev/null; do # wait was cut short by a signal
-        { wait "$child"; } 2>/dev/null
-        rc=$?
-    done
-    child=""
-    return "$rc"
-}
 
 # start_job KIND LABEL LOG CMD... : run CMD in the background with the time limit,
 # output to LOG; collect_job reports it when it ends (KIND: unit or node).
@@ -195,16 +178,19 @@ collect_job() {
     local kind=${job_kind[$pid]} label=${job_label[$pid]} log=${job_log[$pid]}
     local ms=$(($(now_ms) - job_t0[$pid]))
     unset "job_kind[$pid]" "job_label[$pid]" "job_log[$pid]" "job_t0[$pid]"
-    if [[ $kind == unit ]]; then
-        unit_result "$label" "$log" "$rc" "$ms"
-    else
-        node_result "$label" "$log" "$rc" "$ms"
-    fi
+    case $kind in
+    unit) unit_result "$label" "$log" "$rc" "$ms" ;;
+    fuzz)
+        fuzz_running=0
+        fuzz_result "$label" "$log" "$rc" "$ms"
+        ;;
+    *) node_result "$label" "$log" "$rc" "$ms" ;;
+    esac
 }
 
-# room_for_job : wait until fewer than JOBS jobs run.
+# room_for_job : wait until fewer than JOBS jobs run (the fuzz smoke run not counted).
 room_for_job() {
-    while ((${#job_label[@]} >= JOBS)); do collect_job || break; done
+    while ((${#job_label[@]} - fuzz_running >= JOBS)); do collect_job || break; done
 }
 
 # all_jobs_done : wait for every running job.
@@ -344,13 +330,54 @@ node_result() {
     report "$label" "$p" "$f" "$ms" "$log" "$note"
 }
 
+# --- fuzz smoke run -------------------------------------------------------------------
+# Each harness for FUZZ_SMOKE_SECONDS (10) from its seed corpus; a crash, leak or broken
+# invariant fails it. `make fuzz` runs them longer (tests/fuzz/run.sh). It runs beside the
+# test files (started after the ones that run alone), in a slot of its own: each harness
+# runs for a fixed time, so it ends when it ends whatever else runs.
+
+# fuzz_result LABEL LOG RC MS : count and report the fuzz smoke run.
+fuzz_result() {
+    local label=$1 log=$2 rc=$3 ms=$4 p=0 f=1 note="no RESULT line" line
+    line=$(grep -a '^RESULT fuzz: ' "$log" | tail -n 1)
+    if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+        p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} note=""
+        if grep -aq '^skip fuzz' "$log"; then
+            note="skipped: no clang with libFuzzer"
+            skipped=$((skipped + 1))
+            if [[ ${CONCLAVE_STRICT_SKIPS:-0} == 1 ]] && ! expected_skip fuzz smoke; then
+                f=$((f + 1))
+                skip_lines+=("FAIL skip fuzz: smoke (no clang with libFuzzer) - not in tests/expected-skips.txt")
+            else
+                skip_lines+=("skip fuzz: smoke (no clang with libFuzzer)")
+            fi
+        fi
+        if ((rc != 0 && f == 0)); then f=1 note=$(why_status "$rc"); fi
+    fi
+    report "$label" "$p" "$f" "$ms" "$log" "$note"
+}
+
+# start_fuzz : start the fuzz smoke run once, when it is selected.
+fuzz_started=0
+start_fuzz() {
+    ((fuzz_started || interrupted)) && return
+    fuzz_started=1
+    [[ ${CONCLAVE_FUZZ_SMOKE:-1} != 0 ]] && selected fuzz || return
+    start_job fuzz "fuzz (smoke, tests/fuzz/run.sh)" "$OUT/fuzz.log" bash tests/fuzz/run.sh --smoke
+    fuzz_running=1
+}
+
 # --- integration and browser tests ----------------------------------------------------
 
+# The files that run alone go first, so no slot waits idle for one of them.
 node_files=()
+later=()
 for file in tests/integration/*.test.mjs tests/browser/*.test.mjs; do
     label=${file#tests/}
-    selected "${label%.test.mjs}" && node_files+=("$file")
+    selected "${label%.test.mjs}" || continue
+    if grep -qx '// tests/run.sh: alone' "$file"; then node_files+=("$file"); else later+=("$file"); fi
 done
+node_files+=("${later[@]}")
 if ((${#node_files[@]} == 0)); then
     [[ -n ${TESTS:-} ]] ||
     echo "integration: no tests/integration/*.test.mjs or tests/browser/*.test.mjs"
@@ -380,7 +407,10 @@ elif ((!interrupted)); then
         label=${label%.test.mjs}
         alone=0
         grep -qx '// tests/run.sh: alone' "$file" && alone=1
-        if ((alone)); then all_jobs_done; else room_for_job; fi
+        if ((alone)); then all_jobs_done; else
+            start_fuzz
+            room_for_job
+        fi
         ((interrupted)) && break
         start_job node "$label" "$OUT/node/${label//\//_}.log" node "${node_args[@]}" "$file"
         ((alone)) && all_jobs_done
@@ -388,30 +418,6 @@ elif ((!interrupted)); then
     all_jobs_done
 fi
 
-# --- fuzz smoke run -------------------------------------------------------------------
-# Each harness for FUZZ_SMOKE_SECONDS (10) from its seed corpus; a crash, leak or broken
-# invariant fails it. `make fuzz` runs them longer (tests/fuzz/run.sh).
-if ((!interrupted)) && [[ ${CONCLAVE_FUZZ_SMOKE:-1} != 0 ]] && selected fuzz; then
-    log=$OUT/fuzz.log
-    t0=$(now_ms)
-    run_logged "$log" bash tests/fuzz/run.sh --smoke
-    rc=$?
-    ms=$(($(now_ms) - t0))
-    p=0 f=1 note="no RESULT line"
-    line=$(grep -a '^RESULT fuzz: ' "$log" | tail -n 1)
-    if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-        p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} note=""
-        if grep -aq '^skip fuzz' "$log"; then
-            note="skipped: no clang with libFuzzer"
-            skipped=$((skipped + 1))
-            if [[ ${CONCLAVE_STRICT_SKIPS:-0} == 1 ]] && ! expected_skip fuzz smoke; then
-                f=$((f + 1))
-                skip_lines+=("FAIL skip fuzz: smoke (no clang with libFuzzer) - not in tests/expected-skips.txt")
-            else
-                skip_lines+=("skip fuzz: smoke (no clang with libFuzzer)")
-            fi
-        fi
-        if ((rc != 0 && f == 0)); then f=1 note=$(why_status "$rc"); fi
-    fi
-    report "fuzz (smoke, tests/fuzz/run.sh)" "$p" "$f" "$ms" "$log" "$note"
-fi
+# Without test files (TESTS=fuzz, or node missing), the fuzz smoke run still runs.
+start_fuzz
+all_jobs_done
