@@ -713,6 +713,7 @@ static void test_objective_thresholds(void)
         if (dd == 2 && n2 < 0)
             n2 = x;
     }
+    REQUIRE(n1 >= 0 && n2 >= 0);
     st.g.sec[st.g.capital].units[0][cr] = 1;
     st.g.sec[n2].units[0][cr] = 9;
     st.g.sec[n2].units[0][unit_ix("fighter")] = 5;
