@@ -324,18 +324,15 @@ static void test_order_parts_keys_and_count(void)
     cnc_state st;
     base(&st, 105);
     char order[2048] = "{";
+    size_t len = 1;
     for (int i = 0; i < 17; i++) {
-        char part[64];
-        snprintf(part, sizeof part, "%s\"p%02d\": {\"type\": \"hold\"}",
-                 i ? ", " : "", i);
-        strcat(order, part);
-        if (i == 15) {
-            char sixteen[2048];
-            snprintf(sixteen, sizeof sixteen, "%s}", order);
-            CHECK(saved(&st, "%s", sixteen)); /* 16 parts */
-        }
+        len += (size_t)snprintf(order + len, sizeof order - len,
+                                "%s\"p%02d\": {\"type\": \"hold\"}",
+                                i ? ", " : "", i);
+        if (i == 15)
+            CHECK(saved(&st, "%s}", order)); /* 16 parts */
     }
-    strcat(order, "}");
+    snprintf(order + len, sizeof order - len, "}");
     CHECK(!saved(&st, "%s", order)); /* 17 parts */
     CHECK(!saved(&st, "{\"abcdefghij_123456\": {\"type\": \"hold\"}}"));
     CHECK(saved(&st, "{\"abcdefghij_12345\": {\"type\": \"hold\"}}"));
