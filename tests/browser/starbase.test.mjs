@@ -59,11 +59,10 @@ test(
     // bot's Corsair Clans (first player and markets come from the seed)
     await fixDeal(context, 'starbase-bot-12');
     await signUpGuest(page, server, 'Vega');
-    const games = await page
-      .locator('section.create')
-      .getByLabel('Game', { exact: true })
-      .locator('option')
-      .allTextContents();
+    const gameSelect = page.locator('section.create').getByLabel('Game', { exact: true });
+    // allTextContents does not wait: the list of games comes with /rulesets.
+    await gameSelect.locator('option').first().waitFor({ state: 'attached' });
+    const games = await gameSelect.locator('option').allTextContents();
     assert.ok(games.includes('Starbase'), `the lobby form offers Starbase (${games.join(', ')})`);
     await createLobby(page, { game: 'Starbase', seats: 2 });
     await page.getByRole('heading', { name: 'Starbase lobby' }).waitFor();

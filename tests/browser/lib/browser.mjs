@@ -233,6 +233,9 @@ export async function stopStack({ db, server, chrome }) {
 // table.
 export async function addBotAndStart(page, level = 'basic', levels = ['Basic', 'Random']) {
   const select = page.getByLabel('Bot level for seat 2');
+  // allTextContents does not wait: wait for the lobby's seat rows first (the
+  // select is drawn with its options at once).
+  await select.waitFor();
   assert.deepEqual(
     await select.locator('option').allTextContents(),
     levels,
