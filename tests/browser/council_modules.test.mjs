@@ -87,3 +87,12 @@ test('council-agenda-text: spies and outcomes in words', () => {
   assert.equal(outcomeText('law', 1, who), 'The law passed.');
   assert.equal(outcomeText('law', -2, who), 'The agenda was tabled: no vote.');
 });
+
+test("council-text: the header's speaker is the council's once this round's picks named it", async () => {
+  const { speakerNow } = await import('../../web/games/council/council-text.js');
+  // Before the picks close: the player who spoke last and picks first.
+  assert.equal(speakerNow({ speaker: 2, council: { speaker: -1 } }), 2);
+  assert.equal(speakerNow({ speaker: 2, council: null }), 2);
+  // After: Forum's holder (or the lowest initiative), as the council panel shows.
+  assert.equal(speakerNow({ speaker: 2, council: { speaker: 0 } }), 0);
+});

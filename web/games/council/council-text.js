@@ -218,3 +218,14 @@ export function describeEntry(entry, m, names) {
     }
   }
 }
+
+// The speaker now: once this round's picks have named the council's speaker
+// (Forum's holder, else the lowest initiative) the header shows that player,
+// as the council panel does; before, the player who spoke at the last council
+// and picked first this round. One role, shown once.
+export function speakerNow(v) {
+  const c = v.council;
+  return c && c.speaker !== null && c.speaker !== undefined && c.speaker >= 0
+    ? c.speaker
+    : v.speaker;
+}

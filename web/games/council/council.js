@@ -13,7 +13,14 @@ import { seatName, countdown, logPanel } from '../../gamekit.js';
 import { createMap } from './council-map.js';
 import { createComposer } from './council-orders.js';
 import { createCouncil } from './council-council.js';
-import { describeEntry, hexLabel, sectorAt, humanize, unitsText } from './council-text.js';
+import {
+  describeEntry,
+  hexLabel,
+  sectorAt,
+  humanize,
+  unitsText,
+  speakerNow,
+} from './council-text.js';
 
 const PHASES = ['strategy', 'agenda', 'lobby', 'action', 'council', 'status'];
 const COUNCIL_PHASES = ['agenda', 'lobby', 'council'];
@@ -98,7 +105,7 @@ export function councilRenderer(c) {
       ),
       h(
         'p.cn-round',
-        `Round ${v.round} of ${v.last_round} · first to ${v.vp_target} VP · speaker: ${names.seat(v.speaker)}`,
+        `Round ${v.round} of ${v.last_round} · first to ${v.vp_target} VP · speaker: ${names.seat(speakerNow(v))}`,
       ),
       steps,
       h('p.status', { role: 'status', 'aria-live': 'polite' }, line),
