@@ -3,11 +3,16 @@
  * opening a private channel, posting to and paging through a channel, and
  * the read mark. Who may see and do what, and the limits, are
  * server/game/chat.c's; this file reads the request and writes the answer.
+ * One rule is the game's: before a post, the ruleset may close the
+ * caller's table talk for now (engine_talk_closed; Council's removed
+ * representatives), asked of the game in memory.
  */
 #include "api/handlers.h"
 
 #include "api/body.h"
+#include "server/game/actor.h"
 #include "server/game/chat.h"
+#include "server/game/gamedoc.h"
 #include "server/store/store.h"
 
 #include <stdlib.h>
@@ -133,6 +138,45 @@ void api_h_chat_messages(api_request *req, api_response *res)
     api_json(res, 200, out);
 }
 
+/* Whether the game's rules close the caller's table talk now. */
+typedef struct talk_check {
+    const char *player_id;
+    int closed;
+    char why[200];
+} talk_check;
+
+static void on_talk(const actor_view *v, void *ctx)
+{
+    talk_check *t = ctx;
+    int seat = gamedoc_seat_of(v->meta, t->player_id);
+    t->closed =
+        seat >= 0 && engine_talk_closed(v->game, seat, t->why, sizeof t->why);
+}
+
+/* 0 when the caller may talk (or is not seated: chat_post answers that),
+ * or -1 with res filled: a 403 with the rules' reason, or a 503 when the
+ * game cannot be asked now. */
+static int talk_open(api_request *req, api_response *res)
+{
+    if (!req->app->actors)
+        return 0;
+    talk_check t = {.player_id = req->player_id};
+    srv_kind st = actors_read(req->app->actors, req->params[0], on_talk, &t);
+    if (st == SRV_NOT_FOUND)
+        return 0; /* chat_post answers the 404 */
+    if (st != SRV_OK) {
+        api_problem(res, 503, "the game cannot be loaded now; retry shortly",
+                    NULL);
+        res->retry_after = 1;
+        return -1;
+    }
+    if (t.closed) {
+        api_problem(res, 403, t.why, NULL);
+        return -1;
+    }
+    return 0;
+}
+
 void api_h_chat_post(api_request *req, api_response *res)
 {
     static const body_field fields[] = {{"text", BODY_STRING, 1},
@@ -140,7 +184,7 @@ void api_h_chat_post(api_request *req, api_response *res)
     int chan = 0;
     json_t *body = NULL, *out = NULL;
     if (path_ids(req, res, &chan) || body_object(req, res, 0, &body) ||
-        body_check(body, fields, NULL, res))
+        body_check(body, fields, NULL, res) || talk_open(req, res))
         goto done;
     srv_error e = {0};
     int retry = 0;

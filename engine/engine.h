@@ -421,6 +421,10 @@ void engine_hash(const engine_game *g, uint8_t out[ENGINE_HASH_BYTES]);
 uint32_t engine_touched(const engine_game *g);
 
 int engine_is_over(const engine_game *g);
+/* 1 when g's rules close table talk to seat now, with the reason in why
+ * (n bytes); else 0 (also for a seat out of range, and for a ruleset
+ * without the talk_closed hook). */
+int engine_talk_closed(const engine_game *g, int seat, char *why, size_t n);
 /* 1 if a SYSTEM abort ended the game (engine_is_over is then 1 too). */
 int engine_is_aborted(const engine_game *g);
 /* NULL while running; else {"winners":[seats],"scores":[...],...}, or

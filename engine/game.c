@@ -509,6 +509,16 @@ int engine_is_over(const engine_game *g)
     return g->aborted || g->rs->is_over(g->state);
 }
 
+int engine_talk_closed(const engine_game *g, int seat, char *why, size_t n)
+{
+    if (n)
+        why[0] = '\0';
+    if (!g->rs->talk_closed || seat < 0 || seat >= g->seats || g->aborted ||
+        g->rs->is_over(g->state))
+        return 0;
+    return g->rs->talk_closed(g->state, seat, why, n) ? 1 : 0;
+}
+
 int engine_is_aborted(const engine_game *g)
 {
     return g->aborted;

@@ -398,6 +398,14 @@ struct engine_ruleset {
      * engine_window_label makes words of the id itself). Pure: from the id
      * alone, since the inbox and the mails know only the id. */
     int (*window_label)(const char *window, char *out, size_t n);
+
+    /* Optional: 1 when the rules bar seat from table talk now (Council: a
+     * player whose representative was removed takes no part in that
+     * agenda's discussion), with the reason for that player in why (n
+     * bytes, NUL ended); else 0. Posting is refused, reading is not. It may
+     * depend only on public facts, since the refusal says what the rule
+     * saw. Pure. NULL: table talk is never closed. */
+    int (*talk_closed)(const void *state, int seat, char *why, size_t n);
 };
 
 #endif

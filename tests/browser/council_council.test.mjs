@@ -10,6 +10,8 @@
 //   both see the survivors and the victim's vote is refused; afterwards
 //   both show the representatives, the kill (that player does not vote),
 //   the vote with each player's weight, the outcome and the laws in force;
+//   the victim's table talk is closed for the debate (a 403), reopened
+//   after the vote;
 // - the two players talk in a private channel: the spectator's page never
 //   shows or receives it (DOM, WebSocket frames, REST), while it does get
 //   a public message (the positive control of that search);
@@ -53,9 +55,20 @@ before(async () => {
 });
 after(() => stopStack({ db, server, chrome }));
 
-// The council panel alone (the full page is long on a phone).
-const panelShot = (page, name) =>
-  page.locator('.cn-council').screenshot({ path: path.join(SHOTS, `${name}.png`) });
+// The council panel alone (the full page is long on a phone). The panel
+// is redrawn when a patch arrives, which can detach the element Playwright
+// found before it is captured: take the redrawn one.
+async function panelShot(page, name) {
+  for (let i = 0; ; i++) {
+    try {
+      return await page
+        .locator('.cn-council')
+        .screenshot({ path: path.join(SHOTS, `${name}.png`) });
+    } catch (e) {
+      if (i >= 4 || !/not attached/.test(String(e.message))) throw e;
+    }
+  }
+}
 
 function rest(page, method, path, body) {
   return page.evaluate(
@@ -355,6 +368,17 @@ test(
         victimParts.find(([k]) => k === 'vote')[1],
       );
       assert.equal(refused.status, 422, "a removed representative's player cannot vote");
+      // Nor take part in the debate: its table talk is closed until the vote
+      // is counted (it reads; the other player talks).
+      const hushed = await rest(victimPage, 'POST', `/api/v1/games/${id}/channels/0/messages`, {
+        text: 'a word for the council',
+      });
+      assert.equal(hushed.status, 403, 'the removed representative\u2019s player cannot talk');
+      assert.match(hushed.body.detail, /representative was removed/);
+      const heard = await rest(spyPage, 'POST', `/api/v1/games/${id}/channels/0/messages`, {
+        text: 'the council is in session',
+      });
+      assert.equal(heard.status, 201, 'a seated representative\u2019s player talks');
       const hs = await held(spyPage, wid);
       assert.deepEqual(hs.markers, { type: 'markers', count: 1 });
       assert.deepEqual(

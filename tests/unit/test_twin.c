@@ -68,8 +68,9 @@ typedef struct run_ctx {
     int seat;
     uint64_t game, step;
     int diffs, reported, probes, twins, states;
-    int tolerated; /* refusals that differ with what the seat learned */
-    int unmarked;  /* inputs that revealed without a draw or private entry */
+    int tolerated;   /* refusals that differ with what the seat learned */
+    int unmarked;    /* inputs that revealed without a draw or private entry */
+    int talk_closed; /* seats found with their table talk closed */
 } run_ctx;
 
 static char *text(const json_t *j)
@@ -690,6 +691,12 @@ static void check_state(run_ctx *rc, const engine_game *g, engine_rng *rng)
         json_t *va = engine_view(g, seat), *vb = engine_view(t, seat);
         json_t *la = engine_legal(g, seat), *lb = engine_legal(t, seat);
         json_t *ga = gained(g, seat, 0), *gb = gained(t, seat, 0);
+        /* Table talk closed or open, and why: the same in both worlds. */
+        char wa[200], wb[200];
+        int ca = engine_talk_closed(g, seat, wa, sizeof wa),
+            cb = engine_talk_closed(t, seat, wb, sizeof wb);
+        if (ca)
+            rc->talk_closed++;
         if (!json_equal(va, vb))
             report(rc, "BUG IN THE TWIN HOOK: the seat's view differs", NULL,
                    va, vb);
@@ -697,7 +704,13 @@ static void check_state(run_ctx *rc, const engine_game *g, engine_rng *rng)
             report(rc, "BUG IN THE TWIN: the seat's log differs", NULL, ga, gb);
         else if (!json_equal(la, lb))
             report(rc, "legal inputs differ", NULL, la, lb);
-        else {
+        else if (ca != cb || strcmp(wa, wb) != 0) {
+            json_t *ta = json_pack("{sbss}", "closed", ca, "why", wa),
+                   *tb = json_pack("{sbss}", "closed", cb, "why", wb);
+            report(rc, "table talk closed differs", NULL, ta, tb);
+            json_decref(ta);
+            json_decref(tb);
+        } else {
             inputs *l = calloc(1, sizeof *l);
             build_inputs(g, seat, rng, l);
             for (int i = 0; i < l->n; i++)
@@ -827,9 +840,9 @@ static void check_ruleset_as(const char *id, int games, int steps, int every,
     fprintf(stderr,
             "%s: %d states, %d twins, %d inputs tried in both worlds, %d "
             "differences (%d refusals differing with what the seat learned, "
-            "%d unmarked reveals)\n",
+            "%d unmarked reveals; %d seats with table talk closed)\n",
             id, rc.states, rc.twins, rc.probes, rc.diffs, rc.tolerated,
-            rc.unmarked);
+            rc.unmarked, rc.talk_closed);
     CHECK(rc.twins > 0);
     CHECKF(rc.diffs == 0, "%s: %d differences between worlds", id, rc.diffs);
 }

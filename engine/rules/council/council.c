@@ -357,6 +357,7 @@ const engine_ruleset council_ruleset = {
     .load = cn_load,
     .windows = cn_windows,
     .window_label = cnc_window_label,
+    .talk_closed = cnc_talk_closed,
     .check_order = cn_check_order,
     .default_order = cn_default_order,
     .public_order = cn_public_order,

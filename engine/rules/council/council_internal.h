@@ -330,6 +330,13 @@ void cnc_reps_resolve(cnc_state *s, engine_ctx *ctx,
 /* 1 when seat's representative was removed at this council's 2.3 (a
  * public fact once the lobby resolved): it does not vote. */
 int cnc_rep_removed(const cnc_state *s, int seat);
+/* The ruleset's talk_closed hook: a seat whose representative was removed
+ * takes no part in this agenda's discussion (seed 000, 2.3) until the vote
+ * resolves. Public: council.seated says who was removed. */
+int cnc_talk_closed(const void *state, int seat, char *why, size_t n);
+/* The JSON Schema of the order s's open parts window takes (action, lobby
+ * or council; council_parts_schema.c): NEW. */
+json_t *cnc_parts_shape(const cnc_state *s);
 /* Resolve the locked lobby / council window (orders[seat] may be NULL). */
 void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
                        const json_t *const *orders);

@@ -11,6 +11,8 @@
  */
 #include "engine/rules/council/council_council.h"
 
+#include <stdio.h>
+
 #include <string.h>
 
 int cnc_planet_influence(const cnc_state *s, int seat)
@@ -47,6 +49,16 @@ int cnc_rep_removed(const cnc_state *s, int seat)
     return s->phase == CNC_PHASE_COUNCIL && s->c.seated.round == s->round &&
            seat >= 0 && seat < s->seats &&
            s->c.seated.fate[seat] != CNC_FATE_SEATED;
+}
+
+int cnc_talk_closed(const void *state, int seat, char *why, size_t n)
+{
+    if (!cnc_rep_removed(state, seat))
+        return 0;
+    snprintf(why, n,
+             "your representative was removed: you take no part in this "
+             "agenda's discussion until the vote is counted");
+    return 1;
 }
 
 static void send_rep(cnc_state *s, engine_ctx *ctx, int seat,

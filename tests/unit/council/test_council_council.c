@@ -551,14 +551,23 @@ static void test_a_killed_representatives_player_does_not_vote(void)
     CHECK(
         json_is_null(json_object_get(json_array_get(seated, 1), "spy_result")));
     json_decref(v);
+    char open_why[200];
+    for (int p = 0; p < 4; p++)
+        CHECK_EQ_INT(engine_talk_closed(g, p, open_why, sizeof open_why), 0);
     json_t *e = json_object();
     json_object_set_new(e, ENGINE_READY_PART, json_true());
     for (int p = 0; p < 4; p++)
         CHECK_EQ_INT(apply(g, p, ENGINE_ORDER, w.id, e, NULL), 0);
     json_decref(e);
-    /* The council window: seat 2's vote is refused when saved. */
+    /* The council window: seat 2's vote is refused when saved, and its
+     * table talk is closed for the debate (open in the action phase). */
     REQUIRE(open_window(g, &w));
     CHECK_EQ_STR(w.id, "r1.council");
+    char why[200];
+    for (int p = 0; p < 4; p++)
+        CHECK_EQ_INT(engine_talk_closed(g, p, why, sizeof why), p == 2);
+    CHECK(engine_talk_closed(g, 2, why, sizeof why) &&
+          strstr(why, "representative was removed") != NULL);
     json_t *mine = parts_of(o[2], 0);
     CHECK(apply(g, 2, ENGINE_ORDER, w.id, mine, NULL) != 0);
     json_decref(mine);
@@ -569,6 +578,7 @@ static void test_a_killed_representatives_player_does_not_vote(void)
         json_decref(c);
     }
     get_state(g, &st);
+    CHECK_EQ_INT(engine_talk_closed(g, 2, why, sizeof why), 0); /* counted */
     CHECK_EQ_INT(st.c.last.round, 1);
     CHECK_EQ_INT(st.c.last.fate[2], CNC_FATE_KILLED);
     CHECK_EQ_INT(st.c.last.deed[0], CNC_DEED_KILLED);
