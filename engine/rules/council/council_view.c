@@ -209,12 +209,8 @@ json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window)
     if (s->phase == CNC_PHASE_AGENDA)
         return agenda_legal(s, seat);
     if (s->phase != CNC_PHASE_STRATEGY)
-        return json_pack(
-            "{s:s, s:{s:s, s:i, s:{s:s}, s:{s:[{s:s}, {s:s}]}}, s:n}", "kind",
-            "order", "shape", "type", "object", "maxProperties", CNC_MAX_PARTS,
-            "propertyNames", "pattern", "^[a-z0-9_]{1,16}$",
-            "additionalProperties", "anyOf", "type", "array", "type", "object",
-            "choices");
+        return json_pack("{s:s, s:o, s:n}", "kind", "order", "shape",
+                         cnc_parts_shape(s), "choices");
     if (seat != cnc_picker(s))
         return NULL;
     json_t *keys = json_array(), *choices = json_array();
