@@ -9,8 +9,9 @@
  * - the examples of the rules doc's order formats validate, and parts the
  *   parsers refuse for their shape (a missing field, a field of another
  *   step, a count out of range, an unknown card) do not.
- * The validator below knows the keywords the shapes use and fails on any
- * other, so a shape cannot pass by using a keyword it ignores.
+ * The examples are JSON written with ' for ". The validator below knows the
+ * keywords the shapes use and fails on any other, so a shape cannot pass by
+ * using a keyword it ignores.
  */
 #include "engine/engine.h"
 #include "tests/unit/test.h"
@@ -238,10 +239,10 @@ static void test_every_bot_order_fits_its_windows_shape(void)
                 if (in.kind == ENGINE_ORDER) {
                     json_t *legal = NULL;
                     const json_t *shape = shape_of(g, s, in.window, &legal);
-                    char why[320] = "";
                     CHECKF(shape, "no shape for %s", in.window);
                     if (shape && strchr(in.window, '.') &&
                         json_object_get(shape, "additionalProperties")) {
+                        char why[320] = "";
                         orders++;
                         kinds[strstr(in.window, "lobby")     ? 1
                               : strstr(in.window, "council") ? 2
@@ -295,10 +296,21 @@ static int reach(engine_game *g, const char *suffix, char *id, size_t n)
     return 0;
 }
 
+/* order in JSON with ' for " (the examples read better so). */
+static json_t *loads(const char *order)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", order);
+    for (char *c = buf; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    json_error_t je;
+    return json_loads(buf, 0, &je);
+}
+
 static int fits(const json_t *shape, const char *order)
 {
-    json_error_t je;
-    json_t *o = json_loads(order, 0, &je);
+    json_t *o = loads(order);
     char why[320];
     int ok = o && valid(shape, shape, o, why, sizeof why);
     json_decref(o);
@@ -316,47 +328,41 @@ static void test_doc_examples_fit_and_bad_shapes_do_not(void)
     const json_t *act = shape_of(g, 0, w, &legal);
     REQUIRE(act);
     static const char *const good[] = {
-        "{\"f3\": [{\"type\": \"activate\", \"sector\": [1, 0]}, {\"type\": "
-        "\"move\", \"from\": [0, 0], \"to\": [1, 0], \"units\": "
-        "{\"carrier\": 1, \"trooper\": 2}}, {\"type\": \"inspect\"}, "
-        "{\"type\": \"if\", \"cond\": {\"type\": \"marker_is\", \"is\": "
-        "\"hostile\"}, \"then\": [{\"type\": \"retreat\", \"to\": [0, 0]}], "
-        "\"else\": [{\"type\": \"land\", \"planet\": \"all\", \"troops\": "
-        "\"all\"}]}], \"ready\": true}",
-        "{\"a\": {\"type\": \"discard\"}}",
-        "{\"a\": {\"type\": \"discard\", \"sector\": [1, 0], \"planet\": "
-        "\"system\"}}",
-        "{\"a\": {\"type\": \"tokens\", \"tactic\": 3, \"fleet\": 4, "
-        "\"strategy\": 2}}",
-        "{\"a\": {\"type\": \"combat_retreat\", \"sector\": [1, 0], \"to\": "
-        "[2, 0], \"after\": 1}}",
-        "{\"a\": {\"type\": \"share\", \"seat\": 2, \"on\": false}}",
-        "{\"a\": {\"type\": \"lore\", \"sector\": [1, 0], \"planet\": "
-        "\"highest_influence\"}}",
-        "{\"a\": {\"type\": \"score\", \"public\": [], \"secret\": []}}",
-        "{\"a\": {\"type\": \"follow\", \"card\": \"research\"}}",
-        "{\"a\": {\"type\": \"hold\"}}"};
+        "{'f3': [{'type': 'activate', 'sector': [1, 0]}, {'type': 'move', "
+        "'from': [0, 0], 'to': [1, 0], 'units': {'carrier': 1, 'trooper': 2}}, "
+        "{'type': 'inspect'}, {'type': 'if', 'cond': {'type': 'marker_is', "
+        "'is': 'hostile'}, 'then': [{'type': 'retreat', 'to': [0, 0]}], "
+        "'else': [{'type': 'land', 'planet': 'all', 'troops': 'all'}]}], "
+        "'ready': true}",
+        "{'a': {'type': 'discard'}}",
+        "{'a': {'type': 'discard', 'sector': [1, 0], 'planet': 'system'}}",
+        "{'a': {'type': 'tokens', 'tactic': 3, 'fleet': 4, 'strategy': 2}}",
+        "{'a': {'type': 'combat_retreat', 'sector': [1, 0], 'to': [2, 0], "
+        "'after': 1}}",
+        "{'a': {'type': 'share', 'seat': 2, 'on': false}}",
+        "{'a': {'type': 'lore', 'sector': [1, 0], 'planet': "
+        "'highest_influence'}}",
+        "{'a': {'type': 'score', 'public': [], 'secret': []}}",
+        "{'a': {'type': 'follow', 'card': 'research'}}",
+        "{'a': {'type': 'hold'}}"};
     for (size_t i = 0; i < sizeof good / sizeof *good; i++)
         CHECKF(fits(act, good[i]), "refused: %s", good[i]);
     static const char *const bad[] = {
-        "{\"a\": {\"type\": \"move\", \"from\": [0, 0], \"to\": [1, 0]}}",
-        "{\"a\": {\"type\": \"activate\", \"sector\": [1, 0], \"to\": [1, "
-        "0]}}",
-        "{\"a\": {\"type\": \"tokens\", \"tactic\": 17, \"fleet\": 0, "
-        "\"strategy\": 0}}",
-        "{\"a\": {\"type\": \"land\", \"planet\": \"all\", \"troops\": 0}}",
-        "{\"a\": {\"type\": \"fly\"}}",
-        "{\"a\": []}",
-        "{\"a\": {\"type\": \"play\", \"card\": \"no_such_card\"}}",
-        "{\"a\": {\"type\": \"activate\", \"sector\": [1]}}",
-        "{\"ready\": false}",
-        "{\"A\": {\"type\": \"hold\"}}"};
+        "{'a': {'type': 'move', 'from': [0, 0], 'to': [1, 0]}}",
+        "{'a': {'type': 'activate', 'sector': [1, 0], 'to': [1, 0]}}",
+        "{'a': {'type': 'tokens', 'tactic': 17, 'fleet': 0, 'strategy': 0}}",
+        "{'a': {'type': 'land', 'planet': 'all', 'troops': 0}}",
+        "{'a': {'type': 'fly'}}",
+        "{'a': []}",
+        "{'a': {'type': 'play', 'card': 'no_such_card'}}",
+        "{'a': {'type': 'activate', 'sector': [1]}}",
+        "{'ready': false}",
+        "{'A': {'type': 'hold'}}"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         CHECKF(!fits(act, bad[i]), "accepted: %s", bad[i]);
     /* The engine agrees on each bad shape: refused when saved. */
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        json_error_t je;
-        json_t *o = json_loads(bad[i], 0, &je);
+        json_t *o = loads(bad[i]);
         engine_input in = {
             .seat = 0, .kind = ENGINE_ORDER, .window = w, .payload = o};
         engine_error e;
@@ -371,31 +377,30 @@ static void test_doc_examples_fit_and_bad_shapes_do_not(void)
     const json_t *lob = shape_of(g, 0, w, &legal);
     REQUIRE(lob);
     static const char *const lobby_good[] = {
-        "{\"a\": {\"type\": \"play\", \"card\": \"veto\"}}",
-        "{\"a\": {\"type\": \"play\", \"card\": \"bribe\", \"amount\": 3}}",
-        "{\"a\": {\"type\": \"give\", \"seat\": 1, \"trade_goods\": 2}}",
-        "{\"a\": {\"type\": \"objective\", \"pick\": 1}}",
-        "{\"a\": {\"type\": \"representative\", \"role\": \"spy\", "
-        "\"target\": 2}, \"ready\": true}"};
+        "{'a': {'type': 'play', 'card': 'veto'}}",
+        "{'a': {'type': 'play', 'card': 'bribe', 'amount': 3}}",
+        "{'a': {'type': 'give', 'seat': 1, 'trade_goods': 2}}",
+        "{'a': {'type': 'objective', 'pick': 1}}",
+        "{'r': {'type': 'representative', 'role': 'spy', 'target': 2}}",
+        "{'ready': true}"};
     for (size_t i = 0; i < sizeof lobby_good / sizeof *lobby_good; i++)
         CHECKF(fits(lob, lobby_good[i]), "lobby refused: %s", lobby_good[i]);
-    CHECK(!fits(lob, "{\"a\": {\"type\": \"vote\", \"for\": true}}"));
-    CHECK(!fits(lob, "{\"a\": {\"type\": \"representative\", \"role\": "
-                     "\"king\"}}"));
-    CHECK(!fits(lob, "{\"a\": {\"type\": \"give\", \"seat\": 4, "
-                     "\"trade_goods\": 1}}")); /* 4 seats: 0..3 */
+    CHECK(!fits(lob, "{'a': {'type': 'vote', 'for': true}}"));
+    CHECK(!fits(lob, "{'a': {'type': 'representative', 'role': 'king'}}"));
+    /* 4 seats: 0..3 */
+    CHECK(!fits(lob, "{'a': {'type': 'give', 'seat': 4, 'trade_goods': 1}}"));
     json_decref(legal);
     REQUIRE(reach(g, ".council", w, sizeof w));
     const json_t *cou = shape_of(g, 0, w, &legal);
     REQUIRE(cou);
-    CHECK(fits(cou, "{\"a\": {\"type\": \"markers\", \"count\": 2}}"));
-    CHECK(fits(cou, "{\"a\": {\"type\": \"capture\", \"sector\": [1, -1], "
-                    "\"planet\": 0}}"));
-    CHECK(!fits(cou, "{\"a\": {\"type\": \"markers\", \"count\": 6}}"));
-    CHECK(!fits(cou, "{\"a\": {\"type\": \"objective\", \"pick\": 1}}"));
+    CHECK(fits(cou, "{'a': {'type': 'markers', 'count': 2}}"));
+    CHECK(fits(cou,
+               "{'a': {'type': 'capture', 'sector': [1, -1], 'planet': 0}}"));
+    CHECK(!fits(cou, "{'a': {'type': 'markers', 'count': 6}}"));
+    CHECK(!fits(cou, "{'a': {'type': 'objective', 'pick': 1}}"));
     /* A vote takes the agenda's form: for a law or a seat, not both. */
-    int law = fits(cou, "{\"a\": {\"type\": \"vote\", \"for\": true}}"),
-        election = fits(cou, "{\"a\": {\"type\": \"vote\", \"seat\": 3}}");
+    int law = fits(cou, "{'a': {'type': 'vote', 'for': true}}"),
+        election = fits(cou, "{'a': {'type': 'vote', 'seat': 3}}");
     json_t *v = engine_view(g, 0);
     const char *kind = json_string_value(json_object_get(
         json_object_get(json_object_get(v, "council"), "agenda"), "kind"));
