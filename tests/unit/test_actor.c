@@ -22,6 +22,7 @@
 #include "server/store/store.h"
 #include "tests/rules/test_rules.h"
 #include "tests/unit/test.h"
+#include "tests/unit/test_db.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static char db_url[1000];
+static test_db scratch; /* the scratch database; scratch.url */
 static int quick;
 
 typedef struct sys {
@@ -42,7 +43,7 @@ typedef struct sys {
 static PGconn *admin(void)
 {
     char err[256];
-    PGconn *c = db_connect(db_url, 5, err, sizeof err);
+    PGconn *c = db_connect(scratch.url, 5, err, sizeof err);
     if (!c)
         fprintf(stderr, "cannot connect: %s\n", err);
     return c;
@@ -58,12 +59,13 @@ static void sys_start_with(sys *s, int flags)
     char err[256];
     memset(s, 0, sizeof *s);
     config_from_env(&s->cfg, err, sizeof err);
-    snprintf(s->cfg.database_url, sizeof s->cfg.database_url, "%s", db_url);
+    snprintf(s->cfg.database_url, sizeof s->cfg.database_url, "%s",
+             scratch.url);
     s->cfg.snapshot_every = 3;
     s->cfg.workers = 3;
     s->cfg.db_pool = flags & ONE_CONNECTION ? 1 : 4;
     s->app.cfg = &s->cfg;
-    s->app.db = db_pool_create(db_url, s->cfg.db_pool, 3);
+    s->app.db = db_pool_create(scratch.url, s->cfg.db_pool, 3);
     s->app.actors = actors_start(&s->app, err, sizeof err);
     if (!(flags & DEAF))
         s->listen = listener_start(&s->app, s->app.actors, err, sizeof err);
@@ -885,7 +887,7 @@ static void test_group_commit_takes_what_queued(void)
         REQUIRE(new_game("tictactoe", "{}", 2, "none", 0, 1800 + i, id[i]) ==
                 0);
     char err[256];
-    committer *cm = committer_start(db_url, 1, 5, err, sizeof err);
+    committer *cm = committer_start(scratch.url, 1, 5, err, sizeof err);
     REQUIRE(cm != NULL);
     PGconn *lock = admin();
     REQUIRE(lock != NULL);
@@ -1013,14 +1015,8 @@ static void test_readers_saw_only_committed_states(void)
 
 int main(void)
 {
-    const char *base = getenv("DATABASE_URL");
     const char *quick_env = getenv("CONCLAVE_TEST_QUICK");
     quick = quick_env && strcmp(quick_env, "1") == 0;
-    if (!base) {
-        fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
     log_set_level(LOG_ERROR);
     if (test_rules_register() != 0) {
         fprintf(stderr, "cannot register the test rulesets\n");
@@ -1031,36 +1027,8 @@ int main(void)
         fprintf(stderr, "engine_init: %s\n", eerr.msg);
         return 1;
     }
-    /* A fresh database for this run. */
-    char err[256], name[64];
-    snprintf(name, sizeof name, "conclave_actor_%ld_%d", (long)time(NULL),
-             (int)getpid());
-    PGconn *c = db_connect(base, 5, err, sizeof err);
-    if (!c) {
-        fprintf(stderr, "cannot connect: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+    if (test_db_open(&scratch, "actor", __FILE__) != 0)
         return 1;
-    }
-    char sql[128];
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name); /* our own name */
-    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
-    /* Same URL, other database: libpq lets a later dbname override. */
-    if (strlen(base) + strlen(name) + 10 >= sizeof db_url) {
-        fprintf(stderr, "DATABASE_URL is too long\n");
-        return 1;
-    }
-    int len = snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
-                       strchr(base, '?') ? '&' : '?', name);
-    (void)len;
-    PGconn *t = db_connect(db_url, 5, err, sizeof err);
-    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
-    if (!t ||
-        migrate_apply(t, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
-        fprintf(stderr, "cannot prepare the test database: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
-    PQfinish(t);
 
     RUN(test_snapshot_equals_replay);
     RUN(test_two_systems_share_games);
@@ -1076,8 +1044,6 @@ int main(void)
     RUN(test_version_committed_while_loading_is_caught_up);
     RUN(test_readers_saw_only_committed_states);
 
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
-    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
-    PQfinish(c);
+    test_db_close(&scratch);
     return TEST_SUMMARY();
 }

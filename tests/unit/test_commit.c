@@ -21,6 +21,7 @@
 #include "server/store/migrate.h"
 #include "server/store/store.h"
 #include "tests/unit/test.h"
+#include "tests/unit/test_db.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -30,12 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static char db_url[1000];
+static test_db scratch; /* the scratch database; scratch.url */
 
 static PGconn *connect_db(void)
 {
     char err[256];
-    PGconn *c = db_connect(db_url, 5, err, sizeof err);
+    PGconn *c = db_connect(scratch.url, 5, err, sizeof err);
     if (!c)
         fprintf(stderr, "cannot connect: %s\n", err);
     return c;
@@ -172,7 +173,7 @@ static void test_a_writer_that_cannot_start(void)
     char err[256] = "";
     committer *cm = NULL;
     if (setrlimit(RLIMIT_AS, &tight) == 0) {
-        cm = committer_start(db_url, 2, 5, err, sizeof err);
+        cm = committer_start(scratch.url, 2, 5, err, sizeof err);
         setrlimit(RLIMIT_AS, &saved);
     }
     pthread_setattr_default_np(&old);
@@ -195,7 +196,7 @@ static void test_a_commit_is_one_request_round_trip(void)
     char id[STORE_ID_MAX];
     REQUIRE(new_game(c, id) == STORE_OK);
     char err[256];
-    committer *cm = committer_start(db_url, 1, 5, err, sizeof err);
+    committer *cm = committer_start(scratch.url, 1, 5, err, sizeof err);
     REQUIRE(cm != NULL);
     double trips = metric("conclave_db_round_trips_total");
     double request_trips = metric("conclave_db_request_round_trips_total");
@@ -223,7 +224,7 @@ static void test_connections_are_closed(void)
     REQUIRE(new_game(c, id) == STORE_OK);
     int before = open_fds();
     char err[256];
-    committer *cm = committer_start(db_url, 1, 5, err, sizeof err);
+    committer *cm = committer_start(scratch.url, 1, 5, err, sizeof err);
     REQUIRE(cm != NULL);
     CHECK(wait_sessions(c, 1));
     CHECK_EQ_INT(open_fds(), before + 1);
@@ -252,50 +253,17 @@ static void test_connections_are_closed(void)
 
 int main(void)
 {
-    const char *base = getenv("DATABASE_URL");
-    if (!base) {
-        fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
     log_set_level(LOG_ERROR);
     /* An append that is never answered hangs committer_append: SIGALRM
      * ends the run as a failure instead (far above what the tests take). */
     alarm(60);
-    char err[256], name[64];
-    snprintf(name, sizeof name, "conclave_commit_%ld_%d", (long)time(NULL),
-             (int)getpid());
-    PGconn *c = db_connect(base, 5, err, sizeof err);
-    if (!c) {
-        fprintf(stderr, "cannot connect: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+    if (test_db_open(&scratch, "commit", __FILE__) != 0)
         return 1;
-    }
-    char sql[128];
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
-    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
-    if (strlen(base) + strlen(name) + 10 >= sizeof db_url) {
-        fprintf(stderr, "DATABASE_URL is too long\n");
-        return 1;
-    }
-    snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
-             strchr(base, '?') ? '&' : '?', name);
-    PGconn *t = db_connect(db_url, 5, err, sizeof err);
-    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
-    if (!t ||
-        migrate_apply(t, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
-        fprintf(stderr, "cannot prepare the test database: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
-    PQfinish(t);
 
     RUN(test_connections_are_closed);
     RUN(test_a_commit_is_one_request_round_trip);
     RUN(test_a_writer_that_cannot_start);
 
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
-    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
-    PQfinish(c);
+    test_db_close(&scratch);
     return TEST_SUMMARY();
 }

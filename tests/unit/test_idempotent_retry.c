@@ -19,6 +19,7 @@
 #include "server/store/migrate.h"
 #include "server/store/store.h"
 #include "tests/unit/test.h"
+#include "tests/unit/test_db.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,7 @@ static const engine_ruleset tally_ruleset = {
 
 /* ---- an actor system on a fresh database ---- */
 
-static char db_url[1000];
+static test_db scratch; /* the scratch database; scratch.url */
 
 typedef struct sys {
     config cfg;
@@ -175,12 +176,13 @@ static void sys_start(sys *s)
     char err[256];
     memset(s, 0, sizeof *s);
     config_from_env(&s->cfg, err, sizeof err);
-    snprintf(s->cfg.database_url, sizeof s->cfg.database_url, "%s", db_url);
+    snprintf(s->cfg.database_url, sizeof s->cfg.database_url, "%s",
+             scratch.url);
     s->cfg.snapshot_every = 3;
     s->cfg.workers = 2;
     s->cfg.db_pool = 2;
     s->app.cfg = &s->cfg;
-    s->app.db = db_pool_create(db_url, s->cfg.db_pool, 3);
+    s->app.db = db_pool_create(scratch.url, s->cfg.db_pool, 3);
     s->app.actors = actors_start(&s->app, err, sizeof err);
 }
 
@@ -203,7 +205,7 @@ static int new_tally_game(char *id)
     engine_hex(h, sizeof h, g.seed_sha256);
     snprintf(g.clock_mode, sizeof g.clock_mode, "none");
     char err[256];
-    PGconn *c = db_connect(db_url, 5, err, sizeof err);
+    PGconn *c = db_connect(scratch.url, 5, err, sizeof err);
     int rc = c ? store_create_game(c, &g) : -1;
     if (c)
         PQfinish(c);
@@ -233,7 +235,7 @@ static actor_reply tap(sys *s, const char *id, const char *body,
 static int stored_inputs(const char *id, json_int_t *total)
 {
     char err[256];
-    PGconn *c = db_connect(db_url, 5, err, sizeof err);
+    PGconn *c = db_connect(scratch.url, 5, err, sizeof err);
     store_input *in = NULL;
     size_t n = 0;
     int rc = c ? store_load_inputs(c, id, 0, &in, &n) : -1;
@@ -365,7 +367,7 @@ static void test_retry_after_restart(void)
     }
     sys_stop(&s);
     char err[256];
-    PGconn *c = db_connect(db_url, 5, err, sizeof err);
+    PGconn *c = db_connect(scratch.url, 5, err, sizeof err);
     store_game meta;
     REQUIRE(c && store_load_game(c, id, &meta) == 0);
     CHECK_EQ_INT(meta.version, 11);
@@ -388,12 +390,6 @@ static void test_retry_after_restart(void)
 
 int main(void)
 {
-    const char *base = getenv("DATABASE_URL");
-    if (!base) {
-        fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
     log_set_level(LOG_ERROR);
     engine_error eerr;
     if (engine_register_ruleset(&tally_ruleset, &eerr) != 0 ||
@@ -402,40 +398,13 @@ int main(void)
         printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
         return 1;
     }
-    char err[256], name[64];
-    snprintf(name, sizeof name, "conclave_idem_%ld_%d", (long)time(NULL),
-             (int)getpid());
-    PGconn *c = db_connect(base, 5, err, sizeof err);
-    if (!c) {
-        fprintf(stderr, "cannot connect: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+    if (test_db_open(&scratch, "idem", __FILE__) != 0)
         return 1;
-    }
-    char sql[128];
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
-    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
-    if (strlen(base) + strlen(name) + 10 >= sizeof db_url) {
-        fprintf(stderr, "DATABASE_URL is too long\n");
-        return 1;
-    }
-    snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
-             strchr(base, '?') ? '&' : '?', name);
-    PGconn *t = db_connect(db_url, 5, err, sizeof err);
-    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
-    if (!t ||
-        migrate_apply(t, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
-        fprintf(stderr, "cannot prepare the test database: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
-    PQfinish(t);
 
     RUN(test_engine_accepts_the_same_play_again);
     RUN(test_retry_is_answered_from_the_stored_answer);
     RUN(test_retry_after_restart);
 
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
-    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
-    PQfinish(c);
+    test_db_close(&scratch);
     return TEST_SUMMARY();
 }

@@ -15,13 +15,14 @@
 #include "server/runtime/log.h"
 #include "server/store/migrate.h"
 #include "tests/unit/test.h"
+#include "tests/unit/test_db.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static char db_url[1000];
+static test_db scratch; /* the scratch database; scratch.url */
 static PGconn *conn;
 static db_pool *pool;
 
@@ -87,37 +88,20 @@ static void test_the_set_follows_the_channels(void)
 
 int main(void)
 {
-    const char *base = getenv("DATABASE_URL");
-    if (!base) {
-        fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
     log_set_level(LOG_ERROR);
-    char err[256], name[64];
-    snprintf(name, sizeof name, "conclave_listened_%ld_%d", (long)time(NULL),
-             (int)getpid());
-    PGconn *c = db_connect(base, 5, err, sizeof err);
-    if (!c || strlen(base) > 900 || db_scratch_database(c, name, 1) != 0) {
-        fprintf(stderr, "cannot create the database %s: %s\n", name, err);
+    char err[256];
+    if (test_db_open(&scratch, "listened", __FILE__) != 0)
+        return 1;
+    conn = db_connect(scratch.url, 5, err, sizeof err);
+    if (!conn) {
+        fprintf(stderr, "cannot connect: %s\n", err);
         printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
         return 1;
     }
-    snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
-             strchr(base, '?') ? '&' : '?', name);
-    conn = db_connect(db_url, 5, err, sizeof err);
-    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
-    if (!conn ||
-        migrate_apply(conn, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
-        fprintf(stderr, "cannot prepare the test database: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
-    pool = db_pool_create(db_url, 2, 3);
+    pool = db_pool_create(scratch.url, 2, 3);
     RUN(test_the_set_follows_the_channels);
     db_pool_destroy(pool);
     PQfinish(conn);
-    db_scratch_database(c, name, 0);
-    PQfinish(c);
+    test_db_close(&scratch);
     return TEST_SUMMARY();
 }

@@ -20,18 +20,19 @@
 #include "server/store/migrate.h"
 #include "server/store/store.h"
 #include "tests/unit/test.h"
+#include "tests/unit/test_db.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static char db_url[1000];
+static test_db scratch; /* the scratch database; scratch.url */
 
 static PGconn *connect_db(void)
 {
     char err[256];
-    PGconn *c = db_connect(db_url, 5, err, sizeof err);
+    PGconn *c = db_connect(scratch.url, 5, err, sizeof err);
     if (!c)
         fprintf(stderr, "cannot connect: %s\n", err);
     return c;
@@ -306,40 +307,9 @@ static void test_batch_on_a_lost_connection(void)
 
 int main(void)
 {
-    const char *base = getenv("DATABASE_URL");
-    if (!base) {
-        fprintf(stderr, "DATABASE_URL is not set (run through make test)\n");
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
     log_set_level(LOG_ERROR);
-    char err[256], name[64];
-    snprintf(name, sizeof name, "conclave_faults_%ld_%d", (long)time(NULL),
-             (int)getpid());
-    PGconn *c = db_connect(base, 5, err, sizeof err);
-    if (!c) {
-        fprintf(stderr, "cannot connect: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
+    if (test_db_open(&scratch, "faults", __FILE__) != 0)
         return 1;
-    }
-    char sql[128];
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
-    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
-    if (strlen(base) + strlen(name) + 10 >= sizeof db_url) {
-        fprintf(stderr, "DATABASE_URL is too long\n");
-        return 1;
-    }
-    snprintf(db_url, sizeof db_url, "%.900s%cdbname=%.60s", base,
-             strchr(base, '?') ? '&' : '?', name);
-    PGconn *t = db_connect(db_url, 5, err, sizeof err);
-    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
-    if (!t ||
-        migrate_apply(t, sql_dir ? sql_dir : "sql", err, sizeof err) < 0) {
-        fprintf(stderr, "cannot prepare the test database: %s\n", err);
-        printf("RESULT %s: 0 passed, 1 failed\n", __FILE__);
-        return 1;
-    }
-    PQfinish(t);
 
     RUN(test_waits_synced_at_load);
     RUN(test_failed_reads_clear_their_out_parameters);
@@ -348,8 +318,6 @@ int main(void)
     RUN(test_unencodable_answer_refuses_the_append);
     RUN(test_batch_on_a_lost_connection);
 
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
-    PQclear(PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 0));
-    PQfinish(c);
+    test_db_close(&scratch);
     return TEST_SUMMARY();
 }
