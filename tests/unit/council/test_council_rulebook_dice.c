@@ -5,8 +5,8 @@
  * combat, Lucky Shot's reroll, the combat bonuses (Korrun, Dravik, Plasma
  * Batteries, Drop Harness, Gene Troopers), Ion Drive and Cargo Lattice at
  * resolution, the Mine Field's loss, a production refused for want of
- * resources, the council's vote cards, Safe House and Iron Escort, and
- * the Forum holder's draw.
+ * resources, the council's vote cards (for one council only), Safe House
+ * and Iron Escort, Motion to Reconsider, and the Forum holder's draw.
  *
  * Dice: a combat is run on a game's RNG set to a known stream, and the
  * test reads the same stream itself to know every die before the fight
@@ -830,6 +830,93 @@ static void test_safe_house_and_iron_escort_guard_the_representative(void)
             }
 }
 
+static int agenda(const char *key)
+{
+    for (int a = 0; a < D->nagendas; a++)
+        if (strcmp(D->agendas[a].key, key) == 0)
+            return a;
+    return -1;
+}
+
+/* The council cards act "at this council": a Whip Count's vote and a Safe
+ * House's guard do not carry over to the next council, where the Dravik's
+ * spy (influence 0) kills the Thessari's councillor and its player's
+ * weight is the spy's 0. */
+static void test_council_cards_last_one_council(void)
+{
+    const char *lobby1[4] = {
+        NULL,
+        "{" REPR("councillor") ", \"c\": {\"type\": \"play\", \"card\": "
+                               "\"whip_count\"}}",
+        "{" REPR("councillor") ", \"c\": {\"type\": \"play\", \"card\": "
+                               "\"safe_house\"}}",
+        NULL};
+    const char *lobby2[4] = {NULL,
+                             "{\"r\": {\"type\": \"representative\", "
+                             "\"role\": \"spy\", \"target\": 2}}",
+                             "{" REPR("councillor") "}", NULL};
+    const char *council[4] = {NULL, VOTE_YES, NULL, NULL};
+    cnc_state st;
+    engine_game *g = vote_game(223, "border_accord", &st);
+    REQUIRE(g);
+    st.p[1].hand[action_card("whip_count")] = 1;
+    st.p[2].hand[action_card("safe_house")] = 1;
+    g = put_state(g, &st);
+    REQUIRE(vote_round(g, lobby1, council) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.weight[1], 4); /* the Legate's 3 and 1 */
+    engine_rng rng;
+    uint8_t key[32] = {5};
+    engine_rng_init(&rng, key, 223);
+    picks_by_bots(g, "random", &rng, NULL); /* round 2, to its lobby */
+    get_state(g, &st);
+    REQUIRE(st.round == 2 && st.phase == CNC_PHASE_LOBBY);
+    st.c.agenda = (int8_t)agenda("sunset_clause");
+    st.c.tabled = 0;
+    g = put_state(g, &st);
+    REQUIRE(vote_round(g, lobby2, council) == 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.fate[2], CNC_FATE_KILLED);
+    CHECK_EQ_INT(st.c.last.weight[1], 0);
+    engine_free(g);
+}
+
+/* Motion to Reconsider, like Veto: "the agenda on the table is discarded
+ * and the next one from the agenda deck replaces it"; not held, it
+ * changes nothing (that the vetoed agenda never comes straight back is
+ * test_council_council.c's). */
+static void test_motion_to_reconsider_replaces_the_agenda(void)
+{
+    for (int held = 0; held <= 1; held++) {
+        cnc_state st;
+        engine_game *g = vote_game(224, "trade_stipend", &st);
+        REQUIRE(g);
+        st.p[0].hand[action_card("reconsider")] = (uint8_t)held;
+        st.c.ndeck = 2; /* the one on the table is not in the deck */
+        st.c.deck_pos = 0;
+        st.c.deck[0] = (int8_t)agenda("censure");
+        st.c.deck[1] = (int8_t)agenda("open_archives");
+        memset(st.c.held, 0, sizeof st.c.held);
+        g = put_state(g, &st);
+        engine_window w;
+        REQUIRE(open_window(g, &w));
+        for (int p = 0; p < 4; p++) {
+            json_t *j =
+                json_loads(p == 0 ? "{\"c\": {\"type\": \"play\", \"card\": "
+                                    "\"reconsider\"}}"
+                                  : "{}",
+                           0, NULL);
+            json_object_set_new(j, ENGINE_READY_PART, json_true());
+            REQUIRE(apply(g, p, ENGINE_ORDER, w.id, j, NULL) == 0);
+            json_decref(j);
+        }
+        get_state(g, &st);
+        CHECK_EQ_INT(st.c.agenda, agenda(held ? "censure" : "trade_stipend"));
+        CHECK_EQ_INT(st.p[0].hand[action_card("reconsider")], 0);
+        engine_free(g);
+    }
+}
+
 /* 2.1: "The Forum holder draws two agenda cards into its hand" - the top
  * two of the deck, whichever they are, the first agenda of the data
  * included - and chooses in the agenda window; without a Forum holder
@@ -890,6 +977,8 @@ int main(void)
     RUN(test_vote_cards_add_their_votes);
     RUN(test_bribe_and_backroom_deal_buy_votes);
     RUN(test_safe_house_and_iron_escort_guard_the_representative);
+    RUN(test_council_cards_last_one_council);
+    RUN(test_motion_to_reconsider_replaces_the_agenda);
     RUN(test_forum_holder_draws_the_top_two_agendas);
     return TEST_SUMMARY();
 }
