@@ -409,6 +409,10 @@ static int step_produce(part_ctx *pc, const cnc_step *st)
             s->sabotaged[x] = (uint8_t)(s->sabotaged[x] & ~(1u << p));
             return fail(pc, "produce", "the yards there were sabotaged");
         }
+    /* A production it cannot pay for is refused before the activation:
+     * a refused step spends nothing, its command token included. */
+    if (!cnc_can_pay_resources(s, pc->seat, cost))
+        return fail(pc, "produce", "not enough resources");
     if (!s->p[pc->seat].free_produce && activate(pc, x))
         return -1;
     if (cnc_pay_resources(s, pc->seat, cost))

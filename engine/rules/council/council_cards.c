@@ -63,6 +63,11 @@ int cnc_can_pay_influence(const cnc_state *s, int seat, int cost)
     return available(s, seat, 1) >= cost;
 }
 
+int cnc_can_pay_resources(const cnc_state *s, int seat, int cost)
+{
+    return available(s, seat, 0) >= cost;
+}
+
 /* 1 when seat has ships in x or next to it. */
 static int ships_near(const cnc_state *s, int seat, int x)
 {

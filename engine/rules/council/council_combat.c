@@ -270,15 +270,22 @@ void cnc_system_marker(cnc_state *s, engine_ctx *ctx, int seat, int x)
         cnc_gain_tg(s, seat, k->amount);
         break;
     case CNC_MFX_DESTROY_SHIP: {
+        /* "Its owner's choice": sealed orders give no way to choose, so
+         * the owner loses its cheapest ship, as in combat (ours). */
         side a = {seat, mine, s->damaged[x][seat]};
-        for (int i = 0; i < k->amount; i++)
+        for (int i = 0; i < k->amount; i++) {
+            int best = -1;
             for (int u = 0; u < d->nunits; u++)
-                if (d->units[u].kind == CNC_UNIT_SHIP && a.units[u]) {
-                    a.units[u]--;
-                    if (a.damaged[u] > a.units[u])
-                        a.damaged[u] = a.units[u];
-                    break;
-                }
+                if (d->units[u].kind == CNC_UNIT_SHIP && a.units[u] &&
+                    (best < 0 || d->units[u].cost * d->units[best].per <
+                                     d->units[best].cost * d->units[u].per))
+                    best = u;
+            if (best < 0)
+                break;
+            a.units[best]--;
+            if (a.damaged[best] > a.units[best])
+                a.damaged[best] = a.units[best];
+        }
         if (force(mine) == 0)
             memset(mine, 0, CNC_MAX_UNITS);
         break;

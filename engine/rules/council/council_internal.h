@@ -286,6 +286,8 @@ int cnc_pay_resources(cnc_state *s, int seat, int cost);
 int cnc_pay_influence(cnc_state *s, int seat, int cost);
 /* 1 when seat could pay cost influence that way (nothing changes). */
 int cnc_can_pay_influence(const cnc_state *s, int seat, int cost);
+/* 1 when seat can raise cost in resources (ready planets, trade goods). */
+int cnc_can_pay_resources(const cnc_state *s, int seat, int cost);
 
 /* ---- council_combat.c */
 /* Space combat in sector between attacker and every other seat with ships

@@ -17,7 +17,8 @@
  * are parsed and resolved directly (cnc_order_parse, cnc_resolve_part),
  * so each test takes milliseconds.
  * The table in docs/games/council.md, "Rules and their tests", maps each
- * rule to its tests.
+ * rule to its tests; the rules decided by dice, and the council's cards,
+ * are in test_council_rulebook_dice.c.
  */
 #include "tests/unit/council/council_test.h"
 
