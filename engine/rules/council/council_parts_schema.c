@@ -118,53 +118,10 @@ static json_t *keys_markers(const cnc_data *d)
     return a;
 }
 
-/* The shared definitions of the action window's steps. */
-static json_t *action_defs(const cnc_data *d)
+/* The step types of an action part, each a closed object: the oneOf of
+ * the "step" definition. */
+static json_t *action_steps(const cnc_data *d)
 {
-    static const char *const selectors[] = {"all", "highest_influence",
-                                            "highest_resources"};
-    static const char *const conds[] = {"holds", "marker_is", "enemy_ships",
-                                        "fleet_survived", "influence_at_least"};
-    static const char *const holds[] = {"planets", "anomaly", "marker",
-                                        "enemy_troops"};
-    json_t *defs = json_object();
-    json_object_set_new(
-        defs, "hex",
-        json_pack("{s:s, s:s, s:{s:s, s:i, s:i}, s:i, s:i}", "description",
-                  "a sector [q, r] on the map", "type", "array", "items",
-                  "type", "integer", "minimum", -CNC_MAX_RADIUS, "maximum",
-                  CNC_MAX_RADIUS, "minItems", 2, "maxItems", 2));
-    json_object_set_new(defs, "units",
-                        json_pack("{s:s, s:s, s:i, s:{s:o}, s:o}",
-                                  "description", "{unit: count}", "type",
-                                  "object", "minProperties", 1, "propertyNames",
-                                  "enum", keys_units(d), "additionalProperties",
-                                  int_range(1, 30)));
-    json_object_set_new(
-        defs, "planet",
-        json_pack("{s:s, s:[{s:o}, {s:s, s:s}]}", "description",
-                  "a planet's key (the view's galaxy names them), or a "
-                  "selector",
-                  "anyOf", "enum", strings(selectors, 3), "type", "string",
-                  "pattern", "^[a-z0-9_]{1,31}$"));
-    json_object_set_new(defs, "planet_or_system",
-                        json_pack("{s:[{s:s}, {s:o}]}", "anyOf", "const",
-                                  "system", "$ref",
-                                  json_string("#/$defs/planet")));
-    json_object_set_new(
-        defs, "cond",
-        json_pack(
-            "{s:s, s:{s:{s:o}, s:o, s:{s:s}, s:{s:o}, s:{s:o}, s:o, s:o}, "
-            "s:[s], s:b}",
-            "type", "object", "properties", "type", "enum", strings(conds, 5),
-            "sector", ref("hex"), "not", "type", "boolean", "what", "enum",
-            strings(holds, 4), "is", "enum", keys_markers(d), "planet",
-            ref("planet"), "n", int_range(0, 9), "required", "type",
-            "additionalProperties", 0));
-    json_object_set_new(defs, "steps",
-                        json_pack("{s:s, s:o, s:i}", "type", "array", "items",
-                                  ref("step"), "maxItems", CNC_MAX_STEPS));
-
     json_t *one = json_array();
 #define STEP(t, props, ...)                                                    \
     do {                                                                       \
@@ -245,6 +202,57 @@ static json_t *action_defs(const cnc_data *d)
                    CNC_SCORE_PREFS),
          NULL);
 #undef STEP
+    return one;
+}
+
+/* The shared definitions of the action window's steps. */
+static json_t *action_defs(const cnc_data *d)
+{
+    static const char *const selectors[] = {"all", "highest_influence",
+                                            "highest_resources"};
+    static const char *const conds[] = {"holds", "marker_is", "enemy_ships",
+                                        "fleet_survived", "influence_at_least"};
+    static const char *const holds[] = {"planets", "anomaly", "marker",
+                                        "enemy_troops"};
+    json_t *defs = json_object();
+    json_object_set_new(
+        defs, "hex",
+        json_pack("{s:s, s:s, s:{s:s, s:i, s:i}, s:i, s:i}", "description",
+                  "a sector [q, r] on the map", "type", "array", "items",
+                  "type", "integer", "minimum", -CNC_MAX_RADIUS, "maximum",
+                  CNC_MAX_RADIUS, "minItems", 2, "maxItems", 2));
+    json_object_set_new(defs, "units",
+                        json_pack("{s:s, s:s, s:i, s:{s:o}, s:o}",
+                                  "description", "{unit: count}", "type",
+                                  "object", "minProperties", 1, "propertyNames",
+                                  "enum", keys_units(d), "additionalProperties",
+                                  int_range(1, 30)));
+    json_object_set_new(
+        defs, "planet",
+        json_pack("{s:s, s:[{s:o}, {s:s, s:s}]}", "description",
+                  "a planet's key (the view's galaxy names them), or a "
+                  "selector",
+                  "anyOf", "enum", strings(selectors, 3), "type", "string",
+                  "pattern", "^[a-z0-9_]{1,31}$"));
+    json_object_set_new(defs, "planet_or_system",
+                        json_pack("{s:[{s:s}, {s:o}]}", "anyOf", "const",
+                                  "system", "$ref",
+                                  json_string("#/$defs/planet")));
+    json_object_set_new(
+        defs, "cond",
+        json_pack(
+            "{s:s, s:{s:{s:o}, s:o, s:{s:s}, s:{s:o}, s:{s:o}, s:o, s:o}, "
+            "s:[s], s:b}",
+            "type", "object", "properties", "type", "enum", strings(conds, 5),
+            "sector", ref("hex"), "not", "type", "boolean", "what", "enum",
+            strings(holds, 4), "is", "enum", keys_markers(d), "planet",
+            ref("planet"), "n", int_range(0, 9), "required", "type",
+            "additionalProperties", 0));
+    json_object_set_new(defs, "steps",
+                        json_pack("{s:s, s:o, s:i}", "type", "array", "items",
+                                  ref("step"), "maxItems", CNC_MAX_STEPS));
+
+    json_t *one = action_steps(d);
     json_object_set_new(defs, "step", json_pack("{s:o}", "oneOf", one));
     json_object_set_new(
         defs, "part",
