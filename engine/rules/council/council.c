@@ -205,10 +205,10 @@ static json_t *cn_default_order(const void *state, int seat, const char *window,
 static json_t *cn_public_order(const void *state, int seat, const char *window,
                                const json_t *order)
 {
+    (void)state;
     (void)seat;
     if (window && strstr(window, ".picks"))
         return json_object();
-    (void)state;
     return json_pack("{s:i}", "parts", (int)json_object_size(order));
 }
 
