@@ -65,8 +65,14 @@ async function myTurn(page, id) {
     const g = await game(page, id);
     if (g.status !== 'running') return { over: true, g };
     const w = g.windows.find((x) => x.seats.includes(g.you));
-    if (w && !(w.mode === 'sealed' && (g.view.my_orders[w.id] || {}).ready === true))
-      return { w, g };
+    // a sealed window is done once it holds the ready part, or (the ranked
+    // picks: one whole order) once the seat has sent
+    const done =
+      w &&
+      w.mode === 'sealed' &&
+      ((g.view.my_orders[w.id] || {}).ready === true ||
+        (/\.picks$/.test(w.id) && (w.submitted || []).includes(g.you)));
+    if (w && !done) return { w, g };
     await page.waitForTimeout(100);
   }
   throw new Error('the game never waited on the player');
@@ -75,7 +81,7 @@ async function myTurn(page, id) {
 // Whether every strategy card's words fit their button, at 1280 and 390 px
 // wide: no text wider than its box (scrollWidth past clientWidth), no word
 // cut. Returns the cards that do not fit, with their sizes.
-async function cardsThatDoNotFit(page) {
+async function cardsThatDoNotFit(page, cards = '.cn-pick .cn-card') {
   const bad = [];
   const size = page.viewportSize();
   for (const width of [1280, 390]) {
@@ -83,7 +89,7 @@ async function cardsThatDoNotFit(page) {
     await page.waitForTimeout(100);
     bad.push(
       ...(await page
-        .locator('.cn-pick .cn-card')
+        .locator(cards)
         .evaluateAll(
           (cards, w) =>
             cards.flatMap((b) =>
@@ -99,8 +105,10 @@ async function cardsThatDoNotFit(page) {
   return bad;
 }
 
-// Play on to the next action window: the strategy pick (the first card
-// left; at the first pick, the cards' words are checked to fit), the agenda
+// Play on to the next action window: the ranked strategy picks (the third
+// card moved to the top with the keyboard, then sent) or a sequential pick
+// (the first card left; at the first pick, the cards' words are checked
+// to fit), the agenda
 // when the player speaks (the first it holds), and the council's lobby and
 // council windows sent with nothing chosen.
 let fitChecked = false;
@@ -108,6 +116,51 @@ async function pickCard(page, id) {
   for (;;) {
     const t = await myTurn(page, id);
     if (t.over || /\.action$/.test(t.w.id)) return t;
+    if (/\.picks$/.test(t.w.id)) {
+      // The ranked picks: the list starts in initiative order; the player
+      // moves the third card to the top with the keyboard, then sends.
+      await page.locator('.cn-rank h2', { hasText: 'Rank the strategy cards' }).waitFor();
+      const items = page.locator('.cn-rank-item');
+      assert.ok((await items.count()) >= 4, 'the cards are listed');
+      const before = await items.evaluateAll((l) => l.map((e) => e.dataset.key));
+      if (!fitChecked) {
+        fitChecked = true;
+        assert.deepEqual(
+          await cardsThatDoNotFit(page, '.cn-rank-item'),
+          [],
+          'strategy cards fit their rows',
+        );
+        await page.setViewportSize({ width: 390, height: 844 });
+        assert.deepEqual(
+          await wordsSplit(page, '.cn-rank-name, .cn-planets li'),
+          [],
+          'card and planet names split inside a word at 390 px',
+        );
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+      const third = before[2].replace(/^rank-/, '');
+      await page.locator(`[data-key="rank-up-${third}"]`).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(
+        (k) => document.activeElement?.dataset.key === `rank-up-${k}`,
+        third,
+      );
+      await page.keyboard.press('Enter'); // the focus stayed on its button
+      await page.waitForFunction(
+        (k) => document.querySelector('.cn-rank-item')?.dataset.key === `rank-${k}`,
+        third,
+      );
+      await page.locator('[data-key="rank-send"]').click();
+      for (let i = 0; i < 100; i++) {
+        const g = await game(page, id);
+        const w = g.windows.find((x) => x.id === t.w.id);
+        if (!w || (w.submitted || []).includes(g.you)) break;
+        await page.waitForTimeout(100);
+      }
+      const mine = (await game(page, id)).view.my_orders[t.w.id];
+      if (mine) assert.equal(mine.ranking[0], third, 'the ranking sent starts with the card moved');
+      continue;
+    }
     if (/\.pick\d+$/.test(t.w.id)) {
       await page.locator('.cn-pick h2', { hasText: 'Pick your strategy card' }).waitFor();
       if (!fitChecked) {
@@ -445,7 +498,14 @@ function restSeat(base, who) {
       const g = (await call('GET', `/api/v1/games/${who.game}`, { token: who.token, check: false }))
         .body;
       const w = g && g.status === 'running' && g.windows.find((x) => x.seats.includes(g.you));
-      if (w && w.mode === 'open') {
+      if (w && /\.picks$/.test(w.id)) {
+        if (!w.submitted.includes(g.you))
+          await call('PUT', `/api/v1/games/${who.game}/orders/${w.id}`, {
+            token: who.token,
+            body: { ranking: ['commerce', 'research'] },
+            check: false,
+          });
+      } else if (w && w.mode === 'open') {
         const legal = (
           await call('GET', `/api/v1/games/${who.game}/legal`, { token: who.token, check: false })
         ).body;

@@ -175,7 +175,13 @@ test(
       const lobby = await newLobby(
         call,
         { token: ta },
-        { ruleset: 'council', seats: 4, clock: { mode: 'async', seconds: 86400 } },
+        {
+          ruleset: 'council',
+          seats: 4,
+          clock: { mode: 'async', seconds: 86400 },
+          // the scenario's script picks one card at a time (pickFor)
+          options: { strategy_picks: 1 },
+        },
         [{ token: tb }],
       );
       for (let b = 0; b < 2; b++)

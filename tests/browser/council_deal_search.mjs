@@ -47,7 +47,13 @@ export async function startDeal(call, A, B, seed) {
   const lobby = await newLobby(
     call,
     A,
-    { ruleset: 'council', seats: 4, clock: { mode: 'async', seconds: 86400 } },
+    {
+      ruleset: 'council',
+      seats: 4,
+      clock: { mode: 'async', seconds: 86400 },
+      // the scenario's script picks one card at a time (pickFor)
+      options: { strategy_picks: 1 },
+    },
     [B],
   );
   for (let b = 0; b < 2; b++)

@@ -50,6 +50,8 @@ static void test_ruleset_words(void)
     CHECK_EQ_STR(out, "Council: your vote (round 1)");
     label("council", "r2.pick2", out, sizeof out);
     CHECK_EQ_STR(out, "Strategy pick (round 2)");
+    label("council", "r2.picks", out, sizeof out);
+    CHECK_EQ_STR(out, "Strategy picks: your ranking (round 2)");
     label("skirmish", "exec.43", out, sizeof out);
     CHECK_EQ_STR(out, "The stack: respond or pass");
     label("rps", "r2", out, sizeof out);

@@ -3,7 +3,9 @@
  * clone/save/load, windows, order checking, resolution, plays, and the
  * glue to views (council_view.c), bots (council_bot.c) and the rules.
  *
- * Windows, one at a time: "rN.pickK" (open, the K-th strategy pick of
+ * Windows, one at a time: "rN.picks" (sealed, every seat: a ranking of
+ * the strategy cards, resolved in speaker order; the default) or, with
+ * option strategy_picks 1, "rN.pickK" (open, the K-th strategy pick of
  * round N, in speaker order), "rN.action" (sealed, every seat: an object
  * of order parts keyed by fleet or system, resolved in initiative order)
  * and the council's (council_council.c): "rN.agenda" (open, the speaker
@@ -38,6 +40,15 @@ static const engine_option council_options[] = {
               "2 never",
      .min = 0,
      .max = 2,
+     .def = 0},
+    {.name = "strategy_picks",
+     .kind = ENGINE_OPTION_INT,
+     .title = "the strategy phase: 0 one sealed window where every player "
+              "ranks the strategy cards, resolved in speaker order (each "
+              "takes its highest-ranked card still free), 1 one open window "
+              "per pick, in speaker order",
+     .min = 0,
+     .max = 1,
      .def = 0},
     {.name = "secret_votes",
      .kind = ENGINE_OPTION_BOOL,
@@ -76,6 +87,8 @@ static void *cn_setup(engine_ctx *ctx, const json_t *options, int seats,
         (uint8_t)engine_option_int(council_options, options, "council_phase");
     s->c.secret_votes =
         (uint8_t)engine_option_int(council_options, options, "secret_votes");
+    s->sequential_picks =
+        (uint8_t)engine_option_int(council_options, options, "strategy_picks");
     return s;
 }
 
@@ -107,6 +120,8 @@ static void *cn_load(const json_t *saved, engine_error *err)
 
 static uint32_t window_seats(const cnc_state *s)
 {
+    if (cnc_ranked_open(s))
+        return (1u << s->seats) - 1;
     if (s->phase == CNC_PHASE_STRATEGY)
         return 1u << cnc_picker(s);
     if (s->phase == CNC_PHASE_AGENDA)
@@ -116,7 +131,8 @@ static uint32_t window_seats(const cnc_state *s)
 
 static int is_open(const cnc_state *s)
 {
-    return s->phase == CNC_PHASE_STRATEGY || s->phase == CNC_PHASE_AGENDA;
+    return (s->phase == CNC_PHASE_STRATEGY && s->sequential_picks) ||
+           s->phase == CNC_PHASE_AGENDA;
 }
 
 static int cn_windows(const void *state, engine_window *out, int max)
@@ -132,8 +148,8 @@ static int cn_windows(const void *state, engine_window *out, int max)
         out[0].seats = window_seats(s);
         /* sealed orders come in parts (one per fleet or system, or per
          * council choice) and lock only when every seat says it is ready
-         * (or at the deadline) */
-        out[0].parts = out[0].ready_part = !is_open(s);
+         * (or at the deadline); a ranking is one whole order */
+        out[0].parts = out[0].ready_part = !is_open(s) && !cnc_ranked_open(s);
     }
     return 1;
 }
@@ -165,12 +181,16 @@ static int cn_check_order(const void *state, int seat, const char *window,
     if (is_open(s))
         return engine_fail(err, ENGINE_ECONFLICT, "window",
                            "strategy picks and agendas are plays, not orders");
+    if (cnc_ranked_open(s))
+        return cnc_ranking_check(order, err);
     if (s->phase != CNC_PHASE_ACTION)
         return cnc_council_check(s, seat, order, err);
     return cnc_action_check(s, seat, order, err);
 }
 
-/* No orders: the fleets hold. Needs no chance. */
+/* No orders: the fleets hold; no ranking: the default order (the lowest
+ * initiative left, as a sequential pick that times out). Needs no
+ * chance. */
 static json_t *cn_default_order(const void *state, int seat, const char *window,
                                 engine_rng *rng)
 {
@@ -181,13 +201,14 @@ static json_t *cn_default_order(const void *state, int seat, const char *window,
 }
 
 /* Orders stay secret after the lock: everyone learns only how many parts
- * a seat gave. */
+ * a seat gave; of a ranking, nothing (the picks it made are logged). */
 static json_t *cn_public_order(const void *state, int seat, const char *window,
                                const json_t *order)
 {
     (void)state;
     (void)seat;
-    (void)window;
+    if (window && strstr(window, ".picks"))
+        return json_object();
     return json_pack("{s:i}", "parts", (int)json_object_size(order));
 }
 
@@ -202,6 +223,16 @@ static int cn_resolve(void *state, engine_ctx *ctx, const char *window,
         is_open(s))
         return engine_fail(err, ENGINE_ECONFLICT, "window",
                            "window %.40s is not open", window);
+    if (cnc_ranked_open(s)) {
+        for (int p = 0; p < s->seats; p++) {
+            int rc =
+                orders && orders[p] ? cnc_ranking_check(orders[p], err) : 0;
+            if (rc)
+                return rc;
+        }
+        cnc_ranked_resolve(s, ctx, orders);
+        return 0;
+    }
     int action = s->phase == CNC_PHASE_ACTION;
     for (int p = 0; p < s->seats; p++) {
         int rc = !orders || !orders[p] ? 0
@@ -263,7 +294,7 @@ static int cn_play(void *state, engine_ctx *ctx, int seat, const char *window,
         return rc;
     if (s->phase == CNC_PHASE_AGENDA)
         return play_agenda(s, ctx, seat, play, err);
-    if (s->phase != CNC_PHASE_STRATEGY)
+    if (s->phase != CNC_PHASE_STRATEGY || cnc_ranked_open(s))
         return engine_fail(err, ENGINE_ECONFLICT, "window",
                            "this window takes sealed orders");
     if (json_object_size(play) != 1)

@@ -1,16 +1,15 @@
 /*
  * council_bot.c - Galactic Council's bots. "random" picks a random card
- * and gives random (well-formed) order parts, now and then with cards,
- * follows, token splits, standing retreats, vision offers, lore and
- * discards. "basic" plays from what its
- * seat knows (explored sectors, markers it knows, fleets it has seen): it
- * sends its carriers with troopers to the most valuable sector in reach,
- * with the seed's pattern "inspect the marker; if it is hostile retreat,
- * else land on every planet", keeps a warship at home, produces at home,
- * pays to explore next to its space, plays the action cards that only
- * give (trade goods, a free exploration), and uses its strategy card.
- * Objectives are scored by the status phase itself. The council's windows
- * are played by council_council_bot.c.
+ * (or ranks the cards at random) and gives random (well-formed) order parts,
+ * now and then with cards, follows, token splits, standing retreats, vision
+ * offers, lore and discards. "basic" plays from what its seat knows (explored
+ * sectors, markers it knows, fleets it has seen): it sends its carriers with
+ * troopers to the most valuable sector in reach, with the seed's pattern
+ * "inspect the marker; if it is hostile retreat, else land on every planet",
+ * keeps a warship at home, produces at home, pays to explore next to its space,
+ * plays the action cards that only give (trade goods, a free exploration), and
+ * uses its strategy card. Objectives are scored by the status phase itself. The
+ * council's windows are played by council_council_bot.c.
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -34,12 +33,38 @@ static void put_part(json_t *order, const char *prefix, int n, json_t *part)
     json_object_set_new(order, key, part);
 }
 
+static const char *const pref[] = {"commerce",     "research", "command",
+                                   "intelligence", "industry", "chancery",
+                                   "campaign",     "forum"};
+
+/* The ranked picks: basic ranks every card in its order of preference,
+ * random sends a random ordering of a random length (maybe none). */
+static json_t *rank_cards(int basic, engine_rng *rng)
+{
+    const cnc_data *d = cnc_data_get();
+    int order[CNC_MAX_STRATEGIES], n = 0;
+    for (int i = 0; basic && i < 8; i++) {
+        int k = cnc_strategy_index(d, pref[i]);
+        if (k >= 0)
+            order[n++] = k;
+    }
+    if (!basic) {
+        for (int c = 0; c < d->nstrategies; c++)
+            order[n++] = c;
+        engine_rng_shuffle(rng, order, (size_t)n, sizeof order[0]);
+        n = (int)engine_rng_below(rng, (uint32_t)n + 1);
+    }
+    json_t *r = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(r, json_string(d->strategies[order[i]].key));
+    return json_pack("{s:o}", "ranking", r);
+}
+
 static json_t *pick_card(const cnc_state *s, int basic, engine_rng *rng)
 {
-    static const char *const pref[] = {"commerce",     "research", "command",
-                                       "intelligence", "industry", "chancery",
-                                       "campaign",     "forum"};
     const cnc_data *d = cnc_data_get();
+    if (cnc_ranked_open(s))
+        return rank_cards(basic, rng);
     int free_cards[CNC_MAX_STRATEGIES], n = 0;
     for (int c = 0; c < d->nstrategies; c++)
         if (s->strat_owner[c] < 0)

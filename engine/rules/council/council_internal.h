@@ -183,6 +183,9 @@ typedef struct cnc_state {
     cnc_round_extra x[ENGINE_MAX_SEATS];
     /* ---- added in save format 4: the council (part II) */
     cnc_council c;
+    /* ---- added in save format 6 */
+    uint8_t sequential_picks; /* option strategy_picks 1: an open window per
+                                 pick; 0: one sealed window of rankings */
 } cnc_state;
 
 /* ---- council_state.c */
@@ -198,8 +201,17 @@ int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err);
 /* ---- council_round.c */
 /* The open window's id into out; -1 when the game is over. */
 int cnc_window_id(const cnc_state *s, char *out, size_t n);
-/* The seat that picks a strategy card now. */
+/* The seat that picks a strategy card now (sequential picks). */
 int cnc_picker(const cnc_state *s);
+/* The ranked picks window "rN.picks" is open (not the sequential ones). */
+int cnc_ranked_open(const cnc_state *s);
+/* A ranked picks order ({} or {"ranking": [keys]}): 0, or -1 with err. */
+int cnc_ranking_check(const json_t *order, engine_error *err);
+/* Resolve the locked ranked picks window: in speaker order each seat
+ * takes its highest-ranked card still free, else the lowest initiative
+ * left (orders[seat] may be NULL: the default order). */
+void cnc_ranked_resolve(cnc_state *s, engine_ctx *ctx,
+                        const json_t *const *orders);
 /* Seats in initiative order (lowest card first) into order; returns n. */
 int cnc_initiative_order(const cnc_state *s, int order[ENGINE_MAX_SEATS]);
 /* The status phase, seed 001's eight steps, then a new round or the end. */

@@ -1,6 +1,7 @@
 /*
  * council_labels.c - Galactic Council's windows in words for players (the
- * ruleset's window_label: "r2.pick1" -> "Strategy pick (round 2)", "r2.council"
+ * ruleset's window_label: "r2.pick1" -> "Strategy pick (round 2)", "r2.picks"
+ * -> "Strategy picks: your ranking (round 2)", "r2.council"
  * -> "Council: your vote (round 2)"). The ids are council_round.c's
  * cnc_window_id.
  */
@@ -13,7 +14,8 @@ int cnc_window_label(const char *window, char *out, size_t n)
 {
     static const struct {
         const char *phase, *words;
-    } phases[] = {{"action", "Action phase: your fleet orders"},
+    } phases[] = {{"picks", "Strategy picks: your ranking"},
+                  {"action", "Action phase: your fleet orders"},
                   {"agenda", "Agenda"},
                   {"lobby", "Council: lobbying"},
                   {"council", "Council: your vote"}};

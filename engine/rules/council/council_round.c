@@ -1,6 +1,7 @@
 /*
- * council_round.c - Galactic Council's round: the open window (strategy
- * picks in speaker order, then the sealed action window), initiative
+ * council_round.c - Galactic Council's round: the strategy picks (one
+ * sealed window of ranked preferences, or an open window per pick in
+ * speaker order), then the sealed action window, initiative
  * order, objectives, the status phase in seed 001's eight steps, the end
  * of the game and its result.
  */
@@ -16,11 +17,18 @@ int cnc_window_id(const cnc_state *s, char *out, size_t n)
         return -1;
     static const char *const names[] = {"",       "action", "",
                                         "agenda", "lobby",  "council"};
-    if (s->phase == CNC_PHASE_STRATEGY)
+    if (cnc_ranked_open(s))
+        k = snprintf(out, n, "r%d.picks", s->round);
+    else if (s->phase == CNC_PHASE_STRATEGY)
         k = snprintf(out, n, "r%d.pick%d", s->round, s->picks);
     else
         k = snprintf(out, n, "r%d.%s", s->round, names[s->phase]);
     return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+int cnc_ranked_open(const cnc_state *s)
+{
+    return s->phase == CNC_PHASE_STRATEGY && !s->sequential_picks;
 }
 
 int cnc_picker(const cnc_state *s)

@@ -1,14 +1,15 @@
 /*
  * council_state.c - Galactic Council's game state: setup (races, galaxy,
  * fog, pools, objective and action decks) and save/load. The state is one
- * plain struct; its save is {"format":"council-state/5","round","phase",
+ * plain struct; its save is {"format":"council-state/6","round","phase",
  * "size","state": the struct's bytes as lower-case hex, with each run of
  * zero bytes written as "z" and the run's length in 4 hex digits}, and
  * load checks the size and every index and range the rules rely on before
  * accepting it (a save is read back by the same build that wrote it).
  * Saves of formats 2 and 3, written before the council phase (part II)
  * grew the action card table inside each player, are refused with an
- * error saying so.
+ * error saying so; so are formats 4 and 5 (before representatives
+ * were sent ahead of the vote, before ranked strategy picks).
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -31,7 +32,7 @@ static int unhex_run(const char *t, uint8_t out[2])
     return unhex_byte(t + 2, &out[1]);
 }
 
-#define SAVE_FORMAT "council-state/5"
+#define SAVE_FORMAT "council-state/6"
 
 void cnc_log(engine_ctx *ctx, json_t *entry)
 {
@@ -309,7 +310,8 @@ static int state_ok(const cnc_data *d, const cnc_state *s)
             !in(s->p[p].last_card, -1, d->nstrategies - 1) ||
             !in(s->p[p].race, 0, d->nraces - 1) || !extra_ok(s, p))
             return 0;
-    return in(s->chancery_pick, 0, 1) && council_ok(d, s);
+    return in(s->chancery_pick, 0, 1) && s->sequential_picks <= 1 &&
+           council_ok(d, s);
 }
 
 int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)
@@ -328,6 +330,11 @@ int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)
                            "a council-state/4 save predates representatives "
                            "sent before the vote and cannot be loaded by "
                            "this version (%s)",
+                           SAVE_FORMAT);
+    if (fmt && strcmp(fmt, "council-state/5") == 0)
+        return engine_fail(err, ENGINE_EINTERNAL, "format",
+                           "a council-state/5 save predates ranked strategy "
+                           "picks and cannot be loaded by this version (%s)",
                            SAVE_FORMAT);
     if (!fmt || strcmp(fmt, SAVE_FORMAT) != 0)
         return engine_fail(err, ENGINE_EINTERNAL, "format", "not a %s save",

@@ -1,6 +1,7 @@
 /*
  * council_strategy.c - Galactic Council's strategy cards: picking one in
- * the strategy phase (speaker first), using its primary in an action
+ * the strategy phase (speaker first; one by one, or all at once from
+ * sealed rankings resolved in the same order), using its primary in an action
  * order's strategy step, and the espionage exploration with its discard
  * (docs/games/council.md, "Strategy cards", "Espionage").
  */
@@ -19,6 +20,69 @@ void cnc_pick_card(cnc_state *s, engine_ctx *ctx, int seat, int card)
                            "card", d->strategies[card].key));
     if (s->picks >= s->seats)
         cnc_after_picks(s, ctx);
+}
+
+int cnc_ranking_check(const json_t *order, engine_error *err)
+{
+    const cnc_data *d = cnc_data_get();
+    const json_t *r = json_object_get(order, "ranking");
+    if (json_object_size(order) != (r != NULL))
+        return engine_fail(err, ENGINE_EINVALID, "ranking",
+                           "a ranking is {\"ranking\": [card keys]}");
+    if (!r)
+        return 0;
+    if (!json_is_array(r) || json_array_size(r) > (size_t)d->nstrategies)
+        return engine_fail(err, ENGINE_EINVALID, "ranking",
+                           "ranking must be a list of at most %d strategy "
+                           "cards",
+                           d->nstrategies);
+    uint8_t seen[CNC_MAX_STRATEGIES] = {0};
+    size_t i;
+    const json_t *v;
+    json_array_foreach(r, i, v)
+    {
+        const char *k = json_string_value(v);
+        int c = k ? cnc_strategy_index(d, k) : -1;
+        if (c < 0 || seen[c])
+            return engine_fail(err, ENGINE_EINVALID, "ranking",
+                               "ranking must name distinct strategy cards");
+        seen[c] = 1;
+    }
+    return 0;
+}
+
+/* Seat's card from its ranking: the first still free, else (a prefix
+ * exhausted, or no ranking: the default order) the lowest initiative
+ * left, as a sequential pick that times out. */
+static int ranked_card(const cnc_state *s, const json_t *order)
+{
+    const cnc_data *d = cnc_data_get();
+    const json_t *r = order ? json_object_get(order, "ranking") : NULL;
+    size_t i;
+    const json_t *v;
+    json_array_foreach(r, i, v)
+    {
+        int c = cnc_strategy_index(d, json_string_value(v));
+        if (c >= 0 && s->strat_owner[c] < 0)
+            return c;
+    }
+    for (int c = 0; c < d->nstrategies; c++)
+        if (s->strat_owner[c] < 0)
+            return c;
+    return -1;
+}
+
+void cnc_ranked_resolve(cnc_state *s, engine_ctx *ctx,
+                        const json_t *const *orders)
+{
+    /* The order the sequential picks take: the speaker, then clockwise. */
+    for (int i = 0; i < s->seats; i++) {
+        int seat = cnc_picker(s);
+        int c = ranked_card(s, orders ? orders[seat] : NULL);
+        if (c < 0)
+            return;
+        cnc_pick_card(s, ctx, seat, c);
+    }
 }
 
 int cnc_next_tech(const cnc_state *s, int seat)

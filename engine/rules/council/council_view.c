@@ -106,6 +106,16 @@ static json_t *reps_json(const cnc_race *r)
     return o;
 }
 
+/* The seats in the order the ranked picks resolve: the speaker first,
+ * then clockwise (public). */
+static json_t *pick_order_json(const cnc_state *s)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < s->seats; i++)
+        json_array_append_new(a, json_integer((s->speaker + i) % s->seats));
+    return a;
+}
+
 /* The seat's private facts. */
 static json_t *you_json(const cnc_state *s, int seat)
 {
@@ -172,11 +182,33 @@ json_t *cnc_view_json(const cnc_state *s, int seat)
         cards_json(s), "council_convened", (int)s->council_convened);
     if (v)
         json_object_set_new(v, "council", cnc_council_json(s));
-    if (v && s->phase == CNC_PHASE_STRATEGY)
+    if (v)
+        json_object_set_new(
+            v, "strategy_picks",
+            json_string(s->sequential_picks ? "sequential" : "ranked"));
+    if (v && s->phase == CNC_PHASE_STRATEGY && s->sequential_picks)
         json_object_set_new(v, "picker", json_integer(cnc_picker(s)));
+    if (v && cnc_ranked_open(s))
+        json_object_set_new(v, "pick_order", pick_order_json(s));
     if (v && seat >= 0)
         json_object_set_new(v, "you", you_json(s, seat));
     return v;
+}
+
+/* The ranked picks: {"ranking": [distinct card keys]}, any prefix of an
+ * ordering; every card is a choice (the others' rankings are sealed). */
+static json_t *ranking_legal(void)
+{
+    const cnc_data *d = cnc_data_get();
+    json_t *keys = json_array();
+    for (int c = 0; c < d->nstrategies; c++)
+        json_array_append_new(keys, json_string(d->strategies[c].key));
+    return json_pack("{s:s, s:{s:s, s:{s:{s:s, s:{s:o}, s:i, s:b}}, s:b}, "
+                     "s:n}",
+                     "kind", "order", "shape", "type", "object", "properties",
+                     "ranking", "type", "array", "items", "enum", keys,
+                     "maxItems", d->nstrategies, "uniqueItems", 1,
+                     "additionalProperties", 0, "choices");
 }
 
 /* The speaker's choice of an agenda it holds (and one to keep). */
@@ -208,6 +240,8 @@ json_t *cnc_legal_json(const cnc_state *s, int seat, const char *window)
         return NULL;
     if (s->phase == CNC_PHASE_AGENDA)
         return agenda_legal(s, seat);
+    if (cnc_ranked_open(s))
+        return ranking_legal();
     if (s->phase != CNC_PHASE_STRATEGY)
         return json_pack("{s:s, s:o, s:n}", "kind", "order", "shape",
                          cnc_parts_shape(s), "choices");

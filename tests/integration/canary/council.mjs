@@ -23,6 +23,16 @@ const NEIGHBOURS = [
 function councilOrder(ctx, seat, doc, window) {
   const { W, id } = ctx;
   const sectors = doc?.view?.galaxy?.sectors || [];
+  if (window.endsWith('.picks')) {
+    // The ranked strategy picks: a shuffled prefix of the cards (sealed:
+    // no other seat may learn it; only the picks it yields are told).
+    const keys = (doc?.view?.strategy_cards || []).map((c) => c.key);
+    for (let i = keys.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [keys[i], keys[j]] = [keys[j], keys[i]];
+    }
+    return { ranking: keys.slice(0, 1 + Math.floor(Math.random() * keys.length)) };
+  }
   if (/\.(lobby|council)$/.test(window)) {
     // The council's windows under part names only this seat may ever see:
     // in the lobby a representative sent in secret (a spy names a target;

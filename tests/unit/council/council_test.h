@@ -94,13 +94,32 @@ static __attribute__((unused)) int apply(engine_game *g, int seat,
     return rc;
 }
 
+/* The window is the ranked strategy picks ("rN.picks"). */
+static __attribute__((unused)) int is_picks(const engine_window *w)
+{
+    return strstr(w->id, ".picks") != NULL;
+}
+
 /* Bots (level per seat) act until the action window of the round opens
- * (or the game ends). */
+ * (or the game ends): the ranked picks (every seat's ranking), the
+ * sequential picks and the agenda. */
 static __attribute__((unused)) void
 picks_by_bots(engine_game *g, const char *level, engine_rng *rng, json_t *rec)
 {
     engine_window w;
-    while (!engine_is_over(g) && open_window(g, &w) && w.mode == ENGINE_OPEN) {
+    while (!engine_is_over(g) && open_window(g, &w) &&
+           (w.mode == ENGINE_OPEN || is_picks(&w))) {
+        if (is_picks(&w)) {
+            for (int seat = 0; seat < engine_game_seats(g); seat++) {
+                engine_input in;
+                engine_error err = {0};
+                if (engine_bot_action(g, seat, level, rng, &in, &err))
+                    return;
+                apply(g, seat, in.kind, in.window, in.payload, rec);
+                json_decref((json_t *)in.payload);
+            }
+            continue;
+        }
         int seat = __builtin_ctz(w.seats);
         engine_input in;
         engine_error err = {0};

@@ -519,8 +519,9 @@ static void test_chancery_reveals_the_second_objective_when_asked(void)
 
 /* Saves of formats 2 and 3 (before the council phase grew the state
  * inside each player) and 4 (before the representatives were sent ahead
- * of the vote) are refused with an error that says why; a format 5 save of
- * another size is refused too. */
+ * of the vote) and 5 (before the ranked strategy picks) are refused with
+ * an error that says why; a format 6 save of another size is refused
+ * too. */
 static void test_old_format_saves_are_refused_clearly(void)
 {
     cnc_state st;
@@ -542,6 +543,10 @@ static void test_old_format_saves_are_refused_clearly(void)
     CHECK(cnc_state_load(&back, sv, &err) != 0);
     CHECK(strstr(err.msg, "council-state/4 save predates") != NULL);
     json_object_set_new(sv, "format", json_string("council-state/5"));
+    memset(&err, 0, sizeof err);
+    CHECK(cnc_state_load(&back, sv, &err) != 0);
+    CHECK(strstr(err.msg, "council-state/5 save predates ranked") != NULL);
+    json_object_set_new(sv, "format", json_string("council-state/6"));
     json_object_set_new(sv, "size", json_integer((json_int_t)sizeof st - 1));
     CHECK(cnc_state_load(&back, sv, &err) != 0); /* wrong size */
     json_decref(sv);

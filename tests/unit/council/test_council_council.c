@@ -346,7 +346,7 @@ static int finish_round(engine_game *g)
     engine_window w;
     const char *none[4] = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < 3; i++) {
-        if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
+        if (!open_window(g, &w) || w.mode != ENGINE_SEALED || is_picks(&w))
             return 0;
         int rc = send_all(g, none);
         if (rc)

@@ -591,13 +591,22 @@ static void test_explore_and_scan_steps_parse_and_read(void)
 }
 
 /* The action window takes its order in parts (one per fleet or system)
- * and locks when every seat is ready; the strategy picks are open windows. */
+ * and locks when every seat is ready; the ranked strategy picks are one
+ * sealed window of whole orders, the sequential ones open windows. */
 static void test_action_window_takes_parts(void)
 {
     cnc_state st;
     engine_game *g = new_game(3, 7, NULL);
     engine_window w[2];
     CHECK_EQ_INT(engine_windows(g, w, 2), 1);
+    CHECK_EQ_STR(w[0].id, "r1.picks");
+    CHECK_EQ_INT(w[0].mode, ENGINE_SEALED);
+    CHECK_EQ_INT(w[0].seats, 7);
+    CHECK_EQ_INT(w[0].parts, 0);
+    engine_free(g);
+    g = new_game(3, 7, "{\"strategy_picks\": 1}");
+    CHECK_EQ_INT(engine_windows(g, w, 2), 1);
+    CHECK_EQ_STR(w[0].id, "r1.pick0");
     CHECK_EQ_INT(w[0].mode, ENGINE_OPEN);
     CHECK_EQ_INT(w[0].parts, 0);
     engine_free(g);

@@ -240,7 +240,10 @@ static size_t dumped(const json_t *j)
 
 /* The size of a seat's view, the spectators' view and the engine save at
  * round 6 of a basic-bot game (docs/performance.md quotes them); bounds
- * that catch a view or save growing by an order of magnitude. */
+ * that catch a view or save growing by an order of magnitude. The save is
+ * mostly the game's log, so it follows the game's course: at 8 seats it
+ * was 122 kB with sequential picks and 139 kB with the ranked ones (other
+ * cards, other battles), hence 192 KiB for the save. */
 static void test_view_and_save_sizes(void)
 {
     for (int seats = 3; seats <= 8; seats += 5) {
@@ -268,7 +271,7 @@ static void test_view_and_save_sizes(void)
                 "sizes, %d seats, round 6: seat view %zu B, public view %zu "
                 "B, save %zu B\n",
                 seats, a, b, c);
-        CHECK(a < 65536 && b < 65536 && c < 131072);
+        CHECK(a < 65536 && b < 65536 && c < 196608);
         json_decref(v0);
         json_decref(vp);
         json_decref(sv);

@@ -1,14 +1,17 @@
 // council.js - the Galactic Council table: the round timeline (round,
 // phase, strategy picks, who has sent orders), the galaxy map from the
 // seat's view (council-map.js) with a panel for the selected system, the
-// strategy pick (an open window: POST /plays {"card"}), the order composer
+// strategy picks (by default one sealed window rN.picks: the seat ranks
+// the cards with up/down buttons and sends {"ranking"}; with option
+// strategy_picks 1 an open window per pick: POST /plays {"card"}), the
+// order composer
 // (council-orders.js), the players' public facts (VP, trade goods, the
 // resources and influence of their planets, command pools, hand counts,
 // planets, technologies), the objectives, your hand, the council phase
 // (council-council.js: agenda, lobby and council windows, the last vote),
 // the log in plain words (council-text.js) and a short "how to play".
 
-import { h, render, toast } from '../../ui.js';
+import { h, render, toast, announce } from '../../ui.js';
 import { seatName, countdown, logPanel } from '../../gamekit.js';
 import { createMap } from './council-map.js';
 import { createComposer } from './council-orders.js';
@@ -54,6 +57,123 @@ export function councilRenderer(c) {
     }
   }
 
+  // The ranked picks: this seat's ordering being edited (window id, keys).
+  const rank = { window: null, keys: [], sending: false };
+
+  function rankingOf(v, w) {
+    if (rank.window !== w.id) {
+      const held = (v.my_orders || {})[w.id];
+      const all = (v.strategy_cards || [])
+        .slice()
+        .sort((a, b) => a.initiative - b.initiative)
+        .map((k) => k.key);
+      const given = held && Array.isArray(held.ranking) ? held.ranking : [];
+      rank.window = w.id;
+      rank.keys = [...given, ...all.filter((k) => !given.includes(k))];
+    }
+    return rank.keys;
+  }
+
+  function move(i, by, name) {
+    const j = i + by;
+    if (j < 0 || j >= rank.keys.length) return;
+    const key = rank.keys[i];
+    [rank.keys[i], rank.keys[j]] = [rank.keys[j], rank.keys[i]];
+    announce(`${name} is now number ${j + 1}`);
+    c.draw(); // the focus stays on the same card's button (render keeps it)
+    // at the top or the bottom that button is disabled: the other one
+    if (document.activeElement?.dataset?.key?.startsWith('rank-')) return;
+    document.querySelector(`[data-key="rank-${by < 0 ? 'down' : 'up'}-${key}"]`)?.focus();
+  }
+
+  async function sendRanking(w) {
+    if (rank.sending) return;
+    rank.sending = true;
+    try {
+      await c.putOrder(w.id, { ranking: rank.keys.slice() });
+      toast('Ranking sent');
+    } catch (e) {
+      toast(e.detail || e.message, 'error');
+    } finally {
+      rank.sending = false;
+      c.draw();
+    }
+  }
+
+  function rankPanel(m, v, w) {
+    const keys = rankingOf(v, w);
+    const cards = Object.fromEntries((v.strategy_cards || []).map((k) => [k.key, k]));
+    const sent = (w.submitted || []).includes(m.you);
+    const order = (v.pick_order || []).map((s) => (s === m.you ? 'you' : seatName(m.seats, s)));
+    return h(
+      'section.panel.cn-pick.cn-rank',
+      { 'aria-labelledby': 'cn-pick-h' },
+      h('h2#cn-pick-h', 'Rank the strategy cards'),
+      h(
+        'p.hint',
+        `Everyone ranks the cards at once, in secret. Then, from the speaker clockwise (${order.join(', ')}), each player takes the highest card on their list that is still free. A card's number is its initiative: lower acts first in the action phase.`,
+      ),
+      h(
+        'ol.cn-rank-list',
+        { 'aria-label': 'Your ranking, first choice first' },
+        keys.map((key, i) => {
+          const k = cards[key] || { name: key, initiative: '?' };
+          return h(
+            'li.cn-rank-item',
+            { 'data-key': `rank-${key}` },
+            h(
+              'span.cn-rank-name',
+              h('strong', `${i + 1}. ${k.name}`),
+              ` (initiative ${k.initiative})`,
+            ),
+            h(
+              'button.button',
+              {
+                type: 'button',
+                'data-key': `rank-up-${key}`,
+                'aria-label': `Move ${k.name} up`,
+                disabled: i === 0 || rank.sending,
+                onclick: () => move(i, -1, k.name),
+              },
+              'Up',
+            ),
+            h(
+              'button.button',
+              {
+                type: 'button',
+                'data-key': `rank-down-${key}`,
+                'aria-label': `Move ${k.name} down`,
+                disabled: i === keys.length - 1 || rank.sending,
+                onclick: () => move(i, 1, k.name),
+              },
+              'Down',
+            ),
+          );
+        }),
+      ),
+      h(
+        'p.result-actions',
+        h(
+          'button.button.primary',
+          {
+            type: 'button',
+            'data-key': 'rank-send',
+            disabled: rank.sending,
+            onclick: () => sendRanking(w),
+          },
+          sent ? 'Send the new ranking' : 'Send ranking',
+        ),
+      ),
+      sent
+        ? h(
+            'p.muted',
+            { role: 'status' },
+            'Your ranking is sent; it stays secret, and you may change it until everyone has sent theirs.',
+          )
+        : null,
+    );
+  }
+
   function timeline(m, v, names) {
     const open = m.windows[0];
     const phase = m.status !== 'running' ? null : v.phase;
@@ -77,6 +197,15 @@ export function councilRenderer(c) {
     );
     let line;
     if (m.status !== 'running') line = 'The game is over.';
+    else if (v.phase === 'strategy' && v.strategy_picks === 'ranked' && open)
+      line = (open.submitted || []).includes(m.you)
+        ? `Your ranking is sent. Waiting for ${
+            open.seats
+              .filter((s) => !(open.submitted || []).includes(s))
+              .map(names.seat)
+              .join(', ') || 'no one'
+          }.`
+        : 'Rank the strategy cards and send your ranking.';
     else if (v.phase === 'strategy')
       line =
         v.picker === m.you
@@ -126,6 +255,8 @@ export function councilRenderer(c) {
 
   function pickPanel(m, v) {
     const w = m.myWindow;
+    if (w && w.mode === 'sealed' && /\.picks$/.test(w.id) && v.phase === 'strategy')
+      return rankPanel(m, v, w);
     if (!w || w.mode !== 'open' || v.phase !== 'strategy') return null;
     const legal = c.legalFor(w.id);
     const choices = legal && legal.choices ? legal.choices.map((x) => x.card) : [];
@@ -368,7 +499,7 @@ export function councilRenderer(c) {
         'ol',
         h(
           'li',
-          'Each round, pick a strategy card. Its number is your initiative: lower numbers act first.',
+          'Each round, rank the strategy cards (everyone at once, in secret; from the speaker clockwise each player gets the highest card on their list still free), or, in a game of sequential picks, pick one in turn. Its number is your initiative: lower numbers act first.',
         ),
         h(
           'li',
