@@ -3,15 +3,17 @@
 -- windows it counts and read by key, instead of being computed from every
 -- seat_windows row of the player at each lobby read and join (the dearest
 -- statement of a game's setup):
---   * reputation_counts: per player, how many of their windows fell in each
---     bucket: bucket 0 the missed ones, buckets 1 and up the answered ones by
---     response time (reputation_bucket): a tenth of a second wide (centred
---     on 0.0, 0.1, ... 1.5 s) below 1.55 s, then 16 to a doubling (each
---     2^(1/16), about 4.4%, wider than the one before). A median does not
---     merge from parts; a histogram does: the median is read from the
---     buckets (server/players/reputation.c), to the tenth of a second below
---     1.55 s and within 2.2% above. Only the buckets a player used have a
---     row; answered is the sum of buckets 1 and up.
+--   * reputation_counts: one row per player: how many windows they missed,
+--     and buckets, a histogram of the answered ones by response time
+--     (reputation_bucket): buckets[b] answers in bucket b (NULL counts 0; the
+--     array spans the buckets used), a tenth of a second wide (centred on
+--     0.0, 0.1, ... 1.5 s: buckets 1 to 16) below 1.55 s, then 16 to a
+--     doubling (each 2^(1/16), about 4.4%, wider than the one before). A
+--     median does not merge from parts; a histogram does: the median is read
+--     from it (server/players/reputation.c), to the tenth of a second below
+--     1.55 s and within 2.2% above. answered is the sum of the buckets. The
+--     row stays small whatever the history (about 16 buckets per doubling of
+--     the answer times the player used: 270 from 0 s to a day).
 --   * which windows count, and when, as before: a window of a game without
 --     a spectator delay at once, in the group commit's batch statement that
 --     records it in seat_windows (server/store/store.c); all the windows of
@@ -37,11 +39,36 @@ RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     END
 $$;
 
+-- The histogram h with one more answer in each bucket of ks.
+CREATE FUNCTION reputation_add(h integer[], ks integer[])
+RETURNS integer[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    k integer;
+BEGIN
+    FOREACH k IN ARRAY coalesce(ks, '{}') LOOP
+        h[k] := coalesce(h[k], 0) + 1;
+    END LOOP;
+    RETURN h;
+END $$;
+
+-- The histograms h and more added, bucket by bucket.
+CREATE FUNCTION reputation_merge(h integer[], more integer[])
+RETURNS integer[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+    IF cardinality(more) > 0 THEN
+        FOR b IN array_lower(more, 1) .. array_upper(more, 1) LOOP
+            IF more[b] IS NOT NULL THEN
+                h[b] := coalesce(h[b], 0) + more[b];
+            END IF;
+        END LOOP;
+    END IF;
+    RETURN h;
+END $$;
+
 CREATE TABLE reputation_counts (
-    player_id text NOT NULL,
-    bucket    integer NOT NULL CHECK (bucket >= 0),
-    n         bigint NOT NULL CHECK (n >= 0),
-    PRIMARY KEY (player_id, bucket)
+    player_id text PRIMARY KEY,
+    missed    bigint NOT NULL DEFAULT 0 CHECK (missed >= 0),
+    buckets   integer[] NOT NULL DEFAULT '{}'
 );
 
 -- Games with a seconds delay that are over, whose windows count from due_at.
@@ -51,14 +78,15 @@ CREATE TABLE reputation_pending (
 );
 CREATE INDEX reputation_pending_due ON reputation_pending (due_at);
 
-INSERT INTO reputation_counts (player_id, bucket, n)
-SELECT w.player_id, reputation_bucket(w.missed, w.closed_at - w.opened_at),
-       count(*)
+INSERT INTO reputation_counts (player_id, missed, buckets)
+SELECT w.player_id, count(*) FILTER (WHERE w.missed),
+       reputation_add('{}', array_agg(reputation_bucket(false,
+           w.closed_at - w.opened_at)) FILTER (WHERE NOT w.missed))
   FROM seat_windows w JOIN games g ON g.game_id = w.game_id
  WHERE (g.delay_versions = 0 AND g.delay_seconds = 0)
     OR (g.status <> 'running' AND g.updated_at <= now() -
         make_interval(secs => g.delay_seconds))
- GROUP BY 1, 2;
+ GROUP BY 1;
 
 INSERT INTO reputation_pending (game_id, due_at)
 SELECT g.game_id, g.updated_at + make_interval(secs => g.delay_seconds)

@@ -17,18 +17,15 @@ double reputation_bucket_seconds(long bucket)
     return 1.55 * pow(2.0, ((double)(bucket - 17) + 0.5) / 16.0);
 }
 
-/* One "bucket:n" pair of counts at *at (moved past it and its comma): 1,
- * or 0 at the end or on text that does not parse. */
-static int next_pair(const char **at, long *bucket, long long *n)
+/* The next count of a counts list at *at (moved past it and its comma):
+ * 1, or 0 at its end or on text that does not parse. */
+static int next_count(const char **at, long long *n)
 {
     char *end;
     if (!**at)
         return 0;
-    *bucket = strtol(*at, &end, 10);
-    if (*end != ':' || *bucket < 0)
-        return 0;
-    *n = strtoll(end + 1, &end, 10);
-    if ((*end != ',' && *end) || *n < 0)
+    *n = strtoll(*at, &end, 10);
+    if (end == *at || (*end != ',' && *end) || *n < 0)
         return 0;
     *at = *end ? end + 1 : end;
     return 1;
@@ -37,28 +34,25 @@ static int next_pair(const char **at, long *bucket, long long *n)
 json_t *reputation_from_counts(const char *counts)
 {
     long long missed = 0, answered = 0, n;
-    long bucket;
-    const char *at = counts ? counts : "";
-    while (next_pair(&at, &bucket, &n)) {
-        if (bucket == 0)
-            missed += n;
-        else
-            answered += n;
-    }
+    long first = 1;
+    int used = 0;
+    if (counts && sscanf(counts, "%lld %ld %n", &missed, &first, &used) < 2)
+        missed = 0, used = 0;
+    const char *list = counts && used ? counts + used : "", *at = list;
+    while (next_count(&at, &n))
+        answered += n;
     json_t *median = json_null();
     if (answered > 0) {
         /* percentile_cont(0.5): the middle answer, or the mean of the two
          * middle ones (ranks from 0), each read as its bucket's middle */
         long long lo = (answered - 1) / 2, hi = answered / 2, seen = 0;
         double vlo = 0, vhi = 0;
-        at = counts;
-        while (next_pair(&at, &bucket, &n)) {
-            if (bucket == 0)
-                continue;
+        at = list;
+        for (long b = first; next_count(&at, &n); b++) {
             if (lo >= seen && lo < seen + n)
-                vlo = reputation_bucket_seconds(bucket);
+                vlo = reputation_bucket_seconds(b);
             if (hi >= seen && hi < seen + n)
-                vhi = reputation_bucket_seconds(bucket);
+                vhi = reputation_bucket_seconds(b);
             seen += n;
         }
         median = json_real(round((vlo + vhi) / 2.0 * 10.0) / 10.0);
@@ -81,7 +75,9 @@ json_t *reputation_load(PGconn *c, const char *player_id)
                           1, p);
     if (!r)
         return NULL;
-    json_t *o = PQntuples(r) == 1 ? reputation_json(r, 0, 0) : NULL;
+    /* no row: nothing counts yet */
+    json_t *o = PQntuples(r) == 1 ? reputation_json(r, 0, 0)
+                                  : reputation_from_counts(NULL);
     PQclear(r);
     return o;
 }
@@ -92,12 +88,14 @@ int reputation_fold_due(PGconn *c)
         c, PGRES_TUPLES_OK,
         "WITH due AS (DELETE FROM reputation_pending WHERE due_at <= now() "
         " RETURNING game_id), "
-        "rep AS (INSERT INTO reputation_counts (player_id, bucket, n) "
-        " SELECT w.player_id, reputation_bucket(w.missed, w.closed_at - "
-        " w.opened_at), count(*) FROM seat_windows w WHERE w.game_id = ANY "
-        " (ARRAY(SELECT game_id FROM due)) GROUP BY 1, 2 ORDER BY 1, 2 "
-        " ON CONFLICT (player_id, bucket) DO UPDATE SET n = "
-        " reputation_counts.n + excluded.n) "
+        "rep AS (INSERT INTO reputation_counts AS r (player_id, missed, "
+        " buckets) SELECT w.player_id, count(*) FILTER (WHERE w.missed), "
+        " reputation_add('{}', array_agg(reputation_bucket(false, "
+        " w.closed_at - w.opened_at)) FILTER (WHERE NOT w.missed)) FROM "
+        " seat_windows w WHERE w.game_id = ANY (ARRAY(SELECT game_id FROM "
+        " due)) GROUP BY 1 ORDER BY 1 ON CONFLICT (player_id) DO UPDATE SET "
+        " missed = r.missed + excluded.missed, buckets = "
+        " reputation_merge(r.buckets, excluded.buckets)) "
         "SELECT count(*) FROM due",
         0, NULL);
     if (!r)

@@ -5,8 +5,8 @@
  * as {"median_response_seconds": N|null, "answered": N, "missed": N}.
  *
  * Read by key from the player's summary, reputation_counts
- * (sql/017_reputation_summary.sql): how many windows fell in each bucket,
- * 0 the missed ones, 1 and up the answered ones by response time. The
+ * (sql/017_reputation_summary.sql): how many windows they missed, and a
+ * histogram of the answered ones by response time (buckets 1 and up). The
  * store writes it in the group commit's batch statement as it records each
  * wait's end in seat_windows (server/store/store.c), so the summary always
  * equals what seat_windows gives, the median to within its buckets: to the
@@ -33,12 +33,14 @@
 #include <jansson.h>
 #include <libpq-fe.h>
 
-/* A subquery giving one column, counts: the buckets of the player id the
- * SQL expression pid names, as "bucket:n,..." in bucket order (NULL when
- * the player has none). */
+/* A subquery giving one column, counts, for the player id the SQL
+ * expression pid names: "MISSED FIRST N,N,...", the missed windows, then
+ * the answered ones in buckets FIRST, FIRST + 1, ... (no row when the
+ * player has none). */
 #define REPUTATION_SQL(pid)                                                    \
-    "SELECT string_agg(rc.bucket || ':' || rc.n, ',' ORDER BY rc.bucket) AS "  \
-    "counts FROM reputation_counts rc WHERE rc.player_id = " pid
+    "SELECT rc.missed || ' ' || coalesce(array_lower(rc.buckets, 1), 1) || "   \
+    "' ' || array_to_string(rc.buckets, ',', '0') AS counts FROM "             \
+    "reputation_counts rc WHERE rc.player_id = " pid
 
 /* The response time in seconds that bucket (1 and up) stands for: the
  * middle of its range (sql/017_reputation_summary.sql, reputation_bucket). */

@@ -535,8 +535,8 @@ static const char BATCH_NO_WAITS[] =
     " $19::text[], $20::text[], $21::integer[]), ";
 /* The reputation summary (sql/017_reputation_summary.sql), in the same
  * statement: tally holds the windows that count from now on, folded into
- * reputation_counts in the order of its key (two batches lock its rows in
- * one order, so they cannot deadlock on them):
+ * the players' rows of reputation_counts in the order of its key (two
+ * batches lock its rows in one order, so they cannot deadlock on them):
  *   - the windows this batch records (hist) of games without a spectator
  *     delay, and of games with a versions-only delay that this batch ends;
  *   - the windows recorded before of a game with a versions-only delay that
@@ -548,10 +548,12 @@ static const char BATCH_NO_WAITS[] =
     " w.game_id = ANY (ARRAY(SELECT game_id FROM g WHERE status <> "           \
     " 'running' AND delay_versions > 0 AND delay_seconds = 0))"
 #define REP_FOLD                                                               \
-    "rep AS (INSERT INTO reputation_counts (player_id, bucket, n) "            \
-    " SELECT player_id, reputation_bucket(missed, took), count(*) FROM "       \
-    " tally GROUP BY 1, 2 ORDER BY 1, 2 ON CONFLICT (player_id, bucket) DO "   \
-    " UPDATE SET n = reputation_counts.n + excluded.n), "                      \
+    "rep AS (INSERT INTO reputation_counts AS r (player_id, missed, "          \
+    " buckets) SELECT player_id, count(*) FILTER (WHERE missed), "             \
+    " reputation_add('{}', array_agg(reputation_bucket(false, took)) FILTER "  \
+    " (WHERE NOT missed)) FROM tally GROUP BY 1 ORDER BY 1 ON CONFLICT "       \
+    " (player_id) DO UPDATE SET missed = r.missed + excluded.missed, "         \
+    " buckets = reputation_merge(r.buckets, excluded.buckets)), "              \
     "held AS (INSERT INTO reputation_pending (game_id, due_at) SELECT "        \
     " game_id, now() + make_interval(secs => delay_seconds) FROM g WHERE "     \
     " status <> 'running' AND delay_seconds > 0 ON CONFLICT DO NOTHING), "

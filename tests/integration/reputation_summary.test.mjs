@@ -78,7 +78,8 @@ const status = async (p, game) =>
   (await call('GET', `/api/v1/games/${game}`, { token: p.token })).body.status;
 
 // The windows that count, as the history gives them (the rule of
-// reputation.h), and as the summary holds them: "bucket:n" per player.
+// reputation.h), and as the summary holds them: "player bucket:n" for each
+// bucket used (0 the missed windows).
 const VISIBLE = `(g.delay_versions = 0 AND g.delay_seconds = 0) OR (g.status <> 'running'
   AND g.updated_at <= now() - make_interval(secs => g.delay_seconds))`;
 const fromHistory = (ids) =>
@@ -92,7 +93,11 @@ const fromHistory = (ids) =>
 const fromSummary = (ids) =>
   psql(
     db,
-    `SELECT player_id || ' ' || bucket || ':' || n FROM reputation_counts
+    `SELECT player_id || ' ' || b || ':' || n FROM (
+        SELECT player_id, 0 AS b, missed AS n FROM reputation_counts
+        UNION ALL
+        SELECT player_id, array_lower(buckets, 1) + (u.o - 1)::integer, u.c
+          FROM reputation_counts, unnest(buckets) WITH ORDINALITY AS u(c, o)) x
       WHERE player_id IN (${ids.map((i) => `'${i}'`).join(',')}) AND n > 0 ORDER BY 1`,
   );
 // The exact figures of the history: median (unrounded), answered, missed.

@@ -2,8 +2,8 @@
  * test_reputation.c - a player's reputation from their summary's buckets
  * (server/players/reputation.h, sql/017_reputation_summary.sql).
  *
- * Covers: no buckets give no median and zero counts; bucket 0 counts as
- * missed and never in the median; the median is the middle answer's bucket
+ * Covers: no row gives no median and zero counts; misses count apart and
+ * never in the median; the median is the middle answer's bucket
  * (odd count) or the mean of the two middle ones (even count), each read as
  * its bucket's middle and rounded to a tenth; text that does not parse
  * stops the reading; and against the real Postgres (DATABASE_URL, a fresh
@@ -47,31 +47,34 @@ static void test_counts_and_median(void)
     CHECK_EQ_INT(a, 0);
     CHECK_EQ_INT(m, 0);
     CHECK(median_of(NULL, &a, &m) == -1);
-    CHECK(median_of("0:3", &a, &m) == -1);
+    CHECK(median_of("3 1 ", &a, &m) == -1);
     CHECK_EQ_INT(a, 0);
     CHECK_EQ_INT(m, 3);
     /* tenths below 1.55 s: bucket b stands for (b - 1) / 10 s */
-    CHECK(fabs(median_of("4:1", &a, &m) - 0.3) < 1e-9);
+    CHECK(fabs(median_of("0 4 1", &a, &m) - 0.3) < 1e-9);
     CHECK_EQ_INT(a, 1);
-    CHECK(fabs(median_of("0:5,2:1,4:1", &a, &m) - 0.2) < 1e-9);
+    CHECK(fabs(median_of("5 2 1,0,1", &a, &m) - 0.2) < 1e-9);
     CHECK_EQ_INT(a, 2);
     CHECK_EQ_INT(m, 5);
-    /* odd: the middle one (three answers in 11, one in 101 and 195) */
+    /* odd: the middle one (answers in buckets 100, 101 and 103) */
     double at101 = reputation_bucket_seconds(101);
-    double v = median_of("11:1,101:1,195:1", &a, &m);
+    double v = median_of("0 100 1,1,0,1", &a, &m);
+    CHECK_EQ_INT(a, 3);
     CHECK(fabs(v - round(at101 * 10) / 10) < 1e-9);
     CHECKF(fabs(at101 - 60) <= 0.022 * 60, "%f", at101);
     /* even: the mean of the two middle ones */
-    double at195 = reputation_bucket_seconds(195);
-    v = median_of("101:2,195:2", &a, &m);
+    double at103 = reputation_bucket_seconds(103);
+    v = median_of("1 101 2,0,2", &a, &m);
     CHECK_EQ_INT(a, 4);
-    CHECK(fabs(v - round((at101 + at195) / 2 * 10) / 10) < 1e-9);
-    v = median_of("101:1,195:3", &a, &m);
-    CHECK(fabs(v - round(at195 * 10) / 10) < 1e-9);
+    CHECK_EQ_INT(m, 1);
+    CHECK(fabs(v - round((at101 + at103) / 2 * 10) / 10) < 1e-9);
+    v = median_of("0 101 1,0,3", &a, &m);
+    CHECK(fabs(v - round(at103 * 10) / 10) < 1e-9);
     /* what does not parse ends the reading */
-    CHECK(median_of("4:1,x:2,0:7", &a, &m) > 0);
+    CHECK(median_of("0 4 1,x,7", &a, &m) > 0);
     CHECK_EQ_INT(a, 1);
-    CHECK_EQ_INT(m, 0);
+    CHECK(median_of("zero", &a, &m) == -1);
+    CHECK_EQ_INT(a, 0);
 }
 
 /* Every bucket's middle within 2.2% of both its edges above 1.55 s. */
