@@ -10,7 +10,9 @@
  * migrated database per run), the middle of the bucket that SQL's
  * reputation_bucket gives each of many response times is within the stated
  * resolution of it (a tenth of a second below 1.55 s, 2.2% above), so the
- * two halves of the histogram agree.
+ * two halves of the histogram agree; the migration backfills the summary
+ * from the history as it stands, and the fold of due delayed games adds
+ * theirs once.
  */
 #include "server/players/reputation.h"
 #include "server/runtime/log.h"
@@ -18,6 +20,8 @@
 #include "server/store/migrate.h"
 #include "tests/unit/test.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +124,128 @@ static void test_sql_buckets_agree(void)
     PQfinish(c);
 }
 
+/* One text cell of sql on c ("" on failure). Kept until the next call. */
+static const char *cell(PGconn *c, const char *sql)
+{
+    static char out[512];
+    PGresult *r = PQexec(c, sql);
+    snprintf(out, sizeof out, "%s",
+             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                 ? PQgetvalue(r, 0, 0)
+                 : "");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        fprintf(stderr, "%s: %s", sql, PQerrorMessage(c));
+    PQclear(r);
+    return out;
+}
+
+/* A database migrated up to 016, given a history, then migrated to the
+ * end: the summary holds the windows that count (games without a delay;
+ * delayed games over whose end reached their spectators), a seconds-delayed
+ * game over too recently waits in reputation_pending until its end is
+ * delay_seconds old, and a running delayed game's windows are not counted. */
+static const char *base_url;
+
+static void test_backfill(void)
+{
+    const char *base = base_url;
+    char err[256], name[64], sql[256], url[1000], dir[] = "/tmp/repbfXXXXXX";
+    snprintf(name, sizeof name, "conclave_repbf_%ld_%d", (long)time(NULL),
+             (int)getpid());
+    PGconn *c = db_connect(base, 5, err, sizeof err);
+    REQUIRE(c != NULL);
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
+    PQclear(PQexec(c, sql));
+    snprintf(url, sizeof url, "%.900s%cdbname=%.60s", base,
+             strchr(base, '?') ? '&' : '?', name);
+    PGconn *t = db_connect(url, 5, err, sizeof err);
+    REQUIRE(t != NULL);
+    REQUIRE(mkdtemp(dir) != NULL);
+    const char *sql_dir = getenv("CONCLAVE_SQL_DIR");
+    char abs[4096], from[4400], to[4400];
+    REQUIRE(realpath(sql_dir ? sql_dir : "sql", abs) != NULL);
+    DIR *d = opendir(abs);
+    REQUIRE(d != NULL);
+    int linked = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        int v = atoi(e->d_name);
+        size_t n = strlen(e->d_name);
+        if (v < 1 || v > 16 || n < 5 || strcmp(e->d_name + n - 4, ".sql"))
+            continue;
+        snprintf(from, sizeof from, "%s/%s", abs, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
+        linked += symlink(from, to) == 0;
+    }
+    closedir(d);
+    CHECK_EQ_INT(linked, 16);
+    CHECK(migrate_apply(t, dir, err, sizeof err) == 16);
+    PGresult *r = PQexec(
+        t,
+        "INSERT INTO players (id, name) VALUES ('p1', 'player1'), "
+        "('p2', 'player2');"
+        "INSERT INTO games (game_id, ruleset, seat_count, seed, seed_sha256, "
+        "status, delay_versions, delay_seconds, updated_at) VALUES "
+        "('live', 'rps', 2, '\\x00', '', 'running', 0, 0, now()), "
+        "('over_v', 'rps', 2, '\\x00', '', 'finished', 3, 0, now()), "
+        "('run_v', 'rps', 2, '\\x00', '', 'running', 3, 0, now()), "
+        "('old_s', 'rps', 2, '\\x00', '', 'finished', 0, 60, "
+        " now() - interval '1 hour'), "
+        "('new_s', 'rps', 2, '\\x00', '', 'finished', 0, 3600, "
+        " now() - interval '10 minutes');"
+        "INSERT INTO seat_windows (game_id, window_id, seat, player_id, "
+        "opened_at, closed_at, missed) SELECT g, w, s, p, now() - "
+        "make_interval(secs => t), now(), m FROM (VALUES "
+        "('live', 'r1', 0, 'p1', 30, false), ('live', 'r1', 1, 'p2', 5, "
+        "false), ('live', 'r2', 0, 'p1', 600, true), "
+        "('over_v', 'r1', 0, 'p1', 90, false), "
+        "('run_v', 'r1', 0, 'p1', 7, false), "
+        "('old_s', 'r1', 0, 'p1', 3600, false), "
+        "('new_s', 'r1', 0, 'p1', 1, false), ('new_s', 'r1', 1, 'p2', 1, "
+        "true)) AS x(g, w, s, p, t, m)");
+    CHECKF(PQresultStatus(r) == PGRES_COMMAND_OK, "%s", PQerrorMessage(t));
+    PQclear(r);
+    CHECK(migrate_apply(t, sql_dir ? sql_dir : "sql", err, sizeof err) > 0);
+    /* p1: answered 30, 90 and 3600 s (live, over_v, old_s), missed 1 */
+    json_t *p1 = reputation_load(t, "p1"), *p2 = reputation_load(t, "p2");
+    CHECK_EQ_INT(json_integer_value(json_object_get(p1, "answered")), 3);
+    CHECK_EQ_INT(json_integer_value(json_object_get(p1, "missed")), 1);
+    double med =
+        json_real_value(json_object_get(p1, "median_response_seconds"));
+    CHECKF(fabs(med - 90) <= 0.022 * 90 + 0.05, "%f", med);
+    CHECK_EQ_INT(json_integer_value(json_object_get(p2, "answered")), 1);
+    CHECK_EQ_INT(json_integer_value(json_object_get(p2, "missed")), 0);
+    json_decref(p1);
+    json_decref(p2);
+    CHECK_EQ_STR(cell(t, "SELECT string_agg(game_id || ' ' || (due_at = "
+                         "updated_at + interval '1 hour'), ',') FROM "
+                         "reputation_pending JOIN games USING (game_id)"),
+                 "new_s true");
+    /* not due: nothing folds; once due (moved to now), new_s counts */
+    CHECK_EQ_INT(reputation_fold_due(t), 0);
+    PQclear(PQexec(t, "UPDATE reputation_pending SET due_at = now()"));
+    CHECK_EQ_INT(reputation_fold_due(t), 1);
+    CHECK_EQ_INT(reputation_fold_due(t), 0);
+    p1 = reputation_load(t, "p1");
+    p2 = reputation_load(t, "p2");
+    CHECK_EQ_INT(json_integer_value(json_object_get(p1, "answered")), 4);
+    CHECK_EQ_INT(json_integer_value(json_object_get(p2, "missed")), 1);
+    json_decref(p1);
+    json_decref(p2);
+    PQfinish(t);
+    d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] != '.')
+            unlink(to);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
+    PQclear(PQexec(c, sql));
+    PQfinish(c);
+}
+
 int main(void)
 {
     RUN(test_counts_and_median);
@@ -154,6 +280,8 @@ int main(void)
     }
     PQfinish(t);
     RUN(test_sql_buckets_agree);
+    base_url = base;
+    RUN(test_backfill);
     snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
     PQclear(PQexec(c, sql));
     PQfinish(c);
