@@ -1,6 +1,8 @@
 /*
  * scheduler.c - fire due deadlines as timeout inputs; evict idle games;
- * release the lobby seats of idle players (server/lobby/idle_seats.c).
+ * release the lobby seats of idle players (server/lobby/idle_seats.c); fold
+ * the windows of delayed games into reputation once their end reaches
+ * their spectators (server/players/reputation.h).
  *
  * Threads: one scheduler thread; scheduler_stop is called from main. The
  * `stopping` flag is guarded by lock.
@@ -9,6 +11,7 @@
 
 #include "server/game/vacation.h"
 #include "server/lobby/idle_seats.h"
+#include "server/players/reputation.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
 #include "server/store/db.h"
@@ -22,6 +25,7 @@
 #define EVICT_EVERY_TICKS 40
 #define IDLE_SEATS_EVERY_TICKS 4 /* the idle-seat sweep, once a second */
 #define STAND_IN_EVERY_TICKS 4   /* vacation bots, once a second */
+#define REPUTATION_EVERY_TICKS 4 /* delayed games' windows, once a second */
 #define LEASE "30 seconds"
 
 struct scheduler {
@@ -58,8 +62,11 @@ int scheduler_fire_due(scheduler *s)
     if (!c)
         return 0;
     hold_for_vacations(c);
-    if (s->ticks++ % STAND_IN_EVERY_TICKS == 0)
+    unsigned tick = s->ticks++;
+    if (tick % STAND_IN_EVERY_TICKS == 0)
         vacation_stand_in(c, s->actors);
+    if (tick % REPUTATION_EVERY_TICKS == 0)
+        reputation_fold_due(c);
     PGresult *r = db_query(
         c,
         "WITH due AS (SELECT game_id, window_id FROM deadlines "

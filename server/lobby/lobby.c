@@ -95,8 +95,7 @@ static PGresult *query(PGconn *c, const char *sql, int n,
 #define SEATS_SQL(which)                                                       \
     "SELECT s.lobby_id, s.seat, coalesce(s.player_id, ''), "                   \
     "coalesce(p.name, ''), coalesce(s.bot, ''), "                              \
-    "coalesce(rep.median::text, ''), coalesce(rep.missed, 0), "                \
-    "coalesce(rep.answered, 0) FROM lobby_seats s "                            \
+    "coalesce(rep.counts, '') FROM lobby_seats s "                             \
     "LEFT JOIN players p ON p.id = s.player_id "                               \
     "LEFT JOIN LATERAL (" REPUTATION_SQL(                                      \
         "s.player_id") ") rep ON true WHERE s.lobby_id " which                 \

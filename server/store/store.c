@@ -470,13 +470,15 @@ int store_sync_waiting(PGconn *c, const char *game_id, const char *waiting,
  *          end (answered by the input's seat, or missed when a timeout
  *          closed the window, recorded in seat_windows for seats a player
  *          holds who is not on vacation), the new ones are added;
+ *   tally..  the windows that count in reputation from now on go into
+ *          the players' summaries (BATCH_REP_WAITS);
  *   ca..   for clocked games: the deadlines of windows no longer open go,
  *          those of new windows come.
  * games and deadlines are reached through their key (`game_id = ANY
  * ($n)`), whatever plan the arrays' sizes would suggest. It returns the games
  * that advanced. Nothing runs per append but the rows: no trigger, no foreign
  * key (sql/015_batch_commit.sql). The text is BATCH_HEAD, the waits' part, the
- * deadlines' part and BATCH_TAIL. */
+ * reputation's part, the deadlines' part and BATCH_TAIL. */
 static const char BATCH_HEAD[] =
     "WITH b AS (SELECT * FROM unnest($1::text[], $2::bigint[], "
     " $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[], "
@@ -490,7 +492,8 @@ static const char BATCH_HEAD[] =
     " final_hash = coalesce(b.final_hash, games.final_hash) FROM b "
     " WHERE games.game_id = ANY ($1::text[]) AND games.game_id = b.game_id "
     " AND games.version = b.seq - 1 AND "
-    " games.status = 'running' RETURNING games.game_id, games.version), "
+    " games.status = 'running' RETURNING games.game_id, games.version, "
+    " games.status, games.delay_versions, games.delay_seconds), "
     "i AS (INSERT INTO game_inputs (game_id, seq, seat, kind, window_id, "
     " payload, nonce, idem_key, request_hash, response) "
     " SELECT b.game_id, b.seq, b.seat, b.kind, b.window_id, b.payload, "
@@ -523,12 +526,47 @@ static const char BATCH_WAITS[] =
     " WHERE s.player_id IS NOT NULL AND s.bot IS NULL AND (o.seat = "
     " wa.seat OR (wa.kind = 'timeout' AND o.window_id = wa.window_id)) "
     " AND NOT EXISTS (SELECT 1 FROM vacations v WHERE v.player_id = "
-    " s.player_id AND v.ends_at > now()) ON CONFLICT DO NOTHING), "
+    " s.player_id AND v.ends_at > now()) ON CONFLICT DO NOTHING "
+    " RETURNING game_id, player_id, opened_at, closed_at, missed), "
     "came AS (INSERT INTO turns_waiting (game_id, window_id, seat) "
     " SELECT game_id, window_id, seat FROM want ON CONFLICT DO NOTHING), ";
 static const char BATCH_NO_WAITS[] =
     "wa AS (SELECT $15::text[], $16::integer[], $17::text[], $18::text[], "
     " $19::text[], $20::text[], $21::integer[]), ";
+/* The reputation summary (sql/017_reputation_summary.sql), in the same
+ * statement: tally holds the windows that count from now on, folded into
+ * the players' rows of reputation_counts in the order of its key (two
+ * batches lock its rows in one order, so they cannot deadlock on them):
+ *   - the windows this batch records (hist) of games without a spectator
+ *     delay, and of games with a versions-only delay that this batch ends;
+ *   - the windows recorded before of a game with a versions-only delay that
+ *     this batch ends (the statement's snapshot holds them, not hist's);
+ * a game with a seconds delay that this batch ends goes to
+ * reputation_pending instead (reputation.h: reputation_fold_due). Without
+ * waits the batch records no window (BATCH_REP_NO_WAITS). */
+#define REP_ENDED_VERSIONS_ONLY                                                \
+    " w.game_id = ANY (ARRAY(SELECT game_id FROM g WHERE status <> "           \
+    " 'running' AND delay_versions > 0 AND delay_seconds = 0))"
+#define REP_FOLD                                                               \
+    "rep AS (INSERT INTO reputation_counts AS r (player_id, missed, "          \
+    " buckets) SELECT player_id, count(*) FILTER (WHERE missed), "             \
+    " reputation_add('{}', array_agg(reputation_bucket(false, took)) FILTER "  \
+    " (WHERE NOT missed)) FROM tally GROUP BY 1 ORDER BY 1 ON CONFLICT "       \
+    " (player_id) DO UPDATE SET missed = r.missed + excluded.missed, "         \
+    " buckets = reputation_merge(r.buckets, excluded.buckets)), "              \
+    "held AS (INSERT INTO reputation_pending (game_id, due_at) SELECT "        \
+    " game_id, now() + make_interval(secs => delay_seconds) FROM g WHERE "     \
+    " status <> 'running' AND delay_seconds > 0 ON CONFLICT DO NOTHING), "
+static const char BATCH_REP_WAITS[] =
+    "tally AS (SELECT h.player_id, h.missed, h.closed_at - h.opened_at AS "
+    " took FROM hist h JOIN g ON g.game_id = h.game_id WHERE "
+    " g.delay_seconds = 0 AND (g.delay_versions = 0 OR g.status <> "
+    " 'running') UNION ALL SELECT w.player_id, w.missed, w.closed_at - "
+    " w.opened_at FROM seat_windows w WHERE" REP_ENDED_VERSIONS_ONLY
+    "), " REP_FOLD;
+static const char BATCH_REP_NO_WAITS[] =
+    "tally AS (SELECT w.player_id, w.missed, w.closed_at - w.opened_at AS "
+    " took FROM seat_windows w WHERE" REP_ENDED_VERSIONS_ONLY "), " REP_FOLD;
 /* Present when a batch has a clocked game; otherwise BATCH_NO_DEADLINES. */
 static const char BATCH_DEADLINES[] =
     "ca AS (SELECT x.* FROM unnest($22::text[], $23::text[]) AS "
@@ -559,13 +597,14 @@ static void batch_texts_build(void)
     for (int w = 0; w < 2; w++)
         for (int d = 0; d < 2; d++) {
             const char *parts[] = {BATCH_HEAD, w ? BATCH_WAITS : BATCH_NO_WAITS,
+                                   w ? BATCH_REP_WAITS : BATCH_REP_NO_WAITS,
                                    d ? BATCH_DEADLINES : BATCH_NO_DEADLINES,
                                    BATCH_TAIL};
             size_t len = 1, at = 0;
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < 5; i++)
                 len += strlen(parts[i]);
             char *text = malloc(len);
-            for (int i = 0; text && i < 4; i++) {
+            for (int i = 0; text && i < 5; i++) {
                 size_t n = strlen(parts[i]);
                 memcpy(text + at, parts[i], n);
                 at += n;

@@ -86,7 +86,9 @@ typedef struct store_append {
     /* The waits after the input ([{"w","s"}], clock_waiting_text), or NULL
      * when they did not change: turns_waiting is synced, and each wait
      * that ends is recorded in seat_windows (answered by the input's seat,
-     * or missed when the input is a timeout of its window). */
+     * or missed when the input is a timeout of its window) and added to
+     * the player's reputation summary when it counts
+     * (server/players/reputation.h). */
     const char *waiting;
     /* When the game ended with this input. */
     const char *final_status; /* NULL, "finished" or "aborted" */

@@ -35,6 +35,7 @@ const GAME_TABLES = new Set([
   'game_events', // seats replaced by bots
   'game_rematches', // the rematch lobby of a finished game
   'seat_presence', // seats with their game open, per process (expiring)
+  'reputation_pending', // delayed games over whose windows count later
 ]);
 
 // Game tables every move writes, in the group commit's batch statement:
@@ -56,6 +57,7 @@ const OTHER_TABLES = new Set([
   'notify_webhooks', // per player
   'vacations', // per player
   'vacation_days', // per player and year
+  'reputation_counts', // per player and response-time bucket (reputation)
 ]);
 
 function rows(url, sql) {
