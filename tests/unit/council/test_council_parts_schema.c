@@ -81,7 +81,8 @@ static int valid(const json_t *root, const json_t *sch, const json_t *v,
                                         "minItems",      "maxItems",
                                         "minimum",       "maximum",
                                         "pattern",       "oneOf",
-                                        "anyOf",         NULL};
+                                        "anyOf",         "uniqueItems",
+                                        NULL};
     const char *k;
     const json_t *x;
     if (!json_is_object(sch))
@@ -130,6 +131,11 @@ static int valid(const json_t *root, const json_t *sch, const json_t *v,
         if ((x = json_object_get(sch, "maxItems")) &&
             len > (size_t)json_integer_value(x))
             return fail(why, n, "too many items", v);
+        if (json_is_true(json_object_get(sch, "uniqueItems")))
+            for (size_t i = 0; i < len; i++)
+                for (size_t j = i + 1; j < len; j++)
+                    if (json_equal(json_array_get(v, i), json_array_get(v, j)))
+                        return fail(why, n, "an item twice", v);
         if ((x = json_object_get(sch, "items")))
             for (size_t i = 0; i < len; i++)
                 if (!valid(root, x, json_array_get(v, i), why, n))
@@ -220,7 +226,7 @@ static engine_game *new_game(int seats, int n)
  * valid against the shape its seat was offered for that window. */
 static void test_every_bot_order_fits_its_windows_shape(void)
 {
-    int orders = 0, kinds[3] = {0}; /* action, lobby, council */
+    int orders = 0, kinds[4] = {0}; /* action, lobby, council, picks */
     for (int n = 0; n < 6; n++) {
         int seats = 3 + n % 3;
         engine_game *g = new_game(seats, n);
@@ -246,6 +252,7 @@ static void test_every_bot_order_fits_its_windows_shape(void)
                         orders++;
                         kinds[strstr(in.window, "lobby")     ? 1
                               : strstr(in.window, "council") ? 2
+                              : strstr(in.window, "picks")   ? 3
                                                              : 0]++;
                         CHECKF(valid(shape, shape, in.payload, why, sizeof why),
                                "%s seat %d: %s", in.window, s, why);
@@ -270,9 +277,10 @@ static void test_every_bot_order_fits_its_windows_shape(void)
         engine_free(g);
     }
     fprintf(stderr,
-            "  %d bot orders checked: %d action, %d lobby, %d council\n",
-            orders, kinds[0], kinds[1], kinds[2]);
-    CHECK(kinds[0] > 20 && kinds[1] > 5 && kinds[2] > 5);
+            "  %d bot orders checked: %d action, %d lobby, %d council, "
+            "%d ranked picks\n",
+            orders, kinds[0], kinds[1], kinds[2], kinds[3]);
+    CHECK(kinds[0] > 20 && kinds[1] > 5 && kinds[2] > 5 && kinds[3] > 5);
 }
 
 /* The first window of g matching suffix, played to by timeouts. */
