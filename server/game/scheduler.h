@@ -2,9 +2,10 @@
  * scheduler.h - the background thread that fires due deadlines, evicts
  * idle games, releases the lobby seats of idle players (once a second,
  * server/lobby/idle_seats.h) and folds the windows of delayed games into
- * reputation once due (once a second, server/players/reputation.h). Every process runs one; FOR UPDATE SKIP LOCKED
- * plus a short lease lets several processes share the deadlines without firing
- * one twice (and the engine refuses a timeout for a window that has closed).
+ * reputation once due (once a second, server/players/reputation.h). Every
+ * process runs one; FOR UPDATE SKIP LOCKED plus a short lease lets several
+ * processes share the deadlines without firing one twice (and the engine
+ * refuses a timeout for a window that has closed).
  */
 #ifndef CONCLAVE_SCHEDULER_H
 #define CONCLAVE_SCHEDULER_H
