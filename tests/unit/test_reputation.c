@@ -170,7 +170,7 @@ static void test_backfill(void)
     for (struct dirent *e; (e = readdir(d));) {
         int v = atoi(e->d_name);
         size_t n = strlen(e->d_name);
-        if (v < 1 || v > 16 || n < 5 || strcmp(e->d_name + n - 4, ".sql"))
+        if (v < 1 || v > 16 || n < 5 || strcmp(e->d_name + n - 4, ".sql") != 0)
             continue;
         snprintf(from, sizeof from, "%s/%s", abs, e->d_name);
         snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
