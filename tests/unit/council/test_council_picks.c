@@ -150,14 +150,18 @@ static void test_bad_rankings_are_refused(void)
         "{\"ranking\": [1]}",
         "{\"ranking\": [\"commerce\"], \"card\": \"forum\"}",
         "{\"card\": \"forum\"}",
-        "{\"ranking\": [\"command\", \"intelligence\", \"forum\", "
-        "\"industry\", "
-        "\"commerce\", \"campaign\", \"research\", \"chancery\", \"command\"]}",
+        NULL, /* nine cards, one twice: built below */
     };
+    char nine[256];
+    snprintf(nine, sizeof nine, "{\"ranking\": [%s]}",
+             "\"command\", \"intelligence\", \"forum\", \"industry\", "
+             "\"commerce\", \"campaign\", \"research\", \"chancery\", "
+             "\"command\"");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        json_t *o = json_loads(bad[i], 0, NULL);
+        const char *text = bad[i] ? bad[i] : nine;
+        json_t *o = json_loads(text, 0, NULL);
         REQUIRE(o != NULL);
-        CHECKF(apply(g, 1, ENGINE_ORDER, w.id, o, NULL) != 0, "%s", bad[i]);
+        CHECKF(apply(g, 1, ENGINE_ORDER, w.id, o, NULL) != 0, "%s", text);
         json_decref(o);
     }
     /* The whole ordering is fine; a pick as a play is not this window's. */
