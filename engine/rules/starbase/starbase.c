@@ -28,11 +28,12 @@ static const engine_option sb_options[] = {
      .choices = market_keys},
     {.name = "edition",
      .kind = ENGINE_OPTION_INT,
-     .title = "rules edition: 2 draws the first player and the starter "
-              "markets from the game's seed and follows the seed's timing "
-              "(priority in the end phase, warps limited only by attacks); 1 "
-              "(games made before edition 2) deals market N to seat N and "
-              "seat 0 starts",
+     .title = "rules edition: 3 plays as 2, and passive pins (Snare "
+              "Field, Blockade Decree) pin; 2 draws the first player and the "
+              "starter markets from the game's seed and follows the seed's "
+              "timing (priority in the end phase, warps limited only by "
+              "attacks); 1 (games made before edition 2) deals market N to "
+              "seat N and seat 0 starts",
      .min = SB_EDITION_FIRST,
      .max = SB_EDITION_CURRENT,
      .def = SB_EDITION_CURRENT},

@@ -37,8 +37,10 @@
 #define SB_EDITION_SEED                                                        \
     2 /* first player and markets from the seed; the                           \
          seed's timing (end phase priority, warps) */
-#define SB_EDITION_CURRENT SB_EDITION_SEED
-#define SB_EDITION_CURRENT_TEXT "2"
+#define SB_EDITION_PINS                                                        \
+    3 /* as 2, and passive pins pin (Snare Field, Blockade Decree) */
+#define SB_EDITION_CURRENT SB_EDITION_PINS
+#define SB_EDITION_CURRENT_TEXT "3"
 
 /* Where a card instance is. */
 enum {

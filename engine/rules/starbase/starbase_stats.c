@@ -146,11 +146,27 @@ int sb_ship_defence(const sb_state *s, int i)
                      ship_sum(s, i, STARBASE_A_AURA, STARBASE_ST_DEFENCE, 1));
 }
 
+/* 1 when a working passive of kind reaches ship i (whatever its number). */
+static int ship_reached(const sb_state *s, int i, int kind)
+{
+    sb_passive pv[SB_MAX_PASSIVES];
+    int n = collect(s, pv);
+    for (int k = 0; k < n; k++)
+        if (pv[k].ab->kind == kind && reaches(s, &pv[k], i))
+            return 1;
+    return 0;
+}
+
+/* Pinned this turn by a one-shot pin, or by a passive pin at work. Before
+ * edition 3 a passive pin was counted by its number, which a pin does not
+ * have, so it pinned nothing; those games replay as they were played. */
 int sb_pinned(const sb_state *s, int i)
 {
     if (s->in[i].tpin)
         return 1;
-    return ship_sum(s, i, STARBASE_A_PIN, 0, 0) != 0;
+    if (s->edition < SB_EDITION_PINS)
+        return ship_sum(s, i, STARBASE_A_PIN, 0, 0) != 0;
+    return ship_reached(s, i, STARBASE_A_PIN);
 }
 
 int sb_warps_allowed(const sb_state *s, int i)

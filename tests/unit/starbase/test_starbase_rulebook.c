@@ -480,6 +480,61 @@ static void test_pin_lasts_this_turn(void)
     tfree(&t);
 }
 
+/* pin, passive (edition 3): Net Interdictor's Snare Field pins the enemy
+ * ships in its region while its command is active, not its owner's, not
+ * another region's, not when its command is off; Blockade Decree pins the
+ * ship it names while it is in play. Edition 2 games replay as they were
+ * played: there a passive pin pins nothing. */
+static void test_passive_pins_pin_from_edition_3(void)
+{
+    tgame t = at_mgmt(2);
+    sb_state *s = S(&t);
+    s->edition = SB_EDITION_PINS;
+    int ship = rig(&t, 0, "lancer_frigate", SB_Z_REGION, 0);
+    int mine = rig(&t, 1, "lancer_frigate", SB_Z_REGION, 0);
+    int r = outer(&t, 0, "drifting_nebula");
+    int net = rig(&t, 1, "net_interdictor", SB_Z_REGION, 0);
+    s->in[net].cmd = 0;
+    CHECK(sb_pinned(s, ship));
+    CHECK(!sb_pinned(s, mine)); /* its owner's ships are free */
+    CHECK(!sb_pinned(s, net));
+    CHECK_EQ_INT(WARP(&t, 0, ship, r), ENGINE_ECONFLICT);
+    CHECK_EQ_INT(
+        TPLAY(&t, 0, "{\"action\":\"activate\",\"card\":%d,\"index\":0}", ship),
+        ENGINE_ECONFLICT);
+    CHECK(OFFERED_IS(&t, 0, "warp", ship, "region", ));
+    s->edition = SB_EDITION_SEED; /* the same state in edition 2 */
+    CHECK(!sb_pinned(s, ship));
+    s->edition = SB_EDITION_PINS;
+    s->in[net].cmd = -1; /* its command off: no pin */
+    CHECK(!sb_pinned(s, ship));
+    s->in[net].cmd = 0;
+    sb_move(s, net, SB_Z_REGION, r); /* another region: no pin here */
+    CHECK(!sb_pinned(s, ship));
+    CHECK_EQ_INT(WARP(&t, 0, ship, 1), 0);
+    tfree(&t);
+
+    t = at_mgmt(2);
+    s = S(&t);
+    s->edition = SB_EDITION_PINS;
+    ship = rig(&t, 0, "lancer_frigate", SB_Z_REGION, 0);
+    int other = rig(&t, 0, "lancer_frigate", SB_Z_REGION, 0);
+    int decree = rig(&t, 1, "blockade_decree", SB_Z_HAND, -1);
+    s->p[1].isk = 3;
+    REQUIRE(tpass(&t) == 0);
+    REQUIRE(tholder(&t) == 1);
+    CHECK_EQ_INT(PLAY_AT(&t, 1, decree, ship), 0);
+    CHECK_EQ_INT(s->in[decree].zone, SB_Z_NEWS);
+    CHECK(sb_pinned(s, ship));
+    CHECK(!sb_pinned(s, other)); /* only the ship it names */
+    s->edition = SB_EDITION_SEED;
+    CHECK(!sb_pinned(s, ship));
+    s->edition = SB_EDITION_PINS;
+    sb_move(s, decree, SB_Z_SCRAP, -1); /* out of play: the pin ends */
+    CHECK(!sb_pinned(s, ship));
+    tfree(&t);
+}
+
 /* isk against an opponent: Corsair Raider's Plunder takes 1 ISK from one
  * opponent, never below 0; its targets are the other living seats. */
 static void test_isk_loss_stops_at_zero(void)
@@ -1293,6 +1348,7 @@ int main(void)
     RUN(test_destroy_price_filter);
     RUN(test_deactivate_price_filter);
     RUN(test_pin_lasts_this_turn);
+    RUN(test_passive_pins_pin_from_edition_3);
     RUN(test_isk_loss_stops_at_zero);
     RUN(test_discard_at_random);
     RUN(test_repair_stops_at_zero);
