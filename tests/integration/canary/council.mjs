@@ -2,7 +2,7 @@
 // whose part names are markers ("part": their author only), and the check
 // of what each audience may know of the galaxy.
 import assert from 'node:assert/strict';
-import { pick, chance, hex, bot, driveLegal, eachDoc } from './kit.mjs';
+import { pick, chance, hex, bot, driveLegal, eachDoc, rnd, sample } from './kit.mjs';
 
 const hexDist = (a, b) => {
   const dq = a.q - b.q;
@@ -26,12 +26,9 @@ function councilOrder(ctx, seat, doc, window) {
   if (window.endsWith('.picks')) {
     // The ranked strategy picks: a shuffled prefix of the cards (sealed:
     // no other seat may learn it; only the picks it yields are told).
+    // From the canary's seeded stream, so that CANARY_SEED repeats them.
     const keys = (doc?.view?.strategy_cards || []).map((c) => c.key);
-    for (let i = keys.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [keys[i], keys[j]] = [keys[j], keys[i]];
-    }
-    return { ranking: keys.slice(0, 1 + Math.floor(Math.random() * keys.length)) };
+    return { ranking: sample(keys, 1 + Math.floor(rnd() * keys.length)) };
   }
   if (/\.(lobby|council)$/.test(window)) {
     // The council's windows under part names only this seat may ever see:
