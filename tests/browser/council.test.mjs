@@ -21,6 +21,7 @@ import {
   openPage,
   pageUrl,
   shot,
+  SHOTS,
   signUpGuest,
   createLobby,
   waitLive,
@@ -438,6 +439,24 @@ test(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
     assert.ok(overflow <= 1, `no sideways scrolling at 390px (${overflow}px)`);
+    // Nor inside the players table: each player is a card at this width.
+    const players = await page.evaluate(() => {
+      const wrap = document.querySelector('.cn-players .cn-table-wrap');
+      const table = wrap.querySelector('table');
+      return {
+        wrap: [wrap.scrollWidth, wrap.clientWidth],
+        table: [table.scrollWidth, table.clientWidth],
+        rows: table.querySelectorAll('tbody tr').length,
+      };
+    });
+    assert.equal(players.rows, 3);
+    assert.ok(
+      players.wrap[0] <= players.wrap[1] && players.table[0] <= players.table[1],
+      `the players table does not scroll sideways at 390px (${JSON.stringify(players)})`,
+    );
+    await page.locator('.cn-players').screenshot({ path: `${SHOTS}/council-phone-players.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.locator('.cn-players').screenshot({ path: `${SHOTS}/council-desktop-players.png` });
 
     // No hidden facts in any view the page was sent.
     const log = (await rest(page, 'GET', `/api/v1/games/${id}/log?after=0`)).body.entries;

@@ -1,7 +1,8 @@
 // council-agenda-text.js - the council phase of Galactic Council in plain
 // words: its log entries (the speaker and agenda, vetoes, cards played,
 // gifts, the representatives revealed, each spy's deed, the vote, markers
-// bought, captures) and its order parts as sentences.
+// bought, captures), its order parts as sentences, and the last council's
+// summary (its log entries, its spies as the server tells them).
 
 import { seatName } from '../../gamekit.js';
 import { plural } from '../../ui.js';
@@ -62,6 +63,115 @@ export function tieText(reps, totals, best, speaker, law, who) {
   return law
     ? `Tied, and ${name} did not vote for either side: the law fails.`
     : `Tied, and ${name} did not vote for a tied player: the first tied player clockwise from the speaker is elected.`;
+}
+
+// The log entries of the council held in round `round` (the view's
+// council.last.round): from that round's "council" entry up to the next
+// "council" or "round" entry. log: the page's [{seq, seat, entry}]. The
+// rounds are counted by the log's "round" entries (round 1 has none): a
+// council sits in its round (with the council every round, after the
+// picks; otherwise after the status phase, before the next round begins),
+// so the newest "council" entry may already be the next council's.
+export function councilEntries(log, round) {
+  let now = 1;
+  let out = null;
+  for (const item of log || []) {
+    const e = (item && item.entry) || {};
+    if (e.type === 'round') {
+      if (out) break;
+      now = e.round;
+    } else if (e.type === 'council') {
+      if (out) break;
+      if (now === round) out = [];
+    }
+    if (out) out.push(e);
+  }
+  return out || [];
+}
+
+// The spies that acted at a council, as the server tells it: the view's
+// representatives with a spy_result (killed, immune, struck_down,
+// blackmailed, sabotaged, no_effect; null for no spy or one removed before
+// its turn), as {seat, target, result}, in the order they acted: that of
+// the council's "spy" log entries, else from the speaker clockwise.
+export function councilSpies(reps, entries, speaker) {
+  const n = reps.length;
+  const logged = (entries || []).filter((e) => e.type === 'spy').map((e) => e.seat);
+  const from = speaker !== null && speaker !== undefined ? speaker : 0;
+  const rank = (s) => {
+    const i = logged.indexOf(s);
+    return i >= 0 ? i : n + ((s - from + n) % n);
+  };
+  return reps
+    .filter((r) => r.spy_result)
+    .map((r) => ({ seat: r.seat, target: r.target, result: r.spy_result }))
+    .sort((a, b) => rank(a.seat) - rank(b.seat));
+}
+
+// The last council (the view's council.last) as a sequence of lines
+// {label, text, cls, strong}: the representatives revealed; each spy's
+// deed (councilSpies); the players whose representative was removed, who
+// do not vote; the totals (none with secret votes), a tie and who breaks
+// it; the outcome. entries: that council's log entries (councilEntries),
+// for the speaker and the spies' order; who(seat) names a seat, 'You' for
+// the reader's.
+export function lastSequence(last, entries, who) {
+  const reps = last.representatives || [];
+  const poss = (s) => (who(s) === 'You' ? 'Your' : `${who(s)}'s`);
+  const obj = (s) => (who(s) === 'You' ? 'you' : who(s));
+  const role = (s) => {
+    const r = reps.find((x) => x.seat === s);
+    return r ? `${r.role} (${r.name})` : 'representative';
+  };
+  const start = (entries || []).find((e) => e.type === 'council');
+  const speaker = start ? start.speaker : null;
+  const spies = councilSpies(reps, entries, speaker);
+  const lines = [
+    {
+      label: 'Revealed: ',
+      text: reps
+        .map(
+          (r) =>
+            `${who(r.seat)}: ${r.name} (${r.role}${r.role === 'spy' && r.target !== null && r.target !== undefined ? `, against ${obj(r.target)}` : ''})`,
+        )
+        .join('; '),
+    },
+  ];
+  for (const e of spies)
+    lines.push({
+      label: 'Spy: ',
+      text: spyText(e, who, role),
+      cls: e.result === 'killed' || e.result === 'struck_down' ? 'cn-seq-hit' : null,
+    });
+  if (!spies.length) lines.push({ text: 'No spy acted.' });
+  const gone = reps.filter((r) => r.fate !== 'seated');
+  if (gone.length)
+    lines.push({
+      text: `${gone.map((r) => `${poss(r.seat)} ${r.role} was ${r.fate === 'killed' ? 'killed' : 'struck down'}`).join('; ')}: ${gone.length > 1 ? 'those players do' : who(gone[0].seat) === 'You' ? 'you do' : 'that player does'} not vote.`,
+    });
+  const a = last.agenda;
+  const t = last.totals || [];
+  const law = a && a.kind !== 'election';
+  const best = t.length ? Math.max(...t) : 0;
+  const tied = t.filter((x) => x === best).length > 1 && best > 0;
+  // Secret votes: no totals (they would give the votes away), the outcome alone.
+  const totals = !last.totals
+    ? 'secret ballot.'
+    : law
+      ? `For ${t[1] || 0}, against ${t[0] || 0}.`
+      : t.map((n, i) => `${who(i)} ${n}`).join(', ');
+  if (a)
+    lines.push({
+      label: 'Vote: ',
+      text: `${totals}${tied ? ` ${tieText(reps, t, best, speaker, law, who)}` : ''}`,
+      cls: tied ? 'cn-tie' : null,
+    });
+  lines.push({
+    text: outcomeText(a ? a.kind : 'law', last.outcome, who),
+    cls: 'cn-outcome',
+    strong: true,
+  });
+  return lines;
 }
 
 // A council log entry in words, or undefined when the entry is not the

@@ -19,7 +19,7 @@ import { api } from '../../api.js';
 import { h, toast, announce, plural } from '../../ui.js';
 import { countdown } from '../../gamekit.js';
 import { repsOf, ROLE_TEXT } from './council-reps.js';
-import { councilPartText, outcomeText, spyText, tieText } from './council-agenda-text.js';
+import { councilEntries, councilPartText, lastSequence } from './council-agenda-text.js';
 
 const READY = 'ready';
 const SEAT_CARDS = new Set(['gag_order']);
@@ -764,95 +764,26 @@ export function createCouncil(c) {
     );
   }
 
-  // The council's log entries from the newest "council" entry on.
-  function lastCouncilLog(m) {
-    const log = m.log || [];
-    let i = log.length - 1;
-    while (i >= 0 && (log[i].entry || {}).type !== 'council') i--;
-    return i < 0 ? [] : log.slice(i).map((e) => e.entry || {});
-  }
-
   // The last council as a sequence: reveal, spies in order, the vote.
+  // Its log entries are those of the council that last voted (the round
+  // of view.council.last), not the newest "council" entry's, which may be
+  // the next council's; each spy's result is the server's (spy_result).
   function lastResult(m, vw, ctx) {
     const last = vw.council && vw.council.last;
     if (!last) return null;
     const who = (s) => (s === m.you ? 'You' : ctx.names.seat(s));
-    const poss = (s) => (s === m.you ? 'Your' : `${ctx.names.seat(s)}'s`);
     const reps = last.representatives || [];
-    const role = (s) => {
-      const r = reps.find((x) => x.seat === s);
-      return r ? `${r.role} (${r.name})` : 'representative';
-    };
-    const entries = lastCouncilLog(m);
-    const start = entries.find((e) => e.type === 'council');
-    const speaker = start ? start.speaker : null;
-    let spies = entries.filter((e) => e.type === 'spy');
-    if (!spies.length) {
-      // No log at hand: the spies in seat order from the speaker.
-      const n = reps.length;
-      const from = speaker !== null ? speaker : 0;
-      spies = [];
-      for (let i = 0; i < n; i++) {
-        const r = reps[(from + i) % n];
-        if (r && r.role === 'spy' && r.target !== null && r.fate !== 'struck_down')
-          spies.push({
-            seat: r.seat,
-            target: r.target,
-            result: (reps[r.target] || {}).fate === 'killed' ? 'killed' : 'no_effect',
-          });
-      }
-    }
+    const entries = councilEntries(m.log, last.round);
     const a = last.agenda;
-    const t = last.totals || [];
     const law = a && a.kind !== 'election';
-    const best = t.length ? Math.max(...t) : 0;
-    const tied = t.filter((x) => x === best).length > 1 && best > 0;
-    const seq = [
+    const seq = lastSequence(last, entries, who).map((l) =>
       h(
         'li',
-        h('strong', 'Revealed: '),
-        reps.map((r, i) => [
-          i ? '; ' : '',
-          `${who(r.seat)}: ${r.name} (${r.role}${r.role === 'spy' && r.target !== null ? `, against ${r.target === m.you ? 'you' : who(r.target)}` : ''})`,
-        ]),
+        { class: l.cls || null },
+        l.label ? h('strong', l.label) : null,
+        l.strong ? h('strong', l.text) : l.text,
       ),
-    ];
-    if (spies.length)
-      for (const e of spies)
-        seq.push(
-          h(
-            'li',
-            { class: e.result === 'killed' || e.result === 'struck_down' ? 'cn-seq-hit' : null },
-            h('strong', 'Spy: '),
-            spyText(e, who, role),
-          ),
-        );
-    else seq.push(h('li', 'No spy acted.'));
-    const gone = reps.filter((r) => r.fate !== 'seated');
-    if (gone.length)
-      seq.push(
-        h(
-          'li',
-          `${gone.map((r) => `${poss(r.seat)} ${r.role} was ${r.fate === 'killed' ? 'killed' : 'struck down'}`).join('; ')}: ${gone.length > 1 ? 'those players do' : who(gone[0].seat) === 'You' ? 'you do' : 'that player does'} not vote.`,
-        ),
-      );
-    // Secret votes: no totals (they would give the votes away), the outcome alone.
-    const totalsText = !last.totals
-      ? 'secret ballot.'
-      : law
-        ? `For ${t[1] || 0}, against ${t[0] || 0}.`
-        : t.map((n, i) => `${who(i)} ${n}`).join(', ');
-    if (a)
-      seq.push(
-        h(
-          'li',
-          { class: tied ? 'cn-tie' : null },
-          h('strong', 'Vote: '),
-          totalsText,
-          tied ? ` ${tieText(reps, t, best, speaker, law, who)}` : '',
-        ),
-      );
-    seq.push(h('li.cn-outcome', h('strong', outcomeText(a ? a.kind : 'law', last.outcome, who))));
+    );
     const fresh = state.shown !== last.round;
     state.shown = last.round;
     const secret = vw.council && vw.council.secret_votes;

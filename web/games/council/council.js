@@ -364,6 +364,25 @@ export function councilRenderer(c) {
 
   const v = (m) => m.view || {};
 
+  // The players table's columns after the player. On a narrow screen each
+  // player is a card: the cells wrap under the name, each shown with its
+  // column's name (data-label, drawn by council.css with an empty
+  // alternative text: the column header already names the cell).
+  const COLS = [
+    'Card',
+    'VP',
+    'Trade goods',
+    'Resources / influence',
+    'Tactic / fleet / strategy',
+    'Cards',
+    'Planets',
+    'Technologies',
+  ];
+  // The roles are the table's own, said again: a table laid out as cards
+  // keeps them then in every browser.
+  const cell = (i, text, cls) =>
+    h('td', { class: cls || null, role: 'cell', 'data-label': COLS[i] }, text);
+
   function playersPanel(m, vw, names) {
     const open = m.windows[0];
     const sent = (open && open.mode === 'sealed' && open.submitted) || [];
@@ -385,33 +404,27 @@ export function councilRenderer(c) {
         'div.cn-table-wrap',
         { tabindex: '0', role: 'region', 'aria-label': 'Players table' },
         h(
-          'table.cn-table',
+          'table.cn-table.cn-players-table',
+          { role: 'table' },
           h(
             'thead',
+            { role: 'rowgroup' },
             h(
               'tr',
-              [
-                'Player',
-                'Card',
-                'VP',
-                'Trade goods',
-                'Resources / influence',
-                'Tactic / fleet / strategy',
-                'Cards',
-                'Planets',
-                'Technologies',
-              ].map((t) => h('th', { scope: 'col' }, t)),
+              { role: 'row' },
+              ['Player', ...COLS].map((t) => h('th', { scope: 'col', role: 'columnheader' }, t)),
             ),
           ),
           h(
             'tbody',
+            { role: 'rowgroup' },
             (vw.players || []).map((p) =>
               h(
                 'tr',
-                { class: p.seat === m.you ? 'cn-me' : null },
+                { class: p.seat === m.you ? 'cn-me' : null, role: 'row' },
                 h(
                   'th',
-                  { scope: 'row' },
+                  { scope: 'row', role: 'rowheader' },
                   h('span.cn-swatch', { class: `cn-bg-s${p.seat}`, 'aria-hidden': 'true' }),
                   seatName(m.seats, p.seat),
                   p.seat === m.you ? h('span.tag.tag-you', 'you') : null,
@@ -419,17 +432,17 @@ export function councilRenderer(c) {
                   h('br'),
                   h('span.muted', p.race_name),
                 ),
-                h('td', p.card ? `${names.card(p.card)}${p.card_used ? ' (used)' : ''}` : '—'),
-                h('td', String(p.vp)),
-                h('td', String(p.trade_goods)),
-                h(
-                  'td',
+                cell(0, p.card ? `${names.card(p.card)}${p.card_used ? ' (used)' : ''}` : '—'),
+                cell(1, String(p.vp)),
+                cell(2, String(p.trade_goods)),
+                cell(
+                  3,
                   `${worth[p.seat] ? worth[p.seat].r : 0} / ${worth[p.seat] ? worth[p.seat].i : 0}`,
                 ),
-                h('td', `${p.tactic} / ${p.fleet} / ${p.strategy}`),
-                h('td', String(p.hand_size)),
-                h('td', String(p.planets)),
-                h('td', p.techs.length ? p.techs.map(humanize).join(', ') : '—'),
+                cell(4, `${p.tactic} / ${p.fleet} / ${p.strategy}`),
+                cell(5, String(p.hand_size)),
+                cell(6, String(p.planets)),
+                cell(7, p.techs.length ? p.techs.map(humanize).join(', ') : '—', 'cn-wide'),
               ),
             ),
           ),
