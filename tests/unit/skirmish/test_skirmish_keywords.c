@@ -719,6 +719,42 @@ static void test_parry_targets_and_reserved_movement(void)
     sk_free(&r);
 }
 
+/* Reserve (ours): tokens an item on the stack will spend cannot be
+ * declared again. Wind Monk ("1 token: parry 1") enters with 2 tokens: it
+ * parries an attack on it twice, the second with its last free token,
+ * and not a third time; the parries paid, it has none left. */
+static void test_reserved_tokens_not_declared_twice(void)
+{
+    sk_run r;
+    REQUIRE(ex_to_choice(&r, 1, "[\"iron_lancer\"]", "[\"c3\"]",
+                         "[\"wind_monk\",\"bulwark_giant\"]",
+                         "[\"c4\",\"a6\"]") == 0);
+    CHECK_EQ_INT(sk_unit(&r, 1, "tokens"), 2);
+    REQUIRE(sk_play(&r, 0, "{\"action\":\"attack\",\"unit\":0,\"target\":1}") ==
+            0);
+    unsigned attack = ex_item_id(&r, 0);
+    REQUIRE(sk_pass(&r) == 0);
+    char parry[96];
+    snprintf(parry, sizeof parry,
+             "{\"action\":\"ability\",\"unit\":1,\"ability\":1,\"item\":%u}",
+             attack);
+    for (int k = 0; k < 2; k++) {
+        CHECKF(ex_legal_has(&r, 1, "ability", 1, 1, -1, attack),
+               "parry %d not legal", k + 1);
+        CHECKF(sk_play(&r, 1, parry) == 0, "parry %d refused", k + 1);
+        CHECK_EQ_INT(sk_unit_reserved(&r, 1, "tokens"), k + 1);
+    }
+    CHECK(!ex_legal_has(&r, 1, "ability", 1, 1, -1, attack));
+    CHECK(sk_play(&r, 1, parry) != 0); /* both tokens are reserved */
+    CHECK_EQ_INT(sk_stack_n(&r), 3);
+    CHECK_EQ_INT(sk_unit(&r, 1, "tokens"), 2); /* paid on resolution */
+    REQUIRE(ex_resolve_all(&r, 20) == 0);
+    CHECK_EQ_INT(sk_unit(&r, 1, "tokens"), 0);
+    CHECK_EQ_INT(sk_unit_reserved(&r, 1, "tokens"), 0);
+    CHECK(sk_replays(&r));
+    sk_free(&r);
+}
+
 /* Counterspell names only a spell on the stack; a creature whose close
  * is already reserved cannot use its Close counterspell. */
 static void test_counterspell_needs_a_spell_and_an_unreserved_close(void)
@@ -813,6 +849,7 @@ int main(void)
     RUN(test_regeneration_and_start_of_turn_movement);
     RUN(test_tokens_enter_and_stop_at_nine);
     RUN(test_parry_targets_and_reserved_movement);
+    RUN(test_reserved_tokens_not_declared_twice);
     RUN(test_counterspell_needs_a_spell_and_an_unreserved_close);
     RUN(test_life_payment_destroys_and_source_gone_still_resolves);
     return TEST_SUMMARY();

@@ -902,6 +902,49 @@ static void test_ed2_undo_with_consent(void)
     done(&r);
 }
 
+/* Undo: the turn limit's score ends the chance to take a declaration
+ * back; the turn going over does not. Seat 1 walks in turn 2 and the turn
+ * ends: with a limit of 3, turn 3 begins and the walk is still taken back
+ * with seat 0's consent; with a limit of 2 the score ends the game, the
+ * undo is refused and the result stands. */
+static void test_ed2_turn_limit_score_ends_undo(void)
+{
+    for (int limit = 2; limit <= 3; limit++) {
+        sk_run r;
+        char opts[48], sq[4];
+        snprintf(opts, sizeof opts, "{\"edition\":2,\"turn_limit\":%d}", limit);
+        REQUIRE(sk_start_with(&r, 1, opts, "[\"iron_recruit\"]", "[\"c3\"]",
+                              "[\"iron_recruit\",\"iron_recruit\"]",
+                              "[\"c4\",\"a6\"]") == 0);
+        for (int i = 0; i < 20 && sk_prio_int(&r, "turn") < 2; i++)
+            REQUIRE(sk_pass(&r) == 0);
+        REQUIRE(sk_prio_int(&r, "turn") == 2 && sk_step_is(&r, "choice") &&
+                sk_holder(&r) == 1);
+        REQUIRE(sk_play(&r, 1,
+                        "{\"action\":\"move\",\"unit\":2,\"to\":\"b6\"}") == 0);
+        for (int i = 0;
+             i < 20 && !engine_is_over(r.g) && sk_prio_int(&r, "turn") == 2;
+             i++)
+            REQUIRE(sk_pass(&r) == 0);
+        CHECK_EQ_STR(sk_unit_sq(&r, 2, sq), "b6");
+        if (limit == 2) {
+            CHECK(engine_is_over(r.g));
+            CHECK_EQ_INT(sk_system(&r, 1, "{\"action\":\"undo\"}"),
+                         ENGINE_EOVER);
+            CHECK(engine_is_over(r.g));
+            CHECK_EQ_STR(sk_unit_sq(&r, 2, sq), "b6");
+        } else {
+            CHECK(!engine_is_over(r.g));
+            CHECK_EQ_INT(sk_prio_int(&r, "turn"), 3);
+            REQUIRE(sk_system(&r, 1, "{\"action\":\"undo\"}") == 0);
+            REQUIRE(sk_system(&r, 0, "{\"action\":\"undo_consent\"}") == 0);
+            CHECK_EQ_STR(sk_unit_sq(&r, 2, sq), "a6");
+            CHECK_EQ_INT(sk_prio_int(&r, "turn"), 2);
+        }
+        done(&r);
+    }
+}
+
 static void test_ed2_my_turn_rule_set_in_own_turn_is_kept(void)
 {
     sk_run r;
@@ -975,6 +1018,7 @@ int main(void)
     RUN(test_ed2_hold_priority);
     RUN(test_ed2_opponent_holds_on_empty_stack);
     RUN(test_ed2_undo_with_consent);
+    RUN(test_ed2_turn_limit_score_ends_undo);
     RUN(test_ed2_my_turn_rule_set_in_own_turn_is_kept);
     return TEST_SUMMARY();
 }

@@ -5,10 +5,10 @@
  * case and the boundary (control passing with its locations, income never
  * below 0, a draw ability past the market, slots, prices, each ability kind
  * with its price filter or floor, the battle's order, sides and damage
- * sharing, the end phase, the hand limit, hull auras, leaving the game, a
- * draw, the priority round, and the extra warps, which only edition 1
- * counts). Where a bot picks from `legal`, the targets and regions `legal`
- * offers are compared with a set written out in the test, not with the
+ * sharing, the end phase, the hand limit, hull and guns auras, leaving
+ * the game, a draw, the priority round, and the extra warps, which only
+ * edition 1 counts). Where a bot picks from `legal`, the targets and regions
+ * `legal` offers are compared with a set written out in the test, not with the
  * engine's own legality check.
  */
 #include "tests/unit/starbase/starbase_test.h"
@@ -1052,6 +1052,61 @@ static void test_hull_aura_and_destruction(void)
     tfree(&t);
 }
 
+/* kind `aura` on your starbase, guns (Defence Grid: +2 attack): the
+ * aura raises its owner's guns while the structure is attached, and only
+ * its owner's; in a hand, or once Demolition Charges scrap it, it raises
+ * nothing. It matters at home: Corvid Roost's 2 guns leave an attacking
+ * Vanguard Flagship (3/4) standing, the 4 with the grid destroy it
+ * exactly (3 would not). */
+static void test_defence_grid_raises_the_guns(void)
+{
+    tgame t = at_mgmt(2);
+    sb_state *s = S(&t);
+    int printed = sb_side(s, 0)->attack;
+    int grid = rig(&t, 1, "defence_grid", SB_Z_HAND, -1);
+    CHECK_EQ_INT(sb_base_attack(s, 1), 2); /* Corvid Roost; in a hand */
+    sb_move(s, grid, SB_Z_STRUCTURE, -1);
+    CHECK_EQ_INT(sb_base_attack(s, 1), 2 + 2);
+    CHECK_EQ_INT(sb_base_attack(s, 0), printed); /* not the other starbase */
+    CHECK_EQ_INT(sb_base_hull(s, 1), 12);        /* guns only */
+    json_t *v = engine_view(t.g, 0);
+    json_t *base = json_object_get(
+        json_array_get(json_object_get(v, "players"), 1), "starbase");
+    CHECK_EQ_INT(json_integer_value(json_object_get(base, "attack")), 4);
+    json_decref(v);
+    int ship = rig(&t, 0, "vanguard_flagship", SB_Z_REGION, 0);
+    REQUIRE(sb_ship_defence(s, ship) == 4 && sb_ship_attack(s, ship) == 3);
+    CHECK_EQ_INT(WARP(&t, 0, ship, 1), 0);
+    REQUIRE(tpass_to(&t, 0, "management"));
+    REQUIRE(to_battle(&t));
+    REQUIRE(pass_out_of(&t, "battle"));
+    CHECK_EQ_INT(s->in[ship].zone, SB_Z_SCRAP);
+    CHECK_EQ_INT(s->p[1].damage, 3);
+    tfree(&t);
+
+    /* the grid scrapped before the attack: the printed 2 guns */
+    t = at_mgmt(2);
+    s = S(&t);
+    s->p[0].isk = 8;
+    grid = rig(&t, 1, "defence_grid", SB_Z_STRUCTURE, -1);
+    int charges = rig(&t, 0, "demolition_charges", SB_Z_HAND, -1);
+    ship = rig(&t, 0, "vanguard_flagship", SB_Z_REGION, 0);
+    CHECK_EQ_INT(sb_base_attack(s, 1), 4);
+    CHECK_EQ_INT(PLAY_AT(&t, 0, charges, grid), 0);
+    CHECK_EQ_INT(s->in[grid].zone, SB_Z_SCRAP);
+    CHECK_EQ_INT(sb_base_attack(s, 1), 2);
+    REQUIRE(tpass_to(&t, 0, "management"));
+    CHECK_EQ_INT(WARP(&t, 0, ship, 1), 0);
+    REQUIRE(tpass_to(&t, 0, "management"));
+    REQUIRE(to_battle(&t));
+    REQUIRE(pass_out_of(&t, "battle"));
+    CHECK_EQ_INT(s->in[ship].zone, SB_Z_REGION);
+    CHECK_EQ_INT(s->in[ship].region, 0);
+    CHECK_EQ_INT(s->in[ship].damage, 2);
+    CHECK_EQ_INT(s->p[1].damage, 3);
+    tfree(&t);
+}
+
 /* last_player_wins: a player who loses leaves: their cards in play go to
  * their scrapheap (their outer regions too), other players' ships there
  * fall back home and other players' locations there go to their owners'
@@ -1366,6 +1421,7 @@ int main(void)
     RUN(test_this_turn_ends_after_end_step);
     RUN(test_hand_limit_boundary);
     RUN(test_hull_aura_and_destruction);
+    RUN(test_defence_grid_raises_the_guns);
     RUN(test_loser_leaves_play);
     RUN(test_all_lose_at_once_draw);
     RUN(test_priority_round);
