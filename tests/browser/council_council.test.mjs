@@ -179,8 +179,11 @@ test(
           ruleset: 'council',
           seats: 4,
           clock: { mode: 'async', seconds: 86400 },
-          // the scenario's script picks one card at a time (pickFor)
-          options: { strategy_picks: 1 },
+          // the scenario's script picks one card at a time (pickFor); rules
+          // edition 1, the lobby in a window of its own (games stored before
+          // editions play so; edition 2's lobby in the action window is
+          // council_lobby_in_action.test.mjs)
+          options: { strategy_picks: 1, edition: 1 },
         },
         [{ token: tb }],
       );

@@ -51,8 +51,9 @@ export async function startDeal(call, A, B, seed) {
       ruleset: 'council',
       seats: 4,
       clock: { mode: 'async', seconds: 86400 },
-      // the scenario's script picks one card at a time (pickFor)
-      options: { strategy_picks: 1 },
+      // the scenario's script picks one card at a time (pickFor); rules
+      // edition 1, the lobby in a window of its own (council_council.test.mjs)
+      options: { strategy_picks: 1, edition: 1 },
     },
     [B],
   );

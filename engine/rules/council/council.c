@@ -11,9 +11,11 @@
  * and the council's (council_council.c): "rN.agenda" (open, the speaker
  * puts an agenda it holds), "rN.lobby" and "rN.council" (sealed, every
  * seat, in parts). With the council every round (the default) a round is
- * picks, agenda, lobby, action, council, status; with option
- * council_phase 1 it is picks, action, status and then, once Concordia is
- * taken, agenda, lobby, council; with 2 there is no council.
+ * picks, agenda, action (with the lobby's parts, rules edition 2; edition
+ * 1, a game stored before editions, has the lobby's window before it),
+ * council, status; with option council_phase 1 it is picks, action, status
+ * and then, once Concordia is taken, agenda, lobby, council; with 2 there
+ * is no council.
  */
 #include "engine/rules/council/council_internal.h"
 
@@ -50,6 +52,15 @@ static const engine_option council_options[] = {
      .min = 0,
      .max = 1,
      .def = 0},
+    {.name = "edition",
+     .kind = ENGINE_OPTION_INT,
+     .title = "rules edition: 2 takes the lobby's parts (representatives, "
+              "council cards, gifts, the objective pick) in the action "
+              "window, so a round has one window fewer; 1 (games made "
+              "before edition 2) gives the lobby a window of its own",
+     .min = 1,
+     .max = CNC_EDITION_CURRENT,
+     .def = CNC_EDITION_CURRENT},
     {.name = "secret_votes",
      .kind = ENGINE_OPTION_BOOL,
      .title = "council votes are secret: only the outcome is revealed"},
@@ -89,6 +100,13 @@ static void *cn_setup(engine_ctx *ctx, const json_t *options, int seats,
         (uint8_t)engine_option_int(council_options, options, "secret_votes");
     s->sequential_picks =
         (uint8_t)engine_option_int(council_options, options, "strategy_picks");
+    /* A game stored before editions has none in its options: it plays
+     * edition 1, and its state keeps a 0 there (its bytes, so its hashes,
+     * are those it had before editions). */
+    s->edition =
+        (uint8_t)(json_object_get(options, "edition")
+                      ? engine_option_int(council_options, options, "edition")
+                      : 0);
     return s;
 }
 
@@ -171,6 +189,41 @@ static int window_ok(const cnc_state *s, int seat, const char *window,
     return 0;
 }
 
+/* The action window's order; with the lobby in it, its lobby parts are
+ * checked as the lobby's and the rest as fleet orders. */
+static int action_window_check(const cnc_state *s, int seat,
+                               const json_t *order, engine_error *err)
+{
+    if (!cnc_lobby_in_action(s))
+        return cnc_action_check(s, seat, order, err);
+    json_t *lobby, *action;
+    cnc_split_order(order, &lobby, &action);
+    int rc = cnc_council_check(s, seat, lobby, err);
+    if (rc == 0)
+        rc = cnc_action_check(s, seat, action, err);
+    json_decref(lobby);
+    json_decref(action);
+    return rc;
+}
+
+/* Edition 2's action window: the lobby resolves first (gifts, the
+ * objective pick, council cards, then the representatives go and the
+ * spies act), then the fleet orders, as when each had a window. */
+static void resolve_lobby_and_action(cnc_state *s, engine_ctx *ctx,
+                                     const json_t *const *orders)
+{
+    json_t *lobby[ENGINE_MAX_SEATS] = {0}, *action[ENGINE_MAX_SEATS] = {0};
+    for (int p = 0; p < s->seats; p++)
+        if (orders && orders[p])
+            cnc_split_order(orders[p], &lobby[p], &action[p]);
+    cnc_lobby_resolve(s, ctx, (const json_t *const *)lobby);
+    cnc_action_resolve(s, ctx, (const json_t *const *)action);
+    for (int p = 0; p < s->seats; p++) {
+        json_decref(lobby[p]);
+        json_decref(action[p]);
+    }
+}
+
 static int cn_check_order(const void *state, int seat, const char *window,
                           const json_t *order, engine_error *err)
 {
@@ -185,7 +238,7 @@ static int cn_check_order(const void *state, int seat, const char *window,
         return cnc_ranking_check(order, err);
     if (s->phase != CNC_PHASE_ACTION)
         return cnc_council_check(s, seat, order, err);
-    return cnc_action_check(s, seat, order, err);
+    return action_window_check(s, seat, order, err);
 }
 
 /* No orders: the fleets hold; no ranking: the default order (the lowest
@@ -236,12 +289,14 @@ static int cn_resolve(void *state, engine_ctx *ctx, const char *window,
     int action = s->phase == CNC_PHASE_ACTION;
     for (int p = 0; p < s->seats; p++) {
         int rc = !orders || !orders[p] ? 0
-                 : action              ? cnc_action_check(s, p, orders[p], err)
+                 : action ? action_window_check(s, p, orders[p], err)
                           : cnc_council_check(s, p, orders[p], err);
         if (rc)
             return rc;
     }
-    if (action)
+    if (action && cnc_lobby_in_action(s))
+        resolve_lobby_and_action(s, ctx, orders);
+    else if (action)
         cnc_action_resolve(s, ctx, orders);
     else if (s->phase == CNC_PHASE_LOBBY)
         cnc_lobby_resolve(s, ctx, orders);
@@ -402,4 +457,5 @@ const engine_ruleset council_ruleset = {
     .result = cn_result,
     .twin = cnc_twin,
     .bot_levels = bot_levels,
+    .new_game_options = "{\"edition\":" CNC_EDITION_CURRENT_TEXT "}",
 };

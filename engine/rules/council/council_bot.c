@@ -447,6 +447,24 @@ static json_t *basic_order(const cnc_state *s, int seat)
     return order;
 }
 
+/* Edition 2: the lobby's parts join the action order, their keys marked
+ * "l" so that none meets a fleet order's key. */
+static json_t *with_lobby(const cnc_state *s, int seat, int basic,
+                          engine_rng *rng, json_t *order)
+{
+    json_t *lobby = cnc_bot_lobby(s, seat, basic, rng);
+    const char *k;
+    json_t *v;
+    json_object_foreach(lobby, k, v)
+    {
+        char key[CNC_PART_KEY_MAX];
+        snprintf(key, sizeof key, "l%s", k);
+        json_object_set(order, key, v);
+    }
+    json_decref(lobby);
+    return order;
+}
+
 json_t *cnc_bot_json(const cnc_state *s, int seat, const char *level,
                      engine_rng *rng)
 {
@@ -462,7 +480,12 @@ json_t *cnc_bot_json(const cnc_state *s, int seat, const char *level,
         return cnc_bot_lobby(s, seat, basic, rng);
     case CNC_PHASE_COUNCIL:
         return cnc_bot_council(s, seat, basic, rng);
-    default:
-        return basic ? basic_order(s, seat) : random_order(s, seat, rng);
+    default: {
+        json_t *order =
+            basic ? basic_order(s, seat) : random_order(s, seat, rng);
+        return order && cnc_lobby_in_action(s)
+                   ? with_lobby(s, seat, basic, rng, order)
+                   : order;
+    }
     }
 }

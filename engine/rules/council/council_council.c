@@ -159,7 +159,7 @@ void cnc_council_begin(cnc_state *s, engine_ctx *ctx)
         if (s->c.agenda >= 0)
             cnc_log(ctx, agenda_entry("agenda", s->c.agenda));
     }
-    s->phase = CNC_PHASE_LOBBY;
+    s->phase = cnc_lobby_in_action(s) ? CNC_PHASE_ACTION : CNC_PHASE_LOBBY;
 }
 
 void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a,
@@ -175,7 +175,7 @@ void cnc_council_choose(cnc_state *s, engine_ctx *ctx, int seat, int a,
             agenda_return(s, k);
         }
     cnc_log(ctx, agenda_entry("agenda", a));
-    s->phase = CNC_PHASE_LOBBY;
+    s->phase = cnc_lobby_in_action(s) ? CNC_PHASE_ACTION : CNC_PHASE_LOBBY;
 }
 
 void cnc_after_picks(cnc_state *s, engine_ctx *ctx)
@@ -458,6 +458,38 @@ void cnc_refuse(engine_ctx *ctx, int seat, const char *what, const char *why)
 }
 
 /* ------------------------------------------------------------ lobby -- */
+
+int cnc_lobby_in_action(const cnc_state *s)
+{
+    return s->edition >= CNC_EDITION_2 && s->c.mode == CNC_COUNCIL_EVERY_ROUND;
+}
+
+int cnc_is_lobby_part(const json_t *v)
+{
+    const char *t = json_string_value(json_object_get(v, "type"));
+    if (!t)
+        return 0;
+    if (strcmp(t, "give") == 0 || strcmp(t, "objective") == 0 ||
+        strcmp(t, "representative") == 0)
+        return 1;
+    if (strcmp(t, "play") != 0)
+        return 0;
+    int a = action_key(json_string_value(json_object_get(v, "card")));
+    return a >= 0 && cnc_data_get()->actions[a].timing == CNC_TIME_COUNCIL;
+}
+
+void cnc_split_order(const json_t *order, json_t **lobby, json_t **action)
+{
+    *lobby = json_object();
+    *action = json_object();
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)order, k, v)
+    {
+        json_object_set(cnc_is_lobby_part(v) ? *lobby : *action, k,
+                        (json_t *)v);
+    }
+}
 
 void cnc_give(cnc_state *s, engine_ctx *ctx, int seat, const cnc_cpart *o)
 {

@@ -16,6 +16,14 @@
 #include "engine/ruleset.h"
 
 #define CNC_MAX_PARTS 16 /* order parts in one action order */
+/* Rules editions (option "edition"; a game stored before them is 1). */
+#define CNC_EDITION_FIRST 1
+/* The lobby's parts in the action window; a blackmailed speaker breaks no
+ * tie, sabotaged or silenced too. */
+#define CNC_EDITION_2 2
+#define CNC_EDITION_CURRENT CNC_EDITION_2
+#define CNC_EDITION_CURRENT_TEXT "2"
+
 #define CNC_PART_KEY_MAX 17
 #define CNC_MAX_HAND 7
 #define CNC_MAX_SECRETS 4
@@ -186,6 +194,9 @@ typedef struct cnc_state {
     /* ---- added in save format 6 */
     uint8_t sequential_picks; /* option strategy_picks 1: an open window per
                                  pick; 0: one sealed window of rankings */
+    /* ---- added with rules editions, in what was padding (0 in older
+     * saves: edition 1) */
+    uint8_t edition; /* option "edition"; 0 in a game stored before it */
 } cnc_state;
 
 /* ---- council_state.c */
@@ -351,6 +362,15 @@ int cnc_talk_closed(const void *state, int seat, char *why, size_t n);
 /* The JSON Schema of the order s's open parts window takes (action, lobby
  * or council; council_parts_schema.c): NEW. */
 json_t *cnc_parts_shape(const cnc_state *s);
+/* 1 when this round's action window also takes the lobby's parts
+ * (edition 2, the council every round): no "rN.lobby" window. */
+int cnc_lobby_in_action(const cnc_state *s);
+/* 1 when part v of such a window is a lobby part: a gift, the objective
+ * pick, a representative, or the play of a council card (an action card
+ * timed for the council; any other play is an action step). */
+int cnc_is_lobby_part(const json_t *v);
+/* order's lobby parts and its action parts, as two new objects. */
+void cnc_split_order(const json_t *order, json_t **lobby, json_t **action);
 /* Resolve the locked lobby / council window (orders[seat] may be NULL). */
 void cnc_lobby_resolve(cnc_state *s, engine_ctx *ctx,
                        const json_t *const *orders);

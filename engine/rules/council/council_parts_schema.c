@@ -333,6 +333,7 @@ static json_t *council_part(const cnc_state *s, int council)
 json_t *cnc_parts_shape(const cnc_state *s)
 {
     json_t *defs, *part;
+    int max = CNC_MAX_PARTS;
     if (s->phase == CNC_PHASE_LOBBY || s->phase == CNC_PHASE_COUNCIL) {
         defs = json_object();
         json_object_set_new(defs, "part",
@@ -340,12 +341,22 @@ json_t *cnc_parts_shape(const cnc_state *s)
     } else {
         defs = action_defs(cnc_data_get());
     }
+    if (s->phase == CNC_PHASE_ACTION && cnc_lobby_in_action(s)) {
+        /* Edition 2: a fleet order's part or a lobby part, each up to
+         * CNC_MAX_PARTS. */
+        json_object_set(defs, "fleet_part", json_object_get(defs, "part"));
+        json_object_set_new(defs, "lobby_part", council_part(s, 0));
+        json_object_set_new(defs, "part",
+                            json_pack("{s:[o, o]}", "anyOf", ref("fleet_part"),
+                                      ref("lobby_part")));
+        max = 2 * CNC_MAX_PARTS;
+    }
     part = ref("part");
-    /* At most CNC_MAX_PARTS parts, and the core's "ready": true. */
+    /* At most max parts, and the core's "ready": true. */
     return json_pack("{s:s, s:s, s:o, s:i, s:{s:s}, s:{s:{s:b}}, s:o}",
                      "$schema", "https://json-schema.org/draft/2020-12/schema",
-                     "type", "object", "$defs", defs, "maxProperties",
-                     CNC_MAX_PARTS + 1, "propertyNames", "pattern",
-                     "^[a-z0-9_]{1,16}$", "properties", ENGINE_READY_PART,
-                     "const", 1, "additionalProperties", part);
+                     "type", "object", "$defs", defs, "maxProperties", max + 1,
+                     "propertyNames", "pattern", "^[a-z0-9_]{1,16}$",
+                     "properties", ENGINE_READY_PART, "const", 1,
+                     "additionalProperties", part);
 }

@@ -311,7 +311,7 @@ static int state_ok(const cnc_data *d, const cnc_state *s)
             !in(s->p[p].race, 0, d->nraces - 1) || !extra_ok(s, p))
             return 0;
     return in(s->chancery_pick, 0, 1) && s->sequential_picks <= 1 &&
-           council_ok(d, s);
+           s->edition <= CNC_EDITION_CURRENT && council_ok(d, s);
 }
 
 int cnc_state_load(cnc_state *s, const json_t *saved, engine_error *err)

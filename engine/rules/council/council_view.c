@@ -186,6 +186,9 @@ json_t *cnc_view_json(const cnc_state *s, int seat)
         json_object_set_new(
             v, "strategy_picks",
             json_string(s->sequential_picks ? "sequential" : "ranked"));
+    if (v) /* edition 2: the lobby's parts go in the action window */
+        json_object_set_new(v, "lobby_in_action",
+                            json_boolean(cnc_lobby_in_action(s)));
     if (v && s->phase == CNC_PHASE_STRATEGY && s->sequential_picks)
         json_object_set_new(v, "picker", json_integer(cnc_picker(s)));
     if (v && cnc_ranked_open(s))

@@ -225,7 +225,14 @@ static void count(cnc_state *s, const uint8_t *blackmail, uint8_t zero)
     cnc_council_result *r = &s->c.last;
     for (int p = 0; p < s->seats; p++) {
         r->weight[p] = 0;
-        if (r->fate[p] != CNC_FATE_SEATED || (zero >> p & 1))
+        if (r->fate[p] != CNC_FATE_SEATED)
+            continue;
+        /* A blackmailed seat has no vote of its own, so it breaks no tie
+         * as speaker; edition 1 forgot it when the seat's votes were also
+         * zeroed (sabotaged or silenced). */
+        if (blackmail[p] && s->edition >= CNC_EDITION_2)
+            r->vote[p] = -1;
+        if (zero >> p & 1)
             continue;
         int w = weight(s, p), to = blackmail[p] ? blackmail[p] - 1 : p;
         if (blackmail[p])

@@ -41,11 +41,7 @@ function councilOrder(ctx, seat, doc, window) {
       return value;
     };
     if (window.endsWith('.council')) return { [part()]: { type: 'markers', count: 1 } };
-    const seats = (doc?.view?.players || []).length || 3;
-    const role = pick(['spy', 'bodyguard', 'councillor', 'clerk']);
-    const rep = { type: 'representative', role };
-    if (role === 'spy') rep.target = (seat + 1) % seats;
-    return { [part()]: { type: 'objective', pick: 0 }, [part()]: rep };
+    return lobbyParts(part);
   }
   const explored = sectors.filter((s) => s.explored);
   const frontier = sectors.filter((s) => !s.explored && explored.some((e) => hexDist(e, s) === 1));
@@ -89,7 +85,20 @@ function councilOrder(ctx, seat, doc, window) {
     if (Object.keys(order).length >= 3) break;
   }
   if (!Object.keys(order).length) order[name()] = [{ type: 'hold' }];
+  // Rules edition 2 (new games): the lobby's parts go in the action window,
+  // under part names as secret as the fleet orders'.
+  if (doc?.view?.lobby_in_action) Object.assign(order, lobbyParts(name));
   return order;
+
+  // The lobby's parts: a representative sent in secret (a spy names a
+  // target; the spies act when the window resolves) and the objective pick.
+  function lobbyParts(part) {
+    const seats = (doc?.view?.players || []).length || 3;
+    const role = pick(['spy', 'bodyguard', 'councillor', 'clerk']);
+    const rep = { type: 'representative', role };
+    if (role === 'spy') rep.target = (seat + 1) % seats;
+    return { [part()]: { type: 'objective', pick: 0 }, [part()]: rep };
+  }
 }
 
 // Council: what each audience may know of the galaxy. Marker identities:

@@ -47,22 +47,32 @@ static int action_ix(const char *key)
 /* The lobby window of a 4-seat game with agenda on the table, speaker
  * sp, races oskan, dravik, thessari, korrun, nobody owning a planet (so
  * votes are the representatives' and the cards'); send_council plays the
- * lobby (representatives), the action window and the council window. */
-static engine_game *council_game(uint64_t seed, const char *agenda, int sp,
-                                 cnc_state *st)
+ * lobby (representatives), the action window and the council window.
+ * In rules edition 2 (new games) the lobby's parts go in the action
+ * window: the game is at that window. */
+static engine_game *council_game_in(int edition, uint64_t seed,
+                                    const char *agenda, int sp, cnc_state *st)
 {
-    engine_game *g = lobby_game(seed, NULL, st);
+    engine_game *g =
+        lobby_game(seed, edition == 2 ? "{\"edition\": 2}" : NULL, st);
     static const char *const races[] = {"oskan", "dravik", "thessari",
                                         "korrun"};
     for (int p = 0; p < 4; p++)
         set_race(st, p, races[p]);
     for (int x = 0; x < st->g.nsectors; x++)
         memset(st->g.sec[x].owner, -1, sizeof st->g.sec[x].owner);
-    st->phase = CNC_PHASE_LOBBY;
+    st->phase = edition == 2 ? CNC_PHASE_ACTION : CNC_PHASE_LOBBY;
     st->c.speaker = (int8_t)sp;
     st->c.agenda = (int8_t)(agenda ? agenda_ix(agenda) : -1);
     st->c.tabled = 0;
     return put_state(g, st);
+}
+
+/* The same in a game stored before rules editions (edition 1). */
+static engine_game *council_game(uint64_t seed, const char *agenda, int sp,
+                                 cnc_state *st)
+{
+    return council_game_in(1, seed, agenda, sp, st);
 }
 
 /* Every seat sends orders[seat] (JSON text, NULL: {}) marked ready. */
@@ -111,7 +121,10 @@ static int send_council(engine_game *g, const char *const *orders)
     for (int stage = 0; stage < 3; stage++) {
         if (!open_window(g, &w) || w.mode != ENGINE_SEALED)
             return -99;
-        int lobby = strstr(w.id, ".lobby") != NULL,
+        cnc_state st;
+        get_state(g, &st);
+        int lobby = strstr(w.id, ".lobby") != NULL ||
+                    (strstr(w.id, ".action") && cnc_lobby_in_action(&st)),
             council = strstr(w.id, ".council") != NULL;
         for (int p = 0; p < engine_game_seats(g); p++) {
             json_t *o =
@@ -618,6 +631,133 @@ static void test_speaker_breaks_ties(void)
     get_state(g, &st);
     CHECK_EQ_INT(st.c.last.outcome, 3);
     engine_free(g);
+}
+
+/* The speaker at a tie when its own votes do not count (ours): sabotaged
+ * (seat 2's Thessari Glass Eye) or silenced (seat 1's Gag Order), its 2
+ * votes count 0, 1 for and 1 against tie, and its side still wins, in a
+ * law and (its pick not the first tied seat clockwise from it) in an
+ * election; blackmailed (seat 2 a Veyari Silk Broker), it has no vote,
+ * its 1 vote goes to the blackmailer's side, 2 against 2, and the tie
+ * is not its to break: the law fails. The ties are at the least that
+ * still counts; every total 0 decides nothing, whatever a sabotaged
+ * speaker voted. */
+#define SPY_AT_0                                                               \
+    "\"r\": {\"type\": \"representative\", "                                   \
+    "\"role\": \"spy\", \"target\": 0}"
+static void test_a_voided_speaker_breaks_ties_a_blackmailed_one_does_not(void)
+{
+    int gag = action_ix("gag_order");
+    REQUIRE(gag >= 0);
+    const char *sab[4] = {"{" VOTE_FOR(true) "}", "{" VOTE_FOR(false) "}",
+                          "{" SPY_AT_0 "}", "{" VOTE_FOR(true) "}"};
+    const char *gagged[4] = {
+        "{" VOTE_FOR(true) "}",
+        "{\"c\": {\"type\": \"play\", \"card\": \"gag_order\", "
+        "\"seat\": 0}, " VOTE_FOR(false) "}",
+        NULL, "{" VOTE_FOR(true) "}"};
+    for (int how = 0; how < 2; how++) {
+        cnc_state st;
+        engine_game *g = council_game(17, "trade_stipend", 0, &st);
+        st.c.extra_votes[0] = 2;
+        st.c.extra_votes[1] = st.c.extra_votes[3] = 1;
+        st.p[1].hand[gag] = 1;
+        int tg = st.p[1].tg;
+        g = put_state(g, &st);
+        CHECK_EQ_INT(send_council(g, how ? gagged : sab), 0);
+        get_state(g, &st);
+        if (!how)
+            CHECK_EQ_INT(st.c.last.deed[2], CNC_DEED_SABOTAGED);
+        CHECK_EQ_INT(st.c.last.fate[0], CNC_FATE_SEATED);
+        CHECK_EQ_INT(st.c.last.weight[0], 0);
+        CHECK_EQ_INT(st.c.last.totals[1], 1);
+        CHECK_EQ_INT(st.c.last.totals[0], 1);
+        CHECK_EQ_INT(st.c.last.outcome, 1); /* the speaker voted for */
+        CHECK(st.p[1].tg >= tg + 2);        /* the stipend was paid */
+        engine_free(g);
+    }
+    /* An election, sabotaged speaker 0 for seat 3; seat 1 for itself: 1
+     * each, and seat 1 comes first clockwise from the speaker. */
+    const char *el[4] = {"{\"v\": {\"type\": \"vote\", \"seat\": 3}}",
+                         "{\"v\": {\"type\": \"vote\", \"seat\": 1}}",
+                         "{" SPY_AT_0 "}",
+                         "{\"v\": {\"type\": \"vote\", \"seat\": 3}}"};
+    cnc_state st;
+    engine_game *g = council_game(17, "trade_concession", 0, &st);
+    st.c.extra_votes[0] = 2;
+    st.c.extra_votes[1] = st.c.extra_votes[3] = 1;
+    g = put_state(g, &st);
+    CHECK_EQ_INT(send_council(g, el), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.totals[1], 1);
+    CHECK_EQ_INT(st.c.last.totals[3], 1);
+    CHECK_EQ_INT(st.c.last.outcome, 3);
+    engine_free(g);
+    /* The same election with nobody else's votes: every total 0, nobody
+     * elected. */
+    g = council_game(17, "trade_concession", 0, &st);
+    st.c.extra_votes[0] = 2;
+    g = put_state(g, &st);
+    CHECK_EQ_INT(send_council(g, el), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.totals[1] + st.c.last.totals[3], 0);
+    CHECK_EQ_INT(st.c.last.outcome, -1);
+    engine_free(g);
+    /* Blackmailed: speaker 0 for (1 vote, to seat 2's side), seat 2 and
+     * seat 1 (1) against, seat 3 (2) for: 2 to 2, the law fails. */
+    const char *black[4] = {"{" VOTE_FOR(true) "}", "{" VOTE_FOR(false) "}",
+                            "{" SPY_AT_0 ", " VOTE_FOR(false) "}",
+                            "{" VOTE_FOR(true) "}"};
+    g = council_game(17, "trade_stipend", 0, &st);
+    set_race(&st, 2, "veyari");
+    st.c.extra_votes[0] = st.c.extra_votes[1] = 1;
+    st.c.extra_votes[3] = 2;
+    g = put_state(g, &st);
+    CHECK_EQ_INT(send_council(g, black), 0);
+    get_state(g, &st);
+    CHECK_EQ_INT(st.c.last.deed[2], CNC_DEED_BLACKMAILED);
+    CHECK_EQ_INT(st.c.last.vote[0], -1);
+    CHECK_EQ_INT(st.c.last.weight[0], 1);
+    CHECK_EQ_INT(st.c.last.totals[0], 2);
+    CHECK_EQ_INT(st.c.last.totals[1], 2);
+    CHECK_EQ_INT(st.c.last.outcome, 0);
+    engine_free(g);
+}
+
+/* Blackmailed and silenced at once: speaker 0's vote (for) is zeroed by
+ * seat 1's Gag Order and taken by seat 2's spy; seat 1 (1) against, seat 3
+ * (1) for: a tie. Edition 2: the speaker has no vote of its own, so no
+ * tie-break, and the law fails. Edition 1 (games stored before editions)
+ * replays as it was played: there the zeroed seat kept its vote and broke
+ * the tie for. */
+static void test_a_blackmailed_silenced_speaker_breaks_no_tie(void)
+{
+    int gag = action_ix("gag_order");
+    REQUIRE(gag >= 0);
+    const char *orders[4] = {
+        "{" VOTE_FOR(true) "}",
+        "{\"c\": {\"type\": \"play\", \"card\": \"gag_order\", "
+        "\"seat\": 0}, " VOTE_FOR(false) "}",
+        "{" SPY_AT_0 ", " VOTE_FOR(false) "}", "{" VOTE_FOR(true) "}"};
+    for (int edition = 1; edition <= 2; edition++) {
+        cnc_state st;
+        engine_game *g = council_game_in(edition, 17, "trade_stipend", 0, &st);
+        set_race(&st, 2, "veyari");
+        st.c.extra_votes[0] = st.c.extra_votes[1] = st.c.extra_votes[3] = 1;
+        st.p[1].hand[gag] = 1;
+        g = put_state(g, &st);
+        CHECK_EQ_INT(send_council(g, orders), 0);
+        get_state(g, &st);
+        CHECK_EQ_INT(st.c.last.deed[2], CNC_DEED_BLACKMAILED);
+        CHECK_EQ_INT(st.c.last.weight[0], 0);
+        CHECK_EQ_INT(st.c.last.totals[0], 1);
+        CHECK_EQ_INT(st.c.last.totals[1], 1);
+        CHECKF(st.c.last.vote[0] == (edition == 1 ? 1 : -1),
+               "edition %d: speaker's vote %d", edition, st.c.last.vote[0]);
+        CHECKF(st.c.last.outcome == (edition == 1 ? 1 : 0),
+               "edition %d: outcome %d", edition, st.c.last.outcome);
+        engine_free(g);
+    }
 }
 
 /* A council nobody's votes count in (ours): no planets, clerks, no cards,
@@ -1135,6 +1275,8 @@ int main(void)
     RUN(test_bodyguard_is_immune_and_may_strike_back);
     RUN(test_a_killed_representatives_player_does_not_vote);
     RUN(test_speaker_breaks_ties);
+    RUN(test_a_voided_speaker_breaks_ties_a_blackmailed_one_does_not);
+    RUN(test_a_blackmailed_silenced_speaker_breaks_no_tie);
     RUN(test_a_council_with_no_votes_decides_nothing);
     RUN(test_secret_vote_reveals_the_outcome_only);
     RUN(test_representatives_stay_secret_until_the_reveal);

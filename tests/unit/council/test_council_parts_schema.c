@@ -220,17 +220,37 @@ static const json_t *shape_of(const engine_game *g, int seat, const char *w,
     return NULL;
 }
 
-static engine_game *new_game(int seats, int n)
+/* A game with opts (NULL: one stored before rules editions). */
+static engine_game *new_game_with(int seats, int n, const json_t *opts)
 {
     uint8_t seed[ENGINE_SEED_BYTES] = {0};
     seed[0] = (uint8_t)n;
     seed[1] = (uint8_t)seats;
     engine_error err;
+    return engine_create("council", "schema", opts, seats, seed, &err);
+}
+
+/* A game with the options new games get (the current edition). */
+static engine_game *new_game(int seats, int n)
+{
     json_t *opts = engine_options_stamp(engine_ruleset_find("council"), NULL);
-    engine_game *g =
-        engine_create("council", "schema", opts, seats, seed, &err);
+    engine_game *g = new_game_with(seats, n, opts);
     json_decref(opts);
     return g;
+}
+
+/* 1 when order holds a representative (a lobby part, edition 2). */
+static int has_lobby_part(const json_t *order)
+{
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)order, k, v)
+    {
+        const char *t = json_string_value(json_object_get(v, "type"));
+        if (t && strcmp(t, "representative") == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* Bots play council games; each order sent to a parts window must be
@@ -238,9 +258,12 @@ static engine_game *new_game(int seats, int n)
 static void test_every_bot_order_fits_its_windows_shape(void)
 {
     int orders = 0, kinds[4] = {0}; /* action, lobby, council, picks */
-    for (int n = 0; n < 6; n++) {
+    for (int n = 0; n < 8; n++) {
         int seats = 3 + n % 3;
-        engine_game *g = new_game(seats, n);
+        /* the current edition, and from n = 6 games stored before editions
+         * (the lobby in a window of its own) */
+        engine_game *g =
+            n < 6 ? new_game(seats, n) : new_game_with(seats, n, NULL);
         REQUIRE(g);
         engine_rng rng;
         uint8_t key[32] = {(uint8_t)(n + 1)};
@@ -265,6 +288,8 @@ static void test_every_bot_order_fits_its_windows_shape(void)
                               : strstr(in.window, "council") ? 2
                               : strstr(in.window, "picks")   ? 3
                                                              : 0]++;
+                        kinds[1] += strstr(in.window, "action") &&
+                                    has_lobby_part(in.payload);
                         CHECKF(valid(shape, shape, in.payload, why, sizeof why),
                                "%s seat %d: %s", in.window, s, why);
                     }
@@ -336,6 +361,27 @@ static int fits(const json_t *shape, const char *order)
     return ok;
 }
 
+/* The lobby's parts (the doc's examples) fit shape; others do not. */
+static void lobby_examples(const json_t *shape, const char *where)
+{
+    static const char *const lobby_good[] = {
+        "{'a': {'type': 'play', 'card': 'veto'}}",
+        "{'a': {'type': 'play', 'card': 'bribe', 'amount': 3}}",
+        "{'a': {'type': 'give', 'seat': 1, 'trade_goods': 2}}",
+        "{'a': {'type': 'objective', 'pick': 1}}",
+        "{'r': {'type': 'representative', 'role': 'spy', 'target': 2}}",
+        "{'ready': true}"};
+    for (size_t i = 0; i < sizeof lobby_good / sizeof *lobby_good; i++)
+        CHECKF(fits(shape, lobby_good[i]), "%s refused: %s", where,
+               lobby_good[i]);
+    CHECKF(!fits(shape, "{'a': {'type': 'vote', 'for': true}}"), "%s", where);
+    CHECKF(!fits(shape, "{'a': {'type': 'representative', 'role': 'king'}}"),
+           "%s", where);
+    /* 4 seats: 0..3 */
+    CHECKF(!fits(shape, "{'a': {'type': 'give', 'seat': 4, 'trade_goods': 1}}"),
+           "%s", where);
+}
+
 /* The doc's examples fit; shapes the parsers refuse do not. */
 static void test_doc_examples_fit_and_bad_shapes_do_not(void)
 {
@@ -390,25 +436,21 @@ static void test_doc_examples_fit_and_bad_shapes_do_not(void)
         engine_free(c);
         json_decref(o);
     }
+    /* Edition 2 (new games): the lobby's parts go in the action window,
+     * beside the fleet orders; edition 1 gives them a window of its own. */
+    lobby_examples(act, "action window (edition 2)");
+    CHECK(fits(act, "{'f1': {'type': 'hold'}, 'r': {'type': "
+                    "'representative', 'role': 'clerk'}}"));
     json_decref(legal);
-    /* The lobby's and the council's parts (the doc's examples). */
-    REQUIRE(reach(g, ".lobby", w, sizeof w));
-    const json_t *lob = shape_of(g, 0, w, &legal);
+    engine_game *old = new_game_with(4, 40, NULL);
+    REQUIRE(old);
+    REQUIRE(reach(old, ".lobby", w, sizeof w));
+    const json_t *lob = shape_of(old, 0, w, &legal);
     REQUIRE(lob);
-    static const char *const lobby_good[] = {
-        "{'a': {'type': 'play', 'card': 'veto'}}",
-        "{'a': {'type': 'play', 'card': 'bribe', 'amount': 3}}",
-        "{'a': {'type': 'give', 'seat': 1, 'trade_goods': 2}}",
-        "{'a': {'type': 'objective', 'pick': 1}}",
-        "{'r': {'type': 'representative', 'role': 'spy', 'target': 2}}",
-        "{'ready': true}"};
-    for (size_t i = 0; i < sizeof lobby_good / sizeof *lobby_good; i++)
-        CHECKF(fits(lob, lobby_good[i]), "lobby refused: %s", lobby_good[i]);
-    CHECK(!fits(lob, "{'a': {'type': 'vote', 'for': true}}"));
-    CHECK(!fits(lob, "{'a': {'type': 'representative', 'role': 'king'}}"));
-    /* 4 seats: 0..3 */
-    CHECK(!fits(lob, "{'a': {'type': 'give', 'seat': 4, 'trade_goods': 1}}"));
+    lobby_examples(lob, "lobby (edition 1)");
+    CHECK(!fits(lob, "{'f1': {'type': 'hold'}}"));
     json_decref(legal);
+    engine_free(old);
     REQUIRE(reach(g, ".council", w, sizeof w));
     const json_t *cou = shape_of(g, 0, w, &legal);
     REQUIRE(cou);

@@ -281,10 +281,12 @@ static void test_ranked_equals_sequential_picks(void)
 }
 
 /* The windows one round takes, from round 1's first window to round 2's,
- * with basic bots (which rank Forum last, so it is held only at 8 seats):
- * the picks, the agenda (only with a Forum holder), the lobby, the action
- * phase and the council. Fills *forum with whether Forum was held. */
-static int windows_of_a_round(int seats, const char *opts, int *forum)
+ * with basic bots (which rank Forum last, so it is held only at 8 seats;
+ * with forum_first seat 0 ranks Forum alone, and, speaker or not, gets it):
+ * the picks, the agenda (only with a Forum holder), the lobby (edition 1
+ * only), the action phase and the council. Fills *forum with whether
+ * Forum was held. */
+static int windows_of(int seats, const char *opts, int forum_first, int *forum)
 {
     engine_rng rng;
     uint8_t key[32] = {5};
@@ -305,6 +307,14 @@ static int windows_of_a_round(int seats, const char *opts, int *forum)
             *forum |= strstr(w.id, "agenda") != NULL;
         }
         int seat = __builtin_ctz(w.seats & ~w.submitted);
+        if (forum_first && seat == 0 && strstr(w.id, ".picks")) {
+            if (rank(g, 0, "forum")) {
+                n = -1;
+                break;
+            }
+            get_state(g, &st);
+            continue;
+        }
         engine_input in;
         engine_error err = {0};
         if (engine_bot_action(g, seat, "basic", &rng, &in, &err) ||
@@ -319,22 +329,47 @@ static int windows_of_a_round(int seats, const char *opts, int *forum)
     return n;
 }
 
+static int windows_of_a_round(int seats, const char *opts, int *forum)
+{
+    return windows_of(seats, opts, 0, forum);
+}
+
+/* What a new game gets (its options stamped, as a lobby's start does). */
+static const char *const DEFAULT = "{\"edition\": 2}";
+
 static void test_windows_per_round(void)
 {
     int forum;
-    /* Ranked (the default): 1 + 4 with a Forum holder, 1 + 3 without. */
+    /* Edition 2 (new games), ranked picks: picks, agenda (with a Forum
+     * holder), action with the lobby's parts, council: 3 + 1 at most. */
+    for (int seats = 3; seats <= 8; seats++) {
+        int n = windows_of_a_round(seats, DEFAULT, &forum);
+        CHECKF(n == 3 + forum, "%d seats: %d windows", seats, n);
+        n = windows_of(seats, DEFAULT, 1, &forum);
+        CHECKF(forum && n == 4, "%d seats with Forum: %d windows", seats, n);
+    }
+    CHECK_EQ_INT(windows_of(4, DEFAULT, 1, &forum), 4);
+    CHECK_EQ_INT(windows_of_a_round(4, DEFAULT, &forum), 3);
+    /* Edition 1 (a game stored before editions): the lobby's own window,
+     * 1 + 4 with a Forum holder, 1 + 3 without. */
     for (int seats = 3; seats <= 8; seats++) {
         int n = windows_of_a_round(seats, NULL, &forum);
         CHECKF(n == 4 + forum, "%d seats: %d windows", seats, n);
     }
-    CHECK_EQ_INT(windows_of_a_round(4, NULL, &forum), 4);
-    /* Sequential picks: N + 4 (N + 3 without Forum). */
+    CHECK_EQ_INT(windows_of(4, NULL, 1, &forum), 5);
+    /* Sequential picks: N + 3 (N + 2 without Forum); N + 4 in edition 1. */
     for (int seats = 3; seats <= 8; seats++) {
-        int n = windows_of_a_round(seats, "{\"strategy_picks\": 1}", &forum);
+        int n = windows_of_a_round(
+            seats, "{\"edition\": 2, \"strategy_picks\": 1}", &forum);
+        CHECKF(n == seats + 2 + forum, "%d seats: %d windows", seats, n);
+        n = windows_of_a_round(seats, "{\"strategy_picks\": 1}", &forum);
         CHECKF(n == seats + 3 + forum, "%d seats: %d windows", seats, n);
     }
-    /* No council: the picks and the action phase. */
+    /* No council: the picks and the action phase, in either edition. */
     CHECK_EQ_INT(windows_of_a_round(4, "{\"council_phase\": 2}", &forum), 2);
+    CHECK_EQ_INT(
+        windows_of_a_round(4, "{\"edition\": 2, \"council_phase\": 2}", &forum),
+        2);
     CHECK_EQ_INT(
         windows_of_a_round(4, "{\"council_phase\": 2, \"strategy_picks\": 1}",
                            &forum),

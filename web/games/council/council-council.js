@@ -29,6 +29,21 @@ const hexDistance = (a, b) =>
 
 export const isCouncilWindow = (id) => /\.(agenda|lobby|council)$/.test(id || '');
 
+// Rules edition 2 (view.lobby_in_action): the lobby's parts go in the
+// action window, beside the fleet orders. A lobby part is a representative,
+// a gift, the objective pick or a council card's play; the composer's own
+// action card play is the part "card".
+export const isLobbyPart = (key, part) =>
+  !!part &&
+  !Array.isArray(part) &&
+  (['representative', 'give', 'objective'].includes(part.type) ||
+    (part.type === 'play' && key !== 'card'));
+
+// The window that takes the lobby's parts: rN.lobby, or the action window
+// in edition 2.
+export const isLobbyWindow = (vw, id) =>
+  /\.lobby$/.test(id || '') || (!!(vw && vw.lobby_in_action) && /\.action$/.test(id || ''));
+
 // Planets seat may try to take by diplomacy: explored, not a home world or
 // the capital, not its own, no troops, no marker it knows face up, in a
 // system next to one where it holds a planet. The engine decides.
@@ -285,7 +300,9 @@ export function createCouncil(c) {
     const out = [
       h(
         'p.hint',
-        `The lobby: send your representative (the spies act when this window closes, before the debate), play action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and give trade goods. Talk it over: ${(vw.council || {}).mode === 'every_round' ? 'the vote comes at the end of the round, after the action phase' : 'the vote follows this window'}.`,
+        vw.lobby_in_action
+          ? 'The lobby, sent with your fleet orders: your representative (the spies act when this window closes, before the fleets move and before the debate), action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and gifts of trade goods. Talk it over: the vote comes in the council window, at the end of the round.'
+          : `The lobby: send your representative (the spies act when this window closes, before the debate), play action cards that change this council (a veto replaces the agenda; others add votes or protect your representative) and give trade goods. Talk it over: ${(vw.council || {}).mode === 'every_round' ? 'the vote comes at the end of the round, after the action phase' : 'the vote follows this window'}.`,
       ),
     ];
     out.push(
@@ -430,7 +447,10 @@ export function createCouncil(c) {
       h(
         'legend',
         h('strong', 'Your representative'),
-        h('span.muted', ' — secret until the lobby closes; the spies act then'),
+        h(
+          'span.muted',
+          ` — secret until the ${vw.lobby_in_action ? 'action window' : 'lobby'} closes; the spies act then`,
+        ),
       ),
       h(
         'p.hint',
@@ -693,13 +713,18 @@ export function createCouncil(c) {
     );
   }
 
-  // The lobby or council window's choices, with Send / Edit.
+  // The lobby or council window's choices, with Send / Edit. In the action
+  // window (edition 2) only its lobby parts, sent with the fleet orders.
   function windowBox(m, vw, w, ctx) {
-    if (!w || w.mode !== 'sealed' || !/\.(lobby|council)$/.test(w.id)) return null;
-    const lobby = /\.lobby$/.test(w.id);
+    if (!w || w.mode !== 'sealed') return null;
+    const lobby = isLobbyWindow(vw, w.id);
+    if (!lobby && !/\.council$/.test(w.id)) return null;
+    const merged = /\.action$/.test(w.id);
     const mine = (vw.my_orders || {})[w.id] || {};
     const sent = mine[READY] === true;
-    const held = Object.fromEntries(Object.entries(mine).filter(([k]) => k !== READY));
+    const held = Object.fromEntries(
+      Object.entries(mine).filter(([k, v]) => k !== READY && (!merged || isLobbyPart(k, v))),
+    );
     const body = sent
       ? []
       : lobby
@@ -721,46 +746,60 @@ export function createCouncil(c) {
       w.deadline
         ? countdown(
             w.deadline,
-            lobby ? 'The card window closes in' : 'The council window closes in',
+            merged
+              ? 'The action window closes in'
+              : lobby
+                ? 'The card window closes in'
+                : 'The council window closes in',
           )
         : h('p.muted', 'No time limit: the window closes once every player has sent.'),
       h(
-        'p.cn-sent',
-        { role: 'status' },
+        // In the action window the composer's status line speaks for both.
+        merged ? 'p.muted.cn-lobby-state' : 'p.cn-sent',
+        { role: merged ? null : 'status' },
         sent
           ? 'Sent. Your choices stay secret until every player has sent (or time runs out).'
           : Object.keys(held).length
             ? 'Saved on the server, not sent yet.'
-            : lobby
-              ? 'Nothing chosen: you may simply send.'
-              : 'Nothing chosen yet: without a vote you abstain.',
+            : merged
+              ? 'No lobby choices: a plain clerk goes for you.'
+              : lobby
+                ? 'Nothing chosen: you may simply send.'
+                : 'Nothing chosen yet: without a vote you abstain.',
       ),
       heldList(m, vw, w, ctx, held, sent),
       body,
-      h(
-        'div.row.cn-send',
-        sent
-          ? h(
-              'button.button',
-              {
-                type: 'button',
-                'data-key': 'council-edit',
-                disabled: state.busy,
-                onclick: () => del(w, READY, 'You can change your choices'),
-              },
-              'Change my choices',
-            )
-          : h(
-              'button.button.primary',
-              {
-                type: 'button',
-                'data-key': 'council-send',
-                disabled: state.busy,
-                onclick: () => put(w, READY, true, 'Choices sent'),
-              },
-              'Send',
-            ),
-      ),
+      merged
+        ? h(
+            'p.hint',
+            sent
+              ? 'Sent with your fleet orders.'
+              : '“Send orders”, with your fleet orders, sends these too.',
+          )
+        : h(
+            'div.row.cn-send',
+            sent
+              ? h(
+                  'button.button',
+                  {
+                    type: 'button',
+                    'data-key': 'council-edit',
+                    disabled: state.busy,
+                    onclick: () => del(w, READY, 'You can change your choices'),
+                  },
+                  'Change my choices',
+                )
+              : h(
+                  'button.button.primary',
+                  {
+                    type: 'button',
+                    'data-key': 'council-send',
+                    disabled: state.busy,
+                    onclick: () => put(w, READY, true, 'Choices sent'),
+                  },
+                  'Send',
+                ),
+          ),
     );
   }
 
@@ -848,7 +887,10 @@ export function createCouncil(c) {
     const vw = m.view || {};
     const co = vw.council;
     if (!co || co.mode === 'off') return null;
-    const w = m.myWindow && isCouncilWindow(m.myWindow.id) ? m.myWindow : null;
+    const w =
+      m.myWindow && (isCouncilWindow(m.myWindow.id) || isLobbyWindow(vw, m.myWindow.id))
+        ? m.myWindow
+        : null;
     const open = m.windows && m.windows[0];
     const inCouncil = ['agenda', 'lobby', 'council'].includes(vw.phase);
     return h(
@@ -871,7 +913,7 @@ export function createCouncil(c) {
           ),
           h(
             'li',
-            'The lobby: each player secretly sends one representative — spy, bodyguard, councillor or a plain clerk — and may play council action cards (a veto replaces the agenda) and give trade goods. When it closes the representatives are revealed and the spies act one by one from the speaker clockwise, before the debate.',
+            `The lobby${vw.lobby_in_action ? ' (in this game, sent with the fleet orders of the action phase)' : ''}: each player secretly sends one representative — spy, bodyguard, councillor or a plain clerk — and may play council action cards (a veto replaces the agenda) and give trade goods. When it closes the representatives are revealed and the spies act one by one from the speaker clockwise, before the debate.`,
           ),
           h(
             'li',

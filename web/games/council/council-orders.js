@@ -14,6 +14,7 @@
 import { api, ApiError } from '../../api.js';
 import { h, toast, announce } from '../../ui.js';
 import { partSentence, hexLabel, sectorAt, humanize, UNITS, SHIPS } from './council-text.js';
+import { isLobbyPart } from './council-council.js';
 
 const READY = 'ready';
 const OPTIONS = { intelligence: ['exploration', 'sabotage'] };
@@ -610,7 +611,13 @@ export function createComposer(c) {
     if (!w || w.mode !== 'sealed' || !/\.action$/.test(w.id)) return null; // council windows: council-council.js
     const mine = (m.view.my_orders || {})[w.id] || {};
     const sent = mine[READY] === true;
-    const held = Object.fromEntries(Object.entries(mine).filter(([k]) => k !== READY));
+    // Edition 2: the lobby's parts share this window; the council panel
+    // shows them (council-council.js), the composer the fleet orders.
+    const held = Object.fromEntries(
+      Object.entries(mine).filter(
+        ([k, v]) => k !== READY && !(m.view.lobby_in_action && isLobbyPart(k, v)),
+      ),
+    );
     const keys = Object.keys(held).sort();
     if (state.draft && state.draft.window !== w.id) {
       if (state.draft.window) state.draft = null;

@@ -178,12 +178,14 @@ export function councilRenderer(c) {
     const open = m.windows[0];
     const phase = m.status !== 'running' ? null : v.phase;
     const mode = v.council ? v.council.mode : 'off';
-    const shown =
+    // Edition 2: the lobby is sent with the action phase's orders.
+    const shown = (
       mode === 'every_round'
         ? PHASES
         : mode === 'after_status' && v.council_convened
           ? [...PHASES.filter((p) => !COUNCIL_PHASES.includes(p)), ...COUNCIL_PHASES]
-          : PHASES.filter((p) => !COUNCIL_PHASES.includes(p));
+          : PHASES.filter((p) => !COUNCIL_PHASES.includes(p))
+    ).filter((p) => !(v.lobby_in_action && p === 'lobby'));
     const steps = h(
       'ol.cn-steps',
       { 'aria-label': 'Phases of the round' },
@@ -622,13 +624,21 @@ export function councilRenderer(c) {
             ),
             COUNCIL_PHASES.includes(vw.phase)
               ? h('div.cn-side', councilPanel, pickPanel(m, vw), composed, systemPanel(m, g, names))
-              : h(
-                  'div.cn-side',
-                  pickPanel(m, vw),
-                  composed,
-                  systemPanel(m, g, names),
-                  councilPanel,
-                ),
+              : vw.lobby_in_action && vw.phase === 'action'
+                ? h(
+                    'div.cn-side',
+                    pickPanel(m, vw),
+                    composed,
+                    councilPanel,
+                    systemPanel(m, g, names),
+                  )
+                : h(
+                    'div.cn-side',
+                    pickPanel(m, vw),
+                    composed,
+                    systemPanel(m, g, names),
+                    councilPanel,
+                  ),
           ),
           playersPanel(m, vw, names),
           h('div.cn-bottom', objectivesPanel(m, vw, names), logPanel(lines)),
