@@ -1176,8 +1176,9 @@ static void apply_input(actors *A, actor *a, PGconn *c, actor_request *rq,
             continue;
         if (rc != STORE_ECONFLICT)
             reply_set(r, SRV_UNAVAILABLE, NULL,
-                      "the database is unreachable; the input was not "
-                      "accepted, retry shortly");
+                      "the database did not confirm this input (it may or "
+                      "may not be stored); retry shortly, with the same "
+                      "Idempotency-Key for a play");
         return;
     }
     reply_set(r, SRV_UNAVAILABLE, NULL, "the game is busy; retry shortly");

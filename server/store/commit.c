@@ -102,13 +102,17 @@ static void commit_batch(writer *w, pending **batch, int n, int *rcs)
     for (int i = 0; i < n; i++)
         list[i] = batch[i]->a;
     PGconn *c = writer_conn(w);
-    if (!c || store_append_batch(c, list, n, rcs) != STORE_OK) {
+    if (!c) {
         for (int i = 0; i < n; i++)
             rcs[i] = STORE_EDB;
-        if (c) { /* broken or in an unknown state: open a fresh one */
-            PQfinish(c);
-            w->conn = NULL;
-        }
+        return;
+    }
+    if (store_append_batch(c, list, n, rcs) != STORE_OK) {
+        /* Each rcs[i] is its append's answer (one committed on its own
+         * before the loss stays committed); the connection is broken or
+         * in an unknown state: open a fresh one. */
+        PQfinish(c);
+        w->conn = NULL;
         return;
     }
     metrics_count("conclave_commits_total", "Transactions of the group commit.",

@@ -34,7 +34,9 @@ void committer_stop(committer *cm);
  * queued, and wait for the commit. STORE_OK only once the input is
  * committed (its NOTIFY sent after); STORE_ECONFLICT when a's expected
  * version was stale (or its idempotency key was taken meanwhile);
- * STORE_EDB when it could not be committed (retry later). */
+ * STORE_EDB when it was not confirmed: not committed, or the connection
+ * was lost after the COMMIT was sent, so that the outcome is unknown
+ * (retry later, with the same idempotency key). */
 int committer_append(committer *cm, const store_append *a);
 /* How many appends wait in the queue, not yet taken by a writer (for
  * tests that wait until appends have queued). */

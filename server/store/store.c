@@ -933,7 +933,8 @@ static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
 
 /* One try at committing the n appends of list together: STORE_OK with
  * rcs set, or STORE_EDB (state: the failing statement's SQLSTATE, "" if
- * none), after which nothing was committed. */
+ * none): nothing was committed when a statement failed; with the
+ * connection lost after the COMMIT was sent, the outcome is unknown. */
 static int batch_once(PGconn *c, const store_append *const *list, int n,
                       int *rcs, char state[6])
 {
@@ -997,7 +998,10 @@ int store_append_batch(PGconn *c, const store_append *const *list, int n,
         if (batch_once(c, &list[i], 1, &rcs[i], state) == STORE_OK)
             continue;
         if (connection_lost(c)) {
-            for (int j = 0; j < n; j++)
+            /* The appends before i keep their own answers (one whose
+             * COMMIT succeeded stays committed); i's outcome is unknown
+             * and the rest were not tried. */
+            for (int j = i; j < n; j++)
                 rcs[j] = STORE_EDB;
             return STORE_EDB;
         }

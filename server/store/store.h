@@ -130,8 +130,8 @@ int store_append_input(PGconn *c, const store_append *a);
  * together, in one transaction: the group commit (server/store/commit.h). Each
  * append's own outcome goes to rcs[i]: STORE_OK once committed,
  * STORE_ECONFLICT when its expected version was stale (only that append is
- * refused; the others commit), STORE_EDB when it could not be committed.
- * The whole batch is one statement built from arrays (unnest): the
+ * refused; the others commit), STORE_EDB when it was not confirmed (see
+ * below). The whole batch is one statement built from arrays (unnest): the
  * versions, the inputs, the notification facts of listened games, the
  * waits and the deadlines, each written only for the games that advanced;
  * it goes in one libpq pipeline with BEGIN, COMMIT and then, in a
@@ -140,8 +140,12 @@ int store_append_input(PGconn *c, const store_append *a);
  * before its COMMIT and notifies after it. Should the statement fail (an
  * idempotency key taken meanwhile), nothing is committed and each append
  * is tried on its own. Returns STORE_OK when every rcs[i] is that
- * append's answer, STORE_EDB when the connection failed (every rcs[i] is
- * STORE_EDB; the connection should be dropped). */
+ * append's answer, STORE_EDB when the connection failed (the connection
+ * should be dropped): then the appends answered on their own before the
+ * loss keep their answers and every other rcs[i] is STORE_EDB. STORE_EDB
+ * never says that nothing was stored: a connection lost after COMMIT was
+ * sent leaves the outcome unknown (a retry with the same idempotency key,
+ * or a reload, tells). */
 int store_append_batch(PGconn *c, const store_append *const *list, int n,
                        int *rcs);
 /* NOTIFY conclave_games "game_id:version", in a transaction of its own:

@@ -12,7 +12,10 @@
  * before anything is sent, and the game stays at its version with no
  * input row, and so is one whose stored answer cannot be encoded; an
  * input without a payload reads back without one; a batch on a
- * connection the server ended reports it lost.
+ * connection the server ended reports it lost; loads do not rely on the
+ * rows' physical order (inputs stored as seq 3, 1, 2 and read by seq
+ * scans load in seq order, whole, after a seq and by the page, and the
+ * latest snapshot is the highest seq, not the first row found).
  */
 #include "engine/engine.h"
 #include "server/runtime/log.h"
@@ -305,6 +308,85 @@ static void test_batch_on_a_lost_connection(void)
     }
 }
 
+/* A game's inputs written straight into the table as seq 3, 1, 2 and its
+ * snapshots as seq 1, 3, 2, read on a connection that scans tables in
+ * their physical order (no index scans, so without an ORDER BY rows come
+ * as stored): the inputs load in seq order (all, after a seq, a page),
+ * and the latest snapshot is seq 3 (at most 2: seq 2). */
+static void test_loads_do_not_rely_on_row_order(void)
+{
+    PGconn *c = connect_db(), *scan = connect_db();
+    REQUIRE(c != NULL && scan != NULL);
+    char id[STORE_ID_MAX];
+    REQUIRE(new_game(c, id) == STORE_OK);
+    const char *p[] = {id};
+    PGresult *r = PQexecParams(
+        c,
+        "INSERT INTO game_inputs (game_id, seq, seat, kind, window_id, "
+        "payload) VALUES ($1, 3, 0, 'play', 'turn', '{\"cell\":3}'), ($1, 1, "
+        "0, 'play', 'turn', '{\"cell\":1}'), ($1, 2, 1, 'play', 'turn', "
+        "'{\"cell\":2}')",
+        1, NULL, p, NULL, NULL, 0);
+    CHECK_EQ_INT(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    r = PQexecParams(c, "UPDATE games SET version = 3 WHERE game_id = $1", 1,
+                     NULL, p, NULL, NULL, 0);
+    CHECK_EQ_INT(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    const int snaps[] = {1, 3, 2};
+    for (int i = 0; i < 3; i++) {
+        json_t *state = json_pack("{s:i}", "at", snaps[i]);
+        CHECK_EQ_INT(
+            store_write_snapshot(c, id, (uint64_t)snaps[i], state, "hash"),
+            STORE_OK);
+        json_decref(state);
+    }
+    PQclear(PQexec(scan, "SET enable_indexscan = off"));
+    PQclear(PQexec(scan, "SET enable_indexonlyscan = off"));
+    PQclear(PQexec(scan, "SET enable_bitmapscan = off"));
+    /* the premise: this connection reads the rows as stored */
+    REQUIRE(one_number(scan,
+                       "SELECT seq FROM game_inputs WHERE game_id = $1 LIMIT 1",
+                       id) == 3);
+    REQUIRE(one_number(scan,
+                       "SELECT seq FROM game_snapshots WHERE game_id = $1 "
+                       "LIMIT 1",
+                       id) == 1);
+    static const struct {
+        uint64_t after;
+        size_t limit, n;
+    } cases[] = {{0, 0, 3}, {1, 0, 2}, {0, 2, 2}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        store_input *in = NULL;
+        size_t n = 0;
+        CHECK_EQ_INT(store_load_inputs_page(scan, id, cases[k].after,
+                                            cases[k].limit, &in, &n),
+                     STORE_OK);
+        CHECK_EQ_INT(n, cases[k].n);
+        for (size_t i = 0; i < n && i < cases[k].n; i++) {
+            uint64_t want = cases[k].after + 1 + i;
+            CHECKF(in[i].seq == want, "after %d, limit %d: input %d is seq %d",
+                   (int)cases[k].after, (int)cases[k].limit, (int)i,
+                   (int)in[i].seq);
+            CHECK_EQ_INT(
+                json_integer_value(json_object_get(in[i].payload, "cell")),
+                want);
+        }
+        store_inputs_free(in, n);
+    }
+    json_t *state = NULL;
+    uint64_t seq = 0;
+    CHECK_EQ_INT(store_load_snapshot(scan, id, &state, &seq), STORE_OK);
+    CHECK_EQ_INT(seq, 3);
+    CHECK_EQ_INT(json_integer_value(json_object_get(state, "at")), 3);
+    json_decref(state);
+    CHECK_EQ_INT(store_load_snapshot_upto(scan, id, 2, &state, &seq), STORE_OK);
+    CHECK_EQ_INT(seq, 2);
+    json_decref(state);
+    PQfinish(scan);
+    PQfinish(c);
+}
+
 int main(void)
 {
     log_set_level(LOG_ERROR);
@@ -317,6 +399,7 @@ int main(void)
     RUN(test_input_without_a_payload_reads_back);
     RUN(test_unencodable_answer_refuses_the_append);
     RUN(test_batch_on_a_lost_connection);
+    RUN(test_loads_do_not_rely_on_row_order);
 
     test_db_close(&scratch);
     return TEST_SUMMARY();
