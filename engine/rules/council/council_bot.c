@@ -117,8 +117,13 @@ static int random_card(const cnc_state *s, int seat, engine_rng *rng)
 {
     const cnc_data *d = cnc_data_get();
     int held[CNC_MAX_ACTIONS], n = 0;
+    /* With the lobby in this window a council card's play is a lobby part
+     * (cnc_bot_lobby plays those); before, one here was refused only when
+     * the window resolved. */
+    int council_cards = !cnc_lobby_in_action(s);
     for (int a = 0; a < d->nactions; a++)
-        if (s->p[seat].hand[a])
+        if (s->p[seat].hand[a] &&
+            (council_cards || d->actions[a].timing != CNC_TIME_COUNCIL))
             held[n++] = a;
     return n ? held[engine_rng_below(rng, (uint32_t)n)] : -1;
 }

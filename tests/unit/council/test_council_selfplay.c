@@ -184,8 +184,13 @@ static void play_game(int i, int *bad_inv, int *bad_fog, int *bad_log,
     engine_rng rng;
     uint8_t key[32] = {7};
     engine_rng_init(&rng, key, (uint64_t)i);
-    engine_game *g = new_game(seats, (uint64_t)i + 1000,
-                              i % 3 ? "{\"last_round\": 6}" : NULL);
+    /* rules edition 1 (a game stored before editions) and 2 (new games)
+     * by turns of six, so that every seat count plays both */
+    static const char *const opts[2][2] = {
+        {NULL, "{\"last_round\": 6}"},
+        {"{\"edition\": 2}", "{\"last_round\": 6, \"edition\": 2}"}};
+    engine_game *g =
+        new_game(seats, (uint64_t)i + 1000, opts[(i / 6) % 2][i % 3 != 0]);
     json_t *rec = json_array();
     engine_window w;
     int checked_round = 0;
