@@ -15,7 +15,7 @@ int cnc_window_label(const char *window, char *out, size_t n)
     static const struct {
         const char *phase, *words;
     } phases[] = {{"picks", "Strategy picks: your ranking"},
-                  {"action", "Action phase: your fleet orders"},
+                  {"action", "Action phase: your orders"},
                   {"agenda", "Agenda"},
                   {"lobby", "Council: lobbying"},
                   {"council", "Council: your vote"}};
