@@ -29,6 +29,7 @@ import {
   fixDeal,
   stopStack,
   wordsSplit,
+  pageRest,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -40,23 +41,7 @@ before(async () => {
 });
 after(() => stopStack({ db, server, chrome }));
 
-// REST from inside the page, with its token.
-function rest(page, method, path, body) {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const r = await fetch(path, {
-        method,
-        headers: {
-          authorization: `Bearer ${localStorage.getItem('conclave.token')}`,
-          'content-type': 'application/json',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, body: r.status === 204 ? null : await r.json() };
-    },
-    [method, path, body],
-  );
-}
+const rest = pageRest;
 
 const game = async (page, id) => (await rest(page, 'GET', `/api/v1/games/${id}`)).body;
 

@@ -36,6 +36,7 @@ import {
   startStack,
   stopStack,
   SHOTS,
+  pageRest,
 } from './lib/browser.mjs';
 import {
   DEAL,
@@ -70,22 +71,7 @@ async function panelShot(page, name) {
   }
 }
 
-function rest(page, method, path, body) {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const r = await fetch(path, {
-        method,
-        headers: {
-          authorization: `Bearer ${localStorage.getItem('conclave.token')}`,
-          'content-type': 'application/json',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, body: r.status === 204 ? null : await r.json() };
-    },
-    [method, path, body],
-  );
-}
+const rest = pageRest;
 const game = async (page, id) => (await rest(page, 'GET', `/api/v1/games/${id}`)).body;
 
 // Play the page's windows by clicking until a window matching stop is open

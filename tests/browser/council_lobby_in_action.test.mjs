@@ -23,6 +23,7 @@ import {
   waitLive,
   startStack,
   stopStack,
+  pageRest,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -33,24 +34,7 @@ before(async () => {
 });
 after(() => stopStack({ db, server, chrome }));
 
-function rest(page, method, path, body, key) {
-  return page.evaluate(
-    async ([method, path, body, key]) => {
-      const headers = {
-        authorization: `Bearer ${localStorage.getItem('conclave.token')}`,
-        'content-type': 'application/json',
-      };
-      if (key) headers['idempotency-key'] = key;
-      const r = await fetch(path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, body: r.status === 204 ? null : await r.json() };
-    },
-    [method, path, body, key],
-  );
-}
+const rest = pageRest;
 const game = async (page, id) => (await rest(page, 'GET', `/api/v1/games/${id}`)).body;
 
 async function waitFor(fn, what, tries = 400) {

@@ -168,6 +168,27 @@ export async function coveredByTalk(page) {
   });
 }
 
+// REST from inside the page, with its token (and an Idempotency-Key when
+// key is given): {status, body}.
+export function pageRest(page, method, path, body, key) {
+  return page.evaluate(
+    async ([method, path, body, key]) => {
+      const headers = {
+        authorization: `Bearer ${localStorage.getItem('conclave.token')}`,
+        'content-type': 'application/json',
+      };
+      if (key) headers['idempotency-key'] = key;
+      const r = await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, body: r.status === 204 ? null : await r.json() };
+    },
+    [method, path, body, key],
+  );
+}
+
 export async function waitLive(page, timeout = 20000) {
   await page.locator('#conn[data-state="open"]').waitFor({ timeout });
 }
