@@ -17,7 +17,8 @@
 # Results in bench/out/setup-LABEL/: loadgen.json, statements.tsv (every statement:
 # calls, total and mean execution ms, mean planning ms, shared blocks per call) and
 # setup.tsv (the lobby and game-creation statements of a setup, summed and divided by
-# the games created: calls, execution ms, planning ms and shared blocks per setup).
+# the games created: calls, execution ms, planning ms and shared blocks per setup) and
+# threads.tsv (the server's CPU during the run by thread name, us per move).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source bench/server_env.sh
@@ -66,10 +67,38 @@ HTTP_PORT=$(sed -n 's/.*"http_port":\([0-9]*\).*/\1/p' <<<"$line")
 WS_PORT=$(sed -n 's/.*"ws_port":\([0-9]*\).*/\1/p' <<<"$line")
 sleep 1
 "${PSQL[@]}" "$(db_url "$DB")" -c "SELECT pg_stat_statements_reset()" >/dev/null
+# thread_cpu : "name<TAB>ticks" per thread of the server (utime + stime, the
+# threads name themselves: server/runtime/thread_name.h).
+thread_cpu() {
+    local t
+    for t in /proc/"$SRV"/task/*; do
+        awk -v n="$(<"$t/comm")" '{ sub(/^.*\) /, ""); print n "\t" $12 + $13 }' "$t/stat" 2>/dev/null
+    done
+}
+thread_cpu >"$OUT/threads.before"
 "$BUILD/bench/loadgen" play --http "127.0.0.1:$HTTP_PORT" --ws "127.0.0.1:$WS_PORT" \
     --games "$GAMES" --duration "$DURATION" --spread $(((2 * GAMES + 49) / 50)) \
     --server-pid "$SRV" --pg-pid "$PG_PID" --pg-db "$DB" --label "$GAMES games" \
     --json "$OUT/loadgen.json" >/dev/null
+thread_cpu >"$OUT/threads.after"
+# threads.tsv: the server's CPU during the run by thread name, in us per move.
+python3 - "$OUT" "$(getconf CLK_TCK)" <<'PY'
+import collections, json, sys
+out, hz = sys.argv[1], int(sys.argv[2])
+def load(name):
+    per = collections.Counter()
+    for line in open(f"{out}/{name}"):
+        n, t = line.rstrip("\n").split("\t")
+        per[n] += int(t)
+    return per
+before, after = load("threads.before"), load("threads.after")
+moves = json.load(open(f"{out}/loadgen.json"))["moves"] or 1
+rows = sorted(((after[n] - before.get(n, 0)) * 1e6 / hz / moves, n) for n in after)
+with open(f"{out}/threads.tsv", "w") as f:
+    f.write("thread\tus_per_move\n")
+    for us, n in reversed(rows):
+        f.write(f"{n}\t{us:.0f}\n")
+PY
 
 THIS_DB="dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
 "${PSQL[@]}" "$(db_url "$DB")" -F $'\t' -c "
@@ -101,3 +130,5 @@ THIS_DB="dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
     FROM s, n GROUP BY n.games" >"$OUT/setup.tsv"
 echo "per setup:"
 column -t "$OUT/setup.tsv"
+echo "server CPU by thread (us per move):"
+column -t "$OUT/threads.tsv"

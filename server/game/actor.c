@@ -56,6 +56,7 @@
 #include "server/notify/notify_listened.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/runtime/thread_name.h"
 #include "server/store/commit.h"
 #include "server/store/db.h"
 
@@ -1240,6 +1241,7 @@ static void process(actors *A, actor *a, msg *m)
 
 static void *worker_main(void *arg)
 {
+    thread_name_set("actor");
     actors *A = arg;
     db_thread_serves_requests();
     for (;;) {

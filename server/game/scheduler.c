@@ -14,6 +14,7 @@
 #include "server/players/reputation.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/runtime/thread_name.h"
 #include "server/store/db.h"
 
 #include <pthread.h>
@@ -99,6 +100,7 @@ int scheduler_fire_due(scheduler *s)
 
 static void *scheduler_main(void *arg)
 {
+    thread_name_set("scheduler");
     scheduler *s = arg;
     for (unsigned tick = 0;; tick++) {
         pthread_mutex_lock(&s->lock);

@@ -37,6 +37,7 @@
 
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/runtime/thread_name.h"
 
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -897,6 +898,7 @@ static void lws_log(int level, const char *line)
 
 static void *lws_main(void *arg)
 {
+    thread_name_set("hub-lws");
     hub *h = arg;
     hub_loop_run(h);
     /* Closes every connection (CLOSED callbacks run here, on this thread). */

@@ -9,6 +9,7 @@
 #include "server/hub/hub_internal.h"
 
 #include "server/runtime/metrics.h"
+#include "server/runtime/thread_name.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -204,6 +205,7 @@ static void run(hub *h, hub_job *j)
  * connections in turn; one of them sweeps once a second. */
 void *hub_worker_main(void *arg)
 {
+    thread_name_set("hub-render");
     hub *h = arg;
     pthread_mutex_lock(&h->lock);
     while (!h->worker_stop) {

@@ -11,6 +11,7 @@
 #include "server/notify/notify_send.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/runtime/thread_name.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,6 +431,7 @@ static int wait_tick(notifier *n, int ms)
 
 static void *planner_main(void *arg)
 {
+    thread_name_set("notify-plan");
     notifier *n = arg;
     int tick = n->app->cfg->notify_tick_ms;
     for (unsigned i = 0; !wait_tick(n, tick); i++) {
@@ -445,6 +447,7 @@ static void *planner_main(void *arg)
 
 static void *sender_main(void *arg)
 {
+    thread_name_set("notify-send");
     notify_sender_run(arg);
     return NULL;
 }

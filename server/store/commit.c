@@ -10,6 +10,7 @@
 
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/runtime/thread_name.h"
 #include "server/store/db.h"
 
 #include <poll.h>
@@ -123,6 +124,7 @@ static void commit_batch(writer *w, pending **batch, int n, int *rcs)
 
 static void *writer_main(void *arg)
 {
+    thread_name_set("commit");
     writer *w = arg;
     committer *cm = w->cm;
     db_thread_serves_requests();

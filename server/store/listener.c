@@ -14,6 +14,7 @@
 #include "server/players/tokens.h"
 #include "server/runtime/log.h"
 #include "server/runtime/metrics.h"
+#include "server/runtime/thread_name.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -241,6 +242,7 @@ static int replay_revocations(listener *l, PGconn *c)
 
 static void *listener_main(void *arg)
 {
+    thread_name_set("listener");
     listener *l = arg;
     int ever_connected = 0;
     while (!atomic_load(&l->stopping)) {
