@@ -13,7 +13,8 @@
 #       -c "ALTER SYSTEM SET pg_stat_statements.track_planning = on"
 #   bash scripts/pg.sh stop && bash scripts/pg.sh start
 #
-# Settings (environment): BENCH_GAMES (100), BENCH_DURATION (15 s), BUILD (build).
+# Settings (environment): BENCH_GAMES (100), BENCH_DURATION (15 s), BUILD (build),
+# BENCH_WARMUP (0 s: a fresh database, as bench/run.sh runs; see below).
 # Results in bench/out/setup-LABEL/: loadgen.json, statements.tsv (every statement:
 # calls, total and mean execution ms, mean planning ms, shared blocks per call) and
 # setup.tsv (the lobby and game-creation statements of a setup, summed and divided by
@@ -66,6 +67,16 @@ done
 HTTP_PORT=$(sed -n 's/.*"http_port":\([0-9]*\).*/\1/p' <<<"$line")
 WS_PORT=$(sed -n 's/.*"ws_port":\([0-9]*\).*/\1/p' <<<"$line")
 sleep 1
+# BENCH_WARMUP=S: play S seconds first, then ANALYZE, so that the measured run
+# sees tables with statistics, as a server that has run for a while does (a
+# fresh database's tables have none: the plans made then scan whole tables
+# until autovacuum's ANALYZE, about a minute later, makes them replan).
+if ((${BENCH_WARMUP:-0} > 0)); then
+    "$BUILD/bench/loadgen" play --http "127.0.0.1:$HTTP_PORT" --ws "127.0.0.1:$WS_PORT" \
+        --games "$GAMES" --duration "$BENCH_WARMUP" --spread $(((2 * GAMES + 49) / 50)) \
+        --label "warm-up" >/dev/null
+    "${PSQL[@]}" "$(db_url "$DB")" -c "ANALYZE"
+fi
 "${PSQL[@]}" "$(db_url "$DB")" -c "SELECT pg_stat_statements_reset()" >/dev/null
 # thread_cpu : "name<TAB>ticks" per thread of the server (utime + stime, the
 # threads name themselves: server/runtime/thread_name.h).

@@ -21,16 +21,21 @@
  * versions for their time; the versions delay ends with the game) is held
  * back from everyone but its members and the game's players, or it would
  * tell the game's delayed spectators that the game is over. The column:
- * '' when not held, else the game's players as " id id ... ". */
+ * '' when not held, else the game's players as " id id ... ". Only a
+ * rematch lobby (found by game_rematches' lobby index) reads the game: a
+ * plan made while the tables had no statistics would otherwise scan every
+ * game for each lobby read, until the next ANALYZE. */
 #define HELD_WHERE                                                             \
     "g.delay_seconds > 0 AND i.created_at > now() - make_interval(secs => "    \
     "g.delay_seconds)"
 #define HELD_SQL                                                               \
-    "coalesce((SELECT ' ' || coalesce(string_agg(gs.player_id, ' '), '') || "  \
-    "' ' FROM game_rematches r JOIN games g ON g.game_id = r.game_id JOIN "    \
-    "game_inputs i ON i.game_id = g.game_id AND i.seq = g.version LEFT JOIN "  \
-    "game_seats gs ON gs.game_id = g.game_id WHERE r.lobby_id = l.id "         \
-    "AND " HELD_WHERE " GROUP BY r.game_id), '')"
+    "CASE WHEN EXISTS (SELECT 1 FROM game_rematches r0 WHERE r0.lobby_id = "   \
+    "l.id) THEN coalesce((SELECT ' ' || coalesce(string_agg(gs.player_id, "    \
+    "' '), '') || ' ' FROM game_rematches r JOIN games g ON g.game_id = "      \
+    "r.game_id JOIN game_inputs i ON i.game_id = g.game_id AND i.seq = "       \
+    "g.version LEFT JOIN game_seats gs ON gs.game_id = g.game_id WHERE "       \
+    "r.lobby_id = l.id AND " HELD_WHERE " GROUP BY r.game_id), '') ELSE '' "   \
+    "END"
 
 #define LOBBY_COLUMNS                                                          \
     "SELECT l.id, l.ruleset, l.options::text, l.host_id, hp.name, "            \
