@@ -11,7 +11,8 @@
 #   3. Integration and browser tests: tests/integration/*.test.mjs and
 #      tests/browser/*.test.mjs, one `node --test` per file, counted from its TAP summary.
 #   4. Fuzz smoke run: tests/fuzz/run.sh --smoke, every libFuzzer harness for 10 s
-#      (skipped without clang; CONCLAVE_FUZZ_SMOKE=0 skips it), one count per harness.
+#      (skipped without clang; CONCLAVE_FUZZ_SMOKE=0 skips it), one count per harness;
+#      it starts with the unit tests and runs beside them and the test files.
 #
 # Skips are counted and shown: each file's line says how many of its tests skipped, and
 # every skipped test is listed with its reason at the end. A skip is not a failure on a
@@ -36,7 +37,9 @@
 # printed when its file ends, so the order of the lines may vary. A test file whose
 # text holds the line "// tests/run.sh: alone" (it stops and starts the shared
 # PostgreSQL, or holds fixed ports) runs first, with nothing beside it. The fuzz smoke
-# run (step 4) runs beside the other test files, in a slot of its own.
+# run (step 4) runs beside the unit binaries and the other test files, in a slot of its
+# own. Each file's line gives its wall time and its CPU time (user + sys of the file and
+# every process it waited for; not the database server's, nor a daemon's that left it).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -58,6 +61,7 @@ skip_bad=0
 EXPECTED_SKIPS=$ROOT/tests/expected-skips.txt
 declare -A job_label=() job_log=() job_t0=() job_kind=()
 fuzz_running=0
+cpu_ms=""
 interrupted=0
 stop_pg=0
 
@@ -143,11 +147,25 @@ trap on_signal INT TERM
 trap 'finish' EXIT
 
 # start_job KIND LABEL LOG CMD... : run CMD in the background with the time limit,
-# output to LOG; collect_job reports it when it ends (KIND: unit or node).
+# output to LOG; collect_job reports it when it ends (KIND: unit or node). The job is a
+# subshell that waits for CMD and then writes the CPU time (user + sys) of CMD and every
+# child it waited for to LOG.cpu (bash's `times`); a TERM to it goes on to CMD.
 start_job() {
     local kind=$1 label=$2 log=$3
     shift 3
-    timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 </dev/null &
+    rm -f "$log.cpu"
+    (
+        timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 </dev/null &
+        child=$!
+        trap 'kill -TERM "$child" 2>/dev/null' TERM
+        while :; do
+            wait "$child"
+            rc=$?
+            kill -0 "$child" 2>/dev/null || break
+        done
+        times >"$log.cpu"
+        exit "$rc"
+    ) &
     job_kind[$!]=$kind
     job_label[$!]=$label
     job_log[$!]=$log
@@ -178,6 +196,7 @@ collect_job() {
     local kind=${job_kind[$pid]} label=${job_label[$pid]} log=${job_log[$pid]}
     local ms=$(($(now_ms) - job_t0[$pid]))
     unset "job_kind[$pid]" "job_label[$pid]" "job_log[$pid]" "job_t0[$pid]"
+    cpu_ms=$(cpu_of "$log.cpu")
     case $kind in
     unit) unit_result "$label" "$log" "$rc" "$ms" ;;
     fuzz)
@@ -186,6 +205,20 @@ collect_job() {
         ;;
     *) node_result "$label" "$log" "$rc" "$ms" ;;
     esac
+}
+
+# cpu_of FILE : the milliseconds of CPU time (user + sys) in the second line of a `times`
+# output ("0m12.345s 0m1.234s", the children's), or nothing.
+cpu_of() {
+    local line t total=0 m
+    [[ -f $1 ]] || return 0
+    line=$(sed -n 2p "$1")
+    for t in $line; do
+        [[ $t =~ ^([0-9]+)m([0-9]+)[.,]([0-9]{3})s$ ]] || return 0
+        m=$((10#${BASH_REMATCH[1]} * 60000 + 10#${BASH_REMATCH[2]} * 1000 + 10#${BASH_REMATCH[3]}))
+        total=$((total + m))
+    done
+    echo "$total"
 }
 
 # room_for_job : wait until fewer than JOBS jobs run (the fuzz smoke run not counted).
@@ -211,14 +244,16 @@ why_status() {
     esac
 }
 
-# report LABEL P F MS LOG NOTE : one line per file; a failing file's output follows it.
+# report LABEL P F MS LOG NOTE : one line per file, with its wall time and (cpu_ms, set
+# by collect_job) the CPU time it took; a failing file's output follows it.
 report() {
-    local label=$1 p=$2 f=$3 ms=$4 log=$5 note=$6 status=ok
+    local label=$1 p=$2 f=$3 ms=$4 log=$5 note=$6 status=ok cpu=""
     ((f == 0)) || status=FAIL
     passed=$((passed + p))
     failed=$((failed + f))
-    printf '%-4s %-48s %d passed, %d failed (%d.%01d s)%s\n' "$status" "$label" "$p" "$f" \
-        $((ms / 1000)) $((ms % 1000 / 100)) "${note:+ - $note}"
+    [[ -z ${cpu_ms:-} ]] || cpu=$(printf ', cpu %d.%01d s' $((cpu_ms / 1000)) $((cpu_ms % 1000 / 100)))
+    printf '%-4s %-48s %d passed, %d failed (%d.%01d s%s)%s\n' "$status" "$label" "$p" "$f" \
+        $((ms / 1000)) $((ms % 1000 / 100)) "$cpu" "${note:+ - $note}"
     if ((f > 0)) && [[ -s $log ]]; then
         local n shown=""
         n=$(wc -l <"$log")
@@ -261,80 +296,13 @@ if [[ -z ${CONCLAVE_CHROMIUM:-} ]]; then
     done
 fi
 
-# --- unit tests -----------------------------------------------------------------------
-
-shopt -s nullglob
-unit=()
-for bin in "$BUILD"/tests/test_*; do
-    [[ -f $bin && -x $bin ]] && selected "unit/${bin##*/}" && unit+=("$bin")
-done
-((${#unit[@]})) || [[ -n ${TESTS:-} ]] || echo "unit: no test binaries in ${BUILD#"$ROOT"/}/tests"
-
-# unit_result LABEL LOG RC MS : count and report a unit binary that ended.
-unit_result() {
-    local label=$1 log=$2 rc=$3 ms=$4 p=0 f=0 note="" line
-    line=$(grep -a '^RESULT ' "$log" | tail -n 1)
-    if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-        p=${BASH_REMATCH[1]}
-        f=${BASH_REMATCH[2]}
-        if ((rc != 0 && f == 0)); then
-            f=1
-            note=$(why_status "$rc")
-        elif ((rc != 0)); then
-            note=$(why_status "$rc")
-        fi
-    else
-        f=1
-        note="no RESULT line"
-        ((rc == 0)) || note+=", $(why_status "$rc")"
-    fi
-    report "$label" "$p" "$f" "$ms" "$log" "$note"
-}
-
-for bin in "${unit[@]}"; do
-    ((interrupted)) && break
-    room_for_job
-    name=${bin##*/}
-    start_job unit "unit/$name" "$OUT/unit/$name.log" "$bin"
-done
-all_jobs_done
-
-# node_result LABEL LOG RC MS : count and report a test file that ended, from its TAP
-# summary.
-node_result() {
-    local label=$1 log=$2 rc=$3 ms=$4 p=0 f=0 note="" pl fl cl sl bad
-    pl=$(tap_count pass "$log")
-    if [[ -n $pl ]]; then
-        fl=$(tap_count fail "$log")
-        cl=$(tap_count cancelled "$log")
-        sl=$(tap_count skipped "$log")
-        p=$pl
-        f=$((${fl:-0} + ${cl:-0}))
-        ((${cl:-0} == 0)) || note="$cl cancelled"
-        if ((${sl:-0} > 0)); then
-            skips "$label" "$log"
-            bad=$skip_bad
-            f=$((f + bad))
-            note+="${note:+, }$sl skipped"
-            ((bad == 0)) || note+=" ($bad not expected)"
-        fi
-        if ((rc != 0 && f == 0)); then
-            f=1
-            note=$(why_status "$rc")
-        fi
-    else
-        f=1
-        note="no TAP summary"
-        ((rc == 0)) || note+=", $(why_status "$rc")"
-    fi
-    report "$label" "$p" "$f" "$ms" "$log" "$note"
-}
-
 # --- fuzz smoke run -------------------------------------------------------------------
 # Each harness for FUZZ_SMOKE_SECONDS (10) from its seed corpus; a crash, leak or broken
-# invariant fails it. `make fuzz` runs them longer (tests/fuzz/run.sh). It runs beside the
-# test files (started after the ones that run alone), in a slot of its own: each harness
-# runs for a fixed time, so it ends when it ends whatever else runs.
+# invariant fails it. `make fuzz` runs them longer (tests/fuzz/run.sh). It starts with the
+# unit binaries, which mostly wait on the database, so that its build (from scratch in a
+# fresh clone: about a minute of CPU) takes up the CPU time they leave, and runs in a slot
+# of its own: each harness runs for a fixed time, so it ends when it ends whatever else
+# runs. The files that run alone wait for it, as for anything else that runs.
 
 # fuzz_result LABEL LOG RC MS : count and report the fuzz smoke run.
 fuzz_result() {
@@ -367,6 +335,77 @@ start_fuzz() {
     fuzz_running=1
 }
 
+# --- unit tests -----------------------------------------------------------------------
+
+shopt -s nullglob
+unit=()
+for bin in "$BUILD"/tests/test_*; do
+    [[ -f $bin && -x $bin ]] && selected "unit/${bin##*/}" && unit+=("$bin")
+done
+((${#unit[@]})) || [[ -n ${TESTS:-} ]] || echo "unit: no test binaries in ${BUILD#"$ROOT"/}/tests"
+
+# unit_result LABEL LOG RC MS : count and report a unit binary that ended.
+unit_result() {
+    local label=$1 log=$2 rc=$3 ms=$4 p=0 f=0 note="" line
+    line=$(grep -a '^RESULT ' "$log" | tail -n 1)
+    if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+        p=${BASH_REMATCH[1]}
+        f=${BASH_REMATCH[2]}
+        if ((rc != 0 && f == 0)); then
+            f=1
+            note=$(why_status "$rc")
+        elif ((rc != 0)); then
+            note=$(why_status "$rc")
+        fi
+    else
+        f=1
+        note="no RESULT line"
+        ((rc == 0)) || note+=", $(why_status "$rc")"
+    fi
+    report "$label" "$p" "$f" "$ms" "$log" "$note"
+}
+
+start_fuzz
+for bin in "${unit[@]}"; do
+    ((interrupted)) && break
+    room_for_job
+    name=${bin##*/}
+    start_job unit "unit/$name" "$OUT/unit/$name.log" "$bin"
+done
+# Every unit binary; the fuzz smoke run goes on in its slot.
+while ((${#job_label[@]} - fuzz_running > 0)); do collect_job || break; done
+
+# node_result LABEL LOG RC MS : count and report a test file that ended, from its TAP
+# summary.
+node_result() {
+    local label=$1 log=$2 rc=$3 ms=$4 p=0 f=0 note="" pl fl cl sl bad
+    pl=$(tap_count pass "$log")
+    if [[ -n $pl ]]; then
+        fl=$(tap_count fail "$log")
+        cl=$(tap_count cancelled "$log")
+        sl=$(tap_count skipped "$log")
+        p=$pl
+        f=$((${fl:-0} + ${cl:-0}))
+        ((${cl:-0} == 0)) || note="$cl cancelled"
+        if ((${sl:-0} > 0)); then
+            skips "$label" "$log"
+            bad=$skip_bad
+            f=$((f + bad))
+            note+="${note:+, }$sl skipped"
+            ((bad == 0)) || note+=" ($bad not expected)"
+        fi
+        if ((rc != 0 && f == 0)); then
+            f=1
+            note=$(why_status "$rc")
+        fi
+    else
+        f=1
+        note="no TAP summary"
+        ((rc == 0)) || note+=", $(why_status "$rc")"
+    fi
+    report "$label" "$p" "$f" "$ms" "$log" "$note"
+}
+
 # --- integration and browser tests ----------------------------------------------------
 
 # The files that run alone go first, so no slot waits idle for one of them.
@@ -393,6 +432,7 @@ elif ((!interrupted)); then
         if (cd tests && npm install --no-audit --no-fund --silent --no-package-lock) >"$log" 2>&1; then
             touch tests/node_modules
         else
+            cpu_ms=""
             report "npm install (tests/)" 0 1 0 "$log" "could not install the test packages"
             ready=0
         fi

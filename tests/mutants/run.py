@@ -14,8 +14,9 @@ Before any mutant, a control run builds the unmutated copy and runs every named
 test on it: all must pass (a test that fails anyway cannot tell us anything).
 
 Outcomes per mutant:
-  killed          a named test failed (for `canary`: it reported at least one leak
-                  through its leak assertion; a crash or timeout does not count)
+  killed          a named test failed (for `canary` and `canary_starbase_council`: it
+                  reported at least one leak through its leak assertion; a crash or
+                  timeout does not count)
   SURVIVED        every named test passed; fine only if the entry has a `survives:`
                   line saying why (the reason is printed)
   DOES NOT APPLY  the snippet is not in the file exactly once (the code moved:
@@ -134,8 +135,8 @@ def run_test(tree, spec, env, log):
         cmd = [os.path.join(tree, 'build', 'tests', spec[5:])]
     else:
         file, _, pattern = spec.partition('@')
-        if file == 'canary':
-            file = 'integration/canary'
+        if file.startswith('canary'):  # canary, canary_starbase_council
+            file = 'integration/' + file
         cmd = ['node', '--test', '--test-reporter=tap']
         if pattern:
             cmd.append(f'--test-name-pattern={pattern}')
