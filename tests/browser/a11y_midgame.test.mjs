@@ -5,8 +5,9 @@
 // the table's buttons, cards or labels (lib/a11y_tables.mjs). One human seat
 // plays from its /legal answer; the other seats are bots. This file has
 // tic-tac-toe, rps and Sprint, the home page and the theme; the card and
-// map tables are a11y_midgame_cards.test.mjs (two files, so that each
-// stays short and they can run side by side).
+// map tables are a11y_midgame_cards.test.mjs (Skirmish, Starbase) and
+// a11y_midgame_council.test.mjs (files that each stay short and run side
+// by side).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { http } from '../integration/lib/server.mjs';

@@ -3,10 +3,9 @@
 // says "already verified" the second time); a guest secures the account on
 // the settings page; a signed-out visitor of a game page asks for a sign-in
 // link by mail (or signs in with the password) and lands on the game as
-// their seat, the "Your move" bar naming the step in words. And nothing
-// covers the table: on every table at 1280x800 and 390x844, the "Talk"
-// button's box meets none of the table's buttons or cards, the page never
-// scrolls sideways, it has an h1, and the console stays free of errors.
+// their seat, the "Your move" bar naming the step in words. A finished game
+// is stepped through move by move. (That nothing covers the table is
+// coming_back_tables.test.mjs, which runs beside this file.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { http, waitFor } from '../integration/lib/server.mjs';
@@ -20,7 +19,6 @@ import {
   waitLive,
   startStack,
   stopStack,
-  coveredByTalk,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -178,50 +176,6 @@ test(
       guest.name,
     );
     await box2.waitFor({ state: 'detached' });
-  },
-);
-
-test(
-  'nothing covers the table: Talk is docked, no sideways scroll, an h1, no console errors',
-  { skip, timeout: 400000 },
-  async () => {
-    const rulesets = (await http(server.url, 'GET', '/api/v1/rulesets')).body;
-    for (const id of ['tictactoe', 'rps', 'sprint', 'skirmish', 'starbase', 'council']) {
-      const rs = rulesets.find((r) => r.id === id);
-      assert.ok(rs, id);
-      const seats = Math.max(2, rs.min_seats);
-      const players = [];
-      for (let i = 0; i < seats; i++) players.push(await newPlayer(server.url, `L${i}`));
-      const game = await newGame(server.url, id, players);
-      for (const [size, opts] of [
-        ['desktop', DESKTOP],
-        ['phone', PHONE],
-      ]) {
-        const { page, errors } = await watchedPage(opts);
-        await signedIn(page, players[0]);
-        await page.goto(pageUrl(server, `/game/${game}`));
-        await waitLive(page);
-        await page.locator('.chat-toggle').waitFor();
-        await page.locator('#main button:not(.chat-toggle):not(.howto-open)').first().waitFor();
-        await page.waitForTimeout(500); // the table's late parts (legal, log)
-        await shot(page, `comeback-table-${id}-${size}`);
-        assert.deepEqual(await coveredByTalk(page), [], `${id} ${size}: Talk covers nothing`);
-        const w = await page.evaluate(() => [
-          document.documentElement.scrollWidth,
-          window.innerWidth,
-        ]);
-        assert.ok(w[0] <= w[1], `${id} ${size}: scrollWidth ${w[0]} > ${w[1]}`);
-        assert.ok((await page.locator('h1').count()) >= 1, `${id} ${size}: an h1`);
-        assert.deepEqual(errors, [], `${id} ${size}: console errors`);
-        await page.context().close();
-      }
-    }
-    // The lobby pages have their h1, and fit a phone.
-    const { page } = await watchedPage(PHONE);
-    await page.goto(pageUrl(server, '/'));
-    await page.locator('h1').first().waitFor({ state: 'attached' });
-    const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-    assert.ok(w[0] <= w[1], `home: scrollWidth ${w[0]} > ${w[1]}`);
   },
 );
 

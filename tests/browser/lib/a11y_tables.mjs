@@ -1,8 +1,9 @@
 // a11y_tables.mjs - the check every table's accessibility test shares
-// (a11y_midgame.test.mjs and a11y_midgame_cards.test.mjs, split so that
-// each file stays short): a game of each ruleset after a few turns of one
-// human seat (its moves from /legal), the others bots, opened at 1280x800
-// and 390x844 in the light and the dark theme; axe-core (no serious or
+// (a11y_midgame.test.mjs, a11y_midgame_cards.test.mjs and
+// a11y_midgame_council.test.mjs, split so that each file stays short): a
+// game of each ruleset after a few turns of one human seat (its moves from
+// /legal), the others bots, opened at 1280x800 and 390x844 in the light and
+// the dark theme; axe-core (no serious or
 // critical violation), no sideways scroll, the Talk button covering
 // nothing. Returns what it found, one line each.
 import assert from 'node:assert/strict';

@@ -1,4 +1,5 @@
-// registry.mjs - the rulesets the canary test (../canary.test.mjs) plays,
+// registry.mjs - the rulesets the canary test (../canary.test.mjs and
+// ../canary_starbase_council.test.mjs) plays,
 // one file each, canary/ID.mjs (ID: the ruleset id), whose default export
 // is
 //
@@ -35,16 +36,9 @@ if (missing.length)
     `the canary has no file for ruleset ${missing.join(', ')}: add tests/integration/canary/ID.mjs (docs/ruleset-authoring.md)`,
   );
 
-// CANARY_RULESETS="a,b" plays only those rulesets' games (the plug-in path
-// test runs the canary on its example ruleset alone); every file must
-// still be there.
-const ONLY = (process.env.CANARY_RULESETS || '').split(',').filter(Boolean);
-const PLAYED = ONLY.length ? IDS.filter((id) => ONLY.includes(id)) : IDS;
-if (ONLY.length && PLAYED.length !== ONLY.length)
-  throw new Error(`CANARY_RULESETS names a ruleset the engine does not have: ${ONLY.join(', ')}`);
-
+// Every ruleset's canary, in the engine's order.
 export const CANARIES = await Promise.all(
-  PLAYED.map(async (id) => (await import(`./${id}.mjs`)).default),
+  IDS.map(async (id) => (await import(`./${id}.mjs`)).default),
 );
 
 const byId = new Map(CANARIES.map((c) => [c.id, c]));
@@ -54,4 +48,27 @@ export function canaryOf(id) {
   const c = byId.get(id);
   if (!c) throw new Error(`the canary has no file for ruleset ${id} (tests/integration/canary/)`);
   return c;
+}
+
+// The canary's games run in two files side by side, each with its own server
+// (suite.mjs, hiddenFactsTest(group)): the group 'starbase_council'
+// (../canary_starbase_council.test.mjs: the longest games, about half the
+// work) and 'rest', every other ruleset (../canary.test.mjs; a new ruleset
+// lands there).
+const GROUPS = { starbase_council: ['starbase', 'council'] };
+
+// CANARY_RULESETS="a,b" plays only those rulesets' games, each in its group's
+// file (the plug-in path test runs the canary on its example ruleset alone);
+// every file must still be there.
+const ONLY = (process.env.CANARY_RULESETS || '').split(',').filter(Boolean);
+if (ONLY.some((id) => !IDS.includes(id)))
+  throw new Error(`CANARY_RULESETS names a ruleset the engine does not have: ${ONLY.join(', ')}`);
+
+// The canaries a file of group `group` plays, in the engine's order.
+export function playedBy(group) {
+  const grouped = Object.values(GROUPS).flat();
+  if (group !== 'rest' && !GROUPS[group]) throw new Error(`no canary group ${group}`);
+  return IDS.filter((id) => (group === 'rest' ? !grouped.includes(id) : GROUPS[group].includes(id)))
+    .filter((id) => !ONLY.length || ONLY.includes(id))
+    .map(canaryOf);
 }
