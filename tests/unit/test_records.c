@@ -8,7 +8,8 @@
  * (start, continue, ignore a game of another campaign, check off one of
  * several new conditions, win, start again and lose); multi-seat games and
  * rulesets without a record hook leave records alone; games that finished
- * before records were stored are folded once, in the order they ended.
+ * before records were stored are folded once, in the order they ended; a
+ * game that ends first in a group commit's batch is folded and notified.
  */
 #include "engine/engine.h"
 #include "server/players/players.h"
@@ -229,6 +230,82 @@ static void test_backfill_once_in_order(void)
     json_decref(c);
 }
 
+/* A game whose end folds records, first in a group commit's batch of two
+ * (the other a tic-tac-toe move): both commit, the campaign's record holds
+ * the game, and the batch's versions are notified on conclave_games (with
+ * a record to fold, the COMMIT and the NOTIFY leave the pipeline and are
+ * sent after the fold). */
+static void test_record_folded_first_in_a_batch(void)
+{
+    char player[STORE_ID_MAX];
+    new_player("rec_batch", player);
+    store_game g[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&g[i], 0, sizeof g[i]);
+        store_new_id(g[i].game_id);
+        snprintf(g[i].ruleset, sizeof g[i].ruleset, "%s",
+                 i == 0 ? "sprint" : "tictactoe");
+        g[i].options = json_loads(
+            i == 0 ? "{\"campaign_conditions_met\":[]}" : "{}", 0, NULL);
+        g[i].seats = i == 0 ? 1 : 2;
+        snprintf(g[i].clock_mode, sizeof g[i].clock_mode, "none");
+        snprintf(g[i].seat_player[0], sizeof g[i].seat_player[0], "%s", player);
+        CHECK_EQ_INT(store_create_game(conn, &g[i]), STORE_OK);
+    }
+    PGconn *listen = db_connect(db_url, 5, NULL, 0);
+    REQUIRE(listen != NULL);
+    PQclear(PQexec(listen, "LISTEN conclave_games"));
+    json_t *result = json_loads(
+        "{\"solitaire\":true,\"campaign\":true,\"final\":{\"rounds\":7,"
+        "\"chips\":70,\"income\":0,\"military\":0,\"military_worlds\":0,"
+        "\"colours\":0,\"developments\":0,\"worlds\":0}}",
+        0, NULL);
+    store_input in[2];
+    store_append a[2];
+    const store_append *list[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&in[i], 0, sizeof in[i]);
+        in[i].seq = 1;
+        in[i].seat = 0;
+        in[i].kind = ENGINE_PLAY;
+        a[i] = (store_append){
+            .game_id = g[i].game_id, .expected_version = 0, .input = &in[i]};
+        list[i] = &a[i];
+    }
+    a[0].final_status = "finished";
+    a[0].keeps_records = 1;
+    a[0].result = result;
+    a[0].final_hash = "00";
+    int rcs[2] = {99, 99};
+    CHECK_EQ_INT(store_append_batch(conn, list, 2, rcs), STORE_OK);
+    CHECK_EQ_INT(rcs[0], STORE_OK);
+    CHECK_EQ_INT(rcs[1], STORE_OK);
+    json_t *c = campaign_of(player);
+    CHECK(json_is(json_object_get(c, "met"), "[\"magnate\"]"));
+    CHECK_EQ_INT((int)json_array_size(json_object_get(c, "games")), 1);
+    json_decref(c);
+    /* Both games' new versions are notified (a hang-only bound of 10 s). */
+    int seen[2] = {0, 0};
+    for (int tries = 0; tries < 100 && !(seen[0] && seen[1]); tries++) {
+        PQconsumeInput(listen);
+        PGnotify *n;
+        while ((n = PQnotifies(listen)) != NULL) {
+            for (int i = 0; i < 2; i++)
+                if (strstr(n->extra, g[i].game_id))
+                    seen[i] = 1;
+            PQfreemem(n);
+        }
+        if (!(seen[0] && seen[1]))
+            usleep(100000);
+    }
+    CHECK(seen[0]);
+    CHECK(seen[1]);
+    PQfinish(listen);
+    json_decref(result);
+    for (int i = 0; i < 2; i++)
+        store_game_clear(&g[i]);
+}
+
 int main(void)
 {
     const char *base = getenv("DATABASE_URL");
@@ -270,6 +347,7 @@ int main(void)
     RUN(test_campaign_in_order);
     RUN(test_other_games_leave_records_alone);
     RUN(test_backfill_once_in_order);
+    RUN(test_record_folded_first_in_a_batch);
     db_pool_destroy(pool);
     PQfinish(conn);
     db_scratch_database(c, name, 0);

@@ -12,7 +12,8 @@
  * before anything is sent, and the game stays at its version with no
  * input row, and so is one whose stored answer cannot be encoded; an
  * input without a payload reads back without one; a batch on a
- * connection the server ended reports it lost; loads do not rely on the
+ * connection the server ended reports it lost; a batch with one game
+ * twice stores both of its appends, in order; loads do not rely on the
  * rows' physical order (inputs stored as seq 3, 1, 2 and read by seq
  * scans load in seq order, whole, after a seq and by the page, and the
  * latest snapshot is the highest seq, not the first row found).
@@ -308,6 +309,50 @@ static void test_batch_on_a_lost_connection(void)
     }
 }
 
+/* Two appends of one game in one batch (versions 1 and 2; the server's
+ * actors never send them, but the store takes them): the batch statement
+ * could not tell their outcomes apart, so they are appended one by one,
+ * and both are stored, in order. */
+static void test_batch_with_one_game_twice(void)
+{
+    PGconn *c = connect_db();
+    REQUIRE(c != NULL);
+    char id[2][STORE_ID_MAX];
+    REQUIRE(new_game(c, id[0]) == STORE_OK);
+    REQUIRE(new_game(c, id[1]) == STORE_OK);
+    store_input in[3];
+    store_append a[3];
+    const store_append *list[3];
+    const int game[3] = {0, 1, 0}; /* the first and the last: one game */
+    const uint64_t expected[3] = {0, 0, 1};
+    for (int i = 0; i < 3; i++) {
+        memset(&in[i], 0, sizeof in[i]);
+        in[i].seq = expected[i] + 1;
+        in[i].seat = (int)expected[i] % 2;
+        in[i].kind = ENGINE_PLAY;
+        a[i] = (store_append){.game_id = id[game[i]],
+                              .expected_version = expected[i],
+                              .input = &in[i]};
+        list[i] = &a[i];
+    }
+    int rcs[3] = {99, 99, 99};
+    CHECK_EQ_INT(store_append_batch(c, list, 3, rcs), STORE_OK);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ_INT(rcs[i], STORE_OK);
+    CHECK_EQ_INT(
+        one_number(c, "SELECT version FROM games WHERE game_id = $1", id[0]),
+        2);
+    CHECK_EQ_INT(one_number(c,
+                            "SELECT count(*) FROM game_inputs WHERE game_id "
+                            "= $1 AND seq IN (1, 2)",
+                            id[0]),
+                 2);
+    CHECK_EQ_INT(
+        one_number(c, "SELECT version FROM games WHERE game_id = $1", id[1]),
+        1);
+    PQfinish(c);
+}
+
 /* A game's inputs written straight into the table as seq 3, 1, 2 and its
  * snapshots as seq 1, 3, 2, read on a connection that scans tables in
  * their physical order (no index scans, so without an ORDER BY rows come
@@ -399,6 +444,7 @@ int main(void)
     RUN(test_input_without_a_payload_reads_back);
     RUN(test_unencodable_answer_refuses_the_append);
     RUN(test_batch_on_a_lost_connection);
+    RUN(test_batch_with_one_game_twice);
     RUN(test_loads_do_not_rely_on_row_order);
 
     test_db_close(&scratch);
