@@ -9,18 +9,14 @@
 #define CONCLAVE_THREAD_NAME_H
 
 #include <pthread.h>
+#include <stdio.h>
 
 /* Name the calling thread; names longer than 15 bytes are cut by the
  * kernel's limit, so keep them short. A failure only loses the name. */
 static inline void thread_name_set(const char *name)
 {
     char cut[16];
-    int n = 0;
-    while (n < 15 && name[n]) {
-        cut[n] = name[n];
-        n++;
-    }
-    cut[n] = '\0';
+    snprintf(cut, sizeof cut, "%s", name);
     (void)pthread_setname_np(pthread_self(), cut);
 }
 
