@@ -9,6 +9,11 @@
  * The random-game tests iterate the registry, so a newly registered
  * ruleset is held to the same bar without editing this file.
  * CONCLAVE_TEST_QUICK=1 (exactly "1") shrinks the loops about 10x.
+ *
+ * The illegal-input sweep, the longest test (about half the file's CPU),
+ * runs in a binary of its own, test_engine_sweep (test_engine_sweep.c
+ * builds this file with TEST_ENGINE_SWEEP 1), so that the two halves run
+ * side by side in make test.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,10 @@
 #include "engine/engine.h"
 #include "engine/ruleset.h"
 #include "tests/unit/test.h"
+
+#ifndef TEST_ENGINE_SWEEP
+#define TEST_ENGINE_SWEEP 0 /* 1: only the illegal-input sweep */
+#endif
 
 static int quick(void)
 {
@@ -1286,13 +1295,16 @@ int main(void)
         fprintf(stderr, "engine_init: %s\n", err.msg);
         return 1;
     }
+    if (TEST_ENGINE_SWEEP) {
+        RUN(test_illegal_inputs_every_ruleset);
+        return TEST_SUMMARY();
+    }
     RUN(test_sha256_and_hex);
     RUN(test_canonical_json);
     RUN(test_engine_fail);
     RUN(test_input_kinds_and_json);
     RUN(test_registry);
     RUN(test_determinism_tictactoe);
-    RUN(test_illegal_inputs_every_ruleset);
     RUN(test_random_games_every_ruleset);
     RUN(test_held_orders_hidden_every_ruleset);
     RUN(test_export_replay);
