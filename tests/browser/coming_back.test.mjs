@@ -13,12 +13,13 @@ import { newPlayer, newGame } from '../integration/lib/ws.mjs';
 import { smtpSink } from '../integration/lib/notify_sinks.mjs';
 import {
   chromiumPath,
-  openPage,
   pageUrl,
   shot,
   waitLive,
   startStack,
   stopStack,
+  watchedPage,
+  signInAs,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -48,26 +49,6 @@ async function rest(method, p, token, body) {
   return r.body;
 }
 
-// A page whose console errors (and uncaught exceptions) are collected.
-async function watchedPage(opts) {
-  const { page } = await openPage(chrome.browser, opts);
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return { page, errors };
-}
-
-async function signedIn(page, p) {
-  await page.goto(pageUrl(server, '/'));
-  await page.evaluate(
-    ([t, n]) => {
-      localStorage.setItem('conclave.token', t);
-      localStorage.setItem('conclave.name', n);
-    },
-    [p.token, p.name],
-  );
-}
-
 const mailTo = (addr, re) =>
   waitFor(() => smtp.mails.find((m) => m.to.some((t) => t.includes(addr)) && re.test(m.data)), {
     what: `a mail to ${addr}`,
@@ -94,7 +75,7 @@ test(
     const verifyPath = linkIn(await mailTo(email, /verify\?token=/), 'verify');
 
     // The verification page: opening it changes nothing; the button does.
-    const { page: v, errors: vErrors } = await watchedPage(DESKTOP);
+    const { page: v, errors: vErrors } = await watchedPage(chrome.browser, DESKTOP);
     await v.goto(pageUrl(server, verifyPath));
     await v.getByRole('heading', { level: 1, name: 'Confirm your email address' }).waitFor();
     assert.equal(
@@ -115,8 +96,8 @@ test(
     assert.deepEqual(vErrors, [], 'no console errors');
 
     // The guest secures the account on the settings page.
-    const { page: s } = await watchedPage(DESKTOP);
-    await signedIn(s, guest);
+    const { page: s } = await watchedPage(chrome.browser, DESKTOP);
+    await signInAs(s, server, guest);
     await s.goto(pageUrl(server, '/settings'));
     const secure = s.locator('[data-testid="secure-account"]');
     await secure.waitFor();
@@ -126,7 +107,7 @@ test(
     assert.equal((await rest('GET', '/api/v1/me', guest.token)).guest, false);
 
     // Another device, signed out, opens the game's link: asked to sign in.
-    const { page: phone, errors: phoneErrors } = await watchedPage(PHONE);
+    const { page: phone, errors: phoneErrors } = await watchedPage(chrome.browser, PHONE);
     await phone.goto(pageUrl(server, `/game/${game}`));
     const box = phone.locator('[data-testid="seat-signin"]');
     await box.waitFor();
@@ -165,7 +146,7 @@ test(
     assert.deepEqual(phoneErrors, [], 'no console errors');
 
     // And the password works from a third device, through the same box.
-    const { page: desk } = await watchedPage(DESKTOP);
+    const { page: desk } = await watchedPage(chrome.browser, DESKTOP);
     await desk.goto(pageUrl(server, `/game/${game}`));
     const box2 = desk.locator('[data-testid="seat-signin"]');
     await box2.getByLabel('Name').fill(guest.name);
@@ -188,8 +169,8 @@ test(
     const game = await newGame(server.url, 'rps', [alice, bob], { options: { rounds: 1 } });
     await rest('PUT', `/api/v1/games/${game}/orders/r1`, alice.token, { throw: 'paper' });
     await rest('PUT', `/api/v1/games/${game}/orders/r1`, bob.token, { throw: 'rock' });
-    const { page, errors } = await watchedPage(PHONE);
-    await signedIn(page, bob);
+    const { page, errors } = await watchedPage(chrome.browser, PHONE);
+    await signInAs(page, server, bob);
     await page.goto(pageUrl(server, `/game/${game}`));
     await waitLive(page);
     await page.getByTestId('replay-open').click();
@@ -238,8 +219,8 @@ test(
     await rest('PUT', `/api/v1/games/${live}/orders/r1`, alice.token, { throw: 'paper' });
     await rest('PUT', `/api/v1/games/${live}/orders/r1`, bob.token, { throw: 'rock' });
     await rest('PUT', `/api/v1/games/${live}/orders/r2`, alice.token, { throw: 'scissors' });
-    const seat = await watchedPage(PHONE);
-    await signedIn(seat.page, alice);
+    const seat = await watchedPage(chrome.browser, PHONE);
+    await signInAs(seat.page, server, alice);
     await seat.page.goto(pageUrl(server, `/game/${live}`));
     await waitLive(seat.page);
     await seat.page.getByTestId('replay-open').click();
@@ -265,8 +246,8 @@ test(
     assert.deepEqual(seat.errors, [], "no console errors in a running game's replay");
     await seat.page.context().close();
     const watcher = await newPlayer(server.url, 'Wes');
-    const sp = await watchedPage(PHONE);
-    await signedIn(sp.page, watcher);
+    const sp = await watchedPage(chrome.browser, PHONE);
+    await signInAs(sp.page, server, watcher);
     await sp.page.goto(pageUrl(server, `/game/${live}`));
     await waitLive(sp.page);
     assert.equal(

@@ -10,13 +10,14 @@ import { http } from '../integration/lib/server.mjs';
 import { newPlayer, newGame } from '../integration/lib/ws.mjs';
 import {
   chromiumPath,
-  openPage,
   pageUrl,
   shot,
   waitLive,
   startStack,
   stopStack,
   coveredByTalk,
+  watchedPage,
+  signInAs,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -30,26 +31,6 @@ after(() => stopStack({ db, server, chrome }));
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true };
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
-
-// A page whose console errors (and uncaught exceptions) are collected.
-async function watchedPage(opts) {
-  const { page } = await openPage(chrome.browser, opts);
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return { page, errors };
-}
-
-async function signedIn(page, p) {
-  await page.goto(pageUrl(server, '/'));
-  await page.evaluate(
-    ([t, n]) => {
-      localStorage.setItem('conclave.token', t);
-      localStorage.setItem('conclave.name', n);
-    },
-    [p.token, p.name],
-  );
-}
 
 test(
   'nothing covers the table: Talk is docked, no sideways scroll, an h1, no console errors',
@@ -67,8 +48,8 @@ test(
         ['desktop', DESKTOP],
         ['phone', PHONE],
       ]) {
-        const { page, errors } = await watchedPage(opts);
-        await signedIn(page, players[0]);
+        const { page, errors } = await watchedPage(chrome.browser, opts);
+        await signInAs(page, server, players[0]);
         await page.goto(pageUrl(server, `/game/${game}`));
         await waitLive(page);
         await page.locator('.chat-toggle').waitFor();
@@ -87,7 +68,7 @@ test(
       }
     }
     // The lobby pages have their h1, and fit a phone.
-    const { page } = await watchedPage(PHONE);
+    const { page } = await watchedPage(chrome.browser, PHONE);
     await page.goto(pageUrl(server, '/'));
     await page.locator('h1').first().waitFor({ state: 'attached' });
     const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);

@@ -94,6 +94,28 @@ export function pageUrl(server, p = '/') {
   return u.toString();
 }
 
+// A page of browser whose console errors and uncaught exceptions are
+// collected in errors.
+export async function watchedPage(browser, opts) {
+  const { page } = await openPage(browser, opts);
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { page, errors };
+}
+
+// Sign player p ({ token, name }) in on page, as the page keeps a session.
+export async function signInAs(page, server, p) {
+  await page.goto(pageUrl(server, '/'));
+  await page.evaluate(
+    ([t, n]) => {
+      localStorage.setItem('conclave.token', t);
+      localStorage.setItem('conclave.name', n);
+    },
+    [p.token, p.name],
+  );
+}
+
 export async function shot(page, name) {
   fs.mkdirSync(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);
