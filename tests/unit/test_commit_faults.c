@@ -266,19 +266,28 @@ static int job_start(job *j)
     return j->started;
 }
 
+/* Polls (20 s only catches a hang) until the writer's queue holds n
+ * appends; 1 when it does. */
+static int wait_queued(committer *cm, int n)
+{
+    for (int tries = 0; tries < 2000 && committer_queued(cm) < n; tries++)
+        usleep(10000);
+    return committer_queued(cm) == n;
+}
+
 /* Start jobs[0] (its game row locked: the writer takes it and waits on the
- * lock) and then jobs[1..n-1], which queue meanwhile; 1 once they have.
- * Whatever it answers, the caller unlocks and joins the jobs. */
+ * lock) and then jobs[1..n-1], which queue meanwhile in that order (each
+ * started once the one before it is queued, so a busy machine cannot
+ * reorder the batch); 1 once they have. Whatever it answers, the caller
+ * unlocks and joins the jobs. */
 static int queue_behind(PGconn *c, committer *cm, job *jobs, int n)
 {
     if (!job_start(&jobs[0]) || !wait_count(c, LOCK_WAITERS, "", 1))
         return 0;
     for (int i = 1; i < n; i++)
-        if (!job_start(&jobs[i]))
+        if (!job_start(&jobs[i]) || !wait_queued(cm, i))
             return 0;
-    for (int tries = 0; tries < 2000 && committer_queued(cm) < n - 1; tries++)
-        usleep(10000);
-    return committer_queued(cm) == n - 1;
+    return 1;
 }
 
 static void join_jobs(job *jobs, int n)
