@@ -201,6 +201,34 @@ const char *req_header(const api_request *req, const char *name)
     return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
 }
 
+/* Does the If-None-Match list (entity tags, weak or strong, or "*") hold
+ * etag? Weak comparison, as RFC 9110 prescribes for If-None-Match. */
+static int none_match_hits(const char *list, const char *etag)
+{
+    size_t n = strlen(etag);
+    const char *p = list;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (*p == '*')
+            return 1;
+        if (p[0] == 'W' && p[1] == '/')
+            p += 2;
+        if (strncmp(p, etag, n) == 0 &&
+            (p[n] == '\0' || p[n] == ',' || p[n] == ' ' || p[n] == '\t'))
+            return 1;
+        while (*p && *p != ',')
+            p++;
+    }
+    return 0;
+}
+
+int req_none_match(const api_request *req, const char *etag)
+{
+    const char *inm = req_header(req, "If-None-Match");
+    return inm && etag[0] && none_match_hits(inm, etag);
+}
+
 void req_db_failed(api_response *res)
 {
     api_problem(res, 503, "the database is unreachable; retry shortly", NULL);

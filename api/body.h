@@ -57,6 +57,9 @@ int body_depth(const json_t *v, int limit);
 const char *req_query(const api_request *req, const char *name);
 /* A request header, or NULL. */
 const char *req_header(const api_request *req, const char *name);
+/* 1 when the request's If-None-Match names etag (weak comparison, or "*"):
+ * the client holds that version and is answered 304. */
+int req_none_match(const api_request *req, const char *etag);
 
 /* Fill res with the 503 (Retry-After) of a database that cannot answer. */
 void req_db_failed(api_response *res);

@@ -188,28 +188,6 @@ void api_h_game_get(api_request *req, api_response *res)
     api_json(res, 200, r.out);
 }
 
-/* Does the If-None-Match list (entity tags, weak or strong, or "*") hold
- * etag? Weak comparison, as RFC 9110 prescribes for If-None-Match. */
-static int none_match_hits(const char *list, const char *etag)
-{
-    size_t n = strlen(etag);
-    const char *p = list;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == ',')
-            p++;
-        if (*p == '*')
-            return 1;
-        if (p[0] == 'W' && p[1] == '/')
-            p += 2;
-        if (strncmp(p, etag, n) == 0 &&
-            (p[n] == '\0' || p[n] == ',' || p[n] == ' ' || p[n] == '\t'))
-            return 1;
-        while (*p && *p != ',')
-            p++;
-    }
-    return 0;
-}
-
 /* GET .../replay?at=K: the caller's audience as it was at version K (a
  * replay step; server/game/replay_view.h). */
 void api_h_game_replay(api_request *req, api_response *res)
@@ -245,8 +223,7 @@ void api_h_game_view(api_request *req, api_response *res)
     if (read_game(req, res, &r))
         return;
     set_etag(res, r.version);
-    const char *inm = req_header(req, "If-None-Match");
-    if (inm && none_match_hits(inm, res->etag)) {
+    if (req_none_match(req, res->etag)) {
         json_decref(r.out);
         res->status = 304;
         res->not_modified = 1;

@@ -138,8 +138,12 @@ void api_h_metrics(api_request *req, api_response *res)
     res->raw_len = strlen(text);
 }
 
-/* Open path for sending; fills res or returns -1 when missing. */
-static int send_file(api_response *res, const char *path, const char *type)
+/* Open path for sending; fills res or returns -1 when missing. The file's
+ * entity tag is its size and modification time: a client that revalidates
+ * with If-None-Match (the page's files are sent with "Cache-Control:
+ * no-cache") gets an empty 304 while the file is unchanged. */
+static int send_file(const api_request *req, api_response *res,
+                     const char *path, const char *type)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -150,15 +154,25 @@ static int send_file(api_response *res, const char *path, const char *type)
         return -1;
     }
     res->status = 200;
+    res->content_type = type;
+    snprintf(res->etag, sizeof res->etag, "\"%llx-%llx.%lx\"",
+             (unsigned long long)st.st_size,
+             (unsigned long long)st.st_mtim.tv_sec,
+             (unsigned long)st.st_mtim.tv_nsec);
+    if (req_none_match(req, res->etag)) {
+        close(fd);
+        res->status = 304;
+        res->not_modified = 1;
+        return 0;
+    }
     res->fd = fd;
     res->fd_len = (size_t)st.st_size;
-    res->content_type = type;
     return 0;
 }
 
 void api_h_openapi(api_request *req, api_response *res)
 {
-    if (send_file(res, req->app->cfg->openapi_path,
+    if (send_file(req, res, req->app->cfg->openapi_path,
                   "application/yaml; charset=utf-8") != 0)
         api_problem(res, 404, "the OpenAPI document is not installed", NULL);
 }
@@ -206,12 +220,12 @@ void api_serve_static(api_request *req, api_response *res)
     const char *name = strcmp(p, "/") == 0 ? "/index.html" : p;
     if ((size_t)snprintf(path, sizeof path, "%s%s", req->app->cfg->web_root,
                          name) >= sizeof path ||
-        send_file(res, path, content_type_of(path)) != 0) {
+        send_file(req, res, path, content_type_of(path)) != 0) {
         /* Client-side routes (/game/ID, /lobby/ID) load the page itself. */
         if (!strchr(name + 1, '.') &&
             (size_t)snprintf(path, sizeof path, "%s/index.html",
                              req->app->cfg->web_root) < sizeof path &&
-            send_file(res, path, "text/html; charset=utf-8") == 0)
+            send_file(req, res, path, "text/html; charset=utf-8") == 0)
             return;
         api_problem(res, 404, "no such file", NULL);
     }

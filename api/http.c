@@ -205,6 +205,10 @@ static enum MHD_Result send_response(struct MHD_Connection *conn,
     if (strncmp(req->path, "/api/", 5) == 0) {
         MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     } else {
+        /* The page's files: kept, but revalidated on every use (their
+         * ETag answers 304 while unchanged), so a new version is seen at
+         * once. */
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
         char policy[800];
         page_policy(req, policy, sizeof policy);
         MHD_add_response_header(r, "Content-Security-Policy", policy);
