@@ -33,12 +33,16 @@
 # failing one is shown here. CONCLAVE_TEST_TIMEOUT is the limit for one file or binary,
 # in seconds (default 600).
 #
-# CONCLAVE_TEST_JOBS (default 2) unit binaries or test files run at once; each line is
-# printed when its file ends, so the order of the lines may vary. A test file whose
-# text holds the line "// tests/run.sh: alone" (it stops and starts the shared
-# PostgreSQL, or holds fixed ports) runs first, with nothing beside it. The fuzz smoke
-# run (step 4) runs beside the unit binaries and the other test files, in a slot of its
-# own. Each file's line gives its wall time and its CPU time (user + sys of the file and
+# CONCLAVE_TEST_JOBS (default 3) unit binaries or test files run at once; each line is
+# printed when its file ends, so the order of the lines may vary. Three on two cores:
+# most files spend most of their wall time waiting (on clocks and deadlines, on the
+# database, on a page), not computing (each line below gives both). The test files
+# start as soon as slots free up after the unit binaries; the browser files are spread
+# among the integration files, so that the slots do not all run a Chromium at once, and
+# end before them, so that the last files to end are short. A test file whose text
+# holds the line "// tests/run.sh: alone" (it stops and starts the shared PostgreSQL,
+# or holds fixed ports) runs last, with nothing beside it. The fuzz smoke run (step 4)
+# runs beside the unit binaries and the other test files, in a slot of its own. Each file's line gives its wall time and its CPU time (user + sys of the file and
 # every process it waited for; not the database server's, nor a daemon's that left it).
 set -uo pipefail
 
@@ -48,7 +52,7 @@ cd "$ROOT" || exit 1
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$ROOT/$BUILD
 TIMEOUT=${CONCLAVE_TEST_TIMEOUT:-600}
-JOBS=${CONCLAVE_TEST_JOBS:-2}
+JOBS=${CONCLAVE_TEST_JOBS:-3}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || JOBS=1
 OUT=$ROOT/tests/out
 SHOW_LINES=200
@@ -372,8 +376,7 @@ for bin in "${unit[@]}"; do
     name=${bin##*/}
     start_job unit "unit/$name" "$OUT/unit/$name.log" "$bin"
 done
-# Every unit binary; the fuzz smoke run goes on in its slot.
-while ((${#job_label[@]} - fuzz_running > 0)); do collect_job || break; done
+# The test files take the slots that the unit binaries leave as they end.
 
 # node_result LABEL LOG RC MS : count and report a test file that ended, from its TAP
 # summary.
@@ -408,15 +411,41 @@ node_result() {
 
 # --- integration and browser tests ----------------------------------------------------
 
-# The files that run alone go first, so no slot waits idle for one of them.
+# spread PERMILLE FILE... : "KEY FILE" lines, the Ith of N files at key
+# PERMILLE * (I + 0.5) / N (in millionths), so that lists sorted together by key
+# interleave evenly.
+spread() {
+    local permille=$1 i=0 n
+    shift
+    n=$#
+    for f in "$@"; do
+        echo "$((permille * 1000 * (2 * i + 1) / (2 * n))) $f"
+        i=$((i + 1))
+    done
+}
+
+# The integration files, with the browser files spread among the first 85% of them;
+# then the files that run alone, once everything else has ended (the fuzz smoke run
+# too, long over by then).
 node_files=()
-later=()
+integration=()
+browser=()
+alone_files=()
 for file in tests/integration/*.test.mjs tests/browser/*.test.mjs; do
     label=${file#tests/}
     selected "${label%.test.mjs}" || continue
-    if grep -qx '// tests/run.sh: alone' "$file"; then node_files+=("$file"); else later+=("$file"); fi
+    if grep -qx '// tests/run.sh: alone' "$file"; then
+        alone_files+=("$file")
+    elif [[ $file == tests/browser/* ]]; then
+        browser+=("$file")
+    else
+        integration+=("$file")
+    fi
 done
-node_files+=("${later[@]}")
+while read -r _ file; do
+    [[ -n $file ]] && node_files+=("$file")
+done < <({ spread 1000 "${integration[@]}"; spread 850 "${browser[@]}"; } | sort -n -k1,1)
+node_files+=("${alone_files[@]}")
 if ((${#node_files[@]} == 0)); then
     [[ -n ${TESTS:-} ]] ||
     echo "integration: no tests/integration/*.test.mjs or tests/browser/*.test.mjs"
