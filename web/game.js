@@ -10,7 +10,7 @@
 import { api, ApiError, randomKey, session } from './api.js';
 import { h, render, toast, announce } from './ui.js';
 import { tickCountdown, seatName, OUTAGE_TEXT, isOutage } from './gamekit.js';
-import { gameOf, stylesLoaded } from './games/registry.js';
+import { loadGame } from './games/registry.js';
 import { chatPanel } from './chat.js';
 import { howtoButton } from './howto.js';
 import { rematchButton } from './rematch.js';
@@ -101,8 +101,7 @@ class GameController {
         const title = await this.ctx.rulesetTitle(g.ruleset);
         this.title = title;
         document.title = `${title} – Conclave`;
-        await stylesLoaded; // the table's styles (games/ID/*.css)
-        const game = gameOf(g.ruleset);
+        const game = await loadGame(g.ruleset); // its table and styles (games/ID/)
         this.renderer = game ? game.table(this) : genericRenderer(this);
         this.chat = chatPanel(this); // table talk, beside any table
       }

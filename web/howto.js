@@ -1,12 +1,13 @@
 // howto.js - the "How to play" panel: a button (in the lobby, the create
 // form and every table) that opens a dialog with the ruleset's rules in
-// short (the howto text of its folder in games/, through the registry), a
+// short (the howto text of its folder in games/, loaded through the
+// registry when the dialog first opens), a
 // legend of the icons where the table uses them (Galactic Sprint's), and
 // the first-game guide. Escape or "Close" shuts it and focus goes back to
 // the button.
 
 import { h } from './ui.js';
-import { gameOf } from './games/registry.js';
+import { loadGame } from './games/registry.js';
 
 function listPart(id, title, items) {
   return h(
@@ -20,8 +21,7 @@ function listPart(id, title, items) {
   );
 }
 
-function body(rulesetId) {
-  const game = gameOf(rulesetId);
+function body(game) {
   const t = game && game.howto;
   if (!t) return [h('p', 'The rules of this game are not written for the page yet.')];
   return [
@@ -43,14 +43,20 @@ export function howtoButton(rulesetId, title, { className = '' } = {}) {
       'data-key': `howto-${rulesetId}`,
       'data-testid': 'howto-open',
       'aria-haspopup': 'dialog',
-      onclick: () => openHowto(rulesetId, title, button),
+      onclick: () => {
+        // One dialog per click, even when the game's files take a while.
+        if (button.dataset.opening) return;
+        button.dataset.opening = '1';
+        openHowto(rulesetId, title, button).finally(() => delete button.dataset.opening);
+      },
     },
     'How to play',
   );
   return button;
 }
 
-export function openHowto(rulesetId, title, opener) {
+export async function openHowto(rulesetId, title, opener) {
+  const game = await loadGame(rulesetId);
   const close = h(
     'button',
     { type: 'button', 'data-testid': 'howto-close', onclick: () => dlg.close() },
@@ -60,7 +66,7 @@ export function openHowto(rulesetId, title, opener) {
     'dialog.howto',
     { 'aria-labelledby': 'howto-h', 'data-testid': 'howto' },
     h('div.panel-head', h('h2#howto-h', `How to play ${title || ''}`.trim()), close),
-    h('div.howto-body', body(rulesetId)),
+    h('div.howto-body', body(game)),
   );
   dlg.addEventListener('close', () => {
     dlg.remove();

@@ -39,6 +39,14 @@ test(
           plays.push({ key: r.headers()['idempotency-key'], body: r.postDataJSON() });
       });
 
+    // The games' folders Bob's page fetches (web/games/ID/...): a game's
+    // files load when its table (or its rules) first show, not with the page.
+    const gameFiles = new Set();
+    bob.on('request', (r) => {
+      const m = new URL(r.url()).pathname.match(/^\/games\/([a-z]+\/.+)$/);
+      if (m) gameFiles.add(m[1]);
+    });
+
     await signUpGuest(alice, server, 'Xena');
     // Bob makes an account with a password, signs out and signs in again.
     await bob.goto(pageUrl(server, '/'));
@@ -82,6 +90,8 @@ test(
     await bob.getByRole('button', { name: 'Sit here' }).click();
     await bob.locator('.seat-row', { hasText: 'Osric' }).waitFor();
     await alice.locator('.seat-row', { hasText: 'Osric' }).waitFor();
+    // Home page, account, lobby: no game's files but the campaign page's.
+    assert.deepEqual([...gameFiles], ['sprint/campaign.js']);
     await alice.getByRole('button', { name: 'Start game' }).click();
     await alice.waitForURL(/\/game\//);
     await bob.waitForURL(/\/game\//);
@@ -116,6 +126,12 @@ test(
       for (const p of [alice, bob])
         await p.locator(`button[data-cell="${cell}"]:not(.free)`).waitFor();
     }
+    // The table: tic-tac-toe's folder, and no other game's.
+    assert.ok(gameFiles.has('tictactoe/index.js'), [...gameFiles].join(' '));
+    assert.deepEqual(
+      [...gameFiles].filter((f) => !f.startsWith('tictactoe/') && f !== 'sprint/campaign.js'),
+      [],
+    );
     await alice.getByTestId('ttt-status').filter({ hasText: 'You won!' }).waitFor();
     await bob.getByTestId('ttt-status').filter({ hasText: 'Xena (X) won.' }).waitFor();
     assert.equal(

@@ -7,27 +7,19 @@
 //   table(controller)  the renderer game.js hands its model to
 //   howto              "How to play": { aim, sections: [{title, items}], guide? }
 //   legend()           an extra part below the rules (Galactic Sprint's icons)
-//   styles             CSS files of the folder, linked when the page loads
+//   styles             CSS files of the folder, linked when the game loads
+//
+// A game's files are fetched the first time the page needs them (a table
+// of that game, its "How to play"), not with the page: the home page loads
+// none of them.
 //
 // Adding a game: its folder, and its id in the list below. A ruleset with
 // no folder still plays: game.js shows its view as text.
 
 const IDS = ['tictactoe', 'rps', 'sprint', 'skirmish', 'starbase', 'council'];
 
-const GAMES = new Map(
-  (await Promise.all(IDS.map((id) => import(`./${id}/index.js`)))).map((m, i) => [
-    IDS[i],
-    m.default,
-  ]),
-);
-
-// The game of ruleset id, or null.
-export function gameOf(id) {
-  return GAMES.get(id) || null;
-}
-
-// Every game's styles, linked once; resolves when they have loaded (or
-// failed), so that a table is never drawn without them.
+// A stylesheet linked once; resolves when it has loaded (or failed), so that
+// a table is never drawn without it.
 function link(href) {
   return new Promise((resolve) => {
     const el = document.createElement('link');
@@ -38,11 +30,29 @@ function link(href) {
   });
 }
 
-export const stylesLoaded =
-  typeof document === 'undefined'
-    ? Promise.resolve()
-    : Promise.all(
-        [...GAMES].flatMap(([id, g]) =>
-          (g.styles || []).map((f) => link(new URL(`./${id}/${f}`, import.meta.url).href)),
-        ),
-      );
+const loading = new Map();
+
+// The game of ruleset id, once its files and styles have loaded; null for a
+// ruleset with no folder, or when its files could not be fetched (asked
+// again the next time).
+export function loadGame(id) {
+  if (!IDS.includes(id)) return Promise.resolve(null);
+  if (!loading.has(id)) {
+    const load = import(`./${id}/index.js`).then(
+      async (m) => {
+        const game = m.default;
+        if (typeof document !== 'undefined')
+          await Promise.all(
+            (game.styles || []).map((f) => link(new URL(`./${id}/${f}`, import.meta.url).href)),
+          );
+        return game;
+      },
+      () => {
+        loading.delete(id);
+        return null;
+      },
+    );
+    loading.set(id, load);
+  }
+  return loading.get(id);
+}
