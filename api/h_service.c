@@ -221,6 +221,13 @@ void api_serve_static(api_request *req, api_response *res)
     if ((size_t)snprintf(path, sizeof path, "%s%s", req->app->cfg->web_root,
                          name) >= sizeof path ||
         send_file(req, res, path, content_type_of(path)) != 0) {
+        /* The page names its icon inline; a browser that shows another
+         * document of ours (/healthz, a JSON answer) asks for
+         * /favicon.ico anyway: "no icon", not an error in its console. */
+        if (strcmp(name, "/favicon.ico") == 0) {
+            res->status = 204;
+            return;
+        }
         /* Client-side routes (/game/ID, /lobby/ID) load the page itself. */
         if (!strchr(name + 1, '.') &&
             (size_t)snprintf(path, sizeof path, "%s/index.html",

@@ -23,6 +23,7 @@ import {
   startStack,
   fixDeal,
   stopStack,
+  signInAs,
 } from './lib/browser.mjs';
 import { assertAccessible, assertNoHorizontalScroll } from './lib/axe.mjs';
 import { nextWindow, chooseMove } from './lib/sprint.mjs';
@@ -268,14 +269,7 @@ test(
       assert.equal(r.status, 200, r.text);
     }
     const { page, context } = await openPage(chrome.browser);
-    await page.goto(pageUrl(server, '/'));
-    await page.evaluate(
-      ([t, n]) => {
-        localStorage.setItem('conclave.token', t);
-        localStorage.setItem('conclave.name', n);
-      },
-      [a.token, a.name],
-    );
+    await signInAs(page, server, a);
     await page.goto(pageUrl(server, `/game/${game}`));
     await page.getByTestId('rematch').waitFor();
     assert.equal(
@@ -330,14 +324,7 @@ test(
     );
     {
       const { page, context } = await openPage(chrome.browser, { viewport: PHONE, isMobile: true });
-      await page.goto(pageUrl(server, '/'));
-      await page.evaluate(
-        ([t, n]) => {
-          localStorage.setItem('conclave.token', t);
-          localStorage.setItem('conclave.name', n);
-        },
-        [solo.token, solo.name],
-      );
+      await signInAs(page, server, solo);
       await page.goto(pageUrl(server, `/game/${sprintGame}`));
       await page.getByTestId('result').waitFor();
       await page.getByTestId('rematch').waitFor();
@@ -350,14 +337,7 @@ test(
       for (let i = 0; i < humans; i++) players.push(await newPlayer(call, { guest: true }));
       const game = await newGame(call, ruleset, players, { bots });
       const { page, context } = await openPage(chrome.browser, { viewport: PHONE, isMobile: true });
-      await page.goto(pageUrl(server, '/'));
-      await page.evaluate(
-        ([t, n]) => {
-          localStorage.setItem('conclave.token', t);
-          localStorage.setItem('conclave.name', n);
-        },
-        [players[0].token, players[0].name],
-      );
+      await signInAs(page, server, players[0]);
       await page.goto(pageUrl(server, `/game/${game}`));
       await waitLive(page);
       await page.locator('.game-tools [data-testid="howto-open"]').waitFor();

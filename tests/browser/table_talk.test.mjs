@@ -18,6 +18,7 @@ import {
   waitLive,
   startStack,
   stopStack,
+  signInAs,
 } from './lib/browser.mjs';
 
 const skip = chromiumPath() ? false : 'no Chromium installed';
@@ -32,14 +33,7 @@ after(() => stopStack({ db, server, chrome }));
 // game's table.
 async function atTable(p, game, opts) {
   const { page } = await openPage(chrome.browser, opts);
-  await page.goto(pageUrl(server, '/'));
-  await page.evaluate(
-    ([t, n]) => {
-      localStorage.setItem('conclave.token', t);
-      localStorage.setItem('conclave.name', n);
-    },
-    [p.token, p.name],
-  );
+  await signInAs(page, server, p);
   await page.goto(pageUrl(server, `/game/${game}`));
   await waitLive(page);
   await page.getByRole('button', { name: /^Talk/ }).waitFor();

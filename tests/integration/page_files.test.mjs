@@ -89,6 +89,12 @@ test('a changed file is sent again at once, under a new ETag', async () => {
   assert.equal(same.status, 304);
 });
 
+test('/favicon.ico is "no icon" (204), not an error: the page names its icon inline', async () => {
+  const r = await http(srv.url, 'GET', '/favicon.ico');
+  assert.equal(r.status, 204);
+  assert.equal(r.text, '');
+});
+
 test('nothing outside the web root is served, with or without a tag', async () => {
   for (const p of ['/../README.md', '/%2e%2e/README.md', '/a//b.js', '/nope.js']) {
     const r = await http(srv.url, 'GET', p, { headers: { 'if-none-match': '*' } });

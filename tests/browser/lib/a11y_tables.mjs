@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { client, newPlayer, newGame } from '../../integration/lib/api.mjs';
 import { seeded } from '../../integration/lib/random.mjs';
-import { openPage, pageUrl, shot, waitLive, coveredByTalk } from './browser.mjs';
+import { openPage, pageUrl, shot, waitLive, coveredByTalk, signInAs } from './browser.mjs';
 import { axeViolations, assertNoHorizontalScroll } from './axe.mjs';
 
 // Up to `turns` inputs of the human seat, each one of its legal choices
@@ -78,14 +78,7 @@ export async function checkTables(server, chrome, tables, seed) {
       ]) {
         const { page, context } = await openPage(chrome.browser, { viewport, isMobile });
         await page.emulateMedia({ colorScheme });
-        await page.goto(pageUrl(server, '/'));
-        await page.evaluate(
-          ([t, n]) => {
-            localStorage.setItem('conclave.token', t);
-            localStorage.setItem('conclave.name', n);
-          },
-          [p.token, p.name],
-        );
+        await signInAs(page, server, p);
         await page.goto(pageUrl(server, `/game/${game}`));
         await waitLive(page);
         await page.locator('.chat-toggle').waitFor();

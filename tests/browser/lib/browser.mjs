@@ -104,9 +104,13 @@ export async function watchedPage(browser, opts) {
   return { page, errors };
 }
 
-// Sign player p ({ token, name }) in on page, as the page keeps a session.
+// Sign player p ({ token, name }) in on page, as the page keeps a session
+// (in the origin's localStorage); the caller then opens the page it wants.
+// The storage is written from /healthz, a one-line answer of the same
+// origin, rather than from the web page, which would load and start the
+// whole client for nothing.
 export async function signInAs(page, server, p) {
-  await page.goto(pageUrl(server, '/'));
+  await page.goto(new URL('/healthz', server.url).toString());
   await page.evaluate(
     ([t, n]) => {
       localStorage.setItem('conclave.token', t);
