@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import YAML from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { ROOT, http } from './server.mjs';
+import { ROOT, http, canonicalJson } from './server.mjs';
 
 export const SPEC_PATH = path.join(ROOT, 'api', 'openapi.yaml');
 export const spec = YAML.parse(fs.readFileSync(SPEC_PATH, 'utf8'));
@@ -158,22 +158,12 @@ export async function newGame(call, ruleset, players, { options, bots = [] } = {
 
 // The receipt of API.md: SHA-256 over five length-prefixed parts.
 export function receiptOf(gameId, window, seat, order, nonceHex) {
-  const canonical = (v) => {
-    if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-    if (v && typeof v === 'object') {
-      return `{${Object.keys(v)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-        .join(',')}}`;
-    }
-    return JSON.stringify(v);
-  };
   const h = createHash('sha256');
   for (const part of [
     Buffer.from(gameId),
     Buffer.from(window),
     Buffer.from(String(seat)),
-    Buffer.from(canonical(order)),
+    Buffer.from(canonicalJson(order)),
     Buffer.from(nonceHex, 'hex'),
   ]) {
     const len = Buffer.alloc(8);

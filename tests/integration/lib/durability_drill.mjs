@@ -30,6 +30,7 @@ import {
   http,
   psql,
   sleep,
+  canonicalJson,
 } from './server.mjs';
 
 const run = promisify(execFile);
@@ -40,18 +41,7 @@ const TTT_GAMES = 25;
 const RPS_GAMES = 25;
 const RPS_ROUNDS = 17; // 25 x 17 rounds x 2 orders = 850, plus ~175 plays
 
-// JSON with sorted keys and no spaces; the hash of a payload is over this.
-function canonical(v) {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-const payloadHash = (v) => createHash('sha256').update(canonical(v)).digest('hex');
+const payloadHash = (v) => createHash('sha256').update(canonicalJson(v)).digest('hex');
 
 // The acknowledgements of one drill. `add` refuses a second one for one
 // (game, window, seat): a window takes one input per seat, and a client that

@@ -156,6 +156,19 @@ export async function http(base, method, p, { body, token, headers = {}, raw } =
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// JSON with sorted keys and no spaces (the server's canonical form: request
+// hashes and receipts are computed over it).
+export function canonicalJson(v) {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
 // Poll fn until it returns truthy or the timeout passes.
 export async function waitFor(fn, { timeout = 10000, interval = 100, what = 'condition' } = {}) {
   const end = Date.now() + timeout;
