@@ -42,8 +42,10 @@
 # end before them, so that the last files to end are short. A test file whose text
 # holds the line "// tests/run.sh: alone" (it stops and starts the shared PostgreSQL,
 # or holds fixed ports) runs last, with nothing beside it. The fuzz smoke run (step 4)
-# runs beside the unit binaries and the other test files, in a slot of its own. Each file's line gives its wall time and its CPU time (user + sys of the file and
-# every process it waited for; not the database server's, nor a daemon's that left it).
+# runs beside the unit binaries and the other test files, in a slot of its own. Each
+# file's line gives its wall time and its CPU time (user + sys of the file and every
+# process it waited for; not the database server's, nor a daemon's that left it, nor
+# Chromium's renderers, which the browser files' figures miss by about half).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -415,7 +417,7 @@ node_result() {
 # PERMILLE * (I + 0.5) / N (in millionths), so that lists sorted together by key
 # interleave evenly.
 spread() {
-    local permille=$1 i=0 n
+    local permille=$1 i=0 n f
     shift
     n=$#
     for f in "$@"; do
