@@ -327,6 +327,8 @@ fuzz_result() {
             fi
         fi
         if ((rc != 0 && f == 0)); then f=1 note=$(why_status "$rc"); fi
+        line=$(grep -ao '^built the harnesses in [0-9]* s' "$log" | tail -n 1)
+        [[ -z $line || -n $note ]] || note="of which ${line#built the harnesses in } building the harnesses"
     fi
     report "$label" "$p" "$f" "$ms" "$log" "$note"
 }

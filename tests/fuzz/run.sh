@@ -58,12 +58,15 @@ rm -f "$DIR/.probe"
 
 targets=()
 for n in "${names[@]}"; do targets+=("build-fuzz/fuzz_$n"); done
+built_at=$SECONDS
 if ! make --no-print-directory -s -j"$(nproc)" FUZZ_CC="$CC" "${targets[@]}" >"$DIR/logs/build.log" 2>&1; then
     echo "FAIL fuzz: the harnesses do not build (build-fuzz/logs/build.log):"
     tail -n 30 "$DIR/logs/build.log"
     echo "RESULT fuzz: 0 passed, ${#names[@]} failed"
     exit 1
 fi
+# The build is not the test: its time is said apart (a fresh clone builds from empty).
+echo "built the harnesses in $((SECONDS - built_at)) s (build-fuzz/logs/build.log)"
 
 # The last libFuzzer status line ("#N ... cov: C ft: F corp: K/..."), and a final stat.
 field() { grep -ao "$1: *[0-9]*" <<<"$2" | tail -n 1 | grep -o '[0-9]*$'; }
