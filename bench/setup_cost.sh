@@ -19,7 +19,8 @@
 # calls, total and mean execution ms, mean planning ms, shared blocks per call) and
 # setup.tsv (the lobby and game-creation statements of a setup, summed and divided by
 # the games created: calls, execution ms, planning ms and shared blocks per setup) and
-# threads.tsv (the server's CPU during the run by thread name, us per move).
+# threads.tsv (the server's CPU during the run by thread name, us per move) and tables.tsv
+# (each table's row writes per move, with the share of HOT updates).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source bench/server_env.sh
@@ -110,6 +111,21 @@ with open(f"{out}/threads.tsv", "w") as f:
     for us, n in reversed(rows):
         f.write(f"{n}\t{us:.0f}\n")
 PY
+
+# tables.tsv: the rows each table took per move during the run (inserted, updated, of
+# which HOT, deleted), and its index scans; written by the server's backends, which
+# report their counts when idle (a second is enough).
+sleep 1
+MOVES=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["moves"] or 1)' "$OUT/loadgen.json")
+"${PSQL[@]}" "$(db_url "$DB")" -F $'\t' -c "
+    SELECT 'table', 'ins_per_move', 'upd_per_move', 'hot_share', 'del_per_move', 'idx_scan_per_move'
+    UNION ALL
+    SELECT relname, round(n_tup_ins::numeric / $MOVES, 3)::text, round(n_tup_upd::numeric / $MOVES, 3)::text,
+           coalesce(round(n_tup_hot_upd::numeric / nullif(n_tup_upd, 0), 2)::text, ''),
+           round(n_tup_del::numeric / $MOVES, 3)::text, round(coalesce(idx_scan, 0)::numeric / $MOVES, 3)::text
+    FROM (SELECT * FROM pg_stat_user_tables
+          WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_ins + n_tup_upd + n_tup_del DESC) t" \
+    >"$OUT/tables.tsv"
 
 THIS_DB="dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
 "${PSQL[@]}" "$(db_url "$DB")" -F $'\t' -c "

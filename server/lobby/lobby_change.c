@@ -754,11 +754,13 @@ typedef struct start_arg {
  * lock and read. One primary-key probe of games per seat the player ever
  * held (OFFSET 0 keeps the planner from hashing the games instead). */
 #define GAME_QUOTA_LOCK "SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE"
+/* Only the player's running seats (sql/019_running_seats.sql: a partial
+ * index), so the count does not grow with the games they finished. */
 #define GAME_QUOTA_COUNT                                                       \
-    "SELECT count(*) FROM game_seats s CROSS JOIN LATERAL (SELECT 1 FROM "     \
-    "games g WHERE g.game_id = s.game_id AND g.status = 'running' AND "        \
-    "(g.clock_mode = 'live') = ((SELECT l.clock_mode FROM lobbies l WHERE "    \
-    "l.id = $2) = 'live') OFFSET 0) g WHERE s.player_id = $1"
+    "SELECT count(*) FROM game_seats s JOIN games g ON g.game_id = "           \
+    "s.game_id WHERE s.player_id = $1 AND s.running AND g.status = "           \
+    "'running' AND (g.clock_mode = 'live') = ((SELECT l.clock_mode FROM "      \
+    "lobbies l WHERE l.id = $2) = 'live')"
 
 /* Within the host's quota of running games of l's kind, as counted by
  * GAME_QUOTA_COUNT (sa->pre->res[1])? */

@@ -816,9 +816,19 @@ static void notify_committed(PGconn *c, const store_append *const *list, int n,
     free(text);
 }
 
+/* The seats of the games a batch ended no longer count as running
+ * (sql/019_running_seats.sql: the running-games quota reads only those).
+ * $1: the games of the batch's appends that end them; only those the batch
+ * statement before it did end (a stale append ends nothing). */
+static const char ENDS_SQL[] =
+    "UPDATE game_seats SET running = false WHERE game_id = ANY ($1::text[]) "
+    "AND running AND game_id IN (SELECT game_id FROM games WHERE game_id = "
+    "ANY ($1::text[]) AND status <> 'running')";
+
 /* What a batch's pipeline sends, in order: BEGIN, the batch statement,
- * then (commit set) COMMIT and the NOTIFY in a transaction of its own. */
-enum { ST_BEGIN, ST_BATCH, ST_COMMIT, ST_NOTIFY };
+ * ENDS_SQL when an append ends its game, then (commit set) COMMIT and the
+ * NOTIFY in a transaction of its own. */
+enum { ST_BEGIN, ST_BATCH, ST_ENDS, ST_COMMIT, ST_NOTIFY, ST_COUNT };
 
 /* rcs from the batch statement's rows (the games that advanced): STORE_OK
  * for those, STORE_ECONFLICT for the others (a stale expected version). */
@@ -833,17 +843,17 @@ static void advanced_rcs(PGresult *r, const store_append *const *list, int n,
                 rcs[i] = STORE_OK;
 }
 
-/* Read the results of the pipeline's statements (ST_BEGIN up to last), up
- * to the sync: rcs from the batch statement. STORE_OK, or STORE_EDB when a
- * statement failed (its SQLSTATE into state). */
+/* Read the results of the pipeline's nsent statements (sent[i]: which
+ * one, in order), up to the sync: rcs from the batch statement. STORE_OK,
+ * or STORE_EDB when a statement failed (its SQLSTATE into state). */
 static int batch_results(PGconn *c, const store_append *const *list, int n,
-                         int last, int *rcs, char state[6])
+                         const int *sent, int nsent, int *rcs, char state[6])
 {
-    int st = ST_BEGIN, failed = 0;
+    int at = 0, failed = 0;
     for (;;) {
         PGresult *r = PQgetResult(c);
         if (!r) { /* the end of one statement's results */
-            if (++st > last + 1 || PQstatus(c) != CONNECTION_OK)
+            if (++at > nsent || PQstatus(c) != CONNECTION_OK)
                 return STORE_EDB;
             continue;
         }
@@ -852,6 +862,7 @@ static int batch_results(PGconn *c, const store_append *const *list, int n,
             PQclear(r);
             break;
         }
+        int st = at < nsent ? sent[at] : ST_COUNT;
         ExecStatusType want = st == ST_BATCH || st == ST_NOTIFY
                                   ? PGRES_TUPLES_OK
                                   : PGRES_COMMAND_OK;
@@ -876,8 +887,27 @@ static int batch_results(PGconn *c, const store_append *const *list, int n,
     return failed ? STORE_EDB : STORE_OK;
 }
 
+/* The game ids of the appends of list that end their game, as a text
+ * array (pg_array.h) into ends; 0 when none does, 1 when some do, -1 when
+ * out of memory. */
+static int ended_games(const store_append *const *list, int n, pg_array *ends,
+                       const char **text)
+{
+    pg_array_init(ends);
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        if (list[i]->final_status) {
+            pg_array_add(ends, list[i]->game_id);
+            any = 1;
+        }
+    if (!any)
+        return 0;
+    return (*text = pg_array_text(ends)) ? 1 : -1;
+}
+
 /* The n appends of list in one pipeline and one round trip: BEGIN, the
- * batch statement, and when commit is set COMMIT and the NOTIFY. STORE_OK
+ * batch statement, ENDS_SQL when an append ends its game, and when commit
+ * is set COMMIT and the NOTIFY. STORE_OK
  * (rcs set), or STORE_EDB when a statement failed (its SQLSTATE in state)
  * or the connection broke; then nothing was committed unless the
  * connection broke after the COMMIT was sent (an unknown outcome, as for
@@ -888,8 +918,13 @@ static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
     batch_arrays t;
     int filled = batch_arrays_init(&t, list, n);
     char *notify = commit ? notify_text(list, n, NULL) : NULL;
-    if (filled != 0 || (commit && !notify) || !PQenterPipelineMode(c)) {
+    pg_array ends;
+    const char *ends_text = NULL;
+    int ending = ended_games(list, n, &ends, &ends_text);
+    if (filled != 0 || (commit && !notify) || ending < 0 ||
+        !PQenterPipelineMode(c)) {
         batch_arrays_clear(&t);
+        pg_array_free(&ends);
         free(notify);
         return STORE_EDB;
     }
@@ -899,30 +934,37 @@ static int pipeline_batch(PGconn *c, const store_append *const *list, int n,
         clocks |= list[i]->clock_seconds > 0;
     }
     const char *batch_sql = batch_text(waits, clocks);
-    int parses = batch_sql ? 0 : -1;
-    const char *texts[] = {"BEGIN", batch_sql, "COMMIT", NOTIFY_VERSIONS_SQL};
-    const int nparams[] = {0, BATCH_PARAMS, 0, 1};
-    int last = commit ? ST_NOTIFY : ST_BATCH;
-    for (int i = 0; i <= last && parses >= 0; i++) {
-        int q = db_stmt_queue_parse(c, texts[i], nparams[i]);
-        parses = q < 0 ? -1 : parses + q;
-    }
-    const char *np[] = {notify};
+    const char *texts[ST_COUNT] = {"BEGIN", batch_sql, ENDS_SQL, "COMMIT",
+                                   NOTIFY_VERSIONS_SQL};
+    const int nparams[ST_COUNT] = {0, BATCH_PARAMS, 1, 0, 1};
+    const char *np[] = {notify}, *ep[] = {ends_text};
+    const char *const *params[ST_COUNT] = {NULL, t.params, ep, NULL, np};
     /* Every append's "game:version" is true once the batch commits, even
      * a stale one's (the store is past its expected version), and after
      * an error the pipeline skips it: so the NOTIFY rides behind the
      * COMMIT, in a transaction of its own, in this round trip. */
-    int sent = parses >= 0 && db_stmt_send(c, "BEGIN", 0, NULL) &&
-               db_stmt_send(c, batch_sql, BATCH_PARAMS, t.params) &&
-               (!commit || (db_stmt_send(c, "COMMIT", 0, NULL) &&
-                            db_stmt_send(c, NOTIFY_VERSIONS_SQL, 1, np)));
+    int order[ST_COUNT], nsent = 0;
+    for (int st = ST_BEGIN; st < ST_COUNT; st++)
+        if ((st != ST_ENDS || ending) &&
+            (commit || (st != ST_COMMIT && st != ST_NOTIFY)))
+            order[nsent++] = st;
+    int parses = batch_sql ? 0 : -1;
+    for (int i = 0; i < nsent && parses >= 0; i++) {
+        int q = db_stmt_queue_parse(c, texts[order[i]], nparams[order[i]]);
+        parses = q < 0 ? -1 : parses + q;
+    }
+    int sent = parses >= 0;
+    for (int i = 0; sent && i < nsent; i++)
+        sent = db_stmt_send(c, texts[order[i]], nparams[order[i]],
+                            params[order[i]]);
     batch_arrays_clear(&t);
+    pg_array_free(&ends);
     free(notify);
     db_count_round_trip();
     int rc = STORE_EDB; /* unsent: the caller drops the connection */
     if (sent && PQpipelineSync(c)) {
         int parsed = db_stmt_parsed(c, parses);
-        rc = batch_results(c, list, n, last, rcs, state);
+        rc = batch_results(c, list, n, order, nsent, rcs, state);
         if (parsed != 0)
             rc = STORE_EDB;
         if (!PQexitPipelineMode(c))

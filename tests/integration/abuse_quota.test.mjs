@@ -202,6 +202,53 @@ test('running async games per account: past a lowered quota (3), 429', async () 
   assertProblem429(start, 'unclocked game over the async quota');
 });
 
+// host plays game id against its bot to the end, from /legal (the bot's
+// turns come from the server); the game's status at the end.
+async function playOut(srv, host, id, from) {
+  for (let step = 0; step < 200; step++) {
+    const g = await call(srv, 'GET', `/api/v1/games/${id}`, { token: host.token, from });
+    assert.equal(g.status, 200, g.text);
+    if (g.body.status !== 'running') return g.body.status;
+    const legal = await call(srv, 'GET', `/api/v1/games/${id}/legal`, { token: host.token, from });
+    const w = legal.body.windows[0];
+    if (!w) {
+      await sleep(50); // the bot's turn
+      continue;
+    }
+    const r = await call(srv, 'POST', `/api/v1/games/${id}/plays`, {
+      token: host.token,
+      body: { window: w.window, ...w.choices[0] },
+      from,
+    });
+    assert.ok(r.status === 200 || r.status === 409, r.text);
+  }
+  assert.fail(`game ${id} did not end`);
+}
+
+test('a game that ends frees its place in the running-games quota; the seats of its players say so', async () => {
+  const host = await guest(low, '127.0.0.7');
+  const games = [];
+  for (let i = 0; i < 3; i++) {
+    const { start } = await startGame(low, host, undefined, '127.0.0.7');
+    assert.equal(start.status, 201, start.text);
+    games.push(start.body.game);
+  }
+  const { start: refused } = await startGame(low, host, undefined, '127.0.0.7');
+  assertProblem429(refused, 'a fourth unclocked game over the quota of 3');
+  assert.equal(await playOut(low, host, games[0], '127.0.0.7'), 'finished');
+  const running = (id) =>
+    psql(
+      dbLow,
+      `SELECT string_agg(running::text, ',' ORDER BY seat) FROM game_seats WHERE game_id = '${id}'`,
+    );
+  assert.equal(running(games[0]), 'false,false', "the ended game's seats");
+  assert.equal(running(games[1]), 'true,true', "a running game's seats");
+  const { start: again } = await startGame(low, host, undefined, '127.0.0.7');
+  assert.equal(again.status, 201, `the ended game freed its place: ${again.text}`);
+  const { start: full } = await startGame(low, host, undefined, '127.0.0.7');
+  assertProblem429(full, 'full again');
+});
+
 test('accounts per address per hour: the 21st guest from one address gets 429, another address may (default 20)', async () => {
   const results = [];
   for (let i = 0; i < 24; i++)

@@ -6,12 +6,15 @@
 // without an index on that column each read scanned every rematch ever made
 // (sql/018_rematch_lookups.sql). The test counts scans in PostgreSQL's
 // statistics (pg_stat_user_tables), not time: the reads must add index scans
-// of game_rematches and no sequential scan.
+// of game_rematches and no sequential scan. Likewise a game's start counts
+// the host's running games (server/lobby/lobby_change.c, GAME_QUOTA_COUNT)
+// through the running seats alone (sql/019_running_seats.sql): a host with
+// 2,000 finished games does not make the start read 2,000 games.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { BIN, createDatabase, dropDatabase, psql, startServer, waitFor } from './lib/server.mjs';
-import { NO_LIMITS, client, newLobby, newPlayer } from './lib/api.mjs';
+import { NO_LIMITS, client, newGame, newLobby, newPlayer } from './lib/api.mjs';
 
 const OLD_GAMES = 20000;
 const READS = 20;
@@ -100,6 +103,89 @@ test(
         after.games - before.games,
         0,
         `the lobby reads scanned all ${OLD_GAMES} games ${after.games - before.games} times`,
+      );
+    } finally {
+      if (server) await server.stop();
+      dropDatabase(db);
+    }
+  },
+);
+
+// The games inserted and the rows of games read (by index or by scan) so
+// far, as PostgreSQL's statistics have them.
+function counts(db) {
+  const [games, probes] = psql(
+    db,
+    `SELECT n_tup_ins, coalesce(idx_tup_fetch, 0) + seq_tup_read FROM pg_stat_user_tables WHERE relname = 'games'`,
+  )
+    .split('|')
+    .map(Number);
+  return { games, probes };
+}
+
+test(
+  "a game's start counts the host's running games only, whatever their history",
+  { timeout: 120000 },
+  async () => {
+    const db = createDatabase('quotascale');
+    let server;
+    try {
+      server = await startServer({ db, env: NO_LIMITS });
+      const call = client(server.url);
+      const [fresh, veteran, other] = [
+        await newPlayer(call),
+        await newPlayer(call),
+        await newPlayer(call),
+      ];
+      // The veteran's history: finished games, their seats no longer
+      // running, as the batch that ended each one leaves them.
+      psql(
+        db,
+        `INSERT INTO games (game_id, ruleset, seat_count, seed, seed_sha256, status, version)
+           SELECT 'vet-' || i, 'tictactoe', 2, '\\x00', 'x', 'finished', 5
+             FROM generate_series(1, ${OLD_GAMES / 10}) i;
+         INSERT INTO game_seats (game_id, seat, player_id, running)
+           SELECT 'vet-' || i, 0, '${veteran.id}', false FROM generate_series(1, ${OLD_GAMES / 10}) i;
+         ANALYZE;`,
+      );
+      // A backend flushes its statistics some seconds after its
+      // transaction, all at once: the start's count is in once the game it
+      // inserted (in the same transaction) is.
+      const cost = {};
+      let before = counts(db);
+      await waitFor(
+        () => {
+          const now = counts(db);
+          const still = now.games === before.games && now.probes === before.probes;
+          before = now;
+          return still;
+        },
+        { timeout: 60000, interval: 2000, what: 'the statistics settled' },
+      );
+      for (const [who, host] of [
+        ['fresh', fresh],
+        ['veteran', veteran],
+      ]) {
+        await newGame(call, 'tictactoe', [host, other]);
+        let after = before;
+        await waitFor(
+          () => {
+            after = counts(db);
+            return after.games > before.games;
+          },
+          { timeout: 60000, interval: 500, what: `the statistics of the ${who} host's start` },
+        );
+        cost[who] = after.probes - before.probes;
+        before = after;
+      }
+      console.log(`# rows of games read during a start: ${JSON.stringify(cost)}`);
+      // The count read a game's row for each seat the host ever held (or
+      // scanned them all); now one per running seat. What else runs
+      // meanwhile (the start itself, the server's sweeps) reads a few rows,
+      // far fewer than the history's 2,000.
+      assert.ok(
+        cost.veteran < OLD_GAMES / 40,
+        `a start by a host with ${OLD_GAMES / 10} finished games read ${cost.veteran} rows of games (a new host's: ${cost.fresh})`,
       );
     } finally {
       if (server) await server.stop();

@@ -11,7 +11,10 @@
  * one commit and one round trip, counted as a request's (the writers serve
  * requests); when a writer's thread cannot start (no address space left
  * for its stack), committer_start fails and closes the connections of the
- * writers it had started.
+ * writers it had started; a batch that ends a game marks its seats no
+ * longer running (the running-games quota reads only running seats), and
+ * nothing else: not the seats of a game whose ending append came stale,
+ * nor those of the batch's other games.
  */
 #include "engine/engine.h"
 #include "server/runtime/log.h"
@@ -251,6 +254,56 @@ static void test_connections_are_closed(void)
     PQfinish(c);
 }
 
+/* The running flags of game id's seats, "t,t" and the like ("" on error). */
+static const char *running_flags(PGconn *c, const char *id, char out[32])
+{
+    const char *p[] = {id};
+    PGresult *r = PQexecParams(c,
+                               "SELECT string_agg(CASE WHEN running THEN 't' "
+                               "ELSE 'f' END, ',' ORDER BY seat) FROM "
+                               "game_seats WHERE game_id = $1",
+                               1, NULL, p, NULL, NULL, 0);
+    snprintf(out, 32, "%s",
+             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                 ? PQgetvalue(r, 0, 0)
+                 : "");
+    PQclear(r);
+    return out;
+}
+
+static void test_ended_games_seats_stop_running(void)
+{
+    PGconn *c = connect_db();
+    REQUIRE(c != NULL);
+    char ended[STORE_ID_MAX], stale[STORE_ID_MAX], going[STORE_ID_MAX];
+    REQUIRE(new_game(c, ended) == STORE_OK);
+    REQUIRE(new_game(c, stale) == STORE_OK);
+    REQUIRE(new_game(c, going) == STORE_OK);
+    char buf[32];
+    CHECK_EQ_STR(running_flags(c, ended, buf), "t,t");
+    /* One batch: ended's last input, stale's at a version it is not at
+     * (it also says the game ends), going's next play. */
+    store_input in[3];
+    store_append a[3];
+    play(&a[0], &in[0], ended, 0);
+    play(&a[1], &in[1], stale, 4);
+    play(&a[2], &in[2], going, 0);
+    json_t *result = json_pack("{s[i]}", "winners", 0);
+    a[0].final_status = a[1].final_status = "finished";
+    a[0].result = a[1].result = result;
+    const store_append *list[] = {&a[0], &a[1], &a[2]};
+    int rcs[3];
+    CHECK_EQ_INT(store_append_batch(c, list, 3, rcs), STORE_OK);
+    CHECK_EQ_INT(rcs[0], STORE_OK);
+    CHECK_EQ_INT(rcs[1], STORE_ECONFLICT);
+    CHECK_EQ_INT(rcs[2], STORE_OK);
+    CHECK_EQ_STR(running_flags(c, ended, buf), "f,f");
+    CHECK_EQ_STR(running_flags(c, stale, buf), "t,t");
+    CHECK_EQ_STR(running_flags(c, going, buf), "t,t");
+    json_decref(result);
+    PQfinish(c);
+}
+
 int main(void)
 {
     log_set_level(LOG_ERROR);
@@ -263,6 +316,7 @@ int main(void)
     RUN(test_connections_are_closed);
     RUN(test_a_commit_is_one_request_round_trip);
     RUN(test_a_writer_that_cannot_start);
+    RUN(test_ended_games_seats_stop_running);
 
     test_db_close(&scratch);
     return TEST_SUMMARY();
