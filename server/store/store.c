@@ -819,11 +819,15 @@ static void notify_committed(PGconn *c, const store_append *const *list, int n,
 /* The seats of the games a batch ended no longer count as running
  * (sql/019_running_seats.sql: the running-games quota reads only those).
  * $1: the games of the batch's appends that end them; only those the batch
- * statement before it did end (a stale append ends nothing). */
+ * statement before it did end (a stale append ends nothing). Both tables
+ * are reached through the games' keys (`= ANY ($1)` on each side): the
+ * writers plan generically, and with the key on one side only the plan
+ * scans the other table whole; a test on `running` would read the whole
+ * partial index of running seats. */
 static const char ENDS_SQL[] =
-    "UPDATE game_seats SET running = false WHERE game_id = ANY ($1::text[]) "
-    "AND running AND game_id IN (SELECT game_id FROM games WHERE game_id = "
-    "ANY ($1::text[]) AND status <> 'running')";
+    "UPDATE game_seats s SET running = false FROM games g WHERE s.game_id = "
+    "ANY ($1::text[]) AND g.game_id = ANY ($1::text[]) AND g.game_id = "
+    "s.game_id AND g.status <> 'running'";
 
 /* What a batch's pipeline sends, in order: BEGIN, the batch statement,
  * ENDS_SQL when an append ends its game, then (commit set) COMMIT and the
