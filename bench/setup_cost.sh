@@ -78,6 +78,14 @@ if ((${BENCH_WARMUP:-0} > 0)); then
         --label "warm-up" >/dev/null
     "${PSQL[@]}" "$(db_url "$DB")" -c "ANALYZE"
 fi
+# table_stats : "table<TAB>inserted<TAB>updated<TAB>hot<TAB>deleted<TAB>index scans" per table.
+table_stats() {
+    "${PSQL[@]}" "$(db_url "$DB")" -F $'\t' -c "
+        SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del, coalesce(idx_scan, 0)
+        FROM pg_stat_user_tables"
+}
+sleep 1 # the warm-up's counts reach the statistics
+table_stats >"$OUT/tables.before"
 "${PSQL[@]}" "$(db_url "$DB")" -c "SELECT pg_stat_statements_reset()" >/dev/null
 # thread_cpu : "name<TAB>ticks" per thread of the server (utime + stime, the
 # threads name themselves: server/runtime/thread_name.h).
@@ -113,19 +121,34 @@ with open(f"{out}/threads.tsv", "w") as f:
 PY
 
 # tables.tsv: the rows each table took per move during the run (inserted, updated, of
-# which HOT, deleted), and its index scans; written by the server's backends, which
-# report their counts when idle (a second is enough).
+# which HOT, deleted), and its index scans: the statistics after the run less those
+# before it (tables.before); the server's backends report their counts when idle
+# (a second is enough).
 sleep 1
-MOVES=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["moves"] or 1)' "$OUT/loadgen.json")
-"${PSQL[@]}" "$(db_url "$DB")" -F $'\t' -c "
-    SELECT 'table', 'ins_per_move', 'upd_per_move', 'hot_share', 'del_per_move', 'idx_scan_per_move'
-    UNION ALL
-    SELECT relname, round(n_tup_ins::numeric / $MOVES, 3)::text, round(n_tup_upd::numeric / $MOVES, 3)::text,
-           coalesce(round(n_tup_hot_upd::numeric / nullif(n_tup_upd, 0), 2)::text, ''),
-           round(n_tup_del::numeric / $MOVES, 3)::text, round(coalesce(idx_scan, 0)::numeric / $MOVES, 3)::text
-    FROM (SELECT * FROM pg_stat_user_tables
-          WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_ins + n_tup_upd + n_tup_del DESC) t" \
-    >"$OUT/tables.tsv"
+table_stats >"$OUT/tables.after"
+python3 - "$OUT" <<'PY'
+import json, sys
+out = sys.argv[1]
+def load(name):
+    rows = {}
+    for line in open(f"{out}/{name}"):
+        f = line.rstrip("\n").split("\t")
+        rows[f[0]] = [int(x) for x in f[1:]]
+    return rows
+before, after = load("tables.before"), load("tables.after")
+moves = json.load(open(f"{out}/loadgen.json"))["moves"] or 1
+rows = []
+for t, a in after.items():
+    d = [x - y for x, y in zip(a, before.get(t, [0] * len(a)))]
+    ins, upd, hot, dele, idx = d
+    if ins + upd + dele + idx > 0:
+        rows.append((ins + upd + dele, t, ins, upd, hot, dele, idx))
+with open(f"{out}/tables.tsv", "w") as f:
+    f.write("table\tins_per_move\tupd_per_move\thot_share\tdel_per_move\tidx_scan_per_move\n")
+    for _, t, ins, upd, hot, dele, idx in sorted(rows, reverse=True):
+        share = f"{hot / upd:.2f}" if upd else ""
+        f.write(f"{t}\t{ins / moves:.3f}\t{upd / moves:.3f}\t{share}\t{dele / moves:.3f}\t{idx / moves:.3f}\n")
+PY
 
 THIS_DB="dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
 "${PSQL[@]}" "$(db_url "$DB")" -F $'\t' -c "
