@@ -10,6 +10,7 @@
 #include "server/game/actor.h"
 #include "server/game/spectate.h"
 #include "server/lobby/lobby.h"
+#include "server/notify/notify_listened.h"
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
@@ -738,6 +739,11 @@ static srv_kind build_game(const lobby_row *l, const uint8_t *seed,
                  l->seat_player[s]);
         snprintf(g->seat_bot[s], sizeof g->seat_bot[s], "%s", l->seat_bot[s]);
     }
+    /* The 'started' fact only when a seated player can be told. */
+    const char *players[ENGINE_MAX_SEATS];
+    for (int s = 0; s < l->seats; s++)
+        players[s] = g->seat_player[s];
+    g->listened = notify_listened_any(players, l->seats);
     return SRV_OK;
 }
 

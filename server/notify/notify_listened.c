@@ -5,6 +5,7 @@
 #include "server/notify/notify_listened.h"
 
 #include "server/runtime/log.h"
+#include "server/runtime/metrics.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -110,14 +111,18 @@ int notify_listened_reload(PGconn *c)
     if (!r)
         return -1;
     set *s = calloc(1, sizeof *s);
-    int failed = !s;
-    for (int i = 0; !failed && i < PQntuples(r); i++)
+    int failed = !s, n = PQntuples(r);
+    for (int i = 0; !failed && i < n; i++)
         failed = set_add(s, PQgetvalue(r, i, 0)) != 0;
     PQclear(r);
     if (failed) {
         set_free(s);
         return -1;
     }
+    metrics_gauge("conclave_notify_listened",
+                  "players and games with a channel, as of the last reload "
+                  "of the listened set",
+                  n);
     pthread_rwlock_wrlock(&lock);
     set *old = current;
     current = s;

@@ -10,6 +10,7 @@
 #include "server/game/scheduler.h"
 #include "server/hub/hub.h"
 #include "server/notify/notify.h"
+#include "server/notify/notify_listened.h"
 #include "server/players/records.h"
 #include "server/players/tokens.h"
 #include "server/runtime/app.h"
@@ -241,6 +242,10 @@ static int start_parts(app *a, serve_parts *p, char *err, size_t errlen)
     p->sched = scheduler_start(a, a->actors, err, errlen);
     if (!p->sched)
         return -1;
+    /* The listened set (notify_listened.h) before the first request: until
+     * its first load every player counts as listening, and every game
+     * started then would write a notification fact nobody may be told of. */
+    notify_listened_tick(a->db);
     p->notes = notify_start(a, a->base_url, err, errlen);
     if (!p->notes)
         return -1;

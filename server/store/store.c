@@ -133,7 +133,10 @@ int store_create_game(PGconn *c, const store_game *g)
                        ds,
                        rules ? rules : "{}",
                        pl,
-                       bt};
+                       bt,
+                       g->listened ? "t" : "f"};
+    /* The 'started' fact of the notification outbox only for a game one of
+     * whose seated players can be told (sql/020_started_facts.sql). */
     int rc =
         pl && bt && options
             ? exec_ok(c, PGRES_COMMAND_OK,
@@ -143,12 +146,14 @@ int store_create_game(PGconn *c, const store_game *g)
                       "delay_seconds, clock_rules) VALUES ($1, $2, $3, "
                       "$4::jsonb, $5::integer, decode($6, 'hex'), $7, $8, "
                       "$9::integer, $10::integer, $11::integer, $12::jsonb) "
-                      "RETURNING game_id) "
+                      "RETURNING game_id), "
+                      "f AS (INSERT INTO notify_facts (game_id, kind, version) "
+                      "SELECT game_id, 'started', 0 FROM g WHERE $15::boolean) "
                       "INSERT INTO game_seats (game_id, seat, player_id, bot) "
                       "SELECT g.game_id, i, nullif($13::jsonb ->> i, ''), "
                       "nullif($14::jsonb ->> i, '') FROM g, "
                       "generate_series(0, $5::integer - 1) AS i",
-                      14, p, NULL)
+                      15, p, NULL)
             : STORE_EDB;
     free(pl);
     free(bt);

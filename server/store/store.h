@@ -54,6 +54,10 @@ typedef struct store_game {
     char seat_player[ENGINE_MAX_SEATS][STORE_ID_MAX]; /* "" when a bot */
     char seat_name[ENGINE_MAX_SEATS][32];
     char seat_bot[ENGINE_MAX_SEATS][16]; /* "" when a player */
+    /* store_create_game: whether a seated player can be told of the game
+     * (server/notify/notify_listened.h); then its 'started' notification
+     * fact is written with it. */
+    int listened;
 } store_game;
 
 /* One stored input. */

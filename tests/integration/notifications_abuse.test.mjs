@@ -14,7 +14,15 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import httpServer from 'node:http';
-import { createDatabase, dropDatabase, startServer, psql, sleep, waitFor } from './lib/server.mjs';
+import {
+  createDatabase,
+  dropDatabase,
+  startServer,
+  psql,
+  sleep,
+  waitFor,
+  waitListenedReload,
+} from './lib/server.mjs';
 import { client, newPlayer, newLobby } from './lib/api.mjs';
 
 const cleanups = [];
@@ -372,6 +380,8 @@ test('without CONCLAVE_WEBHOOK_ALLOW_PRIVATE, inside addresses are refused at re
     ctx.db,
     `INSERT INTO notify_webhooks (id, player_id, url, secret) VALUES ('whrebound', '${jay.id}', 'http://127.0.0.1:${sink.port}/jay', 'whsec_x')`,
   );
+  // The server learns of a row written behind its back at its next reload.
+  await waitListenedReload(ctx.server, ctx.db);
   await rpsGame(ctx, jay, filler);
   await waitFor(
     () =>

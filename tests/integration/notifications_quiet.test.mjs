@@ -1,12 +1,13 @@
 // notifications_quiet.test.mjs - games where nobody can be told cost the
 // notification path nothing, and that saving drops nothing anyone must be
-// told: a move of a game none of whose seated players has a channel writes
-// no outbox fact (sql/011_notify_quiet_games.sql); the notifier's claim
-// drops the facts of quiet games and keeps those of a game where only its
-// second seat listens (server/notify/notify.c); a
-// player who adds a webhook mid-game is told at the next version; facts of
-// a listened game claimed in one batch with a quiet game's are planned
-// (the batch is made certain by holding the notifier on a lock).
+// told: the start or a move of a game none of whose seated players has a
+// channel writes no outbox fact (sql/011_notify_quiet_games.sql,
+// sql/020_started_facts.sql); the notifier's claim drops the facts of games
+// that went quiet after they were written and keeps those of a game where
+// only its second seat listens (server/notify/notify.c); a player who adds a
+// webhook mid-game is told at the next version; facts of a listened game
+// claimed in one batch with a quiet game's are planned (the batch is made
+// certain by holding the notifier on a lock).
 // Webhooks only (no SMTP): games of rock-paper-scissors, 3 rounds.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,6 +52,7 @@ async function addHook(ctx, p) {
     body: { url: `http://127.0.0.1:${ctx.hooks.port}/hook/${p.name}` },
   });
   assert.equal(r.status, 201, r.text);
+  return r.body.id;
 }
 
 // A 3-round game, the host in seat 0, the other in seat 1.
@@ -95,8 +97,9 @@ test(
     await addHook(ctx, ben);
     const quietPlayers = [];
     for (let i = 0; i < 6; i++) quietPlayers.push(await player(ctx));
-    // Started together: the quiet games' 'started' facts and the listened
-    // game's are most likely claimed in one batch (the last test makes sure).
+    // Started together: only the listened game writes a 'started' fact
+    // (sql/020_started_facts.sql); the quiet games' starts write none.
+    const readBefore = await factsRead(ctx);
     const [heard, ...quiet] = await Promise.all([
       rpsGame(ctx, [ann, ben]),
       ...[0, 2, 4].map((i) => rpsGame(ctx, quietPlayers.slice(i, i + 2))),
@@ -105,6 +108,7 @@ test(
     await waitFor(() => factsLeft(ctx), { what: 'the outbox drained' });
     const read0 = await factsRead(ctx),
       v0 = version(ctx, heard);
+    assert.equal(read0 - readBefore, 1, "the listened game's 'started' fact alone");
     // Every game plays its rounds at the same time.
     for (const round of [1, 2, 3]) {
       await Promise.all(
@@ -223,9 +227,15 @@ test(
         ) !== '0',
       { what: 'the notifier waiting on notify_told' },
     );
-    // Meanwhile: a quiet game starts (its 'started' fact), and the heard
-    // game moves to r2. The next claim holds both games' facts.
+    // Meanwhile: a game starts while eve has a webhook (its 'started' fact
+    // is written), then eve removes it, which makes the game quiet; and the
+    // heard game moves to r2. The next claim holds both games' facts.
+    const eveHook = await addHook(ctx, eve);
     await rpsGame(ctx, [eve, fay]);
+    const gone = await ctx.call('DELETE', `/api/v1/me/notifications/webhooks/${eveHook}`, {
+      token: eve.token,
+    });
+    assert.equal(gone.status, 204, gone.text);
     for (const p of [ann, ben]) await order(ctx, heard, p, 1);
     assert.equal(
       psql(

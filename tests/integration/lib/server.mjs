@@ -179,3 +179,28 @@ export async function waitFor(fn, { timeout = 10000, interval = 100, what = 'con
     await sleep(interval);
   }
 }
+
+// Wait until server's set of listened players and games (those with a
+// channel, server/notify/notify_listened.h, reloaded every 2 s) has what
+// db holds: after channels written behind the server's back, which only a
+// reload brings in. Compares the conclave_notify_listened gauge with the
+// same count in the database.
+export async function waitListenedReload(server, db) {
+  const want = Number(
+    psql(
+      db,
+      `SELECT (SELECT count(*) FROM players p WHERE EXISTS (SELECT 1 FROM notify_webhooks w
+                 WHERE w.player_id = p.id AND w.game_id IS NULL)
+                 OR EXISTS (SELECT 1 FROM notify_settings s WHERE s.player_id = p.id
+                 AND s.email_verified))
+            + (SELECT count(*) FROM notify_webhooks WHERE game_id IS NOT NULL)`,
+    ),
+  );
+  await waitFor(
+    async () => {
+      const r = await http(server.url, 'GET', '/metrics');
+      return Number(/^conclave_notify_listened (\d+)/m.exec(r.text)?.[1] ?? -1) === want;
+    },
+    { interval: 200, what: `the listened set reloaded (${want} entries)` },
+  );
+}
